@@ -1,0 +1,42 @@
+// args.h — command-line flags for the dsml tool: "--name value", "--name=value" and bare switches.
+//
+// Every mistake becomes a UsageError whose message main() prints as "dsml: error: <message>" (exit code 2).
+#pragma once
+
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dsml::cli {
+
+class UsageError : public std::runtime_error {
+ public:
+  explicit UsageError(const std::string& message) : std::runtime_error(message) {}
+};
+
+class Args {
+ public:
+  // Parses argv[first..argc) for `command`. `valued` lists the flags that take a value, `switches` those that
+  // do not (both without the leading "--"). Throws UsageError on an unknown, repeated or value-less flag.
+  Args(const std::string& command, int argc, char** argv, int first, const std::vector<std::string>& valued,
+       const std::vector<std::string>& switches = {});
+
+  bool has(const std::string& name) const;
+  std::string text(const std::string& name) const;                        // required
+  double number(const std::string& name) const;                           // required
+  double number_or(const std::string& name, double fallback) const;
+  int whole_or(const std::string& name, int fallback) const;              // an integer, e.g. --ranks 8
+  std::vector<double> numbers(const std::string& name) const;             // required, comma-separated
+
+ private:
+  std::string command_;
+  std::map<std::string, std::string> values_;
+  std::set<std::string> switches_;
+};
+
+// Parses a whole string as a double ("1e-6", "12.5e9", "inf", "nan"); throws UsageError naming `flag`.
+double parse_number(const std::string& flag, const std::string& text);
+
+}  // namespace dsml::cli

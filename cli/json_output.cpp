@@ -1,0 +1,41 @@
+// json_output.cpp — see json_output.h.
+#include "json_output.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace dsml::cli {
+
+std::string json_number(double value) {
+  if (!std::isfinite(value)) return "null";
+  char buffer[32];
+  for (int precision = 15; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+    if (std::strtod(buffer, nullptr) == value) break;
+  }
+  return buffer;
+}
+
+void JsonObject::key(const std::string& name) {
+  body_ += body_.empty() ? "\"" : ", \"";
+  body_ += name + "\": ";  // our keys are plain identifiers: nothing to escape
+}
+
+JsonObject& JsonObject::add(const std::string& name, double value) {
+  key(name);
+  body_ += json_number(value);
+  return *this;
+}
+
+JsonObject& JsonObject::add(const std::string& name, const std::vector<double>& values) {
+  key(name);
+  body_ += "[";
+  for (std::size_t i = 0; i < values.size(); ++i) body_ += (i ? ", " : "") + json_number(values[i]);
+  body_ += "]";
+  return *this;
+}
+
+std::string JsonObject::str() const { return "{" + body_ + "}"; }
+
+}  // namespace dsml::cli

@@ -1,0 +1,181 @@
+// main.cpp — `dsml`, the native command-line face of the core: the α–β cost model, Amdahl and Gustafson,
+// the α–β fit and the message-passing simulator, each printing one line of JSON on stdout.
+//
+//   $ dsml cost --alpha 1e-6 --beta 1e-11 --bytes 1000
+//   {"message_time_s": 1.0099999999999999e-06, "crossover_bytes": 100000, "effective_bandwidth_Bps": 990099009.9009902}
+//   (every number printed with the digits that read back as the exact double)
+//
+// Bad input of any kind — an unknown subcommand or flag, a missing value, a value that is not a number, or
+// an argument the core rejects — prints one line "dsml: error: <message>" on stderr and exits with code 2.
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "dsml/cost_model.h"
+#include "dsml/error.h"
+#include "dsml/fit.h"
+#include "dsml/scaling_laws.h"
+#include "dsml/scenarios.h"
+#include "dsml/simulator.h"
+#include "json_output.h"
+
+namespace {
+
+using dsml::cli::Args;
+using dsml::cli::JsonObject;
+using dsml::cli::UsageError;
+
+constexpr int kUsageExitCode = 2;
+
+const char kUsage[] = R"(dsml — distributed systems for ML, from first principles: the native tool.
+
+Usage:
+  dsml cost --alpha S (--beta S_PER_B | --bandwidth B_PER_S) --bytes N [--gamma S_PER_B]
+      T(n) = alpha + beta*n, n* = alpha/beta, n/T(n)
+      -> {"message_time_s", "crossover_bytes", "effective_bandwidth_Bps"}
+  dsml amdahl --serial S --procs N         -> {"speedup", "limit"}      1/(s + (1-s)/N), 1/s
+  dsml amdahl --speedup X --procs N        -> {"serial_fraction"}       the s that gives speed-up X
+  dsml gustafson --serial S --procs N      -> {"speedup"}               N - s(N-1)
+  dsml fit --bytes N1,N2,... --seconds T1,T2,...
+      least-squares alpha and beta -> {"alpha_s", "beta_s_per_byte", "bandwidth_Bps", "r_squared", "points"}
+  dsml simulate --scenario NAME --bytes N --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
+                [--ranks P] [--rounds R] [--laps L] [--compute S] [--trace]
+      NAME: ping-pong | token-ring | linear-broadcast | gather-to-root | compute-then-exchange
+      -> {"makespan_s", "messages", "total_bytes", "events", "finish_time_s": [...]}
+      --trace prints the timestamped event log instead (the golden-trace format).
+  dsml --help
+
+Units: seconds, bytes, bytes per second. --ranks defaults to 2, --rounds and --laps to 1, --compute to 0.
+Errors: one line "dsml: error: ..." on stderr, exit code 2.
+)";
+
+void print(const JsonObject& json) { std::printf("%s\n", json.str().c_str()); }
+
+// α from --alpha; β from --beta (s/B) or, equivalently, --bandwidth (B/s).
+dsml::CostModel model_from(const Args& args) {
+  const double alpha = args.number("alpha");
+  const double gamma = args.number_or("gamma", 0.0);
+  if (args.has("beta") == args.has("bandwidth"))
+    throw UsageError("give exactly one of --beta (seconds per byte) and --bandwidth (bytes per second)");
+  if (args.has("bandwidth")) return dsml::CostModel::from_bandwidth(alpha, args.number("bandwidth"), gamma);
+  dsml::CostModel model;
+  model.alpha = alpha;
+  model.beta = args.number("beta");
+  model.gamma = gamma;
+  dsml::validate(model);
+  return model;
+}
+
+int cost(int argc, char** argv) {
+  const Args args("cost", argc, argv, 2, {"alpha", "beta", "bandwidth", "gamma", "bytes"});
+  const dsml::CostModel model = model_from(args);
+  const double bytes = args.number("bytes");
+  const double time = dsml::message_time(model, bytes);  // validates bytes ≥ 0
+  // n/T(n) is undefined for an empty message: JSON null.
+  const double bandwidth =
+      bytes > 0.0 ? dsml::effective_bandwidth(model, bytes) : std::numeric_limits<double>::quiet_NaN();
+  print(JsonObject()
+            .add("message_time_s", time)
+            .add("crossover_bytes", dsml::crossover_size(model))
+            .add("effective_bandwidth_Bps", bandwidth));
+  return 0;
+}
+
+int amdahl(int argc, char** argv) {
+  const Args args("amdahl", argc, argv, 2, {"serial", "procs", "speedup"});
+  const double procs = args.number("procs");
+  if (args.has("speedup")) {
+    if (args.has("serial")) throw UsageError("give --serial (to get the speed-up) or --speedup (to get s), not both");
+    print(JsonObject().add("serial_fraction", dsml::amdahl_serial_fraction(args.number("speedup"), procs)));
+    return 0;
+  }
+  const double serial = args.number("serial");
+  print(JsonObject()
+            .add("speedup", dsml::amdahl_speedup(serial, procs))
+            .add("limit", dsml::amdahl_limit(serial)));  // ∞ (s = 0) prints as null
+  return 0;
+}
+
+int gustafson(int argc, char** argv) {
+  const Args args("gustafson", argc, argv, 2, {"serial", "procs"});
+  print(JsonObject().add("speedup", dsml::gustafson_speedup(args.number("serial"), args.number("procs"))));
+  return 0;
+}
+
+int fit(int argc, char** argv) {
+  const Args args("fit", argc, argv, 2, {"bytes", "seconds"});
+  const dsml::AlphaBetaFit result = dsml::fit_alpha_beta(args.numbers("bytes"), args.numbers("seconds"));
+  print(JsonObject()
+            .add("alpha_s", result.alpha)
+            .add("beta_s_per_byte", result.beta)
+            .add("bandwidth_Bps", result.beta > 0.0 ? 1.0 / result.beta : std::numeric_limits<double>::quiet_NaN())
+            .add("r_squared", result.r_squared)
+            .add("points", static_cast<double>(result.points)));
+  return 0;
+}
+
+int simulate(int argc, char** argv) {
+  const Args args("simulate", argc, argv, 2,
+                  {"scenario", "ranks", "bytes", "alpha", "beta", "bandwidth", "rounds", "laps", "compute"},
+                  {"trace"});
+  dsml::ScenarioOptions options;
+  options.ranks = args.whole_or("ranks", 2);
+  options.bytes = args.number("bytes");
+  options.rounds = args.whole_or("rounds", 1);
+  options.laps = args.whole_or("laps", 1);
+  options.compute_seconds = args.number_or("compute", 0.0);
+  const std::vector<dsml::Program> programs = dsml::make_scenario(args.text("scenario"), options);
+
+  dsml::Network network;
+  network.ranks = static_cast<int>(programs.size());
+  network.model = model_from(args);
+  const dsml::SimResult result = dsml::simulate(network, programs);
+  if (args.has("trace")) {
+    std::fputs(dsml::format_trace(result).c_str(), stdout);
+    return 0;
+  }
+  print(JsonObject()
+            .add("makespan_s", result.makespan)
+            .add("messages", static_cast<double>(result.messages.size()))
+            .add("total_bytes", result.total_bytes)
+            .add("events", static_cast<double>(result.events))
+            .add("finish_time_s", result.finish_time));
+  return 0;
+}
+
+int run(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+  }
+  if (argc < 2) throw UsageError("missing subcommand; try dsml --help");
+  const std::string command = argv[1];
+  if (command == "help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (command == "cost") return cost(argc, argv);
+  if (command == "amdahl") return amdahl(argc, argv);
+  if (command == "gustafson") return gustafson(argc, argv);
+  if (command == "fit") return fit(argc, argv);
+  if (command == "simulate") return simulate(argc, argv);
+  throw UsageError("unknown subcommand '" + command +
+                   "'; expected cost, amdahl, gustafson, fit or simulate (see dsml --help)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // UsageError, dsml::Error (incl. DeadlockError), std::bad_alloc
+    std::fprintf(stderr, "dsml: error: %s\n", e.what());
+    return kUsageExitCode;
+  }
+}

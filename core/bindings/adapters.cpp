@@ -1,0 +1,74 @@
+// adapters.cpp — see adapters.h. Thin on purpose: convert, call the core, convert back.
+#include "adapters.h"
+
+#include "convert.h"
+#include "dsml/cost_model.h"
+#include "dsml/error.h"
+#include "dsml/fit.h"
+#include "dsml/scaling_laws.h"
+#include "dsml/scenarios.h"
+#include "dsml/simulator.h"
+
+namespace dsml::bindings {
+
+namespace {
+
+CostModel model(double alpha, double beta) {
+  CostModel m{alpha, beta, 0.0};
+  validate(m);
+  return m;
+}
+
+int whole(double x, const char* name) {
+  if (!(x >= 1) || x != static_cast<double>(static_cast<long long>(x)) || x > 1e6)
+    throw Error(std::string(name) + " must be a whole number between 1 and 1e6, got " + std::to_string(x));
+  return static_cast<int>(x);
+}
+
+SimResult run(const val& scenario) {
+  const Network network = to_network(scenario);
+  return dsml::simulate(network, to_programs(scenario["programs"], network.ranks));
+}
+
+}  // namespace
+
+std::string version() { return DSML_VERSION; }
+
+double message_time(double alpha, double beta, double bytes) { return dsml::message_time(model(alpha, beta), bytes); }
+double crossover_size(double alpha, double beta) { return dsml::crossover_size(model(alpha, beta)); }
+double effective_bandwidth(double alpha, double beta, double bytes) {
+  return dsml::effective_bandwidth(model(alpha, beta), bytes);
+}
+double messages_time(double alpha, double beta, double count, double bytes) {
+  return dsml::messages_time(model(alpha, beta), count, bytes);
+}
+
+double amdahl_speedup(double s, double n) { return dsml::amdahl_speedup(s, n); }
+double gustafson_speedup(double s, double n) { return dsml::gustafson_speedup(s, n); }
+double amdahl_limit(double s) { return dsml::amdahl_limit(s); }
+double amdahl_serial_fraction(double speedup, double n) { return dsml::amdahl_serial_fraction(speedup, n); }
+
+val fit_alpha_beta(const val& bytes, const val& seconds) {
+  return to_val(dsml::fit_alpha_beta(to_doubles(bytes, "bytes"), to_doubles(seconds, "seconds")));
+}
+
+val simulate(const val& scenario) { return to_val(run(scenario)); }
+
+std::string trace_text(const val& scenario) { return format_trace(run(scenario)); }
+
+val scenario(const std::string& name, const val& options) {
+  const std::string where = "scenario " + name;
+  const double bytes = number_field_or(options, "bytes", 0.0, where);
+  const int ranks = whole(number_field_or(options, "ranks", 2, where), "ranks");
+  if (name == "ping-pong") return to_val(ping_pong(whole(number_field_or(options, "rounds", 1, where), "rounds"), bytes));
+  if (name == "token-ring")
+    return to_val(token_ring(ranks, bytes, whole(number_field_or(options, "laps", 1, where), "laps")));
+  if (name == "linear-broadcast") return to_val(linear_broadcast(ranks, bytes));
+  if (name == "gather-to-root") return to_val(gather_to_root(ranks, bytes));
+  if (name == "compute-then-exchange")
+    return to_val(compute_then_exchange(ranks, bytes, number_field_or(options, "computeSeconds", 0.0, where)));
+  throw Error("unknown scenario \"" + name +
+              "\"; expected ping-pong, token-ring, linear-broadcast, gather-to-root or compute-then-exchange");
+}
+
+}  // namespace dsml::bindings

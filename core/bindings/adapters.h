@@ -1,0 +1,35 @@
+// adapters.h — the functions JavaScript calls, with JS-friendly signatures (plain numbers and objects).
+// Each converts its arguments (convert.h), calls the core, and converts the result back. No logic lives here.
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <string>
+
+namespace dsml::bindings {
+
+using emscripten::val;
+
+std::string version();
+
+double message_time(double alpha, double beta, double bytes);
+double crossover_size(double alpha, double beta);
+double effective_bandwidth(double alpha, double beta, double bytes);
+double messages_time(double alpha, double beta, double count, double bytes);
+
+double amdahl_speedup(double serial_fraction, double processors);
+double gustafson_speedup(double serial_fraction, double processors);
+double amdahl_limit(double serial_fraction);
+double amdahl_serial_fraction(double speedup, double processors);
+
+val fit_alpha_beta(const val& bytes, const val& seconds);
+
+// scenario: {ranks, alpha, beta, gamma?, programs}
+val simulate(const val& scenario);
+// Same input; the readable event log (golden-trace format).
+std::string trace_text(const val& scenario);
+// name: "ping-pong" | "token-ring" | "linear-broadcast" | "gather-to-root" | "compute-then-exchange"
+// options: {ranks, bytes, rounds?, laps?, computeSeconds?}
+val scenario(const std::string& name, const val& options);
+
+}  // namespace dsml::bindings

@@ -1,0 +1,29 @@
+// bindings.cpp — Embind registrations only. JS names are camelCase; every function is wrapped by
+// Guarded<> so a dsml::Error arrives in JavaScript as an Error with the same message.
+#include <emscripten/bind.h>
+
+#include "adapters.h"
+#include "guard.h"
+
+using dsml::bindings::Guarded;
+namespace b = dsml::bindings;
+
+EMSCRIPTEN_BINDINGS(dsml) {
+  using emscripten::function;
+  function("version", &b::version);
+
+  function("messageTime", &Guarded<&b::message_time>::call);
+  function("crossoverSize", &Guarded<&b::crossover_size>::call);
+  function("effectiveBandwidth", &Guarded<&b::effective_bandwidth>::call);
+  function("messagesTime", &Guarded<&b::messages_time>::call);
+
+  function("amdahlSpeedup", &Guarded<&b::amdahl_speedup>::call);
+  function("gustafsonSpeedup", &Guarded<&b::gustafson_speedup>::call);
+  function("amdahlLimit", &Guarded<&b::amdahl_limit>::call);
+  function("amdahlSerialFraction", &Guarded<&b::amdahl_serial_fraction>::call);
+
+  function("fitAlphaBeta", &Guarded<&b::fit_alpha_beta>::call);
+  function("simulate", &Guarded<&b::simulate>::call);
+  function("traceText", &Guarded<&b::trace_text>::call);
+  function("scenario", &Guarded<&b::scenario>::call);
+}

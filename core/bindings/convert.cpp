@@ -1,0 +1,164 @@
+// convert.cpp — JS ⇄ core conversions (see convert.h). Validation messages name the field and the rank/step
+// so a learner who builds a scenario by hand can find the mistake.
+#include "convert.h"
+
+#include <cmath>
+
+#include "dsml/error.h"
+
+namespace dsml::bindings {
+
+namespace {
+
+bool is_number(const val& v) { return v.typeOf().as<std::string>() == "number"; }
+
+const char* span_kind_name(Span::Kind kind) {
+  switch (kind) {
+    case Span::Kind::kCompute: return "compute";
+    case Span::Kind::kSend: return "send";
+    case Span::Kind::kWait: return "wait";
+  }
+  return "compute";
+}
+
+Step to_step(const val& step, const std::string& where) {
+  if (step.typeOf().as<std::string>() != "object" || step.isNull())
+    throw Error(where + " must be an object like {op: \"send\", to: 1, bytes: 1024}");
+  const val op = step["op"];
+  const std::string name = op.typeOf().as<std::string>() == "string" ? op.as<std::string>() : "";
+  const int tag = static_cast<int>(number_field_or(step, "tag", 0, where));
+  if (name == "send") {
+    const double to = number_field(step, "to", where);
+    return Step::send(static_cast<int>(to), number_field(step, "bytes", where), tag);
+  }
+  if (name == "recv") return Step::recv(static_cast<int>(number_field(step, "from", where)), tag);
+  if (name == "compute") return Step::compute(number_field(step, "seconds", where));
+  throw Error(where + ": op must be \"send\", \"recv\" or \"compute\"");
+}
+
+}  // namespace
+
+[[noreturn]] void throw_js_error(const std::string& message) {
+  val error = val::global("Error").new_(message);
+  error.set("name", val("DsmlError"));
+  error.throw_();
+}
+
+double number_field(const val& obj, const char* name, const std::string& context) {
+  const val v = obj[name];
+  if (!is_number(v)) throw Error(context + ": " + name + " must be a number");
+  const double x = v.as<double>();
+  if (!std::isfinite(x)) throw Error(context + ": " + name + " must be finite, got " + std::to_string(x));
+  return x;
+}
+
+double number_field_or(const val& obj, const char* name, double fallback, const std::string& context) {
+  return obj[name].isUndefined() ? fallback : number_field(obj, name, context);
+}
+
+std::vector<double> to_doubles(const val& array, const char* name) {
+  const bool ok = val::global("Array").call<bool>("isArray", array) ||
+                  val::global("ArrayBuffer").call<bool>("isView", array);
+  if (!ok)
+    throw Error(std::string(name) + " must be an array of numbers");
+  const unsigned n = array["length"].as<unsigned>();
+  std::vector<double> out(n);
+  for (unsigned i = 0; i < n; ++i) {
+    const val v = array[i];
+    if (!is_number(v)) throw Error(std::string(name) + "[" + std::to_string(i) + "] must be a number");
+    out[i] = v.as<double>();
+  }
+  return out;
+}
+
+Network to_network(const val& scenario) {
+  if (scenario.typeOf().as<std::string>() != "object" || scenario.isNull())
+    throw Error("simulate: expected an object {ranks, alpha, beta, programs}");
+  Network network;
+  const double ranks = number_field(scenario, "ranks", "simulate");
+  if (ranks < 1 || ranks != std::floor(ranks))
+    throw Error("simulate: ranks must be a whole number >= 1, got " + std::to_string(ranks));
+  network.ranks = static_cast<int>(ranks);
+  network.model.alpha = number_field(scenario, "alpha", "simulate");
+  network.model.beta = number_field(scenario, "beta", "simulate");
+  network.model.gamma = number_field_or(scenario, "gamma", 0.0, "simulate");
+  return network;
+}
+
+std::vector<Program> to_programs(const val& programs, int ranks) {
+  if (!val::global("Array").call<bool>("isArray", programs))
+    throw Error("simulate: programs must be an array with one list of steps per rank");
+  const unsigned n = programs["length"].as<unsigned>();
+  if (static_cast<int>(n) != ranks)
+    throw Error("simulate: programs has " + std::to_string(n) + " entries but ranks is " + std::to_string(ranks));
+  std::vector<Program> out(n);
+  for (unsigned r = 0; r < n; ++r) {
+    const val steps = programs[r];
+    const std::string where = "simulate: programs[" + std::to_string(r) + "]";
+    if (!val::global("Array").call<bool>("isArray", steps)) throw Error(where + " must be an array of steps");
+    const unsigned m = steps["length"].as<unsigned>();
+    out[r].reserve(m);
+    for (unsigned i = 0; i < m; ++i) out[r].push_back(to_step(steps[i], where + "[" + std::to_string(i) + "]"));
+  }
+  return out;
+}
+
+val to_val(const std::vector<Program>& programs) {
+  val out = val::array();
+  for (const Program& program : programs) {
+    val steps = val::array();
+    for (const Step& s : program) {
+      val step = val::object();
+      switch (s.kind) {
+        case Step::Kind::kSend:
+          step.set("op", "send"); step.set("to", s.peer); step.set("bytes", s.bytes); break;
+        case Step::Kind::kRecv:
+          step.set("op", "recv"); step.set("from", s.peer); break;
+        case Step::Kind::kCompute:
+          step.set("op", "compute"); step.set("seconds", s.seconds); break;
+      }
+      if (s.kind != Step::Kind::kCompute && s.tag != 0) step.set("tag", s.tag);
+      steps.call<void>("push", step);
+    }
+    out.call<void>("push", steps);
+  }
+  return out;
+}
+
+val to_val(const SimResult& result) {
+  val out = val::object();
+  out.set("makespan", result.makespan);
+  out.set("totalBytes", result.total_bytes);
+  out.set("events", static_cast<double>(result.events));
+  val finish = val::array();
+  for (double t : result.finish_time) finish.call<void>("push", t);
+  out.set("finishTimes", finish);
+  val spans = val::array();
+  for (const Span& s : result.spans) {
+    val span = val::object();
+    span.set("rank", s.rank); span.set("kind", span_kind_name(s.kind));
+    span.set("start", s.start); span.set("end", s.end);
+    span.set("peer", s.peer); span.set("bytes", s.bytes);
+    spans.call<void>("push", span);
+  }
+  out.set("spans", spans);
+  val messages = val::array();
+  for (const MessageRecord& m : result.messages) {
+    val msg = val::object();
+    msg.set("src", m.src); msg.set("dst", m.dst); msg.set("tag", m.tag); msg.set("bytes", m.bytes);
+    msg.set("posted", m.posted); msg.set("started", m.started);
+    msg.set("arrived", m.arrived); msg.set("received", m.received);
+    messages.call<void>("push", msg);
+  }
+  out.set("messages", messages);
+  return out;
+}
+
+val to_val(const AlphaBetaFit& fit) {
+  val out = val::object();
+  out.set("alpha", fit.alpha); out.set("beta", fit.beta);
+  out.set("rSquared", fit.r_squared); out.set("points", static_cast<double>(fit.points));
+  return out;
+}
+
+}  // namespace dsml::bindings

@@ -1,0 +1,205 @@
+// engine.cpp — the discrete-event loop of dsml::simulate; see engine.h for the data layout and simulator.h
+// for the semantics (eager blocking send over a single-port, full-duplex switch).
+#include "sim/engine.h"
+
+#include <limits>
+#include <string>
+
+#include "dsml/error.h"
+#include "sim/wait_for_graph.h"
+
+namespace dsml::sim {
+
+std::size_t Engine::ChannelHash::operator()(const Channel& c) const {
+  // splitmix64-style mixing of the three ints; ranks and tags are small, so spread them over all bits.
+  std::uint64_t x = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.dst)) << 32) ^
+                    static_cast<std::uint32_t>(c.src);
+  x ^= static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.tag)) * 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return static_cast<std::size_t>(x ^ (x >> 31));
+}
+
+Engine::Engine(const Network& network, const std::vector<Program>& programs)
+    : network_(network),
+      programs_(programs),
+      ranks_(static_cast<std::size_t>(network.ranks)),
+      finish_time_(static_cast<std::size_t>(network.ranks), 0.0),
+      downlinks_(static_cast<std::size_t>(network.ranks)) {
+  std::size_t sends = 0;
+  for (const Program& program : programs)
+    for (const Step& step : program) sends += step.kind == Step::Kind::kSend;
+  messages_.reserve(sends);
+  start_order_.reserve(sends);
+  spans_.reserve(2 * sends);
+}
+
+void Engine::schedule(double time, EventKind kind, int id) { queue_.push(Event{time, next_seq_++, id, kind}); }
+
+void Engine::push(Fifo& fifo, int id) {
+  messages_[id].next = -1;
+  if (fifo.empty()) fifo.head = id;
+  else messages_[fifo.tail].next = id;
+  fifo.tail = id;
+}
+
+int Engine::pop(Fifo& fifo) {
+  const int id = fifo.head;
+  fifo.head = messages_[id].next;
+  if (fifo.head < 0) fifo.tail = -1;
+  return id;
+}
+
+SimResult Engine::run() {
+  for (int r = 0; r < network_.ranks; ++r) schedule(0.0, EventKind::kResume, r);
+  while (!queue_.empty()) {
+    const Event event = queue_.top();
+    queue_.pop();
+    ++events_;
+    if (event.kind == EventKind::kResume) run_rank(event.id, event.time);
+    else on_arrive(event.id, event.time);
+  }
+  for (const Rank& rank : ranks_)
+    if (!rank.finished) report_deadlock();
+  return collect();
+}
+
+void Engine::run_rank(int r, double now) {
+  Rank& rank = ranks_[r];
+  const Program& program = programs_[r];
+  while (rank.pc < program.size()) {
+    const Step& step = program[rank.pc++];
+    switch (step.kind) {
+      case Step::Kind::kCompute:
+        if (step.seconds > 0.0) {
+          spans_.push_back(Span{r, Span::Kind::kCompute, now, now + step.seconds, -1, 0.0});
+          schedule(now + step.seconds, EventKind::kResume, r);
+          return;
+        }
+        break;  // a zero-length compute takes no time and leaves no span
+      case Step::Kind::kSend:
+        post_send(r, step, now);  // blocked until on_arrive()
+        return;
+      case Step::Kind::kRecv:
+        if (take_from_mailbox(r, step.peer, step.tag, now)) break;
+        rank.waiting = true;  // deliver() wakes it up
+        rank.wait_source = step.peer;
+        rank.wait_tag = step.tag;
+        rank.wait_since = now;
+        return;
+    }
+  }
+  rank.finished = true;
+  finish_time_[r] = now;
+}
+
+void Engine::post_send(int r, const Step& step, double now) {
+  const int id = static_cast<int>(messages_.size());
+  MessageRecord record;
+  record.src = r;
+  record.dst = step.peer;
+  record.tag = step.tag;
+  record.bytes = step.bytes;
+  record.posted = now;
+  record.received = std::numeric_limits<double>::quiet_NaN();  // stays NaN if nobody receives it
+  messages_.push_back(Message{record, -1});
+  // The sender's uplink is free: its rank is blocked for the whole of its previous send. Only the
+  // receiver's downlink can be busy — then the transfer queues behind the ones already waiting for it.
+  Downlink& link = downlinks_[step.peer];
+  if (link.busy) push(link.pending, id);
+  else start_transfer(id, now);
+}
+
+void Engine::start_transfer(int id, double now) {
+  MessageRecord& m = messages_[id].record;
+  downlinks_[m.dst].busy = true;
+  m.started = now;
+  start_order_.push_back(id);
+  if (now > m.posted) spans_.push_back(Span{m.src, Span::Kind::kWait, m.posted, now, m.dst, 0.0});
+  // T(n) = α + β·n: both links are held for the whole message (Hockney's model, no pipelining).
+  schedule(now + network_.model.alpha + network_.model.beta * m.bytes, EventKind::kArrive, id);
+}
+
+void Engine::on_arrive(int id, double now) {
+  MessageRecord& m = messages_[id].record;
+  m.arrived = now;
+  const int sender = m.src;
+  spans_.push_back(Span{sender, Span::Kind::kSend, m.started, now, m.dst, m.bytes});
+  Downlink& link = downlinks_[m.dst];
+  link.busy = false;
+  if (!link.pending.empty()) start_transfer(pop(link.pending), now);  // FIFO: the longest-waiting goes next
+  run_rank(sender, now);  // the blocking send returns (may post new messages: `m` is not used after this)
+  deliver(id, now);
+}
+
+void Engine::deliver(int id, double now) {
+  MessageRecord& m = messages_[id].record;
+  Rank& receiver = ranks_[m.dst];
+  if (receiver.waiting && receiver.wait_source == m.src && receiver.wait_tag == m.tag) {
+    // Nothing older can match: the receiver would not be waiting if its channel held a message.
+    receiver.waiting = false;
+    m.received = now;
+    if (now > receiver.wait_since)
+      spans_.push_back(Span{m.dst, Span::Kind::kWait, receiver.wait_since, now, m.src, 0.0});
+    run_rank(m.dst, now);  // last use of `m`: the receiver may post sends that grow messages_
+    return;
+  }
+  push(mailboxes_[Channel{m.dst, m.src, m.tag}], id);
+}
+
+bool Engine::take_from_mailbox(int r, int source, int tag, double now) {
+  const auto it = mailboxes_.find(Channel{r, source, tag});
+  if (it == mailboxes_.end() || it->second.empty()) return false;
+  messages_[pop(it->second)].record.received = now;
+  return true;
+}
+
+void Engine::report_deadlock() const {
+  std::vector<int> waits_for(ranks_.size(), -1);
+  for (std::size_t r = 0; r < ranks_.size(); ++r)
+    if (ranks_[r].waiting) waits_for[r] = ranks_[r].wait_source;
+  const WaitChain chain = find_wait_chain(waits_for);
+  std::string message = "deadlock: " + describe(chain);
+
+  // A common cause is a tag mismatch: the message is there, under another tag. Say so.
+  const std::size_t edges = chain.cycle ? chain.ranks.size() : 1;
+  for (std::size_t i = 0; i < edges; ++i) {
+    const int r = chain.ranks[i];
+    const int source = chain.ranks[(i + 1) % chain.ranks.size()];
+    bool found = false;
+    int other_tag = 0;
+    for (const auto& [channel, fifo] : mailboxes_) {
+      if (channel.dst != r || channel.src != source || fifo.empty()) continue;
+      if (!found || channel.tag < other_tag) other_tag = channel.tag;  // lowest tag: deterministic text
+      found = true;
+    }
+    if (found)
+      message += "; rank " + std::to_string(r) + " waits for tag " + std::to_string(ranks_[r].wait_tag) +
+                 " but holds an unreceived message from rank " + std::to_string(source) + " with tag " +
+                 std::to_string(other_tag);
+  }
+  throw DeadlockError(message);
+}
+
+SimResult Engine::collect() const {
+  SimResult result;
+  result.events = events_;
+  result.finish_time = finish_time_;
+  for (double t : finish_time_) result.makespan = t > result.makespan ? t : result.makespan;
+
+  result.messages.reserve(start_order_.size());
+  for (int id : start_order_) {
+    result.messages.push_back(messages_[id].record);
+    result.total_bytes += messages_[id].record.bytes;
+  }
+
+  // Spans were created in time order per rank; a stable bucket sort by rank gives (rank, start) order.
+  std::vector<std::size_t> offset(ranks_.size() + 1, 0);
+  for (const Span& s : spans_) ++offset[static_cast<std::size_t>(s.rank) + 1];
+  for (std::size_t r = 0; r < ranks_.size(); ++r) offset[r + 1] += offset[r];
+  result.spans.resize(spans_.size());
+  for (const Span& s : spans_) result.spans[offset[static_cast<std::size_t>(s.rank)]++] = s;
+  return result;
+}
+
+}  // namespace dsml::sim

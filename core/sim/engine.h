@@ -1,0 +1,105 @@
+// engine.h — the discrete-event engine behind dsml::simulate (internal; the public facade is simulator.h).
+//
+// State is kept in flat vectors indexed by rank or message id. Two kinds of event drive everything:
+//   resume(rank)  — a compute step ended (or the run began): the rank executes steps until it blocks;
+//   arrive(msg)   — a transfer ended: the links free up, the sender continues, the message is delivered.
+// A rank that posts a send, or finds its message already waiting in recv, goes on at once without an event.
+// Queues that must stay FIFO (a downlink's pending transfers, a channel's unreceived messages) are singly
+// linked lists threaded through the message records, so pushing and popping never allocates.
+#pragma once
+
+#include <cstdint>
+#include <queue>
+#include <unordered_map>
+#include <vector>
+
+#include "dsml/simulator.h"
+
+namespace dsml::sim {
+
+class Engine {
+ public:
+  // Expects a validated network and programs (see simulator.cpp).
+  Engine(const Network& network, const std::vector<Program>& programs);
+
+  // Runs to completion. Throws DeadlockError if ranks remain blocked when nothing is left to happen.
+  SimResult run();
+
+ private:
+  enum class EventKind : std::uint8_t { kResume, kArrive };
+  struct Event {
+    double time;        // s
+    std::uint64_t seq;  // creation order: breaks ties between events at the same time
+    int id;             // rank (resume) or message id (arrive)
+    EventKind kind;
+  };
+  struct Later {
+    bool operator()(const Event& a, const Event& b) const {
+      return a.time > b.time || (a.time == b.time && a.seq > b.seq);
+    }
+  };
+
+  struct Rank {
+    std::size_t pc = 0;      // index of the next step to execute
+    bool waiting = false;    // blocked in recv
+    bool finished = false;
+    int wait_source = -1;    // while waiting: the (source, tag) it needs
+    int wait_tag = 0;
+    double wait_since = 0;   // s
+  };
+
+  // Intrusive FIFO of message ids, linked through Message::next.
+  struct Fifo {
+    int head = -1;
+    int tail = -1;
+    bool empty() const { return head < 0; }
+  };
+
+  struct Message {
+    MessageRecord record;
+    int next = -1;  // next id in whichever Fifo holds this message (a downlink's pending or a mailbox)
+  };
+
+  struct Downlink {
+    bool busy = false;
+    Fifo pending;  // transfers waiting for this downlink, in the order they were posted
+  };
+
+  // A mailbox channel: messages to `dst` from `src` with `tag`, matched in arrival order.
+  struct Channel {
+    int dst, src, tag;
+    bool operator==(const Channel& o) const { return dst == o.dst && src == o.src && tag == o.tag; }
+  };
+  struct ChannelHash {
+    std::size_t operator()(const Channel& c) const;
+  };
+
+  void schedule(double time, EventKind kind, int id);
+  void push(Fifo& fifo, int id);
+  int pop(Fifo& fifo);
+
+  void run_rank(int rank, double now);               // executes steps until the rank blocks or finishes
+  void post_send(int rank, const Step& step, double now);
+  void start_transfer(int id, double now);
+  void on_arrive(int id, double now);
+  void deliver(int id, double now);
+  bool take_from_mailbox(int rank, int source, int tag, double now);
+  [[noreturn]] void report_deadlock() const;
+  SimResult collect() const;
+
+  const Network& network_;
+  const std::vector<Program>& programs_;
+  std::priority_queue<Event, std::vector<Event>, Later> queue_;
+  std::uint64_t next_seq_ = 0;
+  std::size_t events_ = 0;
+
+  std::vector<Rank> ranks_;
+  std::vector<double> finish_time_;
+  std::vector<Downlink> downlinks_;
+  std::vector<Message> messages_;                        // indexed by id = posting order
+  std::vector<int> start_order_;                         // message ids in order of transmission start
+  std::unordered_map<Channel, Fifo, ChannelHash> mailboxes_;  // arrived, not yet received
+  std::vector<Span> spans_;                              // in creation order (per rank: chronological)
+};
+
+}  // namespace dsml::sim

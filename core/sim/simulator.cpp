@@ -1,0 +1,86 @@
+// simulator.cpp — the public face of the simulator: building steps, checking a network and its programs, and
+// handing them to the engine (engine.h). Every mistake a learner can make in a hand-written program is caught
+// here, before anything runs, with the rank and step that hold it.
+#include "dsml/simulator.h"
+
+#include <cmath>
+#include <string>
+
+#include "dsml/error.h"
+#include "sim/engine.h"
+
+namespace dsml {
+
+Step Step::send(int to, double bytes, int tag) {
+  Step step;
+  step.kind = Kind::kSend;
+  step.peer = to;
+  step.bytes = bytes;
+  step.tag = tag;
+  return step;
+}
+
+Step Step::recv(int from, int tag) {
+  Step step;
+  step.kind = Kind::kRecv;
+  step.peer = from;
+  step.tag = tag;
+  return step;
+}
+
+Step Step::compute(double seconds) {
+  Step step;
+  step.kind = Kind::kCompute;
+  step.seconds = seconds;
+  return step;
+}
+
+namespace {
+
+std::string where(int rank, std::size_t step) {
+  return "rank " + std::to_string(rank) + " step " + std::to_string(step);
+}
+
+void validate_step(const Step& step, int rank, std::size_t index, int ranks) {
+  switch (step.kind) {
+    case Step::Kind::kCompute:
+      if (!(std::isfinite(step.seconds) && step.seconds >= 0.0))
+        require_non_negative((where(rank, index) + ": compute seconds").c_str(), step.seconds);
+      return;
+    case Step::Kind::kSend:
+    case Step::Kind::kRecv: {
+      const bool send = step.kind == Step::Kind::kSend;
+      const char* verb = send ? "send to" : "recv from";
+      if (step.peer < 0 || step.peer >= ranks)
+        throw Error(where(rank, index) + ": " + verb + " rank " + std::to_string(step.peer) +
+                    ", but ranks are numbered 0 to " + std::to_string(ranks - 1));
+      if (step.peer == rank)
+        throw Error(where(rank, index) + ": " + verb + " itself (rank " + std::to_string(rank) +
+                    "); a message needs two different ranks");
+      if (send && !(std::isfinite(step.bytes) && step.bytes >= 0.0))
+        require_non_negative((where(rank, index) + ": bytes").c_str(), step.bytes);
+      return;
+    }
+  }
+}
+
+void validate(const Network& network, const std::vector<Program>& programs) {
+  if (network.ranks < 1) throw Error("the network needs at least 1 rank, got " + std::to_string(network.ranks));
+  validate(network.model);
+  if (programs.size() != static_cast<std::size_t>(network.ranks))
+    throw Error("programs has " + std::to_string(programs.size()) + " entries but ranks is " +
+                std::to_string(network.ranks));
+  for (int r = 0; r < network.ranks; ++r) {
+    const Program& program = programs[static_cast<std::size_t>(r)];
+    for (std::size_t i = 0; i < program.size(); ++i) validate_step(program[i], r, i, network.ranks);
+  }
+}
+
+}  // namespace
+
+SimResult simulate(const Network& network, const std::vector<Program>& programs) {
+  validate(network, programs);
+  return sim::Engine(network, programs).run();
+}
+
+}  // namespace dsml

@@ -1,0 +1,47 @@
+// simulator.js — widget "simulator": a scenario from the course runs in the core's discrete-event
+// simulator; the per-rank timeline shows compute, send and wait spans, and the total is compared
+// with the closed form the lesson derives.
+import { controlRow, readout, select, slider } from "../../web/controls.js";
+import { renderTimeline } from "../../web/timeline.js";
+import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
+
+// Each scenario: its closed form in words and in numbers (p ranks, T = α + β·n, c = compute time).
+const SCENARIOS = {
+  "ping-pong": { name: "Ping-pong (2 ranks, 3 round trips)", ranks: () => 2, options: { rounds: 3 },
+    form: "2·rounds·T(n)", predict: ({ t }) => 6 * t },
+  "token-ring": { name: "Token ring (one lap)", form: "p·T(n)", predict: ({ p, t }) => p * t },
+  "linear-broadcast": { name: "Linear broadcast from rank 0", form: "(p − 1)·T(n): rank 0 sends one message at a time",
+    predict: ({ p, t }) => (p - 1) * t },
+  "gather-to-root": { name: "Gather to rank 0", form: "(p − 1)·T(n): rank 0's downlink takes one message at a time",
+    predict: ({ p, t }) => (p - 1) * t },
+  "compute-then-exchange": { name: "BSP superstep: compute, then exchange with neighbours", options: { computeSeconds: 50e-6 },
+    form: "c + T(n): computation and communication do not overlap", predict: ({ t }) => 50e-6 + t },
+};
+
+export function mountSimulator(figure, core) {
+  const scenario = select({ label: "Scenario", value: "linear-broadcast", onChange: draw,
+    options: Object.entries(SCENARIOS).map(([k, v]) => [k, v.name]) });
+  const ranks = slider({ label: "Ranks p", min: 2, max: 16, step: 1, value: 4, format: String, onInput: draw });
+  const bytes = slider({ label: "Message size n", min: 8, max: 1e8, value: 1e5, log: true, format: formatBytes, onInput: draw });
+  const alpha = slider({ label: "Latency α", min: 1e-7, max: 1e-3, value: 5e-6, log: true, format: formatSeconds, onInput: draw });
+  const bandwidth = slider({ label: "Bandwidth 1/β", min: 1e8, max: 1e12, value: 12.5e9, log: true, format: formatRate, onInput: draw });
+  controlRow(figure, scenario, ranks, bytes, alpha, bandwidth);
+  const out = readout(figure);
+  const box = document.createElement("div");
+  box.className = "timeline";
+  out.after(box);
+
+  function draw() {
+    const spec = SCENARIOS[scenario.value];
+    const p = spec.ranks ? spec.ranks() : Math.round(ranks.value);
+    const n = Math.round(bytes.value), a = alpha.value, b = 1 / bandwidth.value;
+    const programs = core.scenario(scenario.value, { ranks: p, bytes: n, ...spec.options });
+    const result = core.simulate({ ranks: p, alpha: a, beta: b, programs });
+    const t = core.messageTime(a, b, n);
+    out.innerHTML = `Simulated: <strong>${formatSeconds(result.makespan)}</strong> for ${result.messages.length} messages ` +
+      `(${formatBytes(result.totalBytes)}); closed form ${spec.form} = ${formatSeconds(spec.predict({ p, t }))}, ` +
+      `with T(n) = α + β·n = ${formatSeconds(t)}.`;
+    renderTimeline(box, result.spans, { ranks: p, title: `${spec.name}: simulated per-rank timeline` });
+  }
+  draw();
+}

@@ -1,0 +1,81 @@
+# Shared by scripts/serve.sh, scripts/test.sh and the Pages workflow: install what is missing, build.
+# Every step is idempotent: a second run only rebuilds what changed.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="$ROOT/build"
+SITE="$ROOT/site"
+export NODE_PATH=/usr/share/nodejs   # emscripten 3.1.6's tools need acorn from here
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# apt packages the build and tests need; only missing ones are installed.
+ensure_apt() {
+  local want=(cmake make g++ libeigen3-dev libgtest-dev libbenchmark-dev emscripten chromium)
+  command -v node >/dev/null && command -v npm >/dev/null || want+=(nodejs npm)
+  local missing=()
+  for pkg in "${want[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing apt packages: ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+}
+
+# npm packages from the lockfile; re-run `npm ci` only when the lockfile changed.
+ensure_npm() {
+  local stamp="$ROOT/node_modules/.dsml-lock.sha"
+  local want; want="$(sha256sum "$ROOT/package-lock.json" | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    log "npm ci"
+    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$want" > "$stamp"
+  fi
+}
+
+build_native() {
+  log "native build (core, tests, CLI, benchmarks)"
+  cmake -S "$ROOT" -B "$BUILD/native" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$BUILD/native" -j"$(nproc)"
+}
+
+build_wasm() {
+  log "wasm build (emscripten)"
+  if [ ! -f "$BUILD/wasm/CMakeCache.txt" ]; then
+    emcmake cmake -S "$ROOT" -B "$BUILD/wasm" -DCMAKE_BUILD_TYPE=Release \
+      -DEigen3_DIR=/usr/share/eigen3/cmake \
+      -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" >/dev/null
+  fi
+  cmake --build "$BUILD/wasm" -j"$(nproc)"
+}
+
+# Assemble the static site: lessons at the top, the runtime under web/, the core under wasm/.
+build_site() {
+  log "assembling site/"
+  rm -rf "$SITE"
+  mkdir -p "$SITE/web/vendor" "$SITE/wasm"
+  cp -r "$ROOT"/lessons/. "$SITE/"
+  cp -r "$ROOT"/web/. "$SITE/web/"
+  rm -rf "$SITE/web/vendor-src"
+  cp "$BUILD/wasm/wasm/dsml.mjs" "$BUILD/wasm/wasm/dsml.wasm" "$SITE/wasm/"
+  local esbuild="$ROOT/node_modules/.bin/esbuild"
+  for entry in editor chart katex; do
+    "$esbuild" "$ROOT/web/vendor-src/$entry.js" --bundle --format=esm --minify \
+      --log-level=warning --outfile="$SITE/web/vendor/$entry.js"
+  done
+  cp "$ROOT/node_modules/katex/dist/katex.min.css" "$SITE/web/vendor/katex.css"
+  mkdir -p "$SITE/web/vendor/fonts"
+  cp "$ROOT"/node_modules/katex/dist/fonts/*.woff2 "$SITE/web/vendor/fonts/"
+  touch "$SITE/.nojekyll"
+}
+
+build_all() {
+  ensure_apt
+  ensure_npm
+  build_native
+  build_wasm
+  build_site
+}

@@ -1,0 +1,89 @@
+// Least-squares α–β fit: exact on noiseless points, close on noisy ones, loud on unusable input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dsml/error.h"
+#include "dsml/fit.h"
+
+namespace {
+
+template <typename F>
+std::string error_of(F call) {
+  try {
+    call();
+  } catch (const dsml::Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected dsml::Error";
+  return "";
+}
+
+std::vector<double> times_for(const std::vector<double>& bytes, double alpha, double beta) {
+  std::vector<double> t;
+  for (double n : bytes) t.push_back(alpha + beta * n);
+  return t;
+}
+
+TEST(Fit, RecoversAlphaBetaFromNoiselessPoints) {
+  const std::vector<double> bytes{8, 1024, 65536, 1 << 20, 4 << 20, 64 << 20};
+  for (const auto& [alpha, beta] : {std::pair{3e-5, 1 / 2e9}, std::pair{1e-6, 1 / 100e9}, std::pair{0.0, 1e-9}}) {
+    const dsml::AlphaBetaFit fit = dsml::fit_alpha_beta(bytes, times_for(bytes, alpha, beta));
+    EXPECT_NEAR(fit.alpha, alpha, 1e-12 * (alpha + beta * bytes.back()));  // to rounding of the largest time
+    EXPECT_NEAR(fit.beta, beta, 1e-12 * beta);
+    EXPECT_NEAR(fit.r_squared, 1.0, 1e-12);
+    EXPECT_EQ(fit.points, bytes.size());
+  }
+}
+
+TEST(Fit, TwoPointsGiveTheLineThroughThem) {
+  const dsml::AlphaBetaFit fit = dsml::fit_alpha_beta({1000, 3000}, {3e-6, 5e-6});
+  EXPECT_NEAR(fit.beta, 1e-9, 1e-21);
+  EXPECT_NEAR(fit.alpha, 2e-6, 1e-18);
+}
+
+TEST(Fit, ApproximatelyRecoversFromNoisyPoints) {
+  const double alpha = 50e-6, beta = 1.0 / 1e9;  // a browser-ish 50 µs, 1 GB/s
+  std::mt19937_64 rng(42);
+  std::normal_distribution<double> jitter(1.0, 0.03);  // 3 % multiplicative noise
+  std::vector<double> bytes, seconds;
+  for (int rep = 0; rep < 20; ++rep) {
+    for (double n = 1024; n <= 16 << 20; n *= 4) {
+      bytes.push_back(n);
+      seconds.push_back((alpha + beta * n) * jitter(rng));
+    }
+  }
+  const dsml::AlphaBetaFit fit = dsml::fit_alpha_beta(bytes, seconds);
+  EXPECT_NEAR(fit.beta, beta, 0.02 * beta);
+  EXPECT_NEAR(fit.alpha, alpha, 0.5 * alpha);
+  EXPECT_GT(fit.r_squared, 0.98);
+  EXPECT_LT(fit.r_squared, 1.0);
+}
+
+TEST(Fit, RejectsUnusableInput) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(error_of([] { dsml::fit_alpha_beta({1000}, {1e-6}); }).find("at least 2 points, got 1"), std::string::npos);
+  EXPECT_NE(error_of([] { dsml::fit_alpha_beta({}, {}); }).find("at least 2 points, got 0"), std::string::npos);
+  EXPECT_NE(error_of([] { dsml::fit_alpha_beta({1, 2, 3}, {1, 2}); }).find("same length, got 3 and 2"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { dsml::fit_alpha_beta({1000, 1000, 1000}, {1e-6, 2e-6, 3e-6}); })
+                .find("two different message sizes; all 3 points have 1000 B"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { dsml::fit_alpha_beta({1, 2, 3}, {1e-6, nan, 3e-6}); })
+                .find("seconds[1] must be a finite number >= 0, got nan"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { dsml::fit_alpha_beta({1, -2}, {1e-6, 2e-6}); }).find("bytes[1]"), std::string::npos);
+}
+
+TEST(Fit, EqualTimesFitAFlatLine) {
+  const dsml::AlphaBetaFit fit = dsml::fit_alpha_beta({10, 20, 30}, {1e-6, 1e-6, 1e-6});
+  EXPECT_DOUBLE_EQ(fit.beta, 0.0);
+  EXPECT_DOUBLE_EQ(fit.alpha, 1e-6);
+  EXPECT_DOUBLE_EQ(fit.r_squared, 1.0);
+}
+
+}  // namespace

@@ -1,0 +1,49 @@
+// harness.mjs — what every page test needs: the built site served on 127.0.0.1, Debian's Chromium driven by
+// playwright-core with a fresh profile, and a page watcher that collects console errors and failed requests.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { startServer } from "../../scripts/serve.mjs";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const SITE = join(ROOT, "site");
+
+const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync"];
+
+// Serves `dir` (default: the built site) and opens Chromium. Call close() in an after() hook.
+export async function openSite({ dir = SITE, colorScheme = "light", viewport = { width: 1280, height: 900 } } = {}) {
+  const { server, url } = await startServer(dir, 0);
+  const profile = mkdtempSync(join(tmpdir(), "dsml-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: ARGS, colorScheme, viewport,
+  });
+  return {
+    url, context,
+    async close() {
+      await context.close();
+      await new Promise((ok) => server.close(ok));
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+// Records what a page must never do: log a console error, throw, or fail a request.
+export function watch(page) {
+  const problems = [];
+  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console error: ${msg.text()}`); });
+  page.on("pageerror", (err) => problems.push(`uncaught: ${err.message}`));
+  page.on("requestfailed", (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+  page.on("response", (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
+  return problems;
+}
+
+// axe-core's serious and critical violations on the current page, as readable strings.
+export async function axeViolations(page) {
+  await page.addScriptTag({ path: join(ROOT, "node_modules", "axe-core", "axe.min.js") });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")}`);
+}

@@ -1,0 +1,279 @@
+// Week 1's exercises, checked in Node: every numeric/predict answer passes its own tolerance and matches
+// the published closed form while its wrongAnswer fails; every code exercise's reference solution passes
+// its checker and its `wrong` program fails (run on a local stand-in for the Worker cluster); and the
+// checkers reject hand-made broken runs with a message that names the rank at fault.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+import exercises from "../../lessons/week1/exercises.js";
+import { withinTolerance } from "../../web/answer_check.js";
+import { mulberry32 } from "../../web/random.js";
+import { runLocal } from "./local_cluster.mjs";
+
+const byId = Object.fromEntries(exercises.map((e) => [e.id, e]));
+const SEEDS = Array.from({ length: 40 }, (_, i) => 1000 + 7919 * i);
+
+// ---- a fake core: the published formulas, written out independently of the C++ ----------------------
+const T = (a, b, n) => a + b * n;
+const CLOSED_FORMS = {   // core/include/dsml/scenarios.h, single-port network, T = α + β·n
+  "ping-pong": ({ rounds = 1 }, t) => 2 * rounds * t,
+  "token-ring": ({ ranks, laps = 1 }, t) => laps * ranks * t,
+  "linear-broadcast": ({ ranks }, t) => (ranks - 1) * t,
+  "gather-to-root": ({ ranks }, t) => (ranks - 1) * t,
+  "compute-then-exchange": ({ computeSeconds }, t) => computeSeconds + t,
+};
+const fakeCore = {
+  messageTime: T,
+  crossoverSize: (a, b) => a / b,
+  effectiveBandwidth: (a, b, n) => n / T(a, b, n),
+  messagesTime: (a, b, count, n) => count * T(a, b, n),
+  amdahlSpeedup: (s, N) => 1 / (s + (1 - s) / N),
+  gustafsonSpeedup: (s, N) => N - s * (N - 1),
+  amdahlLimit: (s) => 1 / s,
+  amdahlSerialFraction: (S, N) => (N / S - 1) / (N - 1),
+  scenario: (name, opts) => ({ name, opts }),   // a token standing in for the programs
+  simulate: ({ alpha, beta, programs: { name, opts } }) => ({ makespan: CLOSED_FORMS[name](opts, T(alpha, beta, opts.bytes)) }),
+};
+
+// The real wasm core, when it has been built (build/wasm/wasm-node); otherwise those tests are skipped.
+const here = fileURLToPath(new URL(".", import.meta.url));
+const realCore = existsSync(`${here}../../build/wasm/wasm-node/dsml.cjs`)
+  ? await createRequire(import.meta.url)("../wasm/load_core.cjs")() : null;
+
+// Independent closed forms for each numeric/predict exercise, from its params.
+const US = 1e-6, GBS = 1e9;
+const EXPECTED = {
+  "w1-crossover": (p) => p.alphaUs * US * p.bwGBs * GBS,
+  "w1-bucketing": (p) => {
+    const a = p.alphaUs * US, b = 1 / (p.bwGBs * GBS), m = p.sizeKB * 1e3;
+    return (p.count * a + b * p.count * m) / (a + b * p.count * m);
+  },
+  "w1-amdahl": (p) => (p.processors / p.speedup - 1) / (p.processors - 1),
+  "w1-amdahl-limit": (p) => (p.processors - 1) / (p.processors / p.speedup - 1),
+  "w1-iron-law": (p) => Math.max(p.computeMs * 1e-3, p.alphaUs * US + (p.gradMB * 1e6) / (p.bwGBs * GBS)),
+  "w1-predict-sim": (p) => (p.ranks - 1) * (p.alphaUs * US + p.bytes / (p.bwGBs * GBS)),
+};
+
+test("the exercise list: unique ids, known kinds, hints and solutions everywhere", () => {
+  assert.ok(exercises.length >= 7);
+  assert.equal(new Set(exercises.map((e) => e.id)).size, exercises.length);
+  for (const e of exercises) {
+    assert.match(e.id, /^w1-/);
+    assert.ok(["numeric", "choice", "code", "predict"].includes(e.kind), e.id);
+    assert.ok(e.title && typeof e.solutionText === "string" && e.solutionText.length > 50, e.id);
+    assert.ok(e.hints.length >= 2 && e.hints.length <= 4, `${e.id}: 2–4 hints`);
+  }
+});
+
+for (const e of exercises.filter((x) => x.kind === "numeric" || x.kind === "predict")) {
+  test(`${e.id}: answer matches its closed form and passes; wrongAnswer fails (fake core)`, () => {
+    assert.ok(EXPECTED[e.id], `no closed form for ${e.id} in this test`);
+    for (const seed of SEEDS) {
+      const p = e.params(mulberry32(seed));
+      const answer = e.answer(p, fakeCore);
+      assert.ok(Number.isFinite(answer) && answer > 0, `${e.id} seed ${seed}: answer ${answer}`);
+      assert.ok(Math.abs(answer / EXPECTED[e.id](p) - 1) < 1e-12, `${e.id}: ${answer} vs ${EXPECTED[e.id](p)}`);
+      assert.ok(withinTolerance(answer, answer, e.tolerance));
+      assert.ok(withinTolerance(answer * (1 + 0.5 * (e.tolerance.rel ?? 0)), answer, e.tolerance));
+      const wrong = e.wrongAnswer(p, fakeCore);
+      assert.ok(!withinTolerance(wrong, answer, e.tolerance), `${e.id} seed ${seed}: wrong ${wrong} passes for ${answer}`);
+      assert.equal(typeof e.prompt(p), "string");
+    }
+  });
+
+  test(`${e.id}: the real wasm core gives the same answer`, { skip: realCore ? false : "wasm core not built" }, () => {
+    for (const seed of SEEDS) {
+      const p = e.params(mulberry32(seed));
+      const want = e.answer(p, fakeCore), got = e.answer(p, realCore);
+      assert.ok(Math.abs(got / want - 1) < 1e-9, `${e.id} seed ${seed}: core ${got}, closed form ${want}`);
+    }
+  });
+}
+
+test("w1-predict-sim: the page's simulation input is what simulate() needs", () => {
+  const e = byId["w1-predict-sim"];
+  const p = e.params(mulberry32(1));
+  const input = e.scenario(p, fakeCore);
+  assert.equal(input.ranks, p.ranks);
+  assert.ok(input.alpha > 0 && input.beta > 0 && input.programs);
+  const names = new Set(SEEDS.map((s) => e.params(mulberry32(s)).name));
+  assert.deepEqual([...names].sort(), ["gather-to-root", "linear-broadcast"]);
+});
+
+test("w1-consensus: every option explains itself; exactly the two friendly-system facts are correct", () => {
+  const e = byId["w1-consensus"];
+  assert.ok(e.options.every((o) => typeof o.why === "string" && o.why.length > 40));
+  assert.deepEqual(e.options.flatMap((o, i) => (o.correct ? [i] : [])), [0, 1]);
+});
+
+test("withinTolerance: relative, absolute, and bad input", () => {
+  assert.ok(withinTolerance(100.9, 100, { rel: 0.01 }));
+  assert.ok(!withinTolerance(101.1, 100, { rel: 0.01 }));
+  assert.ok(withinTolerance(0.004, 0, { abs: 0.005 }));
+  assert.ok(!withinTolerance(NaN, 1, { rel: 1 }));
+  assert.ok(!withinTolerance("1", 1, { rel: 1 }));
+  assert.ok(withinTolerance(0.1 + 0.2, 0.3, {}));
+});
+
+// ---- code exercises on the local cluster ------------------------------------------------------------
+for (const e of exercises.filter((x) => x.kind === "code")) {
+  test(`${e.id}: the reference solution passes and the wrong program fails`, async () => {
+    assert.notEqual(e.wrong, e.solution);
+    assert.match(e.starter, /async function main\(ctx\)/);
+    for (const seed of [1, 2, 3]) {
+      for (const testCase of e.cases(mulberry32(seed))) {
+        const good = await runLocal(e.solution, testCase);
+        assert.equal(good.status, "ok", JSON.stringify(good.error));
+        const verdict = e.check(good, testCase, fakeCore);
+        assert.ok(verdict.pass, `${e.id} seed ${seed} p=${testCase.ranks}: ${verdict.message}`);
+        const bad = await runLocal(e.wrong, testCase);
+        const badVerdict = e.check(bad, testCase, fakeCore);
+        assert.ok(!badVerdict.pass, `${e.id}: the wrong program passed`);
+        assert.match(badVerdict.message, /rank \d/i);
+      }
+    }
+  });
+
+  test(`${e.id}: cases vary the inputs${e.id === "w1-ping-pong" ? "" : " and p"}`, () => {
+    const seen = new Set(SEEDS.flatMap((s) => e.cases(mulberry32(s)).map((c) => JSON.stringify([c.ranks, c.inputs]))));
+    assert.ok(seen.size > SEEDS.length, `${e.id}: only ${seen.size} distinct cases`);
+    if (e.id !== "w1-ping-pong") {
+      const ps = new Set(SEEDS.flatMap((s) => e.cases(mulberry32(s)).map((c) => c.ranks)));
+      assert.deepEqual([...ps].sort(), [3, 4, 5, 6, 7, 8]);
+    }
+  });
+}
+
+test("code checkers report runs that did not finish", () => {
+  const base = { elapsedMs: 1, results: [], logs: [], trace: [], spans: [], error: null, deadlock: null, timeout: null };
+  const runs = [
+    [{ ...base, status: "error", error: { rank: 2, message: "x is not defined", line: 4, column: 3 } }, /Rank 2.*line 4/],
+    [{ ...base, status: "deadlock", deadlock: { cycle: [1, 2], message: "rank 1 waits for rank 2, rank 2 waits for rank 1" } }, /Deadlock: rank 1 waits/],
+    [{ ...base, status: "timeout", timeout: { ms: 5000, running: [0, 3], message: "…" } }, /5000 ms.*0, 3/],
+  ];
+  for (const e of exercises.filter((x) => x.kind === "code")) {
+    const testCase = e.cases(mulberry32(9))[0];
+    for (const [run, pattern] of runs) {
+      const v = e.check(run, testCase, fakeCore);
+      assert.ok(!v.pass);
+      assert.match(v.message, pattern);
+    }
+  }
+});
+
+// ---- hand-made RunResults: one correct, then one per way of being wrong -------------------------------
+const okRun = (trace, results) => ({ status: "ok", elapsedMs: 1, results, logs: [], trace, spans: [],
+  error: null, deadlock: null, timeout: null });
+const clone = (x) => structuredClone(x);
+
+function expectFail(e, run, testCase, pattern) {
+  const v = e.check(run, testCase, fakeCore);
+  assert.ok(!v.pass, `expected a failure matching ${pattern}, got a pass: ${v.message}`);
+  assert.match(v.message, pattern);
+}
+
+test("w1-ping-pong checker: synthetic traces", () => {
+  const e = byId["w1-ping-pong"];
+  const testCase = { ranks: 2, sizes: [8, 4096, 262144], repeats: 3, inputs: [] };
+  // One-way time 1 ms + n / 1 GB/s (slower than the checker's 0.5 ms clock tolerance, so order faults show);
+  // rank 1 turns an echo around in 1 µs.
+  const trace = [];
+  let t = 0;
+  for (const n of testCase.sizes) {
+    for (let i = 0; i < testCase.repeats; i++) {
+      const d = 1e-3 + n / 1e9;
+      trace.push({ src: 0, dst: 1, tag: 0, bytes: n, sendTime: t, recvTime: t + d });
+      trace.push({ src: 1, dst: 0, tag: 0, bytes: n, sendTime: t + d + 1e-6, recvTime: t + 2 * d + 1e-6 });
+      t += 2 * d + 2e-6;
+    }
+  }
+  const report = testCase.sizes.map((n) => ({ bytes: n, seconds: 1e-3 + n / 1e9 }));
+  assert.ok(e.check(okRun(trace, [report, undefined]), testCase).pass);
+
+  // Shuffled recording order with the same timestamps still passes (checkers sort per direction).
+  assert.ok(e.check(okRun([...trace].reverse(), [report, undefined]), testCase).pass);
+
+  const ack = clone(trace); ack[3].bytes = 1;
+  expectFail(e, okRun(ack, [report]), testCase, /Rank 1's 2nd message to rank 0.*1 B; expected 8 B/);
+  const missing = clone(trace).slice(0, -1);
+  expectFail(e, okRun(missing, [report]), testCase, /Rank 1 sent 8 messages to rank 0; expected 9/);
+  const stray = [...clone(trace), { src: 1, dst: 1, tag: 0, bytes: 8, sendTime: t, recvTime: t }];
+  expectFail(e, okRun(stray, [report]), testCase, /rank 1 → rank 1/);
+  const lost = clone(trace); lost[5].recvTime = null;
+  expectFail(e, okRun(lost, [report]), testCase, /rank 1 → rank 0.*never received/);
+  const pipelined = clone(trace); pipelined[2].sendTime = pipelined[0].sendTime + 1e-6;   // ping 2 right after ping 1
+  expectFail(e, okRun(pipelined, [report]), testCase, /Rank 0 sent the ping of round trip 2/);
+  const early = clone(trace); early[1].sendTime = early[0].sendTime + 1e-6;   // echo before the ping arrived
+  expectFail(e, okRun(early, [report]), testCase, /Rank 1 sent the echo/);
+
+  expectFail(e, okRun(trace, [report.map((r) => ({ ...r, seconds: r.seconds * 1000 }))]), testCase, /rank 0.*1000× too large/);
+  expectFail(e, okRun(trace, [report.map((r) => ({ ...r, seconds: 0.5 }))]), testCase, /rank 0 reported a one-way time of 500 ms/);
+  expectFail(e, okRun(trace, [report.slice(1)]), testCase, /Rank 0 returned 2 entries for 3 sizes/);
+  expectFail(e, okRun(trace, [report.map((r) => ({ ...r, bytes: 1 }))]), testCase, /Rank 0's entry 1 has bytes = 1/);
+  expectFail(e, okRun(trace, [42]), testCase, /Rank 0 returned 42/);
+  expectFail(e, okRun(trace, [report.map((r) => ({ ...r, seconds: "fast" }))]), testCase, /Rank 0 reported seconds = &quot;fast&quot;/);
+  expectFail(e, okRun(trace, [report.map((r) => ({ ...r, seconds: 0 }))]), testCase, /[Rr]ank 0 reported/);
+});
+
+function ringTrace(p, order = [...Array(p).keys()]) {
+  let t = 0;
+  return order.map((r) => {
+    const m = { src: r, dst: (r + 1) % p, tag: 0, bytes: 8, sendTime: t, recvTime: t + 0.9e-3 };
+    t += 1e-3;   // hops 1 ms apart: more than the checker's 0.5 ms clock tolerance
+    return m;
+  });
+}
+
+test("w1-token-ring checker: synthetic traces", () => {
+  const e = byId["w1-token-ring"];
+  const values = [3, -4, 10, 7, 1];
+  const testCase = { ranks: 5, start: 500, values, inputs: [] };
+  const total = 500 + 17;
+  assert.ok(e.check(okRun(ringTrace(5), [total]), testCase).pass);
+  assert.ok(e.check(okRun(ringTrace(5).reverse(), [total]), testCase).pass, "recording order does not matter");
+
+  const wrongDst = ringTrace(5); wrongDst[3].dst = 1;
+  expectFail(e, okRun(wrongDst, [total]), testCase, /Rank 3 sent to rank 1; in a ring, rank r sends to \(r \+ 1\) mod p, so rank 3 must send to rank 4/);
+  const silent = ringTrace(5).filter((m) => m.src !== 2);
+  expectFail(e, okRun(silent, [total]), testCase, /Rank 2 sent nothing/);
+  const twice = [...ringTrace(5), { src: 4, dst: 0, tag: 0, bytes: 8, sendTime: 1, recvTime: 1.1 }];
+  expectFail(e, okRun(twice, [total]), testCase, /Rank 4 sent 2 messages/);
+  const outOfOrder = ringTrace(5, [0, 2, 1, 3, 4]);
+  expectFail(e, okRun(outOfOrder, [total]), testCase, /Rank 2 sent the 2nd message, before rank 1/);
+  const lost = ringTrace(5); lost[4].recvTime = null;
+  expectFail(e, okRun(lost, [total]), testCase, /Rank 0 never received the token from rank 4/);
+  expectFail(e, okRun(ringTrace(5), [total - 3]), testCase, /Rank 0 returned 514.*own value short/);
+  expectFail(e, okRun(ringTrace(5), [total + 1]), testCase, /Rank 0 returned 518; expected/);
+  expectFail(e, okRun(ringTrace(5), [String(total)]), testCase, /Rank 0 returned &quot;517&quot;; expected start \+ Σ values = 500 \+ 3 \+ \(−4\) \+ 10 \+ 7 \+ 1 = 517/);
+  expectFail(e, okRun(ringTrace(5), []), testCase, /Rank 0 returned nothing/);
+});
+
+test("w1-bsp-step checker: synthetic traces", () => {
+  const e = byId["w1-bsp-step"];
+  const blocks = [[1, 2], [3], [-4, 0, 1], [10]];
+  const testCase = { ranks: 4, blocks, inputs: [] };
+  const sums = [3, 3, -3, 10];
+  const results = [10 + 3 + 3, 3 + 3 - 3, 3 - 3 + 10, -3 + 10 + 3];
+  const trace = [];
+  for (let r = 0; r < 4; r++) {
+    for (const d of [(r + 3) % 4, (r + 1) % 4]) trace.push({ src: r, dst: d, tag: 0, bytes: 8, sendTime: r * 1e-5, recvTime: r * 1e-5 + 5e-5 });
+  }
+  assert.equal(sums.length, 4);
+  assert.ok(e.check(okRun(trace, results), testCase).pass);
+
+  const far = clone(trace); far[0].dst = 2;
+  expectFail(e, okRun(far, results), testCase, /Rank 0 sent to rank 2, which is not its neighbour.*rank 3 \(left\) and rank 1 \(right\)/);
+  const fat = clone(trace); fat[5].bytes = 400;
+  expectFail(e, okRun(fat, results), testCase, /Rank 2 sent 400 B to rank 3/);
+  const bothRight = clone(trace); bothRight[2].dst = 2;
+  expectFail(e, okRun(bothRight, results), testCase, /Rank 1 sent 0 message\(s\) to its left neighbour \(rank 0\) and 2/);
+  const missing = clone(trace).filter((_, i) => i !== 7);
+  expectFail(e, okRun(missing, results), testCase, /Rank 3 sent 1 message\(s\) to its left.* and 0 to its right/);
+  const lost = clone(trace); lost[2].recvTime = null;
+  expectFail(e, okRun(lost, results), testCase, /Rank 0 never received the message from rank 1/);
+  const off = [...results]; off[2] = 0;
+  expectFail(e, okRun(trace, off), testCase, /Rank 2 returned 0; expected 3 \(rank 1\) \+ \(−3\) \(its own\) \+ 10 \(rank 3\) = 10/);
+});

@@ -1,0 +1,295 @@
+// rank_worker.js — one rank of the Worker cluster (a module Worker). It runs the learner's main(ctx) and
+// talks to the other ranks directly, over one MessagePort per peer that the page created and handed over.
+//
+// From the page:  init { rank, size, ports, wasmModule }  → ready | init-error
+//                 run { run, t0, code, input }            → a stream of reports, ending in done | error
+//                 release { run, gen }                    (everyone reached barrier number gen)
+// Reports to the page, in order (deadlock.js explains why the order matters):
+//   sent { dst, tag, bytes, id, t } — posted BEFORE the data leaves;  unsent { dst, tag, id }
+//   received { src, tag, id, t } · blocked { on, barrierGen, since } · barrier { gen } · log { line }
+//   done { result, dropped } · error { message, line, column }
+// Every report carries `spans`: the rank's timeline spans closed since its previous report (rank_spans.js).
+// Times are seconds since the run's start t0 on the common clock.
+import { captureConsole, formatArgs } from "./rank_console.js";
+import { LearnerError, learnerErrorFrom, loadLearnerModule } from "./learner_module.js";
+import { messageBytes, preparePayload } from "./message_size.js";
+import { SpanRecorder, clockMs } from "./rank_spans.js";
+
+const MAX_LOG_LINES = 1000;  // per rank and run; a print in a hot loop must not flood the page
+
+let rank = -1;
+let size = 0;
+let ports = [];    // ports[peer]: MessagePort to that rank; ports[rank] loops back to this Worker
+let core = null;   // the wasm core (Embind module) or null
+let run = null;    // the current run, see startRun()
+let early = [];    // peer messages of a run whose "run" message has not reached us yet
+
+function report(r, type, fields = {}) {
+  self.postMessage({ type, run: r.id, ...fields, spans: r.spans.take() });
+}
+
+// ---- Is this rank blocked? --------------------------------------------------------------------------------
+// A rank is blocked when its code is suspended on recv()/barrier() calls that have not resolved and nothing
+// else can wake it. "Suspended" is observed, not guessed: recv() returns a Pending promise whose then() is
+// called when the code awaits it (await, Promise.all, .then). The check itself runs as a fresh task, i.e.
+// after the current synchronous code and its microtasks — so `const p = ctx.recv(1); work(); await p` is not
+// blocked while work() runs. Pending timers (setTimeout/setInterval of the learner) count as "could wake up",
+// so they are tracked too. Other wake-up sources (fetch, IndexedDB, …) are not tracked: a rank awaiting both
+// a recv and a fetch could be reported blocked too early. Learner SPMD code has no use for them.
+class Pending extends Promise {
+  static get [Symbol.species]() { return Promise; }
+  then(onFulfilled, onRejected) {
+    this.onAwait?.();
+    return super.then(onFulfilled, onRejected);
+  }
+}
+
+const native = {
+  setTimeout: setTimeout.bind(globalThis), clearTimeout: clearTimeout.bind(globalThis),
+  setInterval: setInterval.bind(globalThis), clearInterval: clearInterval.bind(globalThis),
+};
+const tick = new MessageChannel();
+let checkQueued = false;
+tick.port1.onmessage = () => { checkQueued = false; reportIfBlocked(); };
+function scheduleCheck() {
+  if (!checkQueued) { checkQueued = true; tick.port2.postMessage(null); }
+}
+
+function reportIfBlocked() {
+  const r = run;
+  if (!r || r.finished || r.awaited.size === 0 || r.timers.size > 0) return;
+  const on = [];
+  let barrierGen = null;
+  for (const w of r.awaited) {
+    if (w.kind === "recv") on.push({ from: w.from, tag: w.tag });
+    else barrierGen = w.gen;
+  }
+  const key = JSON.stringify([on, barrierGen]);
+  if (key === r.blockedKey) return;  // the page already knows
+  r.blockedKey = key;
+  report(r, "blocked", { on, barrierGen, since: r.spans.cursor });
+}
+
+globalThis.setTimeout = (fn, ms, ...args) => {
+  const r = run;
+  if (!r || typeof fn !== "function") return native.setTimeout(fn, ms, ...args);
+  const id = native.setTimeout(() => {
+    r.timers.delete(id);
+    try { fn(...args); } finally { scheduleCheck(); }
+  }, ms);
+  r.timers.add(id);
+  return id;
+};
+globalThis.clearTimeout = (id) => { run?.timers.delete(id); native.clearTimeout(id); };
+globalThis.setInterval = (fn, ms, ...args) => {
+  const id = native.setInterval(fn, ms, ...args);
+  run?.timers.add(id);  // a rank with a live interval is never considered blocked
+  return id;
+};
+globalThis.clearInterval = (id) => { run?.timers.delete(id); native.clearInterval(id); scheduleCheck(); };
+
+// A promise for a recv/barrier waiter; settle(value, bytes) resolves it and ends its wait span.
+function pending(r, waiter) {
+  let resolve;
+  const promise = new Pending((ok) => { resolve = ok; });
+  promise.onAwait = () => {
+    if (waiter.settled || waiter.awaited) return;
+    waiter.awaited = true;
+    r.awaited.add(waiter);
+    r.spans.beginWait(waiter.from);
+    scheduleCheck();
+  };
+  waiter.settle = (value, bytes) => {
+    waiter.settled = true;
+    if (r.awaited.delete(waiter)) r.spans.endWait(bytes);
+    r.blockedKey = null;  // the page now sees this rank as running; re-report if it is still blocked
+    scheduleCheck();
+    resolve(value);
+  };
+  return promise;
+}
+
+// ---- Point-to-point messages ------------------------------------------------------------------------------
+const boxKey = (src, tag) => `${src}#${JSON.stringify(tag)}`;
+const queue = (map, key) => map.get(key) ?? map.set(key, []).get(key);
+
+function onPeerMessage(src, msg) {
+  if (!run || msg.run > run.id) early.push({ src, msg });
+  else if (msg.run === run.id) deliver(run, src, msg);
+  // else: a leftover of an earlier run, never received there — dropped
+}
+
+function deliver(r, src, msg) {
+  const waiters = r.waiters.get(boxKey(src, msg.tag));
+  if (waiters?.length) consume(r, src, msg, waiters.shift());
+  else queue(r.mailbox, boxKey(src, msg.tag)).push(msg);
+}
+
+function consume(r, src, msg, waiter) {
+  waiter.settle(msg.data, msg.bytes);
+  report(r, "received", { src, tag: msg.tag, id: msg.id, t: r.spans.now() });
+}
+
+function checkRank(peer, what) {
+  if (!Number.isInteger(peer) || peer < 0 || peer >= size) {
+    throw new RangeError(`${what}: there is no rank ${JSON.stringify(peer)} (ranks are 0 … ${size - 1})`);
+  }
+}
+function checkTag(tag, what) {
+  if (!Number.isInteger(tag) && typeof tag !== "string") {
+    throw new TypeError(`${what}: tag must be an integer or a string (got ${JSON.stringify(tag)})`);
+  }
+}
+function checkLive(r, what) {
+  if (r !== run || r.finished) throw new Error(`${what}() was called after this rank's main() had finished`);
+}
+
+function send(r, to, data, { tag = 0, move = false } = {}) {
+  checkLive(r, "send");
+  checkRank(to, "send");
+  checkTag(tag, "send");
+  const start = r.spans.now();
+  const bytes = messageBytes(data);
+  const { payload, transfer } = preparePayload(data, move);
+  const id = r.nextId++;
+  report(r, "sent", { dst: to, tag, bytes, id, t: start });  // before the data leaves: see deadlock.js
+  try {
+    ports[to].postMessage({ run: r.id, id, tag, bytes, data: payload }, transfer);
+  } catch (err) {
+    report(r, "unsent", { dst: to, tag, id });
+    throw new TypeError(`send: this value cannot be sent to another Worker (${err.message})`);
+  }
+  r.spans.send(to, bytes, start, r.spans.now());
+}
+
+function recv(r, from, { tag = 0 } = {}) {
+  checkLive(r, "recv");
+  checkRank(from, "recv");
+  checkTag(tag, "recv");
+  const waiter = { kind: "recv", from, tag };
+  const promise = pending(r, waiter);
+  const box = r.mailbox.get(boxKey(from, tag));
+  if (box?.length) consume(r, from, box.shift(), waiter);
+  else queue(r.waiters, boxKey(from, tag)).push(waiter);
+  return promise;
+}
+
+// The page counts arrivals and releases everyone when the last rank arrives (cluster_run.js).
+function barrier(r) {
+  checkLive(r, "barrier");
+  if (r.barrier) throw new Error("barrier() was called again before the previous barrier() had resolved — await it");
+  const waiter = { kind: "barrier", gen: r.barrierGen, from: null };
+  r.barrier = waiter;
+  const promise = pending(r, waiter);
+  report(r, "barrier", { gen: waiter.gen });
+  return promise;
+}
+
+function release({ run: id, gen }) {
+  const r = run;
+  if (!r || r.id !== id || r.barrier?.gen !== gen) return;
+  const waiter = r.barrier;
+  r.barrier = null;
+  r.barrierGen += 1;
+  waiter.settle(undefined, 0);
+}
+
+// ---- Running the learner's code ---------------------------------------------------------------------------
+function log(r, line) {
+  if (r.finished) return;
+  if (r.lines++ >= MAX_LOG_LINES) r.dropped += 1;
+  else report(r, "log", { line });
+}
+captureConsole((line) => { if (run) log(run, line); });
+
+function fail(r, err) {
+  if (r.finished) return;
+  r.finished = true;
+  r.spans.finish();
+  report(r, "error", { message: err.message, line: err.line, column: err.column });
+}
+
+async function startRun({ run: id, t0, code, input }) {
+  for (const t of run?.timers ?? []) { native.clearTimeout(t); native.clearInterval(t); }
+  const r = {
+    id, t0, spans: new SpanRecorder(rank, t0), where: () => ({ line: null, column: null }),
+    mailbox: new Map(), waiters: new Map(), awaited: new Set(), timers: new Set(),
+    barrier: null, barrierGen: 0, nextId: 0, lines: 0, dropped: 0, blockedKey: null, finished: false,
+  };
+  run = r;
+  const mine = early.filter((e) => e.msg.run === id);
+  early = early.filter((e) => e.msg.run > id);
+  for (const { src, msg } of mine) deliver(r, src, msg);
+
+  let learner;
+  try {
+    learner = await loadLearnerModule(code, { locateSyntaxError: rank === 0 });
+  } catch (err) {
+    // The same code fails to parse on every rank: rank 0 alone reports it, with the line it located.
+    if (err.syntax && rank !== 0) r.finished = true;
+    else fail(r, err instanceof LearnerError ? err : learnerErrorFrom(err, r.where));
+    return;
+  }
+  r.where = learner.where;
+  r.spans = new SpanRecorder(rank, t0);  // the timeline starts when main() does
+  const ctx = {
+    rank, size, input, core,
+    send: (to, data, options) => send(r, to, data, options),
+    recv: (from, options) => recv(r, from, options),
+    barrier: () => barrier(r),
+    log: (...args) => log(r, formatArgs(args)),
+    now: () => clockMs() - t0,  // ms since the run started, comparable across ranks
+  };
+  let result;
+  try {
+    result = await learner.main(ctx);
+  } catch (err) {
+    fail(r, learnerErrorFrom(err, r.where));
+    return;
+  }
+  if (r.finished) return;  // an uncaught error elsewhere already ended this rank
+  r.finished = true;
+  r.spans.finish();
+  const spans = r.spans.take();
+  try {
+    self.postMessage({ type: "done", run: id, result, dropped: r.dropped, spans });
+  } catch (err) {
+    self.postMessage({ type: "error", run: id, spans, line: null, column: null,
+      message: `main() returned a value that cannot be passed to the page (${err.message}); return plain data` });
+  }
+}
+
+// Errors the learner's code throws outside main()'s promise chain (timer callbacks, un-awaited async calls).
+self.addEventListener("error", (event) => {
+  event.preventDefault();
+  if (run && !run.finished) fail(run, learnerErrorFrom(event.error ?? new Error(event.message), run.where));
+});
+self.addEventListener("unhandledrejection", (event) => {
+  event.preventDefault();
+  if (run && !run.finished) fail(run, learnerErrorFrom(event.reason, run.where));
+});
+
+async function init(msg) {
+  rank = msg.rank;
+  size = msg.size;
+  ports = msg.ports.slice();
+  msg.ports.forEach((port, peer) => { if (port) port.onmessage = (e) => onPeerMessage(peer, e.data); });
+  const loop = new MessageChannel();  // sending to oneself behaves like any other message
+  ports[rank] = loop.port1;
+  loop.port2.onmessage = (e) => onPeerMessage(rank, e.data);
+  try {
+    if (msg.wasmModule) {
+      const { instantiateCore } = await import("./wasm.js");
+      core = await instantiateCore(msg.wasmModule);  // instantiate only: the page compiled it once
+    }
+    self.postMessage({ type: "ready" });
+  } catch (err) {
+    self.postMessage({ type: "init-error", message: err?.message ?? String(err) });
+  }
+}
+
+self.onmessage = ({ data }) => {
+  if (data.type === "init") init(data);
+  else if (data.type === "run") startRun(data);
+  else if (data.type === "release") release(data);
+};

@@ -1,0 +1,7 @@
+// Bundled by esbuild into site/web/vendor/editor.js: the CodeMirror 6 pieces the course uses.
+export { EditorView, keymap } from "@codemirror/view";
+export { EditorState, Compartment, Prec } from "@codemirror/state";
+export { basicSetup } from "codemirror";
+export { javascript } from "@codemirror/lang-javascript";
+export { oneDark } from "@codemirror/theme-one-dark";
+export { indentWithTab } from "@codemirror/commands";
