@@ -125,10 +125,10 @@ export function formatNumber(v) {
 
 // ── internals ──────────────────────────────────────────────────────────────────────────────────────
 
-// Chart.js sizes the canvas to its parent; give it a parent with a CSS height (.chart in style.css).
+// Chart.js sizes the canvas to its parent; give it a parent with a CSS height (.chart / .chart-box).
 function ensureBox(canvas) {
   const parent = canvas.parentElement;
-  if (parent?.classList.contains("chart")) return parent;
+  if (parent?.classList.contains("chart") || parent?.classList.contains("chart-box")) return parent;
   const box = document.createElement("div");
   box.className = "chart";
   canvas.replaceWith(box);

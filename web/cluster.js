@@ -12,9 +12,9 @@
 // network). The page only receives each Worker's small reports (sent/received/blocked/log/done), which feed
 // the trace, the timeline and the deadlock detector, and it coordinates barriers.
 //
-// After a run that did not end "ok" the Workers may still be spinning (endless loop) or stuck, so all of them
-// are terminated and fresh ones started at once: the next run() just works. A rank that finished cleanly
-// keeps its Worker (and its instance of the core) for the next run.
+// After an error or a timeout the Workers may still be spinning (endless loop) or stuck, so all of them are
+// terminated and fresh ones started at once: the next run() just works. After "ok" or a deadlock no code of
+// the run can execute any more, so the Workers (and their instances of the core) are kept for the next run.
 import { ClusterRun } from "./cluster_run.js";
 import { clockMs } from "./rank_spans.js";
 
@@ -73,7 +73,13 @@ export class Cluster {
         throw new TypeError(`Cluster.run: an input cannot be sent to a Worker (${err.message}); use plain data`);
       }
       const result = await run.outcome;
-      if (result.status !== "ok" && !this.#terminated) this.#spawn();
+      if (result.status === "deadlock") {
+        // Nothing can ever wake these ranks (deadlock.js: all blocked, nothing in flight, no timers), so no
+        // code of this run will execute again: the Workers are reused, which makes the next run start at once.
+        workers.forEach((w) => w.postMessage({ type: "abandon", run: id }));
+      } else if (result.status !== "ok" && !this.#terminated) {
+        this.#spawn();
+      }
       return result;
     } finally {
       this.#run = null;

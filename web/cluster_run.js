@@ -27,6 +27,7 @@ export class ClusterRun {
     this.#graph = new WaitForGraph(size);
     this.#openWait = new Array(size).fill(null);
     this.outcome = new Promise((resolve, reject) => { this.#resolve = resolve; this.#reject = reject; });
+    this.outcome.catch(() => {});  // an abort nobody awaits (run() already threw) is not an unhandled rejection
     this.#timer = setTimeout(() => this.#timeout(), timeoutMs);  // the watchdog (the page never blocks)
   }
 

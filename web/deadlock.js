@@ -30,7 +30,7 @@ export class WaitForGraph {
   constructor(size) {
     this.size = size;
     this.state = Array.from({ length: size }, () => ({ kind: "running" }));  // running | blocked | done
-    this.inFlight = new Map();   // "src>dst#tag" → messages sent but not yet received (as reported)
+    this.inFlight = new Map();   // "src>dst#tag" → { src, dst, tag, count: sent − received (as reported) }
     this.barrierGen = 0;         // generation of the barrier that has not been released yet
     this.arrived = new Set();    // ranks inside that barrier
   }
@@ -75,12 +75,27 @@ export class WaitForGraph {
       rank: r, on: this.state[r].on, barrier: this.state[r].barrierGen === this.barrierGen }));
     const cycle = this.#findCycle(live);
     if (cycle) {
-      return { cycle: cycle.map((step) => step.rank), waits,
-               message: cycle.map((step) => describe(step.rank, step.edge)).join(", ") };
+      const text = cycle.map((step) => describe(step.rank, step.edge)).join(", ");
+      return { cycle: cycle.map((step) => step.rank), waits, message: text + this.#tagHints(cycle) };
     }
     const chain = this.#chainToFinished(live[0]);
     const text = chain.map((step) => describe(step.rank, step.edge)).join(", ");
-    return { cycle: [], waits, message: `${text}, which has finished` };
+    return { cycle: [], waits, message: `${text}, which has finished${this.#tagHints(chain)}` };
+  }
+
+  // A common cause is a tag mismatch: the message is there, under another tag. Say so (as the simulator does).
+  #tagHints(steps) {
+    let hints = "";
+    for (const { rank, edge } of steps) {
+      if (edge.kind !== "recv") continue;
+      const other = [...this.inFlight.values()].find(
+        (m) => m.src === edge.to && m.dst === rank && m.count > 0 && m.tag !== edge.tag);
+      if (other) {
+        hints += `; rank ${rank} waits for tag ${JSON.stringify(edge.tag)} but holds an unreceived message` +
+                 ` from rank ${edge.to} with tag ${JSON.stringify(other.tag)}`;
+      }
+    }
+    return hints;
   }
 
   // Out-edges of rank r in the wait-for graph; null if r is not blocked. Recv edges first (by source),
@@ -139,11 +154,12 @@ export class WaitForGraph {
     }
   }
 
-  #count(src, dst, tag) { return this.inFlight.get(`${src}>${dst}#${JSON.stringify(tag)}`) ?? 0; }
+  #count(src, dst, tag) { return this.inFlight.get(`${src}>${dst}#${JSON.stringify(tag)}`)?.count ?? 0; }
 
   #add(src, dst, tag, delta) {
     const key = `${src}>${dst}#${JSON.stringify(tag)}`;  // tags are integers or strings; 1 ≠ "1"
-    this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + delta);
+    const entry = this.inFlight.get(key) ?? this.inFlight.set(key, { src, dst, tag, count: 0 }).get(key);
+    entry.count += delta;
   }
 }
 

@@ -7,7 +7,9 @@ import { currentTheme } from "./theme.js";
 
 export function createEditor(parent, { doc, label, onRun, onChange }) {
   const theme = new Compartment();
-  const themeFor = (name) => (name === "dark" ? oneDark : []);
+  // One Dark's gutter numbers (#7d8799 on #282c34) miss WCAG AA contrast; lighten them.
+  const darkGutters = EditorView.theme({ ".cm-gutters": { color: "#aab2c0" } }, { dark: true });
+  const themeFor = (name) => (name === "dark" ? [oneDark, darkGutters] : []);
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -15,6 +17,7 @@ export function createEditor(parent, { doc, label, onRun, onChange }) {
       extensions: [
         basicSetup,
         javascript(),
+        EditorView.lineWrapping,  // no sideways scrolling: readable at 360 px and on a phone keyboard
         keymap.of([indentWithTab]),
         Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { onRun?.(); return true; } }])),
         theme.of(themeFor(currentTheme())),

@@ -68,7 +68,8 @@ function mountOne(exercise, number, { core, progress, clusters }) {
 
   extras.append(hintsBlock(exercise, ctx), solutionBlock(exercise, ctx, kindController));
   refreshStatus();
-  return { root, exercise, params, ...kindController };
+  // Object.assign keeps the kind controller's getters (e.g. `code`) live.
+  return Object.assign(kindController, { root, exercise, params });
 }
 
 function hintsBlock(exercise, { record, progress }) {

@@ -19,6 +19,7 @@ export function initLesson({ homeHref = "../index.html" } = {}) {
   const toc = document.querySelector("nav.toc");
   const article = document.querySelector("main article") ?? document.querySelector("article");
   const prevNext = document.querySelector("nav.prev-next");
+  ensureFavicon();
   if (header) renderSiteHeader(header, { homeHref });
   if (toc && article) fillToc(toc, article);        // before math, so cloned headings get rendered too
   renderMath(document.body);
@@ -43,7 +44,7 @@ export function renderSiteHeader(header, { homeHref = "../index.html" } = {}) {
 function themeToggle() {
   const button = el("button", { type: "button", class: "theme-toggle", "aria-label": "Dark theme",
     title: "Switch between the light and dark theme (remembered in this browser)" });
-  button.innerHTML = `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M21 14.5A9 9 0 0 1 9.5 3a7.5 7.5 0 1 0 11.5 11.5z"/></svg><span>Dark theme</span>`;
+  button.innerHTML = `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 3a9 9 0 0 1 0 18z" fill="currentColor"/></svg><span>Dark theme</span>`;
   const sync = () => button.setAttribute("aria-pressed", String(currentTheme() === "dark"));
   button.addEventListener("click", () => { setTheme(currentTheme() === "dark" ? "light" : "dark"); sync(); });
   document.addEventListener("dsml-theme", sync);
@@ -110,6 +111,18 @@ function watchScrollers() {
     requestAnimationFrame(() => { pending = false; makeScrollersFocusable(); });
   });
   document.fonts?.ready?.then(() => makeScrollersFocusable());   // KaTeX fonts change widths
+}
+
+// Without an icon link the browser asks the server for /favicon.ico — a 404 on the console of every page
+// (and outside the site when it is hosted under a sub-path). Module scripts run before the load event,
+// when Chromium and Firefox pick the icon, so adding the link here is enough.
+const FAVICON = "data:image/svg+xml," + encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b57a4"/>'
+  + '<path d="M4 5h8M4 8h8M4 11h5" stroke="#fff" stroke-width="1.6"/></svg>');
+
+function ensureFavicon() {
+  if (document.querySelector("link[rel~='icon']")) return;
+  document.head.append(Object.assign(document.createElement("link"), { rel: "icon", href: FAVICON }));
 }
 
 function isSamePage(href) {

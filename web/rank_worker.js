@@ -4,12 +4,14 @@
 // From the page:  init { rank, size, ports, wasmModule }  → ready | init-error
 //                 run { run, t0, code, input }            → a stream of reports, ending in done | error
 //                 release { run, gen }                    (everyone reached barrier number gen)
+//                 abandon { run }                         (the run ended in a deadlock)
 // Reports to the page, in order (deadlock.js explains why the order matters):
 //   sent { dst, tag, bytes, id, t } — posted BEFORE the data leaves;  unsent { dst, tag, id }
 //   received { src, tag, id, t } · blocked { on, barrierGen, since } · barrier { gen } · log { line }
 //   done { result, dropped } · error { message, line, column }
 // Every report carries `spans`: the rank's timeline spans closed since its previous report (rank_spans.js).
 // Times are seconds since the run's start t0 on the common clock.
+import { BlockWatch, watchTimers } from "./rank_blocking.js";
 import { captureConsole, formatArgs } from "./rank_console.js";
 import { LearnerError, learnerErrorFrom, loadLearnerModule } from "./learner_module.js";
 import { messageBytes, preparePayload } from "./message_size.js";
@@ -28,85 +30,14 @@ function report(r, type, fields = {}) {
   self.postMessage({ type, run: r.id, ...fields, spans: r.spans.take() });
 }
 
-// ---- Is this rank blocked? --------------------------------------------------------------------------------
-// A rank is blocked when its code is suspended on recv()/barrier() calls that have not resolved and nothing
-// else can wake it. "Suspended" is observed, not guessed: recv() returns a Pending promise whose then() is
-// called when the code awaits it (await, Promise.all, .then). The check itself runs as a fresh task, i.e.
-// after the current synchronous code and its microtasks — so `const p = ctx.recv(1); work(); await p` is not
-// blocked while work() runs. Pending timers (setTimeout/setInterval of the learner) count as "could wake up",
-// so they are tracked too. Other wake-up sources (fetch, IndexedDB, …) are not tracked: a rank awaiting both
-// a recv and a fetch could be reported blocked too early. Learner SPMD code has no use for them.
-class Pending extends Promise {
-  static get [Symbol.species]() { return Promise; }
-  then(onFulfilled, onRejected) {
-    this.onAwait?.();
-    return super.then(onFulfilled, onRejected);
-  }
-}
+// Blocking is observed by the run's BlockWatch (rank_blocking.js); waits are timed by its SpanRecorder.
+const clearTimersOf = watchTimers(() => run?.watch ?? null);
 
-const native = {
-  setTimeout: setTimeout.bind(globalThis), clearTimeout: clearTimeout.bind(globalThis),
-  setInterval: setInterval.bind(globalThis), clearInterval: clearInterval.bind(globalThis),
-};
-const tick = new MessageChannel();
-let checkQueued = false;
-tick.port1.onmessage = () => { checkQueued = false; reportIfBlocked(); };
-function scheduleCheck() {
-  if (!checkQueued) { checkQueued = true; tick.port2.postMessage(null); }
-}
-
-function reportIfBlocked() {
-  const r = run;
-  if (!r || r.finished || r.awaited.size === 0 || r.timers.size > 0) return;
-  const on = [];
-  let barrierGen = null;
-  for (const w of r.awaited) {
-    if (w.kind === "recv") on.push({ from: w.from, tag: w.tag });
-    else barrierGen = w.gen;
-  }
-  const key = JSON.stringify([on, barrierGen]);
-  if (key === r.blockedKey) return;  // the page already knows
-  r.blockedKey = key;
-  report(r, "blocked", { on, barrierGen, since: r.spans.cursor });
-}
-
-globalThis.setTimeout = (fn, ms, ...args) => {
-  const r = run;
-  if (!r || typeof fn !== "function") return native.setTimeout(fn, ms, ...args);
-  const id = native.setTimeout(() => {
-    r.timers.delete(id);
-    try { fn(...args); } finally { scheduleCheck(); }
-  }, ms);
-  r.timers.add(id);
-  return id;
-};
-globalThis.clearTimeout = (id) => { run?.timers.delete(id); native.clearTimeout(id); };
-globalThis.setInterval = (fn, ms, ...args) => {
-  const id = native.setInterval(fn, ms, ...args);
-  run?.timers.add(id);  // a rank with a live interval is never considered blocked
-  return id;
-};
-globalThis.clearInterval = (id) => { run?.timers.delete(id); native.clearInterval(id); scheduleCheck(); };
-
-// A promise for a recv/barrier waiter; settle(value, bytes) resolves it and ends its wait span.
 function pending(r, waiter) {
-  let resolve;
-  const promise = new Pending((ok) => { resolve = ok; });
-  promise.onAwait = () => {
-    if (waiter.settled || waiter.awaited) return;
-    waiter.awaited = true;
-    r.awaited.add(waiter);
-    r.spans.beginWait(waiter.from);
-    scheduleCheck();
-  };
-  waiter.settle = (value, bytes) => {
-    waiter.settled = true;
-    if (r.awaited.delete(waiter)) r.spans.endWait(bytes);
-    r.blockedKey = null;  // the page now sees this rank as running; re-report if it is still blocked
-    scheduleCheck();
-    resolve(value);
-  };
-  return promise;
+  return r.watch.pending(waiter, {
+    awaited: () => r.spans.beginWait(waiter.from),
+    settled: (bytes) => r.spans.endWait(bytes),
+  });
 }
 
 // ---- Point-to-point messages ------------------------------------------------------------------------------
@@ -128,6 +59,7 @@ function deliver(r, src, msg) {
 function consume(r, src, msg, waiter) {
   waiter.settle(msg.data, msg.bytes);
   report(r, "received", { src, tag: msg.tag, id: msg.id, t: r.spans.now() });
+  r.watch.wokeUp();  // the page counts this rank as running again
 }
 
 function checkRank(peer, what) {
@@ -192,6 +124,7 @@ function release({ run: id, gen }) {
   r.barrier = null;
   r.barrierGen += 1;
   waiter.settle(undefined, 0);
+  r.watch.wokeUp();  // the page counts every rank as running again
 }
 
 // ---- Running the learner's code ---------------------------------------------------------------------------
@@ -202,20 +135,26 @@ function log(r, line) {
 }
 captureConsole((line) => { if (run) log(run, line); });
 
+function finish(r) {
+  r.finished = true;
+  r.watch.close();
+  r.spans.finish();
+}
+
 function fail(r, err) {
   if (r.finished) return;
-  r.finished = true;
-  r.spans.finish();
+  finish(r);
   report(r, "error", { message: err.message, line: err.line, column: err.column });
 }
 
 async function startRun({ run: id, t0, code, input }) {
-  for (const t of run?.timers ?? []) { native.clearTimeout(t); native.clearInterval(t); }
+  if (run) clearTimersOf(run.watch);
   const r = {
     id, t0, spans: new SpanRecorder(rank, t0), where: () => ({ line: null, column: null }),
-    mailbox: new Map(), waiters: new Map(), awaited: new Set(), timers: new Set(),
-    barrier: null, barrierGen: 0, nextId: 0, lines: 0, dropped: 0, blockedKey: null, finished: false,
+    mailbox: new Map(), waiters: new Map(), barrier: null, barrierGen: 0, nextId: 0,
+    lines: 0, dropped: 0, finished: false,
   };
+  r.watch = new BlockWatch((on, barrierGen) => report(r, "blocked", { on, barrierGen, since: r.spans.cursor }));
   run = r;
   const mine = early.filter((e) => e.msg.run === id);
   early = early.filter((e) => e.msg.run > id);
@@ -226,7 +165,7 @@ async function startRun({ run: id, t0, code, input }) {
     learner = await loadLearnerModule(code, { locateSyntaxError: rank === 0 });
   } catch (err) {
     // The same code fails to parse on every rank: rank 0 alone reports it, with the line it located.
-    if (err.syntax && rank !== 0) r.finished = true;
+    if (err.syntax && rank !== 0) finish(r);
     else fail(r, err instanceof LearnerError ? err : learnerErrorFrom(err, r.where));
     return;
   }
@@ -248,8 +187,7 @@ async function startRun({ run: id, t0, code, input }) {
     return;
   }
   if (r.finished) return;  // an uncaught error elsewhere already ended this rank
-  r.finished = true;
-  r.spans.finish();
+  finish(r);
   const spans = r.spans.take();
   try {
     self.postMessage({ type: "done", run: id, result, dropped: r.dropped, spans });
@@ -288,8 +226,17 @@ async function init(msg) {
   }
 }
 
+// The run ended in a deadlock: this rank's code is suspended for good; let it be collected.
+function abandon({ run: id }) {
+  if (!run || run.id !== id || run.finished) return;
+  finish(run);
+  run.waiters.clear();
+  run.mailbox.clear();
+}
+
 self.onmessage = ({ data }) => {
   if (data.type === "init") init(data);
   else if (data.type === "run") startRun(data);
   else if (data.type === "release") release(data);
+  else if (data.type === "abandon") abandon(data);
 };

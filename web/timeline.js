@@ -46,7 +46,7 @@ function draw(container, s) {
 
   // Geometry (px). Rows shrink as ranks grow; labels thin out when rows get too short for 12 px text.
   s.width = container.clientWidth;
-  const width = Math.max(480, s.width || 640);
+  const width = Math.max(320, s.width || 640);   // below 320 px the box scrolls sideways
   const rowH = ranks <= 8 ? 26 : ranks <= 16 ? 20 : ranks <= 32 ? 14 : Math.max(6, Math.floor(640 / ranks));
   const labelEvery = Math.ceil(14 / rowH);
   const left = 64, right = 18;
@@ -67,10 +67,12 @@ function draw(container, s) {
   svg.append(defs);
   const fillFor = (kind) => (kind === "wait" ? { fill: `url(#${id}-hatch)` } : {});
 
-  if (opts.title) svg.append(node("text", { class: "tl-title", x: left, y: 15 }, opts.title));
+  // Title and legend line up with the plot, or with the rank labels when the plot is narrow.
+  const headX = width >= 440 ? left : 4;
+  if (opts.title) svg.append(node("text", { class: "tl-title", x: headX, y: 15 }, opts.title));
 
   // Legend across the top.
-  let lx = left;
+  let lx = headX;
   const ly = top - 22;
   for (const kind of KINDS) {
     svg.append(node("rect", { class: `tl-span tl-${kind}`, x: lx, y: ly, width: 14, height: 10, ...fillFor(kind) }));
@@ -80,7 +82,7 @@ function draw(container, s) {
   }
 
   // Rows, grid and axis.
-  const ticks = niceTicks(tMax, Math.max(2, Math.floor(plotW / 90)));
+  const ticks = niceTicks(tMax, Math.max(3, Math.floor(plotW / 90)));
   const unit = timeUnit(tMax);
   for (let r = 0; r < ranks; r++) {
     const y = top + r * rowH;

@@ -12,9 +12,9 @@ export function formatSI(value, unit = "", digits = 3) {
   return `${Number((value / scale).toPrecision(digits))} ${prefix}${unit}`.trim();
 }
 
-export const formatBytes = (bytes) => formatSI(bytes, "B");
-export const formatSeconds = (seconds) => formatSI(seconds, "s");
-export const formatRate = (bytesPerSecond) => formatSI(bytesPerSecond, "B/s");
+export const formatBytes = (bytes, digits) => formatSI(bytes, "B", digits);
+export const formatSeconds = (seconds, digits) => formatSI(seconds, "s", digits);
+export const formatRate = (bytesPerSecond, digits) => formatSI(bytesPerSecond, "B/s", digits);
 
 const SUFFIX = { n: 1e-9, u: 1e-6, "µ": 1e-6, m: 1e-3, k: 1e3, K: 1e3, M: 1e6, G: 1e9 };
 

@@ -8,6 +8,7 @@
 #include "dsml/scaling_laws.h"
 #include "dsml/scenarios.h"
 #include "dsml/simulator.h"
+#include "dsml/step_time.h"
 
 namespace dsml::bindings {
 
@@ -47,6 +48,9 @@ double amdahl_speedup(double s, double n) { return dsml::amdahl_speedup(s, n); }
 double gustafson_speedup(double s, double n) { return dsml::gustafson_speedup(s, n); }
 double amdahl_limit(double s) { return dsml::amdahl_limit(s); }
 double amdahl_serial_fraction(double speedup, double n) { return dsml::amdahl_serial_fraction(speedup, n); }
+
+double step_time(double c, double m, double overlap) { return dsml::step_time(c, m, overlap); }
+double probability_any_slow(double q, double workers) { return dsml::probability_any_slow(q, workers); }
 
 val fit_alpha_beta(const val& bytes, const val& seconds) {
   return to_val(dsml::fit_alpha_beta(to_doubles(bytes, "bytes"), to_doubles(seconds, "seconds")));

@@ -22,6 +22,9 @@ double gustafson_speedup(double serial_fraction, double processors);
 double amdahl_limit(double serial_fraction);
 double amdahl_serial_fraction(double speedup, double processors);
 
+double step_time(double compute_s, double communication_s, double overlap);
+double probability_any_slow(double q, double workers);
+
 val fit_alpha_beta(const val& bytes, const val& seconds);
 
 // scenario: {ranks, alpha, beta, gamma?, programs}

@@ -22,6 +22,9 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("amdahlLimit", &Guarded<&b::amdahl_limit>::call);
   function("amdahlSerialFraction", &Guarded<&b::amdahl_serial_fraction>::call);
 
+  function("stepTime", &Guarded<&b::step_time>::call);
+  function("probabilityAnySlow", &Guarded<&b::probability_any_slow>::call);
+
   function("fitAlphaBeta", &Guarded<&b::fit_alpha_beta>::call);
   function("simulate", &Guarded<&b::simulate>::call);
   function("traceText", &Guarded<&b::trace_text>::call);

@@ -21,23 +21,22 @@ void require_fraction(double serial_fraction) {
   throw Error("serial fraction must be a number between 0 and 1, got " + format_number(serial_fraction));
 }
 
-void require_processors(double processors, double at_least) {
-  if (std::isfinite(processors) && processors >= at_least) return;
-  throw Error("processors must be a finite number " + std::string(at_least > 1.0 ? "> 1" : ">= 1") + ", got " +
-              format_number(processors));
+void require_processors(double processors) {
+  if (std::isfinite(processors) && processors >= 1.0) return;
+  throw Error("processors must be a finite number >= 1, got " + format_number(processors));
 }
 
 }  // namespace
 
 double amdahl_speedup(double serial_fraction, double processors) {
   require_fraction(serial_fraction);
-  require_processors(processors, 1.0);
+  require_processors(processors);
   return 1.0 / (serial_fraction + (1.0 - serial_fraction) / processors);
 }
 
 double gustafson_speedup(double serial_fraction, double processors) {
   require_fraction(serial_fraction);
-  require_processors(processors, 1.0);
+  require_processors(processors);
   return processors - serial_fraction * (processors - 1.0);
 }
 

@@ -4,11 +4,29 @@
 
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "dsml/error.h"
 #include "sim/wait_for_graph.h"
 
 namespace dsml::sim {
+
+namespace {
+
+// Moves items[i] to items[destination[i]] for every i, in place (follows each cycle of the permutation;
+// O(n) swaps). `destination` must be a permutation of 0 … n−1; it is consumed.
+template <typename T>
+void permute(std::vector<T>& items, std::vector<std::size_t>& destination) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    while (destination[i] != i) {
+      const std::size_t j = destination[i];
+      std::swap(items[i], items[j]);
+      std::swap(destination[i], destination[j]);
+    }
+  }
+}
+
+}  // namespace
 
 std::size_t Engine::ChannelHash::operator()(const Channel& c) const {
   // splitmix64-style mixing of the three ints; ranks and tags are small, so spread them over all bits.
@@ -25,27 +43,40 @@ Engine::Engine(const Network& network, const std::vector<Program>& programs)
       programs_(programs),
       ranks_(static_cast<std::size_t>(network.ranks)),
       finish_time_(static_cast<std::size_t>(network.ranks), 0.0),
-      downlinks_(static_cast<std::size_t>(network.ranks)) {
+      downlinks_(static_cast<std::size_t>(network.ranks)),
+      span_begin_(static_cast<std::size_t>(network.ranks)),
+      span_end_(static_cast<std::size_t>(network.ranks)) {
   std::size_t sends = 0;
-  for (const Program& program : programs)
-    for (const Step& step : program) sends += step.kind == Step::Kind::kSend;
-  messages_.reserve(sends);
+  std::size_t span_bound = 0;
+  for (std::size_t r = 0; r < programs.size(); ++r) {
+    span_begin_[r] = span_end_[r] = span_bound;
+    for (const Step& step : programs[r]) {
+      sends += step.kind == Step::Kind::kSend;
+      span_bound += step.kind == Step::Kind::kSend ? 2 : 1;  // a send may wait for a link, then transmits
+    }
+  }
+  records_.reserve(sends);
+  next_.reserve(sends);
   start_order_.reserve(sends);
-  spans_.reserve(2 * sends);
+  spans_.resize(span_bound);
 }
 
 void Engine::schedule(double time, EventKind kind, int id) { queue_.push(Event{time, next_seq_++, id, kind}); }
 
+void Engine::add_span(Span::Kind kind, int rank, double start, double end, int peer, double bytes) {
+  spans_[span_end_[static_cast<std::size_t>(rank)]++] = Span{rank, kind, start, end, peer, bytes};
+}
+
 void Engine::push(Fifo& fifo, int id) {
-  messages_[id].next = -1;
+  next_[id] = -1;
   if (fifo.empty()) fifo.head = id;
-  else messages_[fifo.tail].next = id;
+  else next_[fifo.tail] = id;
   fifo.tail = id;
 }
 
 int Engine::pop(Fifo& fifo) {
   const int id = fifo.head;
-  fifo.head = messages_[id].next;
+  fifo.head = next_[id];
   if (fifo.head < 0) fifo.tail = -1;
   return id;
 }
@@ -72,7 +103,7 @@ void Engine::run_rank(int r, double now) {
     switch (step.kind) {
       case Step::Kind::kCompute:
         if (step.seconds > 0.0) {
-          spans_.push_back(Span{r, Span::Kind::kCompute, now, now + step.seconds, -1, 0.0});
+          add_span(Span::Kind::kCompute, r, now, now + step.seconds, -1, 0.0);
           schedule(now + step.seconds, EventKind::kResume, r);
           return;
         }
@@ -94,7 +125,7 @@ void Engine::run_rank(int r, double now) {
 }
 
 void Engine::post_send(int r, const Step& step, double now) {
-  const int id = static_cast<int>(messages_.size());
+  const int id = static_cast<int>(records_.size());
   MessageRecord record;
   record.src = r;
   record.dst = step.peer;
@@ -102,7 +133,8 @@ void Engine::post_send(int r, const Step& step, double now) {
   record.bytes = step.bytes;
   record.posted = now;
   record.received = std::numeric_limits<double>::quiet_NaN();  // stays NaN if nobody receives it
-  messages_.push_back(Message{record, -1});
+  records_.push_back(record);
+  next_.push_back(-1);
   // The sender's uplink is free: its rank is blocked for the whole of its previous send. Only the
   // receiver's downlink can be busy — then the transfer queues behind the ones already waiting for it.
   Downlink& link = downlinks_[step.peer];
@@ -111,20 +143,20 @@ void Engine::post_send(int r, const Step& step, double now) {
 }
 
 void Engine::start_transfer(int id, double now) {
-  MessageRecord& m = messages_[id].record;
+  MessageRecord& m = records_[id];
   downlinks_[m.dst].busy = true;
   m.started = now;
   start_order_.push_back(id);
-  if (now > m.posted) spans_.push_back(Span{m.src, Span::Kind::kWait, m.posted, now, m.dst, 0.0});
+  if (now > m.posted) add_span(Span::Kind::kWait, m.src, m.posted, now, m.dst, 0.0);
   // T(n) = α + β·n: both links are held for the whole message (Hockney's model, no pipelining).
   schedule(now + network_.model.alpha + network_.model.beta * m.bytes, EventKind::kArrive, id);
 }
 
 void Engine::on_arrive(int id, double now) {
-  MessageRecord& m = messages_[id].record;
+  MessageRecord& m = records_[id];
   m.arrived = now;
   const int sender = m.src;
-  spans_.push_back(Span{sender, Span::Kind::kSend, m.started, now, m.dst, m.bytes});
+  add_span(Span::Kind::kSend, sender, m.started, now, m.dst, m.bytes);
   Downlink& link = downlinks_[m.dst];
   link.busy = false;
   if (!link.pending.empty()) start_transfer(pop(link.pending), now);  // FIFO: the longest-waiting goes next
@@ -133,15 +165,15 @@ void Engine::on_arrive(int id, double now) {
 }
 
 void Engine::deliver(int id, double now) {
-  MessageRecord& m = messages_[id].record;
+  MessageRecord& m = records_[id];
   Rank& receiver = ranks_[m.dst];
   if (receiver.waiting && receiver.wait_source == m.src && receiver.wait_tag == m.tag) {
     // Nothing older can match: the receiver would not be waiting if its channel held a message.
     receiver.waiting = false;
     m.received = now;
     if (now > receiver.wait_since)
-      spans_.push_back(Span{m.dst, Span::Kind::kWait, receiver.wait_since, now, m.src, 0.0});
-    run_rank(m.dst, now);  // last use of `m`: the receiver may post sends that grow messages_
+      add_span(Span::Kind::kWait, m.dst, receiver.wait_since, now, m.src, 0.0);
+    run_rank(m.dst, now);  // last use of `m`: the receiver may post sends that grow records_
     return;
   }
   push(mailboxes_[Channel{m.dst, m.src, m.tag}], id);
@@ -150,7 +182,7 @@ void Engine::deliver(int id, double now) {
 bool Engine::take_from_mailbox(int r, int source, int tag, double now) {
   const auto it = mailboxes_.find(Channel{r, source, tag});
   if (it == mailboxes_.end() || it->second.empty()) return false;
-  messages_[pop(it->second)].record.received = now;
+  records_[pop(it->second)].received = now;
   return true;
 }
 
@@ -181,24 +213,26 @@ void Engine::report_deadlock() const {
   throw DeadlockError(message);
 }
 
-SimResult Engine::collect() const {
+SimResult Engine::collect() {
   SimResult result;
   result.events = events_;
   result.finish_time = finish_time_;
   for (double t : finish_time_) result.makespan = t > result.makespan ? t : result.makespan;
+  for (const MessageRecord& m : records_) result.total_bytes += m.bytes;
 
-  result.messages.reserve(start_order_.size());
-  for (int id : start_order_) {
-    result.messages.push_back(messages_[id].record);
-    result.total_bytes += messages_[id].record.bytes;
-  }
+  // Reorder in place rather than copy: a large run holds millions of records, and a second buffer of
+  // them would cost as much as the simulation itself (fresh pages to fault in, then to fill).
+  std::vector<std::size_t> destination(records_.size());
+  for (std::size_t k = 0; k < start_order_.size(); ++k) destination[static_cast<std::size_t>(start_order_[k])] = k;
+  permute(records_, destination);  // posting order → transmission-start order
+  result.messages = std::move(records_);
 
-  // Spans were created in time order per rank; a stable bucket sort by rank gives (rank, start) order.
-  std::vector<std::size_t> offset(ranks_.size() + 1, 0);
-  for (const Span& s : spans_) ++offset[static_cast<std::size_t>(s.rank) + 1];
-  for (std::size_t r = 0; r < ranks_.size(); ++r) offset[r + 1] += offset[r];
-  result.spans.resize(spans_.size());
-  for (const Span& s : spans_) result.spans[offset[static_cast<std::size_t>(s.rank)]++] = s;
+  // Slide the per-rank regions together (each moves down, never up), giving (rank, start) order.
+  std::size_t used = 0;
+  for (std::size_t r = 0; r < ranks_.size(); ++r)
+    for (std::size_t i = span_begin_[r]; i < span_end_[r]; ++i) spans_[used++] = spans_[i];
+  spans_.resize(used);
+  result.spans = std::move(spans_);
   return result;
 }
 

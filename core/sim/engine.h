@@ -5,7 +5,7 @@
 //   arrive(msg)   — a transfer ended: the links free up, the sender continues, the message is delivered.
 // A rank that posts a send, or finds its message already waiting in recv, goes on at once without an event.
 // Queues that must stay FIFO (a downlink's pending transfers, a channel's unreceived messages) are singly
-// linked lists threaded through the message records, so pushing and popping never allocates.
+// linked lists threaded through next_ (one int per message), so pushing and popping never allocates.
 #pragma once
 
 #include <cstdint>
@@ -48,16 +48,11 @@ class Engine {
     double wait_since = 0;   // s
   };
 
-  // Intrusive FIFO of message ids, linked through Message::next.
+  // Intrusive FIFO of message ids, linked through next_[id].
   struct Fifo {
     int head = -1;
     int tail = -1;
     bool empty() const { return head < 0; }
-  };
-
-  struct Message {
-    MessageRecord record;
-    int next = -1;  // next id in whichever Fifo holds this message (a downlink's pending or a mailbox)
   };
 
   struct Downlink {
@@ -75,6 +70,7 @@ class Engine {
   };
 
   void schedule(double time, EventKind kind, int id);
+  void add_span(Span::Kind kind, int rank, double start, double end, int peer, double bytes);
   void push(Fifo& fifo, int id);
   int pop(Fifo& fifo);
 
@@ -85,7 +81,7 @@ class Engine {
   void deliver(int id, double now);
   bool take_from_mailbox(int rank, int source, int tag, double now);
   [[noreturn]] void report_deadlock() const;
-  SimResult collect() const;
+  SimResult collect();  // moves the records out: call once, at the end
 
   const Network& network_;
   const std::vector<Program>& programs_;
@@ -96,10 +92,16 @@ class Engine {
   std::vector<Rank> ranks_;
   std::vector<double> finish_time_;
   std::vector<Downlink> downlinks_;
-  std::vector<Message> messages_;                        // indexed by id = posting order
+  std::vector<MessageRecord> records_;                   // indexed by message id = posting order
+  std::vector<int> next_;                                // per id: the next id in its Fifo, or -1
   std::vector<int> start_order_;                         // message ids in order of transmission start
   std::unordered_map<Channel, Fifo, ChannelHash> mailboxes_;  // arrived, not yet received
-  std::vector<Span> spans_;                              // in creation order (per rank: chronological)
+  // Spans, one region per rank: rank r writes its spans, in time order, to spans_[span_begin_[r] …
+  // span_end_[r]). Regions are sized from an upper bound (compute → 1, send → 2, recv → 1) so a run never
+  // reallocates, and collect() slides them together — already sorted by (rank, start), no sort needed.
+  std::vector<Span> spans_;
+  std::vector<std::size_t> span_begin_;
+  std::vector<std::size_t> span_end_;
 };
 
 }  // namespace dsml::sim

@@ -57,7 +57,9 @@ void expect_well_formed(const SimResult& r) {
     const Span& a = r.spans[i - 1];
     const Span& b = r.spans[i];
     ASSERT_LE(a.rank, b.rank);
-    if (a.rank == b.rank) EXPECT_LE(a.end, b.start) << "rank " << a.rank << " spans overlap";
+    if (a.rank == b.rank) {
+      EXPECT_LE(a.end, b.start) << "rank " << a.rank << " spans overlap";
+    }
   }
   for (const Span& s : r.spans) EXPECT_LT(s.start, s.end);
 }

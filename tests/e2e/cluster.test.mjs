@@ -4,7 +4,7 @@
 //   node --test tests/e2e/cluster.test.mjs
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -15,12 +15,19 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
-let server, context, page, profile;
+const HAVE_CORE = existsSync(join(ROOT, "site/wasm/dsml.mjs")) && existsSync(join(ROOT, "site/wasm/dsml.wasm"));
+
+let server, context, page, profile, siteDir;
 const consoleErrors = [];
 
 before(async () => {
+  // Served: the repo's web/ and tests/, and the built core as /wasm/ (where web/wasm.js looks for it).
+  siteDir = mkdtempSync(join(tmpdir(), "dsml-cluster-site-"));
+  symlinkSync(join(ROOT, "web"), join(siteDir, "web"));
+  symlinkSync(join(ROOT, "tests"), join(siteDir, "tests"));
+  if (HAVE_CORE) symlinkSync(join(ROOT, "site/wasm"), join(siteDir, "wasm"));
   let url;
-  ({ server, url } = await startServer(ROOT, 0));
+  ({ server, url } = await startServer(siteDir, 0));
   profile = mkdtempSync(join(tmpdir(), "dsml-cluster-"));
   context = await chromium.launchPersistentContext(profile, { executablePath: "/usr/bin/chromium", headless: true, args: FLAGS });
   page = await context.newPage();
@@ -35,7 +42,7 @@ before(async () => {
 after(async () => {
   await context?.close();
   server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  for (const dir of [profile, siteDir]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const run = (size, code, options = {}) =>
@@ -203,6 +210,15 @@ async function main(ctx) {
 }`);
     assert.equal(mixed.status, "deadlock");
     assert.equal(mixed.deadlock.message, "rank 0 waits in barrier for rank 1, rank 1 waits for rank 0 (tag 3)");
+
+    const tags = await run(2, `
+async function main(ctx) {
+  if (ctx.rank === 0) { ctx.send(1, "x", { tag: 1 }); await ctx.recv(1); }
+  else await ctx.recv(0, { tag: 2 });
+}`);
+    assert.equal(tags.deadlock.message, "rank 0 waits for rank 1, rank 1 waits for rank 0 (tag 2)" +
+      "; rank 1 waits for tag 2 but holds an unreceived message from rank 0 with tag 1");
+    assert.deepEqual(tags.trace.map((m) => m.recvTime), [null]);
   });
 
   test("no false deadlock: overlap, self-sends, timers and barriers", async () => {
@@ -304,6 +320,24 @@ async function main(ctx) {
     assert.ok(res.logged.every(([rank, line]) => res.logs[rank].includes(line)));
   });
 
+  test("misuse is rejected clearly and leaves the cluster working", async () => {
+    const outcome = await page.evaluate(async () => {
+      const cluster = window.fixture.cluster(2);
+      const message = async (promise) => { try { await promise; return "accepted"; } catch (err) { return err.message; } };
+      const badInput = await message(cluster.run("async function main() {}", { inputs: [() => 1, 2] }));
+      const after = (await cluster.run("async function main(ctx) { return ctx.input; }", { inputs: ["a", "b"] })).results;
+      const { Cluster } = await import("../../../web/cluster.js");
+      const doomed = new Cluster(2);
+      const running = doomed.run("async function main() { while (true) {} }", { timeoutMs: 3000 });
+      setTimeout(() => doomed.terminate(), 200);
+      return { badInput, after, terminated: await message(running), later: await message(doomed.run("async function main() {}")) };
+    });
+    assert.match(outcome.badInput, /^Cluster\.run: an input cannot be sent to a Worker/);
+    assert.deepEqual(outcome.after, ["a", "b"]);
+    assert.equal(outcome.terminated, "Cluster: terminated during a run");
+    assert.match(outcome.later, /terminated/);
+  });
+
   test("a second run while one is in progress is rejected clearly; the first completes", async () => {
     const outcome = await page.evaluate(async () => {
       const cluster = window.fixture.cluster(2);
@@ -324,6 +358,17 @@ async function main(ctx) {
     assert.ok(ms < 10000, `16 Workers ready after ${ms} ms`);
     const res = await run(16, RING_SUM, { inputs: Array.from({ length: 16 }, () => 1) });
     assert.deepEqual(res.results, new Array(16).fill(16));
+  });
+
+  test("ctx.core is the wasm core when the cluster is given the compiled module", { skip: !HAVE_CORE && "site/wasm not built" }, async () => {
+    const res = await run(2, `
+async function main(ctx) {
+  return ctx.core.messageTime(1e-6, 1e-9, 1000);   // α + β·n
+}`, { core: true });
+    assert.equal(res.status, "ok", JSON.stringify(res.error));
+    for (const t of res.results) assert.ok(Math.abs(t - 2e-6) < 1e-15, `${t}`);
+    const plain = await run(2, "async function main(ctx) { return ctx.core; }");
+    assert.deepEqual(plain.results, [null, null]);
   });
 
   test("no console errors on the page", () => {

@@ -29,6 +29,14 @@ test("Amdahl and Gustafson", async () => {
   close(core.gustafsonSpeedup(0.1, 64), 64 - 0.1 * 63);
 });
 
+test("iron law of a step and the tail at scale", async () => {
+  const core = await loadCore();
+  close(core.stepTime(0.03, 0.04, 0), 0.07);
+  close(core.stepTime(0.03, 0.04, 1), 0.04);
+  close(core.probabilityAnySlow(0.01, 100), 1 - 0.99 ** 100, 1e-12);
+  assert.throws(() => core.stepTime(0.03, 0.04, 2), /overlap/);
+});
+
 test("fitAlphaBeta recovers α and β from exact points", async () => {
   const core = await loadCore();
   const bytes = [8, 1024, 65536, 1 << 20, 4 << 20];

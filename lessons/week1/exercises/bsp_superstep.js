@@ -24,8 +24,8 @@ async function main(ctx) {
   const left = (ctx.rank - 1 + ctx.size) % ctx.size;
   const right = (ctx.rank + 1) % ctx.size;
   const mine = ctx.input.values.reduce((a, b) => a + b, 0);   // compute: O(block) work, no messages
-  await ctx.send(left, mine);                                 // communicate: 8 bytes each way
-  await ctx.send(right, mine);
+  ctx.send(left, mine);                                       // communicate: 8 bytes each way
+  ctx.send(right, mine);
   const fromLeft = await ctx.recv(left);                      // sends are buffered, so receiving after
   const fromRight = await ctx.recv(right);                    // sending cannot deadlock here
   return fromLeft + mine + fromRight;
@@ -38,8 +38,8 @@ const wrong = `async function main(ctx) {
   const left = (ctx.rank - 1 + ctx.size) % ctx.size;
   const right = (ctx.rank + 1) % ctx.size;
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
-  await ctx.send(left, ctx.input.values);
-  await ctx.send(right, ctx.input.values);
+  ctx.send(left, ctx.input.values);
+  ctx.send(right, ctx.input.values);
   const fromLeft = await ctx.recv(left);
   const fromRight = await ctx.recv(right);
   return sum(fromLeft) + sum(ctx.input.values) + sum(fromRight);

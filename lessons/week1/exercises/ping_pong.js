@@ -47,12 +47,12 @@ async function main(ctx) {
     for (let i = 0; i < repeats; i++) {
       if (ctx.rank === 0) {
         const t0 = ctx.now();                       // ms
-        await ctx.send(1, payload);
+        ctx.send(1, payload);
         await ctx.recv(1);
         oneWay.push((ctx.now() - t0) / 2 / 1000);   // half a round trip, in seconds
       } else {
         const echo = await ctx.recv(0);
-        await ctx.send(0, echo);                    // the same n bytes back
+        ctx.send(0, echo);                          // the same n bytes back
       }
     }
     if (ctx.rank === 0) results.push({ bytes, seconds: median(oneWay) });
@@ -63,8 +63,8 @@ async function main(ctx) {
 
 // A classic mistake: rank 1 answers with a 1-byte acknowledgement, so the "round trip" moves n bytes
 // only one way and the fit would halve β.
-const wrong = solution.replace("await ctx.send(0, echo);                    // the same n bytes back",
-  "await ctx.send(0, new Uint8Array(1));       // just an ack");
+const wrong = solution.replace("ctx.send(0, echo);                          // the same n bytes back",
+  "ctx.send(0, new Uint8Array(1));             // just an ack");
 
 function cases(rng) {
   const one = (count) => {
@@ -181,8 +181,8 @@ export const pingPong = {
   check,
   hints: [
     "Branch on <code>ctx.rank</code>: rank 0 does send-then-recv, rank 1 does recv-then-send. Both loop over the same sizes and repeats, so the messages pair up.",
-    "Rank 1 can echo the very object it received: <code>const m = await ctx.recv(0); await ctx.send(0, m);</code>",
-    "On rank 0: <code>const t0 = ctx.now(); await ctx.send(1, payload); await ctx.recv(1);</code> then one way is <code>(ctx.now() − t0) / 2</code> ms — divide by 1000 for seconds.",
+    "Rank 1 can echo the very object it received: <code>const m = await ctx.recv(0); ctx.send(0, m);</code>",
+    "On rank 0: <code>const t0 = ctx.now(); ctx.send(1, payload); await ctx.recv(1);</code> then one way is <code>(ctx.now() − t0) / 2</code> ms — divide by 1000 for seconds.",
     "The median of a sorted array <code>s</code> of odd length is <code>s[s.length >> 1]</code>. The median ignores the odd slow round trip (a garbage collection, a busy main thread) that would drag a mean.",
   ],
   solutionText: `<p>Rank 0 records <code>ctx.now()</code>, sends the payload, waits for the echo and records the clock again;

@@ -29,11 +29,11 @@ async function main(ctx) {
   const next = (ctx.rank + 1) % ctx.size;
   const prev = (ctx.rank - 1 + ctx.size) % ctx.size;   // + size: JavaScript's % keeps the sign
   if (ctx.rank === 0) {
-    await ctx.send(next, ctx.input.start + ctx.input.value);
+    ctx.send(next, ctx.input.start + ctx.input.value);
     return await ctx.recv(prev);                       // the token after one lap
   }
   const token = await ctx.recv(prev);
-  await ctx.send(next, token + ctx.input.value);
+  ctx.send(next, token + ctx.input.value);
 }
 `;
 
@@ -43,11 +43,11 @@ const wrong = `async function main(ctx) {
   const next = (ctx.rank - 1 + ctx.size) % ctx.size;
   const prev = (ctx.rank + 1) % ctx.size;
   if (ctx.rank === 0) {
-    await ctx.send(next, ctx.input.start + ctx.input.value);
+    ctx.send(next, ctx.input.start + ctx.input.value);
     return await ctx.recv(prev);
   }
   const token = await ctx.recv(prev);
-  await ctx.send(next, token + ctx.input.value);
+  ctx.send(next, token + ctx.input.value);
 }
 `;
 

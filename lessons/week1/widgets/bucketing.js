@@ -1,0 +1,44 @@
+// bucketing.js — widget "bucketing": sending N bytes as N/b buckets of b bytes costs
+// T(b) = (N/b)·(α + β·b) = (N/b)·α + β·N; a bucket achieves b/(b + n*) of the bandwidth.
+import { createLineChart, describeChart } from "../../web/charts.js";
+import { chartBox, controlRow, readout, slider } from "../../web/controls.js";
+import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
+
+const MIB25 = 25 * 2 ** 20;  // PyTorch DDP's default bucket_cap_mb = 25
+const pct = (x) => `${Number((x * 100).toPrecision(3))}%`;
+
+export function mountBucketing(figure, core) {
+  const total = slider({ label: "Gradient size N", min: 1e6, max: 1e9, value: 4e8, log: true, format: formatBytes, onInput: draw });
+  const bucket = slider({ label: "Bucket size b", min: 1e3, max: 1e9, value: 1e5, log: true, format: formatBytes, onInput: draw });
+  const alpha = slider({ label: "Latency α", min: 1e-7, max: 1e-3, value: 5e-6, log: true, format: formatSeconds, onInput: draw });
+  const bandwidth = slider({ label: "Bandwidth 1/β", min: 1e8, max: 1e12, value: 12.5e9, log: true, format: formatRate, onInput: draw });
+  controlRow(figure, total, bucket, alpha, bandwidth);
+  const out = readout(figure);
+  const canvas = chartBox(figure, "Total time to send N bytes in buckets of size b, against b");
+  const chart = createLineChart(canvas, { xLabel: "bucket size b (bytes)", yLabel: "total time (s)", logX: true, logY: true, datasets: [] });
+
+  function draw() {
+    const n = total.value, a = alpha.value, beta = 1 / bandwidth.value;
+    const b = Math.min(bucket.value, n);
+    const count = Math.ceil(n / b);
+    const time = (size) => core.messagesTime(a, beta, n / size, size);
+    const sizes = Array.from({ length: 49 }, (_, i) => 1e3 * 10 ** (i / 8)).filter((s) => s <= n);
+    const nStar = core.crossoverSize(a, beta);
+    out.innerHTML = `${count.toLocaleString("en")} messages of ${formatBytes(b)}: <strong>${formatSeconds(time(b))}</strong>, ` +
+      `of which latency (N/b)·α = ${formatSeconds((n / b) * a)}; floor β·N = ${formatSeconds(beta * n)}. ` +
+      `Each bucket reaches ${pct(core.effectiveBandwidth(a, beta, b) * beta)} of the bandwidth (n* = ${formatBytes(nStar)}).`;
+    chart.update({
+      datasets: [
+        { label: "T(b) = (N/b)·α + β·N", data: sizes.map((s) => ({ x: s, y: time(s) })) },
+        { label: "floor β·N", data: [{ x: 1e3, y: beta * n }, { x: n, y: beta * n }], dashed: true },
+        { label: "your bucket", data: [{ x: b, y: time(b) }], points: true },
+      ],
+      verticalLines: [{ x: nStar, label: "n*" }, ...(MIB25 <= n ? [{ x: MIB25, label: "25 MiB (DDP)" }] : [])],
+    });
+    describeChart(figure, `Sending ${formatBytes(n)} in buckets: tiny buckets pay α per bucket, buckets much larger than ` +
+      `n* = ${formatBytes(nStar)} approach the floor ${formatSeconds(beta * n)}.`,
+    [["bucket", "messages", "total time"], ...[1e3, 1e4, 1e5, 1e6, MIB25, 1e8].filter((s) => s <= n)
+      .map((s) => [formatBytes(s), Math.ceil(n / s).toLocaleString("en"), formatSeconds(time(s))])]);
+  }
+  draw();
+}
