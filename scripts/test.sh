@@ -7,5 +7,7 @@ log "core tests (GoogleTest via ctest)"
 ctest --test-dir "$BUILD/native" --output-on-failure -j"$(nproc)"
 log "wasm module tests (node --test)"
 node --test "$ROOT"/tests/wasm/*.test.cjs
+log "exercise checkers (node --test)"
+node --test "$ROOT"/tests/exercises/*.test.mjs
 log "page tests (Playwright on Chromium)"
 node --test --test-concurrency=1 "$ROOT"/tests/e2e/*.test.mjs

@@ -24,10 +24,10 @@ export function renderTimeline(container, spans = [], opts = {}) {
     s = { observer: null, width: 0 };
     state.set(container, s);
     if (typeof ResizeObserver === "function") {
-      s.observer = new ResizeObserver(() => {
-        const w = container.clientWidth;
-        if (Math.abs(w - s.width) > 24) draw(container, s);
-      });
+      // Redraw in the next frame (not inside the observer callback, which would loop on the new height).
+      s.observer = new ResizeObserver(() => requestAnimationFrame(() => {
+        if (container.isConnected && Math.abs(container.clientWidth - s.width) > 24) draw(container, s);
+      }));
       s.observer.observe(container);
     }
   }

@@ -114,6 +114,12 @@ test("fixture: TOC, math, chart with marker, timeline, prev/next — and nothing
     assert.equal(await page.locator("#tl .timeline-data tbody tr").count(), rows);
   }
   assert.match(await page.locator("#tl .timeline-summary").textContent(), /No activity recorded/);
+  // The timeline redraws to the width of its box when the window narrows.
+  await page.selectOption("#ranks", "4");
+  const wide = Number(await page.locator("#tl svg").getAttribute("width"));
+  await page.setViewportSize({ width: 360, height: 800 });
+  await page.waitForFunction((w) => Number(document.querySelector("#tl svg").getAttribute("width")) < w, wide);
+  assert.ok(Number(await page.locator("#tl svg").getAttribute("width")) <= 330);
   assert.deepEqual(problems, []);
   await page.close();
 });

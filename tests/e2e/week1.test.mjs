@@ -3,7 +3,9 @@
 // survives a reload, and axe finds nothing serious in light or dark mode.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { axeViolations, openSite, watch } from "./harness.mjs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { axeViolations, openSite, SITE, watch } from "./harness.mjs";
 
 let site;
 before(async () => { site = await openSite(); });
@@ -29,7 +31,14 @@ describe("week 1 page", () => {
   test("loads with no console error or failed request; math, numbers, charts and timeline render", async () => {
     const { page, problems } = await openWeek1(site.context, site.url);
     assert.ok(await page.locator(".katex").count() > 10, "KaTeX rendered");
-    for (const text of await page.locator("[data-calc]").allInnerTexts()) assert.ok(text.trim().length > 0);
+    // Every number in the prose is the core's: the text written in the HTML (for print and no-JS readers)
+    // must equal what the core computes on the page.
+    const html = readFileSync(join(SITE, "week1", "index.html"), "utf8").replace(/<!--[\s\S]*?-->/g, "");
+    const written = Object.fromEntries([...html.matchAll(/<span data-calc="([^"]+)">([^<]*)</g)].map((m) => [m[1], m[2]]));
+    const computed = await page.evaluate(() => Object.fromEntries(
+      [...document.querySelectorAll("[data-calc]")].map((el) => [el.dataset.calc, el.textContent])));
+    assert.ok(Object.keys(computed).length >= 20);
+    assert.deepEqual(written, computed);
     assert.ok(await page.locator("canvas").count() >= 2, "charts present");
     assert.ok(await page.locator(".timeline svg").count() >= 1, "simulator timeline drawn");
     assert.ok(await page.locator("nav.toc a").count() >= 5, "table of contents");
