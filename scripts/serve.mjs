@@ -37,7 +37,7 @@ export function startServer(dir, port = 8000, host = "127.0.0.1") {
   });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const dir = process.argv[2] ?? "site";
   const i = process.argv.indexOf("--port");
   const port = i > 0 ? Number(process.argv[i + 1]) : 8000;

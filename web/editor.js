@@ -26,6 +26,13 @@ export function createEditor(parent, { doc, label, onRun, onChange }) {
       ],
     }),
   });
+  // Wrapped lines are measured only once the editor is on screen; without a re-measure when it scrolls into
+  // view (and when fonts arrive), the gutter keeps estimated heights and line numbers drift from their lines.
+  document.fonts?.ready.then(() => view.requestMeasure());
+  const visible = new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting)) view.requestMeasure();
+  });
+  visible.observe(parent);
   const retheme = () => view.dispatch({ effects: theme.reconfigure(themeFor(currentTheme())) });
   document.addEventListener("dsml-theme", retheme);
   return {
@@ -34,6 +41,6 @@ export function createEditor(parent, { doc, label, onRun, onChange }) {
     // Replaces the whole text as one undoable change (Ctrl-Z brings the learner's code back).
     set value(text) { view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }); },
     focus() { view.focus(); },
-    destroy() { document.removeEventListener("dsml-theme", retheme); view.destroy(); },
+    destroy() { document.removeEventListener("dsml-theme", retheme); visible.disconnect(); view.destroy(); },
   };
 }

@@ -42,6 +42,16 @@ describe("week 1 page", () => {
     assert.ok(await page.locator("canvas").count() >= 2, "charts present");
     assert.ok(await page.locator(".timeline svg").count() >= 1, "simulator timeline drawn");
     assert.ok(await page.locator("nav.toc a").count() >= 5, "table of contents");
+    // Wrapped editor lines and their line numbers stay aligned once the editor scrolls into view.
+    await page.evaluate(() => document.querySelector("#ex-w1-token-ring .editor").scrollIntoView());
+    await page.waitForTimeout(300);
+    const heights = await page.evaluate(() => {
+      const ed = document.querySelector("#ex-w1-token-ring .cm-editor");
+      const px = (els) => [...els].map((e) => Math.round(e.getBoundingClientRect().height));
+      return { lines: px(ed.querySelectorAll(".cm-line")),
+               gutter: px(ed.querySelectorAll(".cm-lineNumbers .cm-gutterElement")).filter((h) => h > 0) };
+    });
+    assert.deepEqual(heights.gutter, heights.lines);
     assert.deepEqual(problems, []);
     await page.close();
   });
