@@ -44,14 +44,14 @@ describe("week 1 page", () => {
     assert.ok(await page.locator("nav.toc a").count() >= 5, "table of contents");
     // Wrapped editor lines and their line numbers stay aligned once the editor scrolls into view.
     await page.evaluate(() => document.querySelector("#ex-w1-token-ring .editor").scrollIntoView());
-    await page.waitForTimeout(300);
-    const heights = await page.evaluate(() => {
+    const aligned = () => {
       const ed = document.querySelector("#ex-w1-token-ring .cm-editor");
       const px = (els) => [...els].map((e) => Math.round(e.getBoundingClientRect().height));
-      return { lines: px(ed.querySelectorAll(".cm-line")),
-               gutter: px(ed.querySelectorAll(".cm-lineNumbers .cm-gutterElement")).filter((h) => h > 0) };
-    });
-    assert.deepEqual(heights.gutter, heights.lines);
+      const lines = px(ed.querySelectorAll(".cm-line"));
+      const gutter = px(ed.querySelectorAll(".cm-lineNumbers .cm-gutterElement")).filter((h) => h > 0);
+      return JSON.stringify(lines) === JSON.stringify(gutter);
+    };
+    await page.waitForFunction(aligned, null, { timeout: 5000 });
     assert.deepEqual(problems, []);
     await page.close();
   });
