@@ -1,11 +1,14 @@
 // How long until a cluster of Web Workers is ready in headless Chromium — the wait a learner has before the
 // first run (new Cluster + ready()), and after a failed run, when all Workers are replaced.
-//   node bench/workers_ready.mjs [--ranks 16] [--loads 7]
-// Each page load is fresh; we print the median over the loads. If site/wasm/ exists (the built core), every
-// Worker also instantiates the compiled core (as the lesson pages do) and the output says so.
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+//   node bench/workers_ready.mjs [--ranks 16] [--loads 7] [--bundled]
+// Each page load is fresh; we print medians over the loads. If site/wasm/ exists (the built core), every Worker
+// also instantiates the compiled core (as the lesson pages do) and the output says so. For scale, the same
+// number of empty module Workers is timed too: that is the floor this browser and machine allow.
+// --bundled serves rank_worker.js bundled into one file with esbuild (one fetch per Worker instead of six).
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { build } from "esbuild";
 import { chromium } from "playwright-core";
 import { startServer } from "../scripts/serve.mjs";
 
@@ -15,21 +18,35 @@ const arg = (name, fallback) => {
 };
 const RANKS = arg("ranks", 16);
 const LOADS = arg("loads", 7);
+const BUNDLED = process.argv.includes("--bundled");
 const ROOT = new URL("../", import.meta.url).pathname;
 const WASM = join(ROOT, "site/wasm");
 const withWasm = existsSync(join(WASM, "dsml.wasm")) && existsSync(join(WASM, "dsml.mjs"));
 
 // A throwaway site: web/ is this repo's runtime (not a stale site/ copy), wasm/ the built core if any.
 const dir = mkdtempSync(join(tmpdir(), "dsml-bench-site-"));
-symlinkSync(join(ROOT, "web"), join(dir, "web"));
+if (BUNDLED) {
+  cpSync(join(ROOT, "web"), join(dir, "web"), { recursive: true });
+  await build({ entryPoints: [join(ROOT, "web/rank_worker.js")], bundle: true, format: "esm",
+                outfile: join(dir, "web/rank_worker.js"), allowOverwrite: true, logLevel: "warning" });
+} else {
+  symlinkSync(join(ROOT, "web"), join(dir, "web"));
+}
 if (withWasm) symlinkSync(WASM, join(dir, "wasm"));
 writeFileSync(join(dir, "index.html"), `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <link rel="icon" href="data:,"><title>workers ready</title><script type="module">
 import { Cluster } from "./web/cluster.js";
 ${withWasm ? 'import { compileCore } from "./web/wasm.js";' : ""}
+const EMPTY = URL.createObjectURL(new Blob(["postMessage(0)"], { type: "text/javascript" }));
 window.measure = async (ranks) => {
-  const wasmModule = ${withWasm ? "await compileCore()" : "null"};   // compiled once per page, not timed
   let t = performance.now();
+  const empty = Array.from({ length: ranks }, () => new Worker(EMPTY, { type: "module" }));
+  await Promise.all(empty.map((w) => new Promise((ok) => { w.onmessage = ok; })));
+  const floor = performance.now() - t;
+  empty.forEach((w) => w.terminate());
+
+  const wasmModule = ${withWasm ? "await compileCore()" : "null"};   // compiled once per page, not timed
+  t = performance.now();
   const cluster = new Cluster(ranks, { wasmModule });
   await cluster.ready();
   const first = performance.now() - t;
@@ -39,7 +56,7 @@ window.measure = async (ranks) => {
   await cluster.ready();
   const replaced = performance.now() - t;
   cluster.terminate();
-  return { first, replaced };
+  return { floor, first, replaced };
 };
 </script></head><body></body></html>`);
 
@@ -66,7 +83,12 @@ try {
 }
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
-const fmt = (xs) => `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
-console.log(`${RANKS} Workers ready, ${withWasm ? "each instantiating the wasm core from site/wasm" : "without the wasm core (site/wasm not built)"}, ${LOADS} page loads:`);
-console.log(`  new Cluster → ready():              ${fmt(samples.map((s) => s.first))}`);
-console.log(`  replaced after a failed run → ready(): ${fmt(samples.map((s) => s.replaced))}`);
+const fmt = (key) => {
+  const xs = samples.map((s) => s[key]);
+  return `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
+};
+console.log(`${RANKS} Workers, ${withWasm ? "each instantiating the wasm core from site/wasm" : "without the wasm core (site/wasm not built)"}, ` +
+            `${BUNDLED ? "rank_worker.js bundled" : "rank_worker.js as plain modules"}, ${LOADS} page loads:`);
+console.log(`  new Cluster → ready():                 ${fmt("first")}`);
+console.log(`  replaced after a failed run → ready(): ${fmt("replaced")}`);
+console.log(`  floor: ${RANKS} empty module Workers:      ${fmt("floor")}`);

@@ -21,7 +21,8 @@ export function createEditor(parent, { doc, label, onRun, onChange }) {
         keymap.of([indentWithTab]),
         Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { onRun?.(); return true; } }])),
         theme.of(themeFor(currentTheme())),
-        EditorView.contentAttributes.of({ "aria-label": label }),
+        // tabindex: axe counts the content as a keyboard stop inside the scroller (it ignores contenteditable).
+        EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
         EditorView.updateListener.of((update) => { if (update.docChanged) onChange?.(update.state.doc.toString()); }),
       ],
     }),

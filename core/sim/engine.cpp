@@ -1,5 +1,5 @@
-// engine.cpp — the discrete-event loop of dsml::simulate; see engine.h for the data layout and simulator.h
-// for the semantics (eager blocking send over a single-port, full-duplex switch).
+// engine.cpp — the discrete-event loop of dsml::simulate; see engine.h for the data layout, simulator.h for the
+// semantics (eager blocking send) and link_table.h for how transfers share the topology's links.
 #include "sim/engine.h"
 
 #include <limits>
@@ -38,32 +38,38 @@ std::size_t Engine::ChannelHash::operator()(const Channel& c) const {
   return static_cast<std::size_t>(x ^ (x >> 31));
 }
 
-Engine::Engine(const Network& network, const std::vector<Program>& programs)
-    : network_(network),
+Engine::Engine(const Topology& topology, const std::vector<Program>& programs, const SimOptions& options)
+    : topology_(topology),
       programs_(programs),
-      ranks_(static_cast<std::size_t>(network.ranks)),
-      finish_time_(static_cast<std::size_t>(network.ranks), 0.0),
-      downlinks_(static_cast<std::size_t>(network.ranks)),
-      span_begin_(static_cast<std::size_t>(network.ranks)),
-      span_end_(static_cast<std::size_t>(network.ranks)) {
-  std::size_t sends = 0;
-  std::size_t span_bound = 0;
-  for (std::size_t r = 0; r < programs.size(); ++r) {
-    span_begin_[r] = span_end_[r] = span_bound;
-    for (const Step& step : programs[r]) {
-      sends += step.kind == Step::Kind::kSend;
-      span_bound += step.kind == Step::Kind::kSend ? 2 : 1;  // a send may wait for a link, then transmits
-    }
+      options_(options),
+      ranks_(static_cast<std::size_t>(topology.ranks())),
+      finish_time_(static_cast<std::size_t>(topology.ranks()), 0.0),
+      links_(topology.links()) {
+  if (options_.record_messages) {
+    std::size_t sends = 0;
+    for (const Program& program : programs)
+      for (const Step& step : program) sends += step.kind == Step::Kind::kSend;
+    records_.reserve(sends);
+    next_.reserve(sends);
+    start_order_.reserve(sends);
   }
-  records_.reserve(sends);
-  next_.reserve(sends);
-  start_order_.reserve(sends);
-  spans_.resize(span_bound);
+  if (options_.record_spans) {
+    span_begin_.resize(programs.size());
+    span_end_.resize(programs.size());
+    std::size_t span_bound = 0;
+    for (std::size_t r = 0; r < programs.size(); ++r) {
+      span_begin_[r] = span_end_[r] = span_bound;
+      for (const Step& step : programs[r])
+        span_bound += step.kind == Step::Kind::kSend ? 2 : 1;  // a send may wait for a link, then transmits
+    }
+    spans_.resize(span_bound);
+  }
 }
 
 void Engine::schedule(double time, EventKind kind, int id) { queue_.push(Event{time, next_seq_++, id, kind}); }
 
 void Engine::add_span(Span::Kind kind, int rank, double start, double end, int peer, double bytes) {
+  if (!options_.record_spans) return;
   spans_[span_end_[static_cast<std::size_t>(rank)]++] = Span{rank, kind, start, end, peer, bytes};
 }
 
@@ -82,7 +88,7 @@ int Engine::pop(Fifo& fifo) {
 }
 
 SimResult Engine::run() {
-  for (int r = 0; r < network_.ranks; ++r) schedule(0.0, EventKind::kResume, r);
+  for (int r = 0; r < topology_.ranks(); ++r) schedule(0.0, EventKind::kResume, r);
   while (!queue_.empty()) {
     const Event event = queue_.top();
     queue_.pop();
@@ -124,32 +130,48 @@ void Engine::run_rank(int r, double now) {
   finish_time_[r] = now;
 }
 
-void Engine::post_send(int r, const Step& step, double now) {
-  const int id = static_cast<int>(records_.size());
-  MessageRecord record;
-  record.src = r;
-  record.dst = step.peer;
-  record.tag = step.tag;
-  record.bytes = step.bytes;
-  record.posted = now;
-  record.received = std::numeric_limits<double>::quiet_NaN();  // stays NaN if nobody receives it
-  records_.push_back(record);
+int Engine::new_slot() {
+  if (!free_slots_.empty()) {
+    const int id = free_slots_.back();
+    free_slots_.pop_back();
+    return id;
+  }
+  records_.emplace_back();
   next_.push_back(-1);
-  // The sender's uplink is free: its rank is blocked for the whole of its previous send. Only the
-  // receiver's downlink can be busy — then the transfer queues behind the ones already waiting for it.
-  Downlink& link = downlinks_[step.peer];
-  if (link.busy) push(link.pending, id);
-  else start_transfer(id, now);
+  return static_cast<int>(records_.size() - 1);
+}
+
+void Engine::free_slot(int id) {
+  if (!options_.record_messages) free_slots_.push_back(id);
+}
+
+void Engine::post_send(int r, const Step& step, double now) {
+  const int id = new_slot();
+  MessageRecord& m = records_[id];
+  m.src = r;
+  m.dst = step.peer;
+  m.tag = step.tag;
+  m.bytes = step.bytes;
+  m.posted = now;
+  m.started = m.arrived = 0.0;
+  m.received = std::numeric_limits<double>::quiet_NaN();  // stays NaN if nobody receives it
+  next_[id] = -1;
+  total_bytes_ += step.bytes;
+  links_.track(id, posted_++);
+  // All of the route's links, or wait (FIFO) on one that is busy. On fully_connected the sender's uplink is
+  // always free — its rank is blocked for the whole of its previous send — so only the downlink can be busy.
+  topology_.route(r, step.peer, route_);
+  if (links_.acquire_or_wait(id, route_)) start_transfer(id, now);
 }
 
 void Engine::start_transfer(int id, double now) {
   MessageRecord& m = records_[id];
-  downlinks_[m.dst].busy = true;
   m.started = now;
-  start_order_.push_back(id);
+  if (options_.record_messages) start_order_.push_back(id);
   if (now > m.posted) add_span(Span::Kind::kWait, m.src, m.posted, now, m.dst, 0.0);
-  // T(n) = α + β·n: both links are held for the whole message (Hockney's model, no pipelining).
-  schedule(now + network_.model.alpha + network_.model.beta * m.bytes, EventKind::kArrive, id);
+  // Cut-through: every link of the route is held for the whole of T = Σ α + β_max·n (topology.h). On
+  // fully_connected that is Hockney's α + β·n over uplink and downlink, with no pipelining.
+  schedule(now + route_.alpha + route_.beta * m.bytes, EventKind::kArrive, id);
 }
 
 void Engine::on_arrive(int id, double now) {
@@ -157,9 +179,14 @@ void Engine::on_arrive(int id, double now) {
   m.arrived = now;
   const int sender = m.src;
   add_span(Span::Kind::kSend, sender, m.started, now, m.dst, m.bytes);
-  Downlink& link = downlinks_[m.dst];
-  link.busy = false;
-  if (!link.pending.empty()) start_transfer(pop(link.pending), now);  // FIFO: the longest-waiting goes next
+  topology_.route(sender, m.dst, route_);
+  links_.release(route_, now - m.started);
+  // Retry the transfers that waited for these links, oldest first; each starts if its whole route is free.
+  for (int waiting; (waiting = links_.next_candidate()) >= 0;) {
+    const MessageRecord& w = records_[waiting];
+    topology_.route(w.src, w.dst, route_);
+    if (links_.acquire_or_wait(waiting, route_)) start_transfer(waiting, now);
+  }
   run_rank(sender, now);  // the blocking send returns (may post new messages: `m` is not used after this)
   deliver(id, now);
 }
@@ -171,9 +198,10 @@ void Engine::deliver(int id, double now) {
     // Nothing older can match: the receiver would not be waiting if its channel held a message.
     receiver.waiting = false;
     m.received = now;
-    if (now > receiver.wait_since)
-      add_span(Span::Kind::kWait, m.dst, receiver.wait_since, now, m.src, 0.0);
-    run_rank(m.dst, now);  // last use of `m`: the receiver may post sends that grow records_
+    const int dst = m.dst;
+    if (now > receiver.wait_since) add_span(Span::Kind::kWait, dst, receiver.wait_since, now, m.src, 0.0);
+    free_slot(id);      // last use of `m`: the receiver may post sends that grow records_ or reuse the slot
+    run_rank(dst, now);
     return;
   }
   push(mailboxes_[Channel{m.dst, m.src, m.tag}], id);
@@ -182,7 +210,11 @@ void Engine::deliver(int id, double now) {
 bool Engine::take_from_mailbox(int r, int source, int tag, double now) {
   const auto it = mailboxes_.find(Channel{r, source, tag});
   if (it == mailboxes_.end() || it->second.empty()) return false;
-  records_[pop(it->second)].received = now;
+  const int id = pop(it->second);
+  records_[id].received = now;
+  free_slot(id);
+  // Lean mode drops emptied channels too, so that (say) an all-to-all does not keep p² of them.
+  if (!options_.record_messages && it->second.empty()) mailboxes_.erase(it);
   return true;
 }
 
@@ -218,21 +250,32 @@ SimResult Engine::collect() {
   result.events = events_;
   result.finish_time = finish_time_;
   for (double t : finish_time_) result.makespan = t > result.makespan ? t : result.makespan;
-  for (const MessageRecord& m : records_) result.total_bytes += m.bytes;
+  result.total_bytes = total_bytes_;
+  result.topology = topology_;
+  result.link_busy = std::move(links_.busy_seconds());
+  double most = 0.0;  // the busiest link: lowest index on ties, none (−1) if no link was ever busy
+  for (std::size_t l = 0; l < result.link_busy.size(); ++l) {
+    if (result.link_busy[l] <= most) continue;
+    most = result.link_busy[l];
+    result.busiest_link = static_cast<int>(l);
+  }
 
-  // Reorder in place rather than copy: a large run holds millions of records, and a second buffer of
-  // them would cost as much as the simulation itself (fresh pages to fault in, then to fill).
-  std::vector<std::size_t> destination(records_.size());
-  for (std::size_t k = 0; k < start_order_.size(); ++k) destination[static_cast<std::size_t>(start_order_[k])] = k;
-  permute(records_, destination);  // posting order → transmission-start order
-  result.messages = std::move(records_);
-
-  // Slide the per-rank regions together (each moves down, never up), giving (rank, start) order.
-  std::size_t used = 0;
-  for (std::size_t r = 0; r < ranks_.size(); ++r)
-    for (std::size_t i = span_begin_[r]; i < span_end_[r]; ++i) spans_[used++] = spans_[i];
-  spans_.resize(used);
-  result.spans = std::move(spans_);
+  if (options_.record_messages) {
+    // Reorder in place rather than copy: a large run holds millions of records, and a second buffer of
+    // them would cost as much as the simulation itself (fresh pages to fault in, then to fill).
+    std::vector<std::size_t> destination(records_.size());
+    for (std::size_t k = 0; k < start_order_.size(); ++k) destination[static_cast<std::size_t>(start_order_[k])] = k;
+    permute(records_, destination);  // posting order → transmission-start order
+    result.messages = std::move(records_);
+  }
+  if (options_.record_spans) {
+    // Slide the per-rank regions together (each moves down, never up), giving (rank, start) order.
+    std::size_t used = 0;
+    for (std::size_t r = 0; r < ranks_.size(); ++r)
+      for (std::size_t i = span_begin_[r]; i < span_end_[r]; ++i) spans_[used++] = spans_[i];
+    spans_.resize(used);
+    result.spans = std::move(spans_);
+  }
   return result;
 }
 

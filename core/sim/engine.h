@@ -1,11 +1,15 @@
 // engine.h — the discrete-event engine behind dsml::simulate (internal; the public facade is simulator.h).
 //
-// State is kept in flat vectors indexed by rank or message id. Two kinds of event drive everything:
+// State is kept in flat vectors indexed by rank, link or message slot. Two kinds of event drive everything:
 //   resume(rank)  — a compute step ended (or the run began): the rank executes steps until it blocks;
-//   arrive(msg)   — a transfer ended: the links free up, the sender continues, the message is delivered.
+//   arrive(msg)   — a transfer ended: its route's links free up (waiting transfers may start), the sender
+//                   continues, the message is delivered.
 // A rank that posts a send, or finds its message already waiting in recv, goes on at once without an event.
-// Queues that must stay FIFO (a downlink's pending transfers, a channel's unreceived messages) are singly
-// linked lists threaded through next_ (one int per message), so pushing and popping never allocates.
+// Link contention lives in LinkTable (link_table.h); routes come from the Topology, recomputed when needed
+// into one reusable Route rather than stored per message. A channel's unreceived messages form a FIFO singly
+// linked through next_ (one int per message slot), so pushing and popping never allocates.
+// Message slots: with record_messages, slot = posting order and every record is kept for the result; without,
+// a slot is recycled once its message is received, so memory follows the messages in flight.
 #pragma once
 
 #include <cstdint>
@@ -14,13 +18,15 @@
 #include <vector>
 
 #include "dsml/simulator.h"
+#include "dsml/topology.h"
+#include "sim/link_table.h"
 
 namespace dsml::sim {
 
 class Engine {
  public:
-  // Expects a validated network and programs (see simulator.cpp).
-  Engine(const Network& network, const std::vector<Program>& programs);
+  // Expects a topology and programs already checked against each other (see simulator.cpp).
+  Engine(const Topology& topology, const std::vector<Program>& programs, const SimOptions& options);
 
   // Runs to completion. Throws DeadlockError if ranks remain blocked when nothing is left to happen.
   SimResult run();
@@ -55,11 +61,6 @@ class Engine {
     bool empty() const { return head < 0; }
   };
 
-  struct Downlink {
-    bool busy = false;
-    Fifo pending;  // transfers waiting for this downlink, in the order they were posted
-  };
-
   // A mailbox channel: messages to `dst` from `src` with `tag`, matched in arrival order.
   struct Channel {
     int dst, src, tag;
@@ -75,28 +76,35 @@ class Engine {
   int pop(Fifo& fifo);
 
   void run_rank(int rank, double now);               // executes steps until the rank blocks or finishes
+  int new_slot();
+  void free_slot(int id);                            // the message was received: recycle it (lean mode)
   void post_send(int rank, const Step& step, double now);
-  void start_transfer(int id, double now);
+  void start_transfer(int id, double now);           // route_ holds the message's route, its links are taken
   void on_arrive(int id, double now);
   void deliver(int id, double now);
   bool take_from_mailbox(int rank, int source, int tag, double now);
   [[noreturn]] void report_deadlock() const;
   SimResult collect();  // moves the records out: call once, at the end
 
-  const Network& network_;
+  const Topology& topology_;
   const std::vector<Program>& programs_;
+  const SimOptions options_;
   std::priority_queue<Event, std::vector<Event>, Later> queue_;
   std::uint64_t next_seq_ = 0;
   std::size_t events_ = 0;
 
   std::vector<Rank> ranks_;
   std::vector<double> finish_time_;
-  std::vector<Downlink> downlinks_;
-  std::vector<MessageRecord> records_;                   // indexed by message id = posting order
-  std::vector<int> next_;                                // per id: the next id in its Fifo, or -1
-  std::vector<int> start_order_;                         // message ids in order of transmission start
+  LinkTable links_;
+  Route route_;                                          // scratch: the route being taken or released
+  std::vector<MessageRecord> records_;                   // indexed by message slot
+  std::vector<int> next_;                                // per slot: the next slot in its Fifo, or -1
+  std::vector<int> free_slots_;                          // lean mode: slots of received messages
+  std::uint64_t posted_ = 0;                             // messages posted so far
+  double total_bytes_ = 0.0;                             // summed in posting order
+  std::vector<int> start_order_;                         // slots in order of transmission start (records kept)
   std::unordered_map<Channel, Fifo, ChannelHash> mailboxes_;  // arrived, not yet received
-  // Spans, one region per rank: rank r writes its spans, in time order, to spans_[span_begin_[r] …
+  // Spans (record_spans), one region per rank: rank r writes its spans, in time order, to spans_[span_begin_[r] …
   // span_end_[r]). Regions are sized from an upper bound (compute → 1, send → 2, recv → 1) so a run never
   // reallocates, and collect() slides them together — already sorted by (rank, start), no sort needed.
   std::vector<Span> spans_;

@@ -64,23 +64,30 @@ void validate_step(const Step& step, int rank, std::size_t index, int ranks) {
   }
 }
 
-void validate(const Network& network, const std::vector<Program>& programs) {
-  if (network.ranks < 1) throw Error("the network needs at least 1 rank, got " + std::to_string(network.ranks));
-  validate(network.model);
-  if (programs.size() != static_cast<std::size_t>(network.ranks))
-    throw Error("programs has " + std::to_string(programs.size()) + " entries but ranks is " +
-                std::to_string(network.ranks));
-  for (int r = 0; r < network.ranks; ++r) {
+void validate_programs(int ranks, const std::vector<Program>& programs) {
+  if (programs.size() != static_cast<std::size_t>(ranks))
+    throw Error("programs has " + std::to_string(programs.size()) + " entries but ranks is " + std::to_string(ranks));
+  for (int r = 0; r < ranks; ++r) {
     const Program& program = programs[static_cast<std::size_t>(r)];
-    for (std::size_t i = 0; i < program.size(); ++i) validate_step(program[i], r, i, network.ranks);
+    for (std::size_t i = 0; i < program.size(); ++i) validate_step(program[i], r, i, ranks);
   }
 }
 
 }  // namespace
 
 SimResult simulate(const Network& network, const std::vector<Program>& programs) {
-  validate(network, programs);
-  return sim::Engine(network, programs).run();
+  // Checked in Week 1's order (and words) before the network becomes its fully_connected topology.
+  if (network.ranks < 1) throw Error("the network needs at least 1 rank, got " + std::to_string(network.ranks));
+  validate(network.model);
+  validate_programs(network.ranks, programs);
+  const Topology topology = Topology::fully_connected(network.ranks, network.model);
+  return sim::Engine(topology, programs, SimOptions{}).run();
+}
+
+SimResult simulate(const Topology& topology, const std::vector<Program>& programs, const SimOptions& options) {
+  if (topology.ranks() < 1) throw Error("the topology is empty; build one with Topology::ring(…) and the like");
+  validate_programs(topology.ranks(), programs);
+  return sim::Engine(topology, programs, options).run();
 }
 
 }  // namespace dsml

@@ -3,6 +3,7 @@
 // One line per event, "<time s, 9 decimals> rank <r> <event> …":
 //   compute-start for <s> s | compute-end
 //   send-blocked -> <dst> <n> B (downlink busy)    posted, but the receiver's downlink carries another message
+//                                                  ("(link busy)" beyond fully_connected: some link of the route)
 //   send-start -> <dst> <n> B | send-end -> <dst> <n> B
 //   recv-wait <- <src> | recv <- <src> <n> B
 //   finish
@@ -74,10 +75,12 @@ std::string format_trace(const SimResult& result) {
   // A wait span that begins when its rank posted a message that had to queue is a send-blocked wait;
   // every other wait span is a recv waiting for its message.
   std::vector<std::pair<int, double>> link_waits;
+  const std::string kind = result.topology.kind();
+  const char* busy = kind.empty() || kind == "fully-connected" ? " (downlink busy)" : " (link busy)";
   for (const MessageRecord& m : result.messages) {
     const std::string to = "-> " + std::to_string(m.dst) + " " + bytes_text(m.bytes, m.tag);
     if (m.started > m.posted) {
-      lines.add(m.posted, kStart, m.src, "send-blocked " + to + " (downlink busy)");
+      lines.add(m.posted, kStart, m.src, "send-blocked " + to + busy);
       link_waits.emplace_back(m.src, m.posted);
     }
     lines.add(m.started, kStart, m.src, "send-start " + to);

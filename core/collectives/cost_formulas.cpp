@@ -1,0 +1,148 @@
+// cost_formulas.cpp — the closed forms, lower bounds and NCCL bandwidths of dsml/collective_cost.h, each written
+// as the paper writes it (Thakur, Rabenseifner & Gropp 2005; Chan et al. 2007; nccl-tests PERFORMANCE.md), split
+// into its α, β and γ terms so a lesson can show which one dominates.
+#include <cmath>
+#include <string>
+
+#include "dsml/collective_cost.h"
+#include "dsml/error.h"
+#include "dsml/schedule.h"
+
+namespace dsml {
+
+namespace {
+
+int ceil_log2(int p) {
+  int k = 0;
+  while ((1 << k) < p) ++k;
+  return k;
+}
+
+int floor_log2(int p) {
+  int k = 0;
+  while ((2 << k) <= p) ++k;
+  return k;
+}
+
+// k message steps of b bytes each, the first `reduced` of them also reducing b bytes.
+CostTerms steps(double k, double b, double reduced, const CostModel& m) {
+  return {k * m.alpha, k * b * m.beta, reduced * b * m.gamma};
+}
+
+CostTerms operator+(CostTerms a, const CostTerms& b) {
+  a.latency += b.latency;
+  a.bandwidth += b.bandwidth;
+  a.reduction += b.reduction;
+  return a;
+}
+
+// k latencies, with `fraction`·n bytes sent (β) and `reduced_fraction`·n reduced (γ) along the critical path.
+CostTerms terms(double k, double fraction, double reduced_fraction, double n, const CostModel& m) {
+  return {k * m.alpha, fraction * n * m.beta, reduced_fraction * n * m.gamma};
+}
+
+void check(int ranks, double bytes, const CostModel& model) {
+  if (ranks < 1) throw Error("ranks must be >= 1, got " + std::to_string(ranks));
+  require_non_negative("bytes", bytes);
+  validate(model);
+}
+
+// Power-of-two formulas, on q ranks.
+CostTerms recursive_doubling_allreduce(int q, double n, const CostModel& m) {
+  const double k = floor_log2(q);
+  return steps(k, n, k, m);
+}
+CostTerms rabenseifner(int q, double n, const CostModel& m) {
+  const double f = (q - 1.0) / q;
+  return terms(2.0 * floor_log2(q), 2 * f, f, n, m);
+}
+CostTerms recursive_halving(int q, double n, const CostModel& m) {
+  const double f = (q - 1.0) / q;
+  return terms(floor_log2(q), f, f, n, m);
+}
+CostTerms recursive_doubling_allgather(int q, double n, const CostModel& m) {
+  return terms(floor_log2(q), (q - 1.0) / q, 0, n, m);
+}
+
+}  // namespace
+
+CostTerms closed_form_time(const std::string& collective, const std::string& algorithm, int ranks, double bytes,
+                           const CostModel& model, int devices_per_node) {
+  check(ranks, bytes, model);
+  const int p = ranks;
+  const double n = bytes;
+  const double f = (p - 1.0) / p;                     // (p − 1)/p
+  const int core = 1 << floor_log2(p);               // p' = 2^⌊log₂p⌋
+  const bool folded = core != p;                     // Thakur §4 fold and unfold around the core
+  const CostModel& m = model;
+  const std::string name = collective + " " + algorithm;
+
+  if (name == "broadcast linear") return steps(p - 1, n, 0, m);
+  if (name == "broadcast binomial-tree") return steps(ceil_log2(p), n, 0, m);
+  if (name == "broadcast scatter-allgather") return terms(ceil_log2(p) + p - 1.0, 2 * f, 0, n, m);
+  if (name == "reduce linear") return steps(p - 1, n, p - 1, m);
+  if (name == "reduce binomial-tree") return steps(ceil_log2(p), n, ceil_log2(p), m);
+  if (name == "all-reduce naive") return steps(2.0 * (p - 1), n, p - 1, m);
+  if (name == "all-reduce ring") return terms(2.0 * (p - 1), 2 * f, f, n, m);
+  if (name == "all-reduce recursive-doubling")
+    return folded ? steps(floor_log2(p) + 2.0, n, floor_log2(p) + 1.0, m) : recursive_doubling_allreduce(p, n, m);
+  if (name == "all-reduce rabenseifner")
+    return folded ? rabenseifner(core, n, m) + steps(2, n, 1, m) : rabenseifner(p, n, m);
+  if (name == "all-reduce hierarchical") {
+    if (devices_per_node < 1 || p % devices_per_node != 0)
+      throw Error("hierarchical needs devices_per_node dividing ranks, got devices_per_node = " +
+                  std::to_string(devices_per_node) + " for " + std::to_string(p) + " ranks");
+    const double d = devices_per_node;
+    const double nodes = p / devices_per_node;
+    const double fd = (d - 1) / d, fm = (nodes - 1) / nodes;
+    return terms(2 * (d - 1), 2 * fd, fd, n, m) + terms(2 * (nodes - 1), 2 * fm, fm, n / d, m);
+  }
+  if (name == "all-gather ring") return terms(p - 1, f, 0, n, m);
+  if (name == "all-gather recursive-doubling")
+    return folded ? recursive_doubling_allgather(core, n, m) + terms(2, 1.0 / p + f, 0, n, m)
+                  : recursive_doubling_allgather(p, n, m);
+  if (name == "all-gather bruck") return terms(ceil_log2(p), f, 0, n, m);
+  if (name == "reduce-scatter ring" || name == "reduce-scatter pairwise") return terms(p - 1, f, f, n, m);
+  if (name == "reduce-scatter recursive-halving")
+    return folded ? recursive_halving(core, n, m) + terms(2, 1 + 1.0 / p, 1, n, m) : recursive_halving(p, n, m);
+  if (name == "all-to-all pairwise") return terms(p - 1, f, 0, n, m);
+
+  make_schedule(collective, algorithm, 1, 0, 0, 1);  // throws the registry's "unknown …; choose one of" message
+  throw Error("no closed form for " + name);         // a registered algorithm without a formula: a bug here
+}
+
+CostTerms lower_bound_time(const std::string& collective, int ranks, double bytes, const CostModel& model) {
+  check(ranks, bytes, model);
+  const double f = (ranks - 1.0) / ranks;
+  const double n = bytes;
+  const double latency = ceil_log2(ranks) * model.alpha;
+  if (collective == "broadcast") return {latency, ranks > 1 ? n * model.beta : 0.0, 0.0};
+  if (collective == "reduce") return {latency, ranks > 1 ? n * model.beta : 0.0, f * n * model.gamma};
+  if (collective == "all-reduce") return {latency, 2 * f * n * model.beta, f * n * model.gamma};
+  if (collective == "all-gather" || collective == "all-to-all") return {latency, f * n * model.beta, 0.0};
+  if (collective == "reduce-scatter") return {latency, f * n * model.beta, f * n * model.gamma};
+  make_schedule(collective, "?", 1, 0);  // throws "unknown collective …; choose one of: …"
+  throw Error("no lower bound for " + collective);
+}
+
+double algbw(double bytes, double seconds) {
+  require_non_negative("bytes", bytes);
+  require_positive("seconds", seconds);
+  return bytes / seconds;
+}
+
+double busbw_factor(const std::string& collective, int ranks) {
+  if (ranks < 1) throw Error("ranks must be >= 1, got " + std::to_string(ranks));
+  const double f = (ranks - 1.0) / ranks;
+  if (collective == "all-reduce") return 2 * f;
+  if (collective == "all-gather" || collective == "reduce-scatter" || collective == "all-to-all") return f;
+  if (collective == "broadcast" || collective == "reduce") return 1.0;
+  make_schedule(collective, "?", 1, 0);  // throws "unknown collective …"
+  return 0.0;
+}
+
+double busbw(const std::string& collective, int ranks, double bytes, double seconds) {
+  return algbw(bytes, seconds) * busbw_factor(collective, ranks);
+}
+
+}  // namespace dsml

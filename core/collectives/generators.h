@@ -1,0 +1,98 @@
+// generators.h — the schedule generators and the building blocks they share (internal; the public facade is
+// dsml/schedule.h).
+//
+// A generator fills in a Schedule whose header (collective, algorithm, ranks, root, one empty step list per
+// rank) registry.cpp has already written: it sets slot_bytes, owner and the steps. Composite algorithms stack
+// the blocks of simpler ones — a ring all-reduce is a ring reduce-scatter followed by a ring all-gather — so
+// the blocks take a group of member ranks and the "parts" (lists of slots) they work on, not the whole world.
+#pragma once
+
+#include <vector>
+
+#include "dsml/schedule.h"
+
+namespace dsml::collectives {
+
+struct Request {
+  int ranks = 1;
+  double bytes = 0.0;  // validated: finite, ≥ 0, a multiple of kElementBytes
+  int root = 0;
+  int devices_per_node = 0;
+};
+
+using Generator = void (*)(const Request&, Schedule&);
+
+constexpr int kElementBytes = 4;  // float32
+
+// ---- chunking.cpp ------------------------------------------------------------------------------------------
+// `bytes` split into `parts` slots of whole elements, as equal as possible: the first (bytes/4) mod parts
+// slots hold one element more.
+std::vector<double> split_bytes(double bytes, int parts);
+// {begin, begin + 1, …, end − 1}
+std::vector<int> slot_range(int begin, int end);
+// parts[begin] ++ parts[begin + 1] ++ … ++ parts[end − 1]
+std::vector<int> join_parts(const std::vector<std::vector<int>>& parts, int begin, int end);
+// One part per slot: {{0}, {1}, …, {count − 1}}.
+std::vector<std::vector<int>> one_slot_parts(int count);
+// a mod p in [0, p), for negative a too.
+inline int wrap(int a, int p) { return ((a % p) + p) % p; }
+// Smallest k with 2^k ≥ p (0 for p = 1), and the largest power of two ≤ p.
+int ceil_log2(int p);
+int floor_power_of_two(int p);
+
+// ---- step helpers (schedule.cpp) ---------------------------------------------------------------------------
+void add_send(Schedule& s, int rank, int to, std::vector<int> slots);
+void add_recv_copy(Schedule& s, int rank, int from, std::vector<int> slots);
+void add_recv_reduce(Schedule& s, int rank, int from, std::vector<int> slots);
+// Both halves of one message: `from` sends `slots`, `to` receives them (copy or reduce) — in that order in
+// each rank's own list.
+void add_transfer(Schedule& s, int from, int to, const std::vector<int>& slots, bool reduce);
+
+// ---- power_of_two_fold.cpp (Thakur et al. 2005 §4) ---------------------------------------------------------
+// p = p' + r with p' the largest power of two ≤ p. The first 2r ranks pair up (2i, 2i + 1); the even one hands
+// its data to the odd one and sits out, so p' ranks — `members` — run the power-of-two algorithm:
+//   members[i] = 2i + 1 for i < r,   i + r for i ≥ r.
+// Member i stands for the ranks represented[i] ({2i, 2i + 1} or {i + r}).
+struct PowerOfTwoFold {
+  int extra = 0;                               // r
+  std::vector<int> members;                    // p' ranks
+  std::vector<std::vector<int>> represented;  // per member, the original ranks it stands for
+};
+PowerOfTwoFold fold_to_power_of_two(int ranks);
+
+// ---- blocks (each in the file of the algorithm it comes from) ---------------------------------------------
+// reduce_scatter_ring.cpp: q members in a ring; member i ends holding parts[i] summed over all members.
+void append_ring_reduce_scatter(Schedule& s, const std::vector<int>& members,
+                                const std::vector<std::vector<int>>& parts);
+// allgather_ring.cpp: member i holds parts[i]; every member ends holding every part.
+void append_ring_allgather(Schedule& s, const std::vector<int>& members, const std::vector<std::vector<int>>& parts);
+// reduce_scatter_recursive_halving.cpp: a power-of-two number of members; member i ends with parts[i] summed.
+void append_recursive_halving(Schedule& s, const std::vector<int>& members,
+                              const std::vector<std::vector<int>>& parts);
+// allgather_recursive_doubling.cpp: a power-of-two number of members; member i holds parts[i], all end with all.
+void append_recursive_doubling_allgather(Schedule& s, const std::vector<int>& members,
+                                         const std::vector<std::vector<int>>& parts);
+// reduce_linear.cpp / broadcast_linear.cpp: the root talks to every other rank in turn.
+void append_linear_reduce(Schedule& s, int root, const std::vector<int>& slots);
+void append_linear_broadcast(Schedule& s, int root, const std::vector<int>& slots);
+
+// ---- generators, one per file -------------------------------------------------------------------------------
+void broadcast_linear(const Request& request, Schedule& s);
+void broadcast_binomial(const Request& request, Schedule& s);
+void broadcast_scatter_allgather(const Request& request, Schedule& s);
+void reduce_linear(const Request& request, Schedule& s);
+void reduce_binomial(const Request& request, Schedule& s);
+void allreduce_naive(const Request& request, Schedule& s);
+void allreduce_ring(const Request& request, Schedule& s);
+void allreduce_recursive_doubling(const Request& request, Schedule& s);
+void allreduce_rabenseifner(const Request& request, Schedule& s);
+void allreduce_hierarchical(const Request& request, Schedule& s);
+void allgather_ring(const Request& request, Schedule& s);
+void allgather_recursive_doubling(const Request& request, Schedule& s);
+void allgather_bruck(const Request& request, Schedule& s);
+void reduce_scatter_ring(const Request& request, Schedule& s);
+void reduce_scatter_recursive_halving(const Request& request, Schedule& s);
+void reduce_scatter_pairwise(const Request& request, Schedule& s);
+void alltoall_pairwise(const Request& request, Schedule& s);
+
+}  // namespace dsml::collectives

@@ -1,0 +1,110 @@
+// registry.cpp — make_schedule() and list_algorithms(): the one table that maps (collective, algorithm) to its
+// generator, and the argument checks every generator can then rely on.
+//
+// The table lists each collective's algorithms naive first, then by what they optimise, the order a lesson
+// introduces them. `per_rank_slots` marks generators whose schedules grow as p² (every rank handles p chunks):
+// they are capped at kMaxRanksQuadratic ranks so a slider cannot ask for gigabytes of steps.
+#include <cmath>
+#include <string>
+
+#include "collectives/generators.h"
+#include "dsml/error.h"
+
+namespace dsml {
+
+namespace {
+
+using collectives::Generator;
+
+struct Entry {
+  const char* collective;
+  const char* algorithm;
+  Generator generate;
+  bool per_rank_slots;  // p chunks (or p² blocks): O(p²) slot entries in total
+};
+
+constexpr int kMaxRanks = 65536;
+constexpr int kMaxRanksQuadratic = 1024;
+
+const Entry kEntries[] = {
+    {"broadcast", "linear", collectives::broadcast_linear, false},
+    {"broadcast", "binomial-tree", collectives::broadcast_binomial, false},
+    {"broadcast", "scatter-allgather", collectives::broadcast_scatter_allgather, true},
+    {"reduce", "linear", collectives::reduce_linear, false},
+    {"reduce", "binomial-tree", collectives::reduce_binomial, false},
+    {"all-reduce", "naive", collectives::allreduce_naive, false},
+    {"all-reduce", "ring", collectives::allreduce_ring, true},
+    {"all-reduce", "recursive-doubling", collectives::allreduce_recursive_doubling, false},
+    {"all-reduce", "rabenseifner", collectives::allreduce_rabenseifner, true},
+    {"all-reduce", "hierarchical", collectives::allreduce_hierarchical, true},
+    {"all-gather", "ring", collectives::allgather_ring, true},
+    {"all-gather", "recursive-doubling", collectives::allgather_recursive_doubling, true},
+    {"all-gather", "bruck", collectives::allgather_bruck, true},
+    {"reduce-scatter", "ring", collectives::reduce_scatter_ring, true},
+    {"reduce-scatter", "recursive-halving", collectives::reduce_scatter_recursive_halving, true},
+    {"reduce-scatter", "pairwise", collectives::reduce_scatter_pairwise, true},
+    {"all-to-all", "pairwise", collectives::alltoall_pairwise, true},
+};
+
+const Entry& find_entry(const std::string& collective, const std::string& algorithm) {
+  std::string known, algorithms;  // what exists, for the error message
+  const char* previous = "";
+  for (const Entry& e : kEntries) {
+    if (std::string(e.collective) != previous) known += (*previous ? ", " : "") + std::string(e.collective);
+    previous = e.collective;
+    if (collective != e.collective) continue;
+    if (algorithm == e.algorithm) return e;
+    algorithms += (algorithms.empty() ? "" : ", ") + std::string(e.algorithm);
+  }
+  if (algorithms.empty()) throw Error("unknown collective \"" + collective + "\"; choose one of: " + known);
+  throw Error(collective + " has no algorithm \"" + algorithm + "\"; choose one of: " + algorithms);
+}
+
+void check_arguments(const Entry& entry, int ranks, double bytes, int root, int devices_per_node) {
+  const int max_ranks = entry.per_rank_slots ? kMaxRanksQuadratic : kMaxRanks;
+  if (ranks < 1 || ranks > max_ranks)
+    throw Error("ranks must be between 1 and " + std::to_string(max_ranks) + " for " + entry.collective + " " +
+                entry.algorithm + (entry.per_rank_slots ? " (its schedule lists O(p²) steps)" : "") + ", got " +
+                std::to_string(ranks));
+  constexpr double kMaxBytes = 9007199254740992.0;  // 2^53: every whole number of bytes below is exact
+  if (!(std::isfinite(bytes) && bytes >= 0.0 && bytes <= kMaxBytes))
+    throw Error("bytes must be a finite number between 0 and 2^53, got " + format_number(bytes));
+  if (std::fmod(bytes, collectives::kElementBytes) != 0.0)
+    throw Error("bytes must be a whole number of float32 elements (a multiple of 4), got " + format_number(bytes));
+  if (root < 0 || root >= ranks)
+    throw Error("root must be a rank between 0 and " + std::to_string(ranks - 1) + ", got " + std::to_string(root));
+  if (std::string(entry.algorithm) == "hierarchical" && (devices_per_node < 1 || ranks % devices_per_node != 0))
+    throw Error("hierarchical needs devices_per_node dividing ranks, got devices_per_node = " +
+                std::to_string(devices_per_node) + " for " + std::to_string(ranks) + " ranks");
+}
+
+}  // namespace
+
+std::vector<AlgorithmName> list_algorithms() {
+  std::vector<AlgorithmName> names;
+  for (const Entry& e : kEntries) names.push_back({e.collective, e.algorithm});
+  return names;
+}
+
+Schedule make_schedule(const std::string& collective, const std::string& algorithm, int ranks, double bytes,
+                       int root, int devices_per_node) {
+  const Entry& entry = find_entry(collective, algorithm);
+  check_arguments(entry, ranks, bytes, root, devices_per_node);
+  const bool rooted = collective == "broadcast" || collective == "reduce";
+
+  Schedule schedule;
+  schedule.collective = collective;
+  schedule.algorithm = algorithm;
+  schedule.ranks = ranks;
+  schedule.root = rooted ? root : 0;
+  schedule.steps.resize(static_cast<std::size_t>(ranks));
+  collectives::Request request;
+  request.ranks = ranks;
+  request.bytes = bytes;
+  request.root = schedule.root;
+  request.devices_per_node = devices_per_node;
+  entry.generate(request, schedule);
+  return schedule;
+}
+
+}  // namespace dsml

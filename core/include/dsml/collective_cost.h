@@ -1,0 +1,77 @@
+// dsml/collective_cost.h — what a collective costs on paper: closed forms, lower bounds, and NCCL's bandwidths.
+//
+// Closed forms in the α–β–γ model (Thakur, Rabenseifner & Gropp 2005): p ranks, n bytes, α s per message,
+// β s per byte sent, γ s per byte reduced, on a network where every rank can send one message and receive one
+// message at a time (the single-port switch of simulator.h). For the byte count n of each collective see
+// make_schedule (schedule.h): the vector (broadcast, reduce, all-reduce), the gathered total (all-gather), each
+// rank's input (reduce-scatter), what each rank sends (all-to-all).
+//
+//   broadcast   linear (p − 1)(α + nβ)            binomial-tree ⌈log₂p⌉(α + nβ)
+//               scatter-allgather (⌈log₂p⌉ + p − 1)α + 2((p − 1)/p)nβ
+//   reduce      linear (p − 1)(α + nβ + nγ)       binomial-tree ⌈log₂p⌉(α + nβ + nγ)
+//   all-reduce  naive 2(p − 1)(α + nβ) + (p − 1)nγ
+//               ring 2(p − 1)α + 2((p − 1)/p)nβ + ((p − 1)/p)nγ
+//               recursive-doubling log₂p(α + nβ + nγ)
+//               rabenseifner 2log₂p·α + 2((p − 1)/p)nβ + ((p − 1)/p)nγ
+//               hierarchical (d devices per node, m = p/d nodes) 2(d − 1)α + 2((d − 1)/d)nβ + ((d − 1)/d)nγ
+//                                             + 2(m − 1)α + 2((m − 1)/m)(n/d)β + ((m − 1)/m)(n/d)γ
+//   all-gather  ring (p − 1)α + ((p − 1)/p)nβ     recursive-doubling log₂p·α + ((p − 1)/p)nβ
+//               bruck ⌈log₂p⌉α + ((p − 1)/p)nβ
+//   reduce-scatter  ring, pairwise (p − 1)α + ((p − 1)/p)n(β + γ)   recursive-halving log₂p·α + ((p − 1)/p)n(β + γ)
+//   all-to-all  pairwise (p − 1)α + ((p − 1)/p)nβ
+//
+// When the simulator (dsml::simulate over to_programs) reproduces them exactly — n a multiple of 4p:
+//   any p: broadcast linear and binomial-tree, all-gather ring and bruck, reduce-scatter ring and pairwise,
+//          all-reduce ring and hierarchical, all-to-all pairwise;
+//   p a power of two: the recursive doubling / halving families, rabenseifner, scatter-allgather, reduce
+//          binomial-tree;
+//   p = 2 only: reduce linear and all-reduce naive. The paper charges the root's p − 1 reductions one after
+//          another; in the simulator the root adds message k while message k + 1 is on the wire, so phase 1
+//          takes max((p − 1)(α + nβ) + nγ, (α + nβ) + (p − 1)nγ) — never more than the formula.
+// For p not a power of two the power-of-two algorithms fold (Thakur et al. §4, power_of_two_fold.cpp) and
+// closed_form_time charges the fold and unfold steps on top of the core on p' = 2^⌊log₂p⌋ ranks:
+//   recursive-doubling (⌊log₂p⌋ + 2)(α + nβ) + (⌊log₂p⌋ + 1)nγ; rabenseifner (its formula on p')
+//   + 2(α + nβ) + nγ; recursive-halving (its formula on p') + 2α + nβ + nγ + (n/p)β;
+//   all-gather recursive-doubling (its formula on p') + 2α + (n/p)β + ((p − 1)/p)nβ.
+// Those are step-by-step estimates: ranks outside the fold start early, so the simulator can differ a little.
+//
+// Lower bounds (Chan, Heimlich, Purkayastha & van de Geijn 2007), each term on its own:
+//   latency ⌈log₂p⌉α (data must reach p ranks, doubling at best);
+//   bandwidth all-reduce 2((p − 1)/p)nβ; all-gather, reduce-scatter, all-to-all ((p − 1)/p)nβ;
+//             broadcast, reduce nβ;
+//   reduction ((p − 1)/p)nγ for reduce, all-reduce, reduce-scatter.
+// No algorithm meets all three at once; their sum is a floor every algorithm's time stays above.
+//
+// NCCL-style bandwidths (nccl-tests, PERFORMANCE.md): algbw = n / t; busbw = algbw × factor, the factor making
+// busbw comparable with the link bandwidth whatever p: all-reduce 2(p − 1)/p; all-gather, reduce-scatter,
+// all-to-all (p − 1)/p; broadcast, reduce 1.
+#pragma once
+
+#include <string>
+
+#include "dsml/cost_model.h"
+
+namespace dsml {
+
+struct CostTerms {
+  double latency = 0.0;    // the α terms, s
+  double bandwidth = 0.0;  // the β terms, s
+  double reduction = 0.0;  // the γ terms, s
+  double total() const { return latency + bandwidth + reduction; }
+};
+
+// Throws dsml::Error on unknown names (same names as make_schedule), ranks < 1, bytes < 0 or not finite, a bad
+// model (validate in cost_model.h), or, for hierarchical, devices_per_node not dividing ranks.
+CostTerms closed_form_time(const std::string& collective, const std::string& algorithm, int ranks, double bytes,
+                           const CostModel& model, int devices_per_node = 0);
+
+CostTerms lower_bound_time(const std::string& collective, int ranks, double bytes, const CostModel& model);
+
+// n / t in bytes per second. bytes ≥ 0, seconds > 0.
+double algbw(double bytes, double seconds);
+// The factor above; 1 for broadcast and reduce, 0 for p = 1 otherwise.
+double busbw_factor(const std::string& collective, int ranks);
+// algbw(bytes, seconds) × busbw_factor(collective, ranks), bytes per second.
+double busbw(const std::string& collective, int ranks, double bytes, double seconds);
+
+}  // namespace dsml

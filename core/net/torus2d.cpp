@@ -1,0 +1,72 @@
+// torus2d.cpp — a rows × cols 2-D torus: rank = row·cols + col, a ring along every row and every column.
+//
+// Dimension-order ("x then y") routing, Dally & Seitz (1987): a message first travels along its source row to
+// the destination's column, then along that column to the destination's row, each leg the shorter way round
+// (wraparound links included). Every route is fixed by the two ranks, so there is nothing to tabulate. The
+// hop count is the torus distance: min(|Δcol|, cols − |Δcol|) + min(|Δrow|, rows − |Δrow|).
+//
+// Links: first the x rings, row by row (rows × ring_link_count(cols)), then the y rings, column by column
+// (cols × ring_link_count(rows)); within a ring, ring_routing.h's numbering. Names: "torus (1,2)→(1,3)".
+#include <memory>
+#include <string>
+
+#include "net/family.h"
+#include "net/ring_routing.h"
+
+namespace dsml::net {
+
+namespace {
+
+class Torus2d final : public Family {
+ public:
+  Torus2d(int rows, int cols, const CostModel& model)
+      : rows_(rows), cols_(cols), x_links_(ring_link_count(cols)), y_links_(ring_link_count(rows)), model_(model) {}
+
+  const char* kind() const override { return "torus2d"; }
+  int ranks() const override { return rows_ * cols_; }
+  int links() const override { return rows_ * x_links_ + cols_ * y_links_; }
+
+  std::string link_name(int link) const override {
+    int from = 0, to = 0;
+    if (link < rows_ * x_links_) {  // along row `row`: the column changes
+      const int row = link / x_links_;
+      ring_link_ends(cols_, link % x_links_, from, to);
+      return "torus " + point(row, from) + "→" + point(row, to);
+    }
+    link -= rows_ * x_links_;       // along column `col`: the row changes
+    const int col = link / y_links_;
+    ring_link_ends(rows_, link % y_links_, from, to);
+    return "torus " + point(from, col) + "→" + point(to, col);
+  }
+
+  void route(int src, int dst, Route& out) const override {
+    const int row = src / cols_, dst_row = dst / cols_, dst_col = dst % cols_;
+    int col = src % cols_;
+    const RingPath x = ring_path(col, dst_col, cols_);  // leg 1: along the source row
+    for (int h = 0; h < x.hops; ++h) {
+      add_hop(out, row * x_links_ + ring_link(cols_, col, x.step), model_.alpha, model_.beta);
+      col = (col + x.step + cols_) % cols_;
+    }
+    int at = row;
+    const RingPath y = ring_path(row, dst_row, rows_);  // leg 2: along the destination column
+    for (int h = 0; h < y.hops; ++h) {
+      add_hop(out, rows_ * x_links_ + dst_col * y_links_ + ring_link(rows_, at, y.step), model_.alpha, model_.beta);
+      at = (at + y.step + rows_) % rows_;
+    }
+  }
+
+ private:
+  static std::string point(int row, int col) { return "(" + std::to_string(row) + "," + std::to_string(col) + ")"; }
+
+  int rows_, cols_;
+  int x_links_, y_links_;  // directed links of one row ring, of one column ring
+  CostModel model_;
+};
+
+}  // namespace
+
+std::shared_ptr<const Family> make_torus2d(int rows, int cols, const CostModel& model) {
+  return std::make_shared<Torus2d>(rows, cols, model);
+}
+
+}  // namespace dsml::net
