@@ -3,6 +3,7 @@
 #include <emscripten/bind.h>
 
 #include "adapters.h"
+#include "collective_adapters.h"
 #include "guard.h"
 
 using dsml::bindings::Guarded;
@@ -29,4 +30,14 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("simulate", &Guarded<&b::simulate>::call);
   function("traceText", &Guarded<&b::trace_text>::call);
   function("scenario", &Guarded<&b::scenario>::call);
+
+  // Week 2: collectives as schedules
+  function("listAlgorithms", &Guarded<&b::list_algorithms>::call);
+  function("schedule", &Guarded<&b::schedule>::call);
+  function("verifySchedule", &Guarded<&b::verify_schedule>::call);
+  function("collectiveCost", &Guarded<&b::collective_cost>::call);
+  function("lowerBound", &Guarded<&b::lower_bound>::call);
+  function("busBandwidth", &Guarded<&b::bus_bandwidth>::call);
+  function("simulateCollective", &Guarded<&b::simulate_collective>::call);
+  function("simulateTrace", &Guarded<&b::simulate_trace>::call);
 }

@@ -47,21 +47,41 @@ void check(int ranks, double bytes, const CostModel& model) {
   validate(model);
 }
 
-// Power-of-two formulas, on q ranks.
-CostTerms recursive_doubling_allreduce(int q, double n, const CostModel& m) {
-  const double k = floor_log2(q);
-  return steps(k, n, k, m);
+// Folded recursive doubling / halving on p = p' + r ranks (power_of_two_fold.cpp): the core's members 0 … r − 1
+// carry two ranks' chunks, the others one. The core step exchanging blocks of 2^k parts is as slow as its
+// largest message, the first block: 2^k + min(2^k, r) chunks. Summed over the log₂p' steps, in chunks of n/p:
+//   D = (p' − 1) + Σ_k min(2^k, r).
+double doubled_core_chunks(int p) {
+  const int core = 1 << floor_log2(p);
+  const int extra = p - core;
+  double chunks = core - 1.0;
+  for (int block = 1; block < core; block *= 2) chunks += block < extra ? block : extra;
+  return chunks;
 }
-CostTerms rabenseifner(int q, double n, const CostModel& m) {
-  const double f = (q - 1.0) / q;
-  return terms(2.0 * floor_log2(q), 2 * f, f, n, m);
+
+bool power_of_two(int p) { return (p & (p - 1)) == 0; }
+
+// The power-of-two families: the paper's formula for p = 2^L, else fold + core + unfold (collective_cost.h).
+CostTerms recursive_doubling_allreduce(int p, double n, const CostModel& m) {
+  const double L = floor_log2(p);
+  return power_of_two(p) ? steps(L, n, L, m) : steps(L + 2, n, L + 1, m);
 }
-CostTerms recursive_halving(int q, double n, const CostModel& m) {
-  const double f = (q - 1.0) / q;
-  return terms(floor_log2(q), f, f, n, m);
+
+CostTerms rabenseifner(int p, double n, const CostModel& m) {
+  const int core = 1 << floor_log2(p);
+  const double f = (core - 1.0) / core;
+  const CostTerms on_core = terms(2.0 * floor_log2(core), 2 * f, f, n, m);
+  return power_of_two(p) ? on_core : on_core + steps(2, n, 1, m);
 }
-CostTerms recursive_doubling_allgather(int q, double n, const CostModel& m) {
-  return terms(floor_log2(q), (q - 1.0) / q, 0, n, m);
+
+CostTerms recursive_halving(int p, double n, const CostModel& m) {
+  const double L = floor_log2(p), f = (p - 1.0) / p, D = doubled_core_chunks(p);
+  return power_of_two(p) ? terms(L, f, f, n, m) : terms(L + 2, 1 + (D + 1) / p, 1 + D / p, n, m);
+}
+
+CostTerms recursive_doubling_allgather(int p, double n, const CostModel& m) {
+  const double L = floor_log2(p), f = (p - 1.0) / p, D = doubled_core_chunks(p);
+  return power_of_two(p) ? terms(L, f, 0, n, m) : terms(L + 2, (1 + D + p - 1) / p, 0, n, m);
 }
 
 }  // namespace
@@ -71,9 +91,7 @@ CostTerms closed_form_time(const std::string& collective, const std::string& alg
   check(ranks, bytes, model);
   const int p = ranks;
   const double n = bytes;
-  const double f = (p - 1.0) / p;                     // (p − 1)/p
-  const int core = 1 << floor_log2(p);               // p' = 2^⌊log₂p⌋
-  const bool folded = core != p;                     // Thakur §4 fold and unfold around the core
+  const double f = (p - 1.0) / p;
   const CostModel& m = model;
   const std::string name = collective + " " + algorithm;
 
@@ -84,10 +102,8 @@ CostTerms closed_form_time(const std::string& collective, const std::string& alg
   if (name == "reduce binomial-tree") return steps(ceil_log2(p), n, ceil_log2(p), m);
   if (name == "all-reduce naive") return steps(2.0 * (p - 1), n, p - 1, m);
   if (name == "all-reduce ring") return terms(2.0 * (p - 1), 2 * f, f, n, m);
-  if (name == "all-reduce recursive-doubling")
-    return folded ? steps(floor_log2(p) + 2.0, n, floor_log2(p) + 1.0, m) : recursive_doubling_allreduce(p, n, m);
-  if (name == "all-reduce rabenseifner")
-    return folded ? rabenseifner(core, n, m) + steps(2, n, 1, m) : rabenseifner(p, n, m);
+  if (name == "all-reduce recursive-doubling") return recursive_doubling_allreduce(p, n, m);
+  if (name == "all-reduce rabenseifner") return rabenseifner(p, n, m);
   if (name == "all-reduce hierarchical") {
     if (devices_per_node < 1 || p % devices_per_node != 0)
       throw Error("hierarchical needs devices_per_node dividing ranks, got devices_per_node = " +
@@ -98,13 +114,10 @@ CostTerms closed_form_time(const std::string& collective, const std::string& alg
     return terms(2 * (d - 1), 2 * fd, fd, n, m) + terms(2 * (nodes - 1), 2 * fm, fm, n / d, m);
   }
   if (name == "all-gather ring") return terms(p - 1, f, 0, n, m);
-  if (name == "all-gather recursive-doubling")
-    return folded ? recursive_doubling_allgather(core, n, m) + terms(2, 1.0 / p + f, 0, n, m)
-                  : recursive_doubling_allgather(p, n, m);
+  if (name == "all-gather recursive-doubling") return recursive_doubling_allgather(p, n, m);
   if (name == "all-gather bruck") return terms(ceil_log2(p), f, 0, n, m);
   if (name == "reduce-scatter ring" || name == "reduce-scatter pairwise") return terms(p - 1, f, f, n, m);
-  if (name == "reduce-scatter recursive-halving")
-    return folded ? recursive_halving(core, n, m) + terms(2, 1 + 1.0 / p, 1, n, m) : recursive_halving(p, n, m);
+  if (name == "reduce-scatter recursive-halving") return recursive_halving(p, n, m);
   if (name == "all-to-all pairwise") return terms(p - 1, f, 0, n, m);
 
   make_schedule(collective, algorithm, 1, 0, 0, 1);  // throws the registry's "unknown …; choose one of" message

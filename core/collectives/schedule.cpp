@@ -75,16 +75,17 @@ void validate(const Schedule& s) {
     const auto& list = s.steps[static_cast<std::size_t>(r)];
     for (std::size_t i = 0; i < list.size(); ++i) {
       const ScheduleStep& step = list[i];
-      const std::string where = "schedule: rank " + std::to_string(r) + " step " + std::to_string(i) + " (" +
-                                describe(step) + ")";
+      const auto where = [&] {  // built only on error: validate() runs before every execution
+        return "schedule: rank " + std::to_string(r) + " step " + std::to_string(i) + " (" + describe(step) + ")";
+      };
       if (step.peer < 0 || step.peer >= s.ranks)
-        throw Error(where + ": rank " + std::to_string(step.peer) + " does not exist (ranks are 0 to " +
+        throw Error(where() + ": rank " + std::to_string(step.peer) + " does not exist (ranks are 0 to " +
                     std::to_string(s.ranks - 1) + ")");
-      if (step.peer == r) throw Error(where + ": a rank cannot message itself");
-      if (step.slots.empty()) throw Error(where + ": lists no slots");
+      if (step.peer == r) throw Error(where() + ": a rank cannot message itself");
+      if (step.slots.empty()) throw Error(where() + ": lists no slots");
       for (int slot : step.slots)
         if (slot < 0 || slot >= slots)
-          throw Error(where + ": slot " + std::to_string(slot) + " does not exist (slots are 0 to " +
+          throw Error(where() + ": slot " + std::to_string(slot) + " does not exist (slots are 0 to " +
                       std::to_string(slots - 1) + ")");
     }
   }

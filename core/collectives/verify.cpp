@@ -83,8 +83,10 @@ std::string diagnose(const Schedule& sc, const std::vector<long long>& offsets, 
 }
 
 std::string summary(const Schedule& sc) {
-  const std::string head = sc.collective + " " + sc.algorithm + " on " + std::to_string(sc.ranks) + " ranks, " +
-                           std::to_string(sc.slot_bytes.size()) + " slots: ";
+  const std::size_t slots = sc.slot_bytes.size();
+  const std::string head = sc.collective + " " + sc.algorithm + " on " + std::to_string(sc.ranks) +
+                           (sc.ranks == 1 ? " rank, " : " ranks, ") + std::to_string(slots) +
+                           (slots == 1 ? " slot: " : " slots: ");
   const std::string& c = sc.collective;
   if (c == "broadcast") return head + "every rank holds rank " + std::to_string(sc.root) + "'s data";
   if (c == "reduce") return head + "rank " + std::to_string(sc.root) + " holds the sum over all ranks";

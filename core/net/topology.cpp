@@ -34,7 +34,8 @@ void require_model(const std::string& which, const CostModel& model) {
 
 Topology::Topology() = default;
 
-Topology::Topology(std::shared_ptr<const net::Family> family) : family_(std::move(family)) {}
+Topology::Topology(std::shared_ptr<const net::Family> family)
+    : family_(std::move(family)), ranks_(family_->ranks()), links_(family_->links()) {}
 
 Topology Topology::fully_connected(int ranks, const CostModel& model) {
   require_size("fully-connected ranks", ranks);
@@ -67,9 +68,9 @@ Topology Topology::hierarchical(int nodes, int per_node, const CostModel& intra,
 
 std::string Topology::kind() const { return family_ ? family_->kind() : ""; }
 
-int Topology::ranks() const { return family_ ? family_->ranks() : 0; }
+int Topology::ranks() const { return ranks_; }
 
-int Topology::links() const { return family_ ? family_->links() : 0; }
+int Topology::links() const { return links_; }
 
 std::string Topology::link_name(int link) const {
   if (link < 0 || link >= links())
@@ -79,7 +80,7 @@ std::string Topology::link_name(int link) const {
 }
 
 void Topology::route(int src, int dst, Route& out) const {
-  const int p = ranks();
+  const int p = ranks_;
   if (src < 0 || src >= p || dst < 0 || dst >= p)
     throw Error("cannot route " + std::to_string(src) + " → " + std::to_string(dst) + ": ranks are numbered 0 to " +
                 std::to_string(p - 1));

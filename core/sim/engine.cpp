@@ -52,6 +52,7 @@ Engine::Engine(const Topology& topology, const std::vector<Program>& programs, c
     records_.reserve(sends);
     next_.reserve(sends);
     start_order_.reserve(sends);
+    links_.reserve(sends);
   }
   if (options_.record_spans) {
     span_begin_.resize(programs.size());

@@ -8,11 +8,17 @@ namespace dsml::sim {
 LinkTable::LinkTable(int links)
     : links_(static_cast<std::size_t>(links)), busy_seconds_(static_cast<std::size_t>(links), 0.0) {}
 
+void LinkTable::reserve(std::size_t messages) {
+  next_.reserve(messages);
+  order_.reserve(messages);
+}
+
 void LinkTable::track(int id, std::uint64_t order) {
   const auto slot = static_cast<std::size_t>(id);
-  if (slot >= next_.size()) {
-    next_.resize(slot + 1, -1);
-    order_.resize(slot + 1, 0);
+  if (slot == next_.size()) {
+    next_.push_back(-1);
+    order_.push_back(order);
+    return;
   }
   next_[slot] = -1;
   order_[slot] = order;

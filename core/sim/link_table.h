@@ -24,7 +24,11 @@ class LinkTable {
  public:
   explicit LinkTable(int links);
 
-  // Message slot `id` (reused once a message is done) now holds the `order`-th posted message.
+  // Room for `messages` slots without growing (a run that keeps every record knows its count up front).
+  void reserve(std::size_t messages);
+
+  // Message slot `id` — a new one (= the number of slots so far) or one reused once its message was received —
+  // now holds the `order`-th posted message.
   void track(int id, std::uint64_t order);
 
   // Takes every link of `route` for message `id` and returns true if all are free; otherwise puts `id` in the

@@ -32,7 +32,7 @@ std::vector<std::string> names(const Topology& t, const Route& route) {
 
 std::vector<std::string> path(const Topology& t, int src, int dst) { return names(t, t.route(src, dst)); }
 
-// Every link has a distinct name, and every route is a chain: consecutive hops meet at a rank or switch.
+// Every link has a distinct name.
 void expect_distinct_names(const Topology& t) {
   std::set<std::string> seen;
   for (int l = 0; l < t.links(); ++l) EXPECT_TRUE(seen.insert(t.link_name(l)).second) << t.link_name(l);

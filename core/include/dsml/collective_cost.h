@@ -21,20 +21,24 @@
 //   all-to-all  pairwise (p − 1)α + ((p − 1)/p)nβ
 //
 // When the simulator (dsml::simulate over to_programs) reproduces them exactly — n a multiple of 4p:
-//   any p: broadcast linear and binomial-tree, all-gather ring and bruck, reduce-scatter ring and pairwise,
-//          all-reduce ring and hierarchical, all-to-all pairwise;
-//   p a power of two: the recursive doubling / halving families, rabenseifner, scatter-allgather, reduce
-//          binomial-tree;
+//   any p: broadcast linear, binomial-tree and scatter-allgather, all-gather ring, bruck and
+//          recursive-doubling (with the fold formula below), reduce-scatter ring and pairwise, all-reduce ring,
+//          hierarchical and recursive-doubling (fold formula below), all-to-all pairwise;
+//   p a power of two: rabenseifner, reduce-scatter recursive-halving, reduce binomial-tree (for other p its
+//          unbalanced tree beats ⌈log₂p⌉ full steps);
 //   p = 2 only: reduce linear and all-reduce naive. The paper charges the root's p − 1 reductions one after
-//          another; in the simulator the root adds message k while message k + 1 is on the wire, so phase 1
+//          another; in the simulator the root adds message k while message k + 1 is on the wire, so the reduce
 //          takes max((p − 1)(α + nβ) + nγ, (α + nβ) + (p − 1)nγ) — never more than the formula.
-// For p not a power of two the power-of-two algorithms fold (Thakur et al. §4, power_of_two_fold.cpp) and
-// closed_form_time charges the fold and unfold steps on top of the core on p' = 2^⌊log₂p⌋ ranks:
-//   recursive-doubling (⌊log₂p⌋ + 2)(α + nβ) + (⌊log₂p⌋ + 1)nγ; rabenseifner (its formula on p')
-//   + 2(α + nβ) + nγ; recursive-halving (its formula on p') + 2α + nβ + nγ + (n/p)β;
-//   all-gather recursive-doubling (its formula on p') + 2α + (n/p)β + ((p − 1)/p)nβ.
-// Those are step-by-step estimates: ranks outside the fold start early, so the simulator can differ a little.
-//
+// For p not a power of two the power-of-two algorithms fold (Thakur et al. §4, power_of_two_fold.cpp): with
+// p = p' + r, p' = 2^⌊log₂p⌋, L = ⌊log₂p⌋, c = n/p, closed_form_time counts the fold, the core and the unfold
+// step by step, each step as long as its largest message. Core members 0 … r − 1 carry two ranks' chunks, so
+// the core's step with blocks of 2^k parts moves up to 2^k + min(2^k, r) chunks: D = (p' − 1) + Σ_k min(2^k, r).
+//   all-reduce recursive-doubling   (L + 2)(α + nβ) + (L + 1)nγ                               (exact)
+//   all-gather recursive-doubling   (L + 2)α + (1 + D + p − 1)cβ                              (exact)
+//   reduce-scatter recursive-halving (L + 2)α + (n + (D + 1)c)β + (n + Dc)γ     (estimate: the simulator
+//                                    overlaps the fold's reduction with early ranks' messages, up to ≈ 22% less)
+//   all-reduce rabenseifner        (its formula on p') + 2(α + nβ) + nγ          (estimate: early ranks' messages
+//                                    contend for the folded ranks' links, up to ≈ 15% more)
 // Lower bounds (Chan, Heimlich, Purkayastha & van de Geijn 2007), each term on its own:
 //   latency ⌈log₂p⌉α (data must reach p ranks, doubling at best);
 //   bandwidth all-reduce 2((p − 1)/p)nβ; all-gather, reduce-scatter, all-to-all ((p − 1)/p)nβ;

@@ -71,6 +71,8 @@ class Topology {
  private:
   explicit Topology(std::shared_ptr<const net::Family> family);
   std::shared_ptr<const net::Family> family_;  // immutable, so copies share it
+  int ranks_ = 0;                              // cached: route() checks ranks on every call
+  int links_ = 0;
 };
 
 }  // namespace dsml

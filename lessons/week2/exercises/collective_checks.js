@@ -67,15 +67,16 @@ export const rankList = (ranks) => (ranks.length === 1 ? `rank ${ranks[0]}`
 
 // "rank 3's chunk 2 misses the contribution of rank 1" (or counts ranks 1 and 2 twice), from the
 // wrong elements of one chunk on one rank. `where` names the part ("chunk 2 (elements 10–14)").
+// Returns { text, why } with `why` from explainBySubsets (null when no set of ranks explains it).
 export function describeWrongSum({ rank, where, indices, got, want, contrib }) {
   const diffs = indices.map((i, e) => got[e] - want[e]);
   const first = `element ${indices[0]}: expected ${want[0]}, got ${esc(got[0])}`;
   const why = explainBySubsets(diffs, contrib);
-  if (!why) return `Rank ${rank}'s ${where} is wrong in ${indices.length} element(s) (${first}).`;
+  if (!why) return { why, text: `Rank ${rank}'s ${where} is wrong in ${indices.length} element(s) (${first}).` };
   const whose = `the contribution${why.ranks.length > 1 ? "s" : ""} of ${rankList(why.ranks)}`;
-  return why.sign < 0
+  return { why, text: why.sign < 0
     ? `Rank ${rank}'s ${where} misses ${whose} (${first}).`
-    : `Rank ${rank}'s ${where} counts ${whose} twice (${first}).`;
+    : `Rank ${rank}'s ${where} counts ${whose} twice (${first}).` };
 }
 
 // Replays the trace on the reference network and words the comparison; "" when the core cannot

@@ -121,10 +121,10 @@ function check(run, testCase, core) {
     const want = idx.map((i) => data.reduce((acc, d) => acc + d[i], 0));
     const bad = idx.flatMap((_, j) => (got[j] === want[j] ? [] : [j]));
     if (!bad.length) continue;
-    const message = describeWrongSum({ rank: r, where: `block ${r} (elements ${r * b}–${r * b + b - 1} of the input)`,
+    const { text } = describeWrongSum({ rank: r, where: `block ${r} (elements ${r * b}–${r * b + b - 1} of the input)`,
       indices: bad.map((j) => idx[j]), got: bad.map((j) => got[j]), want: bad.map((j) => want[j]),
       contrib: data.map((d) => bad.map((j) => d[idx[j]]))});
-    return fail(`${message} In each step keep the half of [lo, hi) that contains block r, send the other half to r XOR d, ` +
+    return fail(`${text} In each step keep the half of [lo, hi) that contains block r, send the other half to r XOR d, ` +
       "and add what comes back into the half you keep.");
   }
   return pass(`All ${p} ranks hold their block of the sum after ${steps} step(s), each sending ` +

@@ -98,9 +98,8 @@ function check(run, testCase, core) {
     const bad = perRank[r].findIndex((m) => !chunkBytes.has(m.bytes));
     if (bad >= 0) {
       const m = perRank[r][bad], count = m.bytes / BYTES_PER_NUMBER;
-      const what = m.bytes === n * BYTES_PER_NUMBER ? "the whole vector"
-        : Number.isInteger(count) ? `${count} numbers` : `${m.bytes} B`;
-      return fail(`Rank ${r}'s message ${bad + 1} carried ${what} (${m.bytes} B); each message is one chunk of ` +
+      const what = m.bytes === n * BYTES_PER_NUMBER ? "the whole vector" : Number.isInteger(count) ? `${count} numbers` : "";
+      return fail(`Rank ${r}'s message ${bad + 1} carried ${what ? `${what} (${m.bytes} B)` : `${m.bytes} B`}; each message is one chunk of ` +
         `${[...chunkBytes].map((b) => b / BYTES_PER_NUMBER).join(" or ")} numbers (n = ${n}, p = ${p}), ` +
         `${[...chunkBytes].join(" or ")} B as a Float64Array.` + (m.bytes % BYTES_PER_NUMBER ? ` ${plainArrayNote}` : ""));
     }
@@ -121,9 +120,12 @@ function check(run, testCase, core) {
     const c = chunkOf(n, p, wrongIdx[0]);
     const indices = wrongIdx.filter((i) => chunkOf(n, p, i) === c);
     const chunks = [...new Set(wrongIdx.map((i) => chunkOf(n, p, i)))];
-    const first = describeWrongSum({ rank: r, where: chunkText(n, p, c), indices,
+    const { text, why } = describeWrongSum({ rank: r, where: chunkText(n, p, c), indices,
       got: indices.map((i) => got[i]), want: indices.map((i) => want[i]), contrib: data.map((d) => indices.map((i) => d[i])) });
-    return fail(`${first}${chunks.length > 1 ? ` Rank ${r} has wrong values in chunks ${chunks.join(", ")}.` : ""} ${RULE}`);
+    const likely = !why ? "" : why.sign > 0
+      ? " Counting a contribution twice usually means adding in the all-gather half, where the arriving chunk is already complete, or adding one chunk in two steps."
+      : " A missing contribution usually means a chunk was copied where it should be added, or added into the wrong chunk.";
+    return fail(`${text}${chunks.length > 1 ? ` Rank ${r} has wrong values in chunks ${chunks.join(", ")}.` : ""}${likely} ${RULE}`);
   }
 
   const sent = perRank.map((list) => list.reduce((acc, m) => acc + m.bytes, 0));
