@@ -12,7 +12,7 @@ export const WEEKS = [
       + "message-passing simulator, Amdahl vs Gustafson — and α and β measured in your own browser.",
   },
   {
-    slug: "week2", number: 2, available: false,
+    slug: "week2", number: 2, available: true,
     title: "Collectives from scratch",
     summary: "Broadcast, reduce, all-reduce (naive, ring, recursive doubling, Rabenseifner, tree), all-gather, "
       + "reduce-scatter and all-to-all; lower bounds, topologies and link contention.",

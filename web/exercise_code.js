@@ -124,6 +124,7 @@ export function mountCode(ctx) {
   const checkAll = () => guarded(async () => {
     const attempt = (ctx.record().attempts ?? 0) + 1;
     const cases = exercise.cases(exerciseRng(progress.seed, exercise.id, attempt));
+    let last = null;
     for (const [i, testCase] of cases.entries()) {
       const result = await execute(testCase);
       show(result, testCase);
@@ -137,10 +138,11 @@ export function mountCode(ctx) {
         if (result.error?.line) highlightLine(editor, result.error.line);
         return;
       }
+      last = verdict;
     }
     status.textContent = `All ${cases.length} cases passed.`;
     ctx.attempt(true, { code: editor.value, starterHash });
-    ctx.setVerdict(true, `All ${cases.length} cases passed (ranks: ${cases.map((c) => c.ranks).join(", ")}).`);
+    ctx.setVerdict(true, `All ${cases.length} cases passed (ranks: ${cases.map((c) => c.ranks).join(", ")}). ${last?.message ?? ""}`);
   });
 
   run.addEventListener("click", runOnce);

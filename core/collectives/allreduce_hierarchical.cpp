@@ -34,8 +34,11 @@ void allreduce_hierarchical(const Request& request, Schedule& s) {
   for (int k = 0; k < m; ++k)
     for (int l = 0; l < d; ++l) node_members[static_cast<std::size_t>(k)].push_back(rank(k, l));
 
+  // Phase 1: inside every node at once, device l ends with part l summed over the node.
   for (int k = 0; k < m; ++k) append_ring_reduce_scatter(s, node_members[k], node_parts);
 
+  // Phase 2: d independent rings across the nodes, one per local index l, each all-reducing part l's m chunks
+  // (chunk l·m + j finishes on node j first). On a real cluster these d rings share each node's NIC.
   for (int l = 0; l < d; ++l) {
     std::vector<int> ring;  // device l of every node
     for (int k = 0; k < m; ++k) ring.push_back(rank(k, l));
@@ -45,6 +48,7 @@ void allreduce_hierarchical(const Request& request, Schedule& s) {
     append_ring_allgather(s, ring, parts);
   }
 
+  // Phase 3: inside every node, share the d finished parts.
   for (int k = 0; k < m; ++k) append_ring_allgather(s, node_members[k], node_parts);
 }
 

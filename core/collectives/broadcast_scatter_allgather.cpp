@@ -16,7 +16,8 @@
 //   scatter     log₂ p · α + ((p − 1)/p) nβ
 //   all-gather  (p − 1) α + ((p − 1)/p) nβ
 //   T = (log₂ p + p − 1) α + 2((p − 1)/p) nβ.
-// For other p the scatter's halves are uneven, and the formula (with ⌈log₂ p⌉) is an estimate.
+// For other p the scatter's halves are uneven, but the root still sends p − 1 chunks in ⌈log₂ p⌉ messages and
+// every other rank finishes the scatter no later than the root does, so T holds with ⌈log₂ p⌉ for any p.
 #include <algorithm>
 
 #include "collectives/generators.h"

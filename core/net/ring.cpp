@@ -34,7 +34,7 @@ class Ring final : public Family {
     int at = src;
     for (int h = 0; h < path.hops; ++h) {
       add_hop(out, ring_link(p_, at, path.step), model_.alpha, model_.beta);
-      at = (at + path.step + p_) % p_;
+      at = ring_next(p_, at, path.step);
     }
   }
 

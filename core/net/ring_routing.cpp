@@ -11,11 +11,6 @@ RingPath ring_path(int from, int to, int k) {
   return RingPath{-1, k - d};
 }
 
-int ring_link(int k, int from, int step) {
-  if (step > 0) return from;       // from → from + 1 (for k = 2 this is also the only link leaving `from`)
-  return k + (from - 1 + k) % k;   // from → from − 1 is the counter-clockwise link of pair (from − 1, from)
-}
-
 void ring_link_ends(int k, int link, int& from, int& to) {
   if (link < k) {
     from = link;

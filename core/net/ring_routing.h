@@ -21,8 +21,18 @@ struct RingPath {
 // d = k/2) both ways are equally short; we go clockwise, so routing is deterministic.
 RingPath ring_path(int from, int to, int k);
 
-// The link leaving position `from` in direction `step` (only the directions ring_path can return).
-int ring_link(int k, int from, int step);
+// The link leaving position `from` in direction `step` (only the directions ring_path can return). Inline and
+// free of divisions: routing runs this once per hop, several times per simulated message.
+inline int ring_link(int k, int from, int step) {
+  if (step > 0) return from;               // from → from + 1 (for k = 2 also the only link leaving `from`)
+  return k + (from == 0 ? k - 1 : from - 1);  // from → from − 1: the counter-clockwise link of pair (from − 1, from)
+}
+
+// The next position in direction `step`, wrapping round.
+inline int ring_next(int k, int at, int step) {
+  at += step;
+  return at == k ? 0 : (at < 0 ? k - 1 : at);
+}
 
 // The positions a link joins: link goes from `from` to `to`.
 void ring_link_ends(int k, int link, int& from, int& to);

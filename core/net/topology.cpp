@@ -79,16 +79,12 @@ std::string Topology::link_name(int link) const {
   return family_->link_name(link);
 }
 
-void Topology::route(int src, int dst, Route& out) const {
-  const int p = ranks_;
-  if (src < 0 || src >= p || dst < 0 || dst >= p)
-    throw Error("cannot route " + std::to_string(src) + " → " + std::to_string(dst) + ": ranks are numbered 0 to " +
-                std::to_string(p - 1));
-  out.links.clear();  // keeps its capacity: no allocation once the longest route has been seen
-  out.alpha = 0.0;
-  out.beta = 0.0;
-  if (src != dst) family_->route(src, dst, out);
+void Topology::throw_bad_route(int src, int dst) const {
+  throw Error("cannot route " + std::to_string(src) + " → " + std::to_string(dst) + ": ranks are numbered 0 to " +
+              std::to_string(ranks_ - 1));
 }
+
+void net::route_into(const Family& family, int src, int dst, Route& out) { family.route(src, dst, out); }
 
 Route Topology::route(int src, int dst) const {
   Route out;

@@ -45,13 +45,13 @@ class Torus2d final : public Family {
     const RingPath x = ring_path(col, dst_col, cols_);  // leg 1: along the source row
     for (int h = 0; h < x.hops; ++h) {
       add_hop(out, row * x_links_ + ring_link(cols_, col, x.step), model_.alpha, model_.beta);
-      col = (col + x.step + cols_) % cols_;
+      col = ring_next(cols_, col, x.step);
     }
     int at = row;
     const RingPath y = ring_path(row, dst_row, rows_);  // leg 2: along the destination column
     for (int h = 0; h < y.hops; ++h) {
       add_hop(out, rows_ * x_links_ + dst_col * y_links_ + ring_link(rows_, at, y.step), model_.alpha, model_.beta);
-      at = (at + y.step + rows_) % rows_;
+      at = ring_next(rows_, at, y.step);
     }
   }
 

@@ -13,6 +13,7 @@
 // On fully_connected this is exactly Week 1's rule: a send waits only for the receiver's downlink, in FIFO order.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

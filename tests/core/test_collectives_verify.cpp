@@ -29,10 +29,24 @@ std::vector<int> divisors(int p) {
   return d;
 }
 
-class EveryAlgorithm : public ::testing::TestWithParam<AlgorithmName> {};
+// Parameterised by "collective/algorithm", which gtest and ctest print as it is.
+class EveryAlgorithm : public ::testing::TestWithParam<std::string> {
+ protected:
+  AlgorithmName algorithm() const {
+    const std::string& name = GetParam();
+    const std::size_t slash = name.find('/');
+    return {name.substr(0, slash), name.substr(slash + 1)};
+  }
+};
+
+std::vector<std::string> all_algorithms() {
+  std::vector<std::string> names;
+  for (const AlgorithmName& a : dsml::list_algorithms()) names.push_back(a.collective + "/" + a.algorithm);
+  return names;
+}
 
 TEST_P(EveryAlgorithm, VerifiesOnEveryRankCountSizeAndRoot) {
-  const AlgorithmName& a = GetParam();
+  const AlgorithmName a = algorithm();
   int checked = 0;
   for (int p : kRanks) {
     const std::vector<int> roots = rooted(a.collective) ? std::vector<int>{0, p / 2, p - 1} : std::vector<int>{0};
@@ -51,7 +65,7 @@ TEST_P(EveryAlgorithm, VerifiesOnEveryRankCountSizeAndRoot) {
 }
 
 TEST_P(EveryAlgorithm, SlotsSplitTheDataAsEquallyAsPossible) {
-  const AlgorithmName& a = GetParam();
+  const AlgorithmName a = algorithm();
   for (int p : kRanks)
     for (double bytes : sizes(p)) {
       const dsml::Schedule s = dsml::make_schedule(a.collective, a.algorithm, p, bytes, 0, 1);
@@ -70,14 +84,14 @@ TEST_P(EveryAlgorithm, SlotsSplitTheDataAsEquallyAsPossible) {
     }
 }
 
-std::string test_name(const ::testing::TestParamInfo<AlgorithmName>& info) {
-  std::string name = info.param.collective + "_" + info.param.algorithm;
+std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param;
   for (char& c : name)
-    if (c == '-') c = '_';
+    if (c == '-' || c == '/') c = '_';
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Collectives, EveryAlgorithm, ::testing::ValuesIn(dsml::list_algorithms()), test_name);
+INSTANTIATE_TEST_SUITE_P(Collectives, EveryAlgorithm, ::testing::ValuesIn(all_algorithms()), test_name);
 
 // STYLE rule 7: a distributed algorithm against its single-node reference. Real-valued vectors (not the integer
 // test data), summed once in plain rank order: the ring adds in another order, so allow rounding.

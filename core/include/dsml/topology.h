@@ -69,10 +69,26 @@ class Topology {
   Route route(int src, int dst) const;
 
  private:
+  [[noreturn]] void throw_bad_route(int src, int dst) const;
+
   explicit Topology(std::shared_ptr<const net::Family> family);
   std::shared_ptr<const net::Family> family_;  // immutable, so copies share it
   int ranks_ = 0;                              // cached: route() checks ranks on every call
   int links_ = 0;
 };
+
+namespace net {
+// Appends the route (family.h); declared here so that Topology::route, called twice per simulated message,
+// can be inlined.
+void route_into(const Family& family, int src, int dst, Route& out);
+}  // namespace net
+
+inline void Topology::route(int src, int dst, Route& out) const {
+  if (src < 0 || src >= ranks_ || dst < 0 || dst >= ranks_) throw_bad_route(src, dst);
+  out.links.clear();  // keeps its capacity: no allocation once the longest route has been seen
+  out.alpha = 0.0;
+  out.beta = 0.0;
+  if (src != dst) net::route_into(*family_, src, dst, out);
+}
 
 }  // namespace dsml

@@ -10,11 +10,14 @@ import { RUN_SCHEDULE, initialValue, scheduleInputs } from "../programs/run_sche
 const COLLECTIVES = ["all-reduce", "reduce-scatter", "all-gather", "broadcast", "reduce", "all-to-all"];
 const devicesPerNode = (p) => (p % 4 === 0 ? 4 : p % 2 === 0 ? 2 : 1);
 
-export function mountAnimate(figure, core, clusters) {
-  const algorithms = core.listAlgorithms();
-  const collective = select({ label: "Collective", value: "all-reduce", options: COLLECTIVES.map((c) => [c, c]), onChange: () => { fillAlgorithms(); rebuild(); } });
-  const algorithm = select({ label: "Algorithm", value: "ring", options: [], onChange: rebuild });
-  const ranks = slider({ label: "Ranks p", min: 2, max: 16, step: 1, value: 4, format: String, onInput: rebuild });
+// options: { collectives (those offered), collective, algorithm, ranks, only (algorithms offered, if restricted) }
+export function mountAnimate(figure, core, clusters, options = {}) {
+  const { collectives = COLLECTIVES, only = null } = options;
+  const algorithms = core.listAlgorithms().filter((a) => !only || only.includes(a.algorithm));
+  const collective = select({ label: "Collective", value: options.collective ?? collectives[0], options: collectives.map((c) => [c, c]),
+    onChange: () => { fillAlgorithms(); rebuild(); } });
+  const algorithm = select({ label: "Algorithm", value: options.algorithm ?? "ring", options: [], onChange: rebuild });
+  const ranks = slider({ label: "Ranks p", min: 2, max: 16, step: 1, value: options.ranks ?? 4, format: String, onInput: rebuild });
   const frame = slider({ label: "After arrival batch", min: 0, max: 1, step: 1, value: 0, format: String, onInput: show });
   const prev = button("◀ Step", () => { frame.value = Math.max(0, frame.value - 1); show(); }, { secondary: true });
   const next = button("Step ▶", () => { frame.value = Math.min(frames.length - 1, frame.value + 1); show(); }, { secondary: true });
@@ -39,6 +42,7 @@ export function mountAnimate(figure, core, clusters) {
     sel.replaceChildren(...algorithms.filter((a) => a.collective === collective.value)
       .map((a) => new Option(a.algorithm, a.algorithm)));
     if ([...sel.options].some((o) => o.value === keep)) sel.value = keep;
+    else if (options.algorithm && [...sel.options].some((o) => o.value === options.algorithm)) sel.value = options.algorithm;
   }
   function rebuild() {
     const p = Math.round(ranks.value);

@@ -1,23 +1,37 @@
-// busbw.js — widget "busbw": NCCL's algorithm bandwidth (n / t) and bus bandwidth (algbw × a factor that
-// makes every collective comparable with the link speed; 2(p−1)/p for all-reduce), from a measured time.
-import { controlRow, readout, select, slider } from "../../web/controls.js";
+// busbw.js — widget "busbw": NCCL's algorithm bandwidth algbw = n / t and bus bandwidth busbw = algbw × factor
+// (2(p−1)/p for all-reduce) of a simulated ring all-reduce, against message size: busbw climbs towards the
+// link speed once n is well above the latency-bound regime.
+import { createLineChart, describeChart } from "../../web/charts.js";
+import { chartBox, controlRow, readout, slider } from "../../web/controls.js";
 import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
 
 export function mountBusBandwidth(figure, core) {
-  const collective = select({ label: "Collective", value: "all-reduce", onChange: draw,
-    options: ["all-reduce", "all-gather", "reduce-scatter", "all-to-all", "broadcast", "reduce"].map((c) => [c, c]) });
-  const ranks = slider({ label: "Ranks p", min: 2, max: 256, step: 1, value: 8, format: String, onInput: draw });
-  const size = slider({ label: "Message size n", min: 1e3, max: 1e10, value: 1e9, log: true, format: formatBytes, onInput: draw });
-  const time = slider({ label: "Measured time t", min: 1e-5, max: 10, value: 0.08, log: true, format: formatSeconds, onInput: draw });
-  controlRow(figure, collective, ranks, size, time);
+  const ranks = slider({ label: "Ranks p", min: 2, max: 16, step: 1, value: 8, format: String, onInput: draw });
+  const alpha = slider({ label: "Latency α", min: 1e-7, max: 1e-4, value: 5e-6, log: true, format: formatSeconds, onInput: draw });
+  const bandwidth = slider({ label: "Link bandwidth 1/β", min: 1e9, max: 1e12, value: 25e9, log: true, format: formatRate, onInput: draw });
+  controlRow(figure, ranks, alpha, bandwidth);
   const out = readout(figure);
+  const canvas = chartBox(figure, "Algorithm and bus bandwidth of a simulated ring all-reduce against message size");
+  const chart = createLineChart(canvas, { xLabel: "message size n (bytes)", yLabel: "bandwidth (B/s)", logX: true, logY: true, datasets: [] });
 
   function draw() {
-    const p = Math.round(ranks.value);
-    const { algbw, busbw } = core.busBandwidth(collective.value, p, size.value, time.value);
-    out.innerHTML = `algbw = n / t = <strong>${formatRate(algbw)}</strong>; busbw = <strong>${formatRate(busbw)}</strong> ` +
-      `(factor ${(busbw / algbw).toFixed(3)}). Compare busbw with the link's bandwidth: close to it means the ` +
-      `collective runs at the speed of the wire.`;
+    const p = Math.round(ranks.value), link = bandwidth.value;
+    const sizes = Array.from({ length: 25 }, (_, i) => Math.round(10 ** (3 + i / 4) / (4 * p)) * 4 * p);  // ~1 kB … 1 GB
+    const points = sizes.map((n) => {
+      const t = core.simulateCollective({ collective: "all-reduce", algorithm: "ring", ranks: p, bytes: n,
+        topology: { kind: "fully-connected", alpha: alpha.value, beta: 1 / link } }).makespan;
+      return { n, t, ...core.busBandwidth("all-reduce", p, n, t) };
+    });
+    chart.update({ datasets: [
+      { label: "algbw = n / t", data: points.map((q) => ({ x: q.n, y: q.algbw })) },
+      { label: "busbw = algbw · 2(p−1)/p", data: points.map((q) => ({ x: q.n, y: q.busbw })) },
+      { label: "link bandwidth", dashed: true, data: [{ x: sizes[0], y: link }, { x: sizes.at(-1), y: link }] }] });
+    const last = points.at(-1);
+    out.innerHTML = `At ${formatBytes(last.n)} on ${p} ranks: algbw ${formatRate(last.algbw)}, busbw <strong>${formatRate(last.busbw)}</strong> ` +
+      `of a ${formatRate(link)} link. busbw, not algbw, is what compares with the wire.`;
+    describeChart(figure, `Bus bandwidth rises with message size and levels off at the link bandwidth ${formatRate(link)}.`,
+      [["n", "time", "algbw", "busbw"], ...points.filter((_, i) => i % 4 === 0).map((q) =>
+        [formatBytes(q.n), formatSeconds(q.t), formatRate(q.algbw), formatRate(q.busbw)])]);
   }
   draw();
 }

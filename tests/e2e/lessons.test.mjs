@@ -1,0 +1,77 @@
+// Every published lesson in real Chromium: it loads cleanly, its prose numbers are the core's, every
+// exercise's reference solution passes and a wrong answer fails, solved state survives a reload, and axe
+// finds nothing serious in light or dark mode.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { axeViolations, openSite, SITE } from "./harness.mjs";
+import { openLesson, waitVerdict } from "./pages.mjs";
+import { WEEKS } from "../../web/course.js";
+
+const LESSONS = WEEKS.filter((w) => w.available).map((w) => w.slug);
+
+let site;
+before(async () => { site = await openSite(); });
+after(async () => { await site?.close(); });
+
+for (const slug of LESSONS) {
+  describe(slug, () => {
+    test("loads with no console error or failed request; math, numbers, charts render", async () => {
+      const { page, problems } = await openLesson(site.context, site.url, slug);
+      assert.ok(await page.locator(".katex").count() > 10, "KaTeX rendered");
+      assert.equal(await page.locator(".katex-error").count(), 0, "no TeX errors");
+      assert.ok(await page.locator("canvas").count() >= 2, "charts present");
+      assert.ok(await page.locator("nav.toc a").count() >= 5, "table of contents");
+      // Every number in the prose is the core's: the text written in the HTML (for print and no-JS readers)
+      // must equal what the core computes on the page.
+      const html = readFileSync(join(SITE, slug, "index.html"), "utf8").replace(/<!--[\s\S]*?-->/g, "");
+      const written = Object.fromEntries([...html.matchAll(/<span data-calc="([^"]+)">([^<]*)</g)].map((m) => [m[1], m[2]]));
+      const computed = await page.evaluate(() => Object.fromEntries(
+        [...document.querySelectorAll("[data-calc]")].map((el) => [el.dataset.calc, el.textContent])));
+      assert.ok(Object.keys(computed).length >= 20);
+      assert.deepEqual(written, computed);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+      assert.equal(overflow, false, "no sideways scrolling");
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    test("every exercise: the reference passes and a wrong answer fails; solved survives a reload", async () => {
+      const { page, problems } = await openLesson(site.context, site.url, slug);
+      const ids = await page.evaluate(() => [...window.dsml.exercises.keys()]);
+      assert.ok(ids.length >= 4, `at least four exercises, found ${ids.length}`);
+      for (const id of ids) {
+        // wrong first, then right, so the exercise ends solved
+        await page.evaluate((i) => {
+          const c = window.dsml.exercises.get(i), ex = c.exercise;
+          if (ex.kind === "code") { c.setCode(ex.wrong); return c.check(); }
+          if (ex.kind === "choice") { c.choose(ex.options.flatMap((o, k) => (o.correct ? [] : [k])).slice(0, 1)); return c.submit(); }
+          c.setAnswer(ex.wrongAnswer(c.params, window.dsml.core)); return c.submit();
+        }, id);
+        await waitVerdict(page, id, "fail", 60000);
+        await page.evaluate((i) => {
+          const c = window.dsml.exercises.get(i), ex = c.exercise;
+          if (ex.kind === "code") { c.setCode(ex.solution); return c.check(); }
+          if (ex.kind === "choice") { c.showSolution(); return c.submit(); }
+          c.setAnswer(c.expected()); return c.submit();
+        }, id);
+        assert.match(await waitVerdict(page, id, "pass", 60000), /Correct/, id);
+      }
+      assert.deepEqual(problems, []);
+      await page.reload();
+      await page.waitForSelector("html[data-ready=true]");
+      assert.equal(await page.locator(".exercise.solved").count(), ids.length);
+      await page.close();
+    });
+
+    for (const scheme of ["light", "dark"]) {
+      test(`axe: no serious or critical violation (${scheme})`, async () => {
+        const { page } = await openLesson(site.context, site.url, slug);
+        await page.emulateMedia({ colorScheme: scheme });
+        assert.deepEqual(await axeViolations(page), []);
+        await page.close();
+      });
+    }
+  });
+}
