@@ -24,6 +24,7 @@ export class Cluster {
   #workers = [];
   #ready = null;       // Promise: all current Workers initialised
   #startFailed = false;
+  #abortStart = null;  // rejects #ready if the Workers are killed while starting
   #run = null;         // the ClusterRun in progress
   #busy = false;
   #terminated = false;
@@ -59,6 +60,7 @@ export class Cluster {
     this.#busy = true;
     try {
       await this.ready();
+      if (this.#terminated) throw new Error("Cluster.run: this cluster has been terminated");
       const id = ++this.#runs;
       const t0 = clockMs();
       const workers = this.#workers;
@@ -96,6 +98,8 @@ export class Cluster {
   #kill() {
     for (const w of this.#workers) w.terminate();
     this.#workers = [];
+    this.#abortStart?.(new Error("Cluster: terminated before its Workers were ready"));  // no await hangs
+    this.#abortStart = null;
   }
 
   // (Re)starts all Workers and wires every pair of them.
@@ -134,7 +138,10 @@ export class Cluster {
       { type: "init", rank: r, size, ports: ports[r], wasmModule: this.wasmModule }, ports[r].filter(Boolean)));
     this.#workers = workers;
     this.#startFailed = false;
-    this.#ready = Promise.all(started).then(() => undefined, (err) => {
+    const killed = new Promise((_, reject) => { this.#abortStart = reject; });
+    this.#ready = Promise.race([Promise.all(started), killed]).then(() => {
+      if (current()) this.#abortStart = null;
+    }, (err) => {
       if (current()) { this.#kill(); this.#startFailed = true; }
       throw err;
     });

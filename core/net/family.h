@@ -32,6 +32,16 @@ inline void add_hop(Route& out, int link, double alpha, double beta) {
   out.beta = std::max(out.beta, beta);
 }
 
+// `hops` more links that all cost α, β (a ring or torus leg): returns where to write their indices. Cheaper
+// than add_hop per link — routes on rings and tori are long and routed several times per message.
+inline int* add_hops(Route& out, int hops, double alpha, double beta) {
+  const std::size_t first = out.links.size();
+  out.links.resize(first + static_cast<std::size_t>(hops));  // within capacity once the longest route was seen
+  out.alpha += hops * alpha;
+  out.beta = std::max(out.beta, beta);
+  return out.links.data() + first;
+}
+
 // Factories (argument checks happen in topology.cpp, before these are called).
 std::shared_ptr<const Family> make_fully_connected(int ranks, const CostModel& model);
 std::shared_ptr<const Family> make_ring(int ranks, const CostModel& model);

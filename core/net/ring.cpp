@@ -31,11 +31,9 @@ class Ring final : public Family {
 
   void route(int src, int dst, Route& out) const override {
     const RingPath path = ring_path(src, dst, p_);
-    int at = src;
-    for (int h = 0; h < path.hops; ++h) {
-      add_hop(out, ring_link(p_, at, path.step), model_.alpha, model_.beta);
-      at = ring_next(p_, at, path.step);
-    }
+    int* link = add_hops(out, path.hops, model_.alpha, model_.beta);  // h hops: h·α + β·n
+    for (int h = 0, at = src; h < path.hops; ++h, at = ring_next(p_, at, path.step))
+      *link++ = ring_link(p_, at, path.step);
   }
 
  private:

@@ -40,19 +40,15 @@ class Torus2d final : public Family {
   }
 
   void route(int src, int dst, Route& out) const override {
-    const int row = src / cols_, dst_row = dst / cols_, dst_col = dst % cols_;
-    int col = src % cols_;
-    const RingPath x = ring_path(col, dst_col, cols_);  // leg 1: along the source row
-    for (int h = 0; h < x.hops; ++h) {
-      add_hop(out, row * x_links_ + ring_link(cols_, col, x.step), model_.alpha, model_.beta);
-      col = ring_next(cols_, col, x.step);
-    }
-    int at = row;
-    const RingPath y = ring_path(row, dst_row, rows_);  // leg 2: along the destination column
-    for (int h = 0; h < y.hops; ++h) {
-      add_hop(out, rows_ * x_links_ + dst_col * y_links_ + ring_link(rows_, at, y.step), model_.alpha, model_.beta);
-      at = ring_next(rows_, at, y.step);
-    }
+    const int src_row = src / cols_, src_col = src % cols_, dst_row = dst / cols_, dst_col = dst % cols_;
+    const RingPath x = ring_path(src_col, dst_col, cols_);  // leg 1: along the source row
+    const RingPath y = ring_path(src_row, dst_row, rows_);  // leg 2: along the destination column
+    int* link = add_hops(out, x.hops + y.hops, model_.alpha, model_.beta);
+    const int row_base = src_row * x_links_, col_base = rows_ * x_links_ + dst_col * y_links_;
+    for (int h = 0, col = src_col; h < x.hops; ++h, col = ring_next(cols_, col, x.step))
+      *link++ = row_base + ring_link(cols_, col, x.step);
+    for (int h = 0, row = src_row; h < y.hops; ++h, row = ring_next(rows_, row, y.step))
+      *link++ = col_base + ring_link(rows_, row, y.step);
   }
 
  private:
