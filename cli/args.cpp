@@ -58,13 +58,14 @@ double Args::number_or(const std::string& name, double fallback) const {
   return has(name) ? number(name) : fallback;
 }
 
-int Args::whole_or(const std::string& name, int fallback) const {
-  if (!has(name)) return fallback;
+int Args::whole(const std::string& name) const {
   const double value = number(name);
   if (!(std::abs(value) <= 2147483647.0) || value != std::floor(value))
     throw UsageError("--" + name + " expects a whole number, got '" + text(name) + "'");
   return static_cast<int>(value);
 }
+
+int Args::whole_or(const std::string& name, int fallback) const { return has(name) ? whole(name) : fallback; }
 
 std::vector<double> Args::numbers(const std::string& name) const {
   const std::string list = text(name);

@@ -27,6 +27,7 @@ class Args {
   std::string text(const std::string& name) const;                        // required
   double number(const std::string& name) const;                           // required
   double number_or(const std::string& name, double fallback) const;
+  int whole(const std::string& name) const;                               // required integer, e.g. --rows 4
   int whole_or(const std::string& name, int fallback) const;              // an integer, e.g. --ranks 8
   std::vector<double> numbers(const std::string& name) const;             // required, comma-separated
 

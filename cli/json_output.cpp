@@ -36,6 +36,37 @@ JsonObject& JsonObject::add(const std::string& name, const std::vector<double>& 
   return *this;
 }
 
+JsonObject& JsonObject::add_text(const std::string& name, const std::string& text) {
+  key(name);
+  body_ += '"';
+  for (const char c : text) {  // UTF-8 bytes (like "→" in a link name) pass through unchanged
+    if (c == '"' || c == '\\') {
+      body_ += '\\';
+      body_ += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+      body_ += escaped;
+    } else {
+      body_ += c;
+    }
+  }
+  body_ += '"';
+  return *this;
+}
+
+JsonObject& JsonObject::add_object(const std::string& name, const JsonObject& object) {
+  key(name);
+  body_ += object.str();
+  return *this;
+}
+
+JsonObject& JsonObject::add_null(const std::string& name) {
+  key(name);
+  body_ += "null";
+  return *this;
+}
+
 std::string JsonObject::str() const { return "{" + body_ + "}"; }
 
 }  // namespace dsml::cli

@@ -15,6 +15,9 @@ class JsonObject {
  public:
   JsonObject& add(const std::string& key, double value);
   JsonObject& add(const std::string& key, const std::vector<double>& values);
+  JsonObject& add_text(const std::string& key, const std::string& text);  // a JSON string, escaped
+  JsonObject& add_object(const std::string& key, const JsonObject& object);
+  JsonObject& add_null(const std::string& key);
   std::string str() const;  // {"key": 1, "list": [1, 2]}
 
  private:

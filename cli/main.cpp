@@ -7,6 +7,7 @@
 //
 // Bad input of any kind — an unknown subcommand or flag, a missing value, a value that is not a number, or
 // an argument the core rejects — prints one line "dsml: error: <message>" on stderr and exits with code 2.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -21,6 +22,7 @@
 #include "dsml/scaling_laws.h"
 #include "dsml/scenarios.h"
 #include "dsml/simulator.h"
+#include "dsml/topology.h"
 #include "json_output.h"
 
 namespace {
@@ -47,6 +49,12 @@ Usage:
       NAME: ping-pong | token-ring | linear-broadcast | gather-to-root | compute-then-exchange
       -> {"makespan_s", "messages", "total_bytes", "events", "finish_time_s": [...]}
       --trace prints the timestamped event log instead (the golden-trace format).
+    On a topology (default: Week 1's switch, the same as fully-connected), add
+                [--topology fully-connected | ring]                      (--alpha, --beta as above)
+                [--topology torus2d --rows R --cols C]                   (ranks = R*C)
+                [--topology hierarchical --nodes N --per-node D --intra-alpha S --intra-beta S_PER_B
+                                         --inter-alpha S --inter-beta S_PER_B]  (ranks = N*D; no --alpha/--beta)
+      -> adds {"topology", "links", "busiest_link": {"name", "busy_s"} (null if no link was busy)}
   dsml --help
 
 Units: seconds, bytes, bytes per second. --ranks defaults to 2, --rounds and --laps to 1, --compute to 0.
@@ -118,33 +126,108 @@ int fit(int argc, char** argv) {
   return 0;
 }
 
+// The flags each --topology takes beyond the common ones; any other topology flag is a mistake worth naming.
+const std::vector<std::string> kTopologyFlags = {"rows",        "cols",       "nodes",       "per-node",
+                                                 "intra-alpha", "intra-beta", "inter-alpha", "inter-beta"};
+
+std::vector<std::string> flags_of(const std::string& topology) {
+  if (topology == "torus2d") return {"rows", "cols"};
+  if (topology == "hierarchical") return {"nodes", "per-node", "intra-alpha", "intra-beta", "inter-alpha", "inter-beta"};
+  return {};
+}
+
+// --topology and its flags → the network; `ranks` is --ranks (default 2) or the torus/hierarchy's shape.
+dsml::Topology topology_from(const Args& args, int& ranks) {
+  const std::string name = args.text("topology");
+  if (name != "fully-connected" && name != "ring" && name != "torus2d" && name != "hierarchical")
+    throw UsageError("unknown topology '" + name + "'; expected fully-connected, ring, torus2d or hierarchical");
+  const std::vector<std::string> own = flags_of(name);
+  for (const std::string& flag : kTopologyFlags)
+    if (args.has(flag) && std::find(own.begin(), own.end(), flag) == own.end())
+      throw UsageError("--" + flag + " does not apply to --topology " + name);
+  if (name == "hierarchical" && (args.has("alpha") || args.has("beta") || args.has("bandwidth")))
+    throw UsageError("--topology hierarchical takes --intra-alpha/--intra-beta and --inter-alpha/--inter-beta, "
+                     "not --alpha/--beta/--bandwidth");
+
+  const auto shape = [&](long long size, const char* how) {
+    if (args.has("ranks") && args.whole("ranks") != size)
+      throw UsageError("--ranks " + args.text("ranks") + " does not match " + how + " = " + std::to_string(size));
+    ranks = static_cast<int>(size);
+  };
+  if (name == "hierarchical") {
+    dsml::CostModel intra, inter;
+    intra.alpha = args.number("intra-alpha");
+    intra.beta = args.number("intra-beta");
+    inter.alpha = args.number("inter-alpha");
+    inter.beta = args.number("inter-beta");
+    const int nodes = args.whole("nodes"), per_node = args.whole("per-node");
+    dsml::Topology topology = dsml::Topology::hierarchical(nodes, per_node, intra, inter);
+    shape(static_cast<long long>(nodes) * per_node, "--nodes × --per-node");
+    return topology;
+  }
+  const dsml::CostModel model = model_from(args);
+  if (name == "torus2d") {
+    const int rows = args.whole("rows"), cols = args.whole("cols");
+    dsml::Topology topology = dsml::Topology::torus2d(rows, cols, model);
+    shape(static_cast<long long>(rows) * cols, "--rows × --cols");
+    return topology;
+  }
+  ranks = args.whole_or("ranks", 2);
+  return name == "ring" ? dsml::Topology::ring(ranks, model) : dsml::Topology::fully_connected(ranks, model);
+}
+
+// The event log (--trace) or one line of JSON; `links` adds the topology's link report.
+int report(const Args& args, const dsml::SimResult& result, bool links) {
+  if (args.has("trace")) {
+    std::fputs(dsml::format_trace(result).c_str(), stdout);
+    return 0;
+  }
+  JsonObject json;
+  json.add("makespan_s", result.makespan)
+      .add("messages", static_cast<double>(result.messages.size()))
+      .add("total_bytes", result.total_bytes)
+      .add("events", static_cast<double>(result.events))
+      .add("finish_time_s", result.finish_time);
+  if (links) {
+    json.add_text("topology", result.topology.kind()).add("links", static_cast<double>(result.topology.links()));
+    if (result.busiest_link < 0) {
+      json.add_null("busiest_link");
+    } else {
+      json.add_object("busiest_link", JsonObject()
+                                          .add_text("name", result.topology.link_name(result.busiest_link))
+                                          .add("busy_s", result.link_busy[result.busiest_link]));
+    }
+  }
+  print(json);
+  return 0;
+}
+
 int simulate(int argc, char** argv) {
-  const Args args("simulate", argc, argv, 2,
-                  {"scenario", "ranks", "bytes", "alpha", "beta", "bandwidth", "rounds", "laps", "compute"},
-                  {"trace"});
+  std::vector<std::string> valued = {"scenario", "ranks", "bytes", "alpha",   "beta",
+                                     "bandwidth", "rounds", "laps", "compute", "topology"};
+  valued.insert(valued.end(), kTopologyFlags.begin(), kTopologyFlags.end());
+  const Args args("simulate", argc, argv, 2, valued, {"trace"});
+  if (!args.has("topology"))
+    for (const std::string& flag : kTopologyFlags)
+      if (args.has(flag)) throw UsageError("--" + flag + " needs a --topology (see dsml --help)");
+
   dsml::ScenarioOptions options;
   options.ranks = args.whole_or("ranks", 2);
   options.bytes = args.number("bytes");
   options.rounds = args.whole_or("rounds", 1);
   options.laps = args.whole_or("laps", 1);
   options.compute_seconds = args.number_or("compute", 0.0);
-  const std::vector<dsml::Program> programs = dsml::make_scenario(args.text("scenario"), options);
-
-  dsml::Network network;
-  network.ranks = static_cast<int>(programs.size());
-  network.model = model_from(args);
-  const dsml::SimResult result = dsml::simulate(network, programs);
-  if (args.has("trace")) {
-    std::fputs(dsml::format_trace(result).c_str(), stdout);
-    return 0;
+  if (!args.has("topology")) {
+    // Week 1's network, with Week 1's output: unchanged.
+    const std::vector<dsml::Program> programs = dsml::make_scenario(args.text("scenario"), options);
+    dsml::Network network;
+    network.ranks = static_cast<int>(programs.size());
+    network.model = model_from(args);
+    return report(args, dsml::simulate(network, programs), false);
   }
-  print(JsonObject()
-            .add("makespan_s", result.makespan)
-            .add("messages", static_cast<double>(result.messages.size()))
-            .add("total_bytes", result.total_bytes)
-            .add("events", static_cast<double>(result.events))
-            .add("finish_time_s", result.finish_time));
-  return 0;
+  const dsml::Topology topology = topology_from(args, options.ranks);
+  const std::vector<dsml::Program> programs = dsml::make_scenario(args.text("scenario"), options);
+  return report(args, dsml::simulate(topology, programs), true);
 }
 
 int run(int argc, char** argv) {

@@ -12,17 +12,22 @@
 // network). The page only receives each Worker's small reports (sent/received/blocked/log/done), which feed
 // the trace, the timeline and the deadlock detector, and it coordinates barriers.
 //
-// After an error or a timeout the Workers may still be spinning (endless loop) or stuck, so all of them are
-// terminated and fresh ones started at once: the next run() just works. After "ok" or a deadlock no code of
-// the run can execute any more, so the Workers (and their instances of the core) are kept for the next run.
+// After a run that did not end "ok" some Workers may still be executing the learner's code (an endless loop),
+// so the cluster recycles itself before the next run: ranks the watchdog caught running are terminated at
+// once; every other Worker is asked to abandon the run and is kept if it answers promptly (it is idle, and its
+// instance of the core is reused); the rest are replaced by fresh Workers, wired to the survivors with new
+// channels. Starting a Worker is the slow part (tens of ms each), so this keeps ready() fast after a deadlock
+// or an exception, where usually no Worker is stuck. The next run() waits for it: it just works.
 import { ClusterRun } from "./cluster_run.js";
 import { clockMs } from "./rank_spans.js";
 
 const WORKER_URL = new URL("./rank_worker.js", import.meta.url);
+const IDLE_ANSWER_MS = 250;  // an idle Worker answers "abandon" within a few ms; silence means it is stuck
 
 export class Cluster {
-  #workers = [];
-  #ready = null;       // Promise: all current Workers initialised
+  #workers = [];       // #workers[rank]: the rank's current Worker
+  #replies = new Map();  // Worker → resolve() of its pending "abandoned" answer
+  #ready = null;       // Promise: every current Worker initialised
   #startFailed = false;
   #abortStart = null;  // rejects #ready if the Workers are killed while starting
   #run = null;         // the ClusterRun in progress
@@ -37,13 +42,13 @@ export class Cluster {
     }
     this.size = size;
     this.wasmModule = wasmModule;
-    this.#spawn();
+    this.#setReady(this.#replace(this.#allRanks()));
   }
 
   // Resolves when every Worker is initialised (and has instantiated the core, if one was given).
   ready() {
     if (this.#terminated) return Promise.reject(new Error("Cluster: this cluster has been terminated"));
-    if (this.#startFailed) this.#spawn();  // try again rather than fail forever
+    if (this.#startFailed) this.#setReady(this.#replace(this.#allRanks()));  // try again, not fail forever
     return this.#ready;
   }
 
@@ -71,17 +76,11 @@ export class Cluster {
         workers.forEach((w, r) => w.postMessage({ type: "run", run: id, t0, code, input: inputs[r] }));
       } catch (err) {
         run.abort(err);
-        this.#spawn();  // some ranks may have started: replace them all
+        this.#setReady(this.#recycle(id, []));  // the ranks before the failing one have started
         throw new TypeError(`Cluster.run: an input cannot be sent to a Worker (${err.message}); use plain data`);
       }
       const result = await run.outcome;
-      if (result.status === "deadlock") {
-        // Nothing can ever wake these ranks (deadlock.js: all blocked, nothing in flight, no timers), so no
-        // code of this run will execute again: the Workers are reused, which makes the next run start at once.
-        workers.forEach((w) => w.postMessage({ type: "abandon", run: id }));
-      } else if (result.status !== "ok" && !this.#terminated) {
-        this.#spawn();
-      }
+      if (result.status !== "ok") this.#setReady(this.#recycle(id, result.timeout?.running ?? []));
       return result;
     } finally {
       this.#run = null;
@@ -92,59 +91,90 @@ export class Cluster {
   terminate() {
     this.#terminated = true;
     this.#run?.abort(new Error("Cluster: terminated during a run"));
-    this.#kill();
-  }
-
-  #kill() {
     for (const w of this.#workers) w.terminate();
     this.#workers = [];
     this.#abortStart?.(new Error("Cluster: terminated before its Workers were ready"));  // no await hangs
-    this.#abortStart = null;
   }
 
-  // (Re)starts all Workers and wires every pair of them.
-  #spawn() {
-    this.#kill();
+  #allRanks() { return Array.from({ length: this.size }, (_, r) => r); }
+
+  // Makes `starting` the cluster's readiness; a failure is reported by the next ready()/run().
+  #setReady(starting) {
+    const killed = new Promise((_, reject) => { this.#abortStart = reject; });
+    this.#startFailed = false;
+    this.#ready = Promise.race([starting, killed]).catch((err) => {
+      if (!this.#terminated) this.#startFailed = true;
+      throw err;
+    });
+    this.#ready.catch(() => {});  // not an unhandled rejection if nobody is waiting right now
+  }
+
+  // After run `id` ended badly: terminate `running` (caught executing by the watchdog), ask the others to
+  // abandon the run, and replace whoever is running or does not answer in time.
+  async #recycle(id, running) {
+    if (this.#terminated) return;
+    const workers = this.#workers;
+    for (const r of running) workers[r].terminate();
+    const idle = await Promise.all(workers.map((w, r) => !running.includes(r) && this.#abandon(w, id)));
+    if (this.#terminated) return;
+    await this.#replace(this.#allRanks().filter((r) => !idle[r]));
+  }
+
+  // true if the Worker answers "abandon" within IDLE_ANSWER_MS.
+  #abandon(worker, id) {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => { this.#replies.delete(worker); resolve(false); }, IDLE_ANSWER_MS);
+      this.#replies.set(worker, () => { clearTimeout(timer); this.#replies.delete(worker); resolve(true); });
+      worker.postMessage({ type: "abandon", run: id });
+    });
+  }
+
+  // Starts new Workers for `ranks` and wires them: one MessageChannel for every pair of ranks that involves
+  // a new Worker; the surviving Workers get their new ports in a "rewire" message. Resolves when the new
+  // Workers are initialised.
+  #replace(ranks) {
     const size = this.size;
-    const workers = [];
-    const started = [];
-    const current = () => this.#workers === workers;
-    for (let r = 0; r < size; r++) {
-      const worker = new Worker(WORKER_URL, { type: "module", name: `dsml rank ${r}` });
-      started.push(new Promise((ok, fail) => {
-        worker.onmessage = ({ data }) => {
-          if (data.type === "ready") ok();
-          else if (data.type === "init-error") fail(new Error(`Cluster: rank ${r} could not start: ${data.message}`));
-          else if (current() && this.#run?.id === data.run) this.#run.report(r, data);
-        };
-        worker.onerror = (event) => {
-          event.preventDefault();
-          const message = event.message || `could not load ${WORKER_URL.pathname}`;
-          fail(new Error(`Cluster: rank ${r} failed: ${message}`));
-          if (current()) this.#run?.workerFailed(r, message);
-        };
-      }));
-      workers.push(worker);
-    }
-    const ports = workers.map(() => new Array(size).fill(null));
+    const fresh = new Set(ranks);
+    const ports = Array.from({ length: size }, () => new Array(size).fill(null));
     for (let i = 0; i < size; i++) {
       for (let j = i + 1; j < size; j++) {
+        if (!fresh.has(i) && !fresh.has(j)) continue;  // both survive: their channel is still good
         const { port1, port2 } = new MessageChannel();
         ports[i][j] = port1;
         ports[j][i] = port2;
       }
     }
-    workers.forEach((w, r) => w.postMessage(
-      { type: "init", rank: r, size, ports: ports[r], wasmModule: this.wasmModule }, ports[r].filter(Boolean)));
-    this.#workers = workers;
-    this.#startFailed = false;
-    const killed = new Promise((_, reject) => { this.#abortStart = reject; });
-    this.#ready = Promise.race([Promise.all(started), killed]).then(() => {
-      if (current()) this.#abortStart = null;
-    }, (err) => {
-      if (current()) { this.#kill(); this.#startFailed = true; }
-      throw err;
+    const started = ranks.map((r) => this.#start(r));
+    for (let r = 0; r < size; r++) {
+      const transfer = ports[r].filter(Boolean);
+      if (fresh.has(r)) {
+        this.#workers[r].postMessage({ type: "init", rank: r, size, ports: ports[r], wasmModule: this.wasmModule }, transfer);
+      } else if (transfer.length) {
+        this.#workers[r].postMessage({ type: "rewire", ports: ports[r] }, transfer);
+      }
+    }
+    return Promise.all(started).then(() => undefined);
+  }
+
+  // A new Worker for rank r; resolves once it is initialised.
+  #start(r) {
+    this.#workers[r]?.terminate();
+    const worker = new Worker(WORKER_URL, { type: "module", name: `dsml rank ${r}` });
+    this.#workers[r] = worker;
+    const current = () => this.#workers[r] === worker;
+    return new Promise((ok, fail) => {
+      worker.onmessage = ({ data }) => {
+        if (data.type === "ready") ok();
+        else if (data.type === "init-error") fail(new Error(`Cluster: rank ${r} could not start: ${data.message}`));
+        else if (data.type === "abandoned") this.#replies.get(worker)?.();
+        else if (current() && this.#run?.id === data.run) this.#run.report(r, data);
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        const message = event.message || `could not load ${WORKER_URL.pathname}`;
+        fail(new Error(`Cluster: rank ${r} failed: ${message}`));
+        if (current()) this.#run?.workerFailed(r, message);
+      };
     });
-    this.#ready.catch(() => {});  // reported by the next ready()/run(), not as an unhandled rejection
   }
 }

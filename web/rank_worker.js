@@ -4,7 +4,8 @@
 // From the page:  init { rank, size, ports, wasmModule }  → ready | init-error
 //                 run { run, t0, code, input }            → a stream of reports, ending in done | error
 //                 release { run, gen }                    (everyone reached barrier number gen)
-//                 abandon { run }                         (the run ended in a deadlock)
+//                 abandon { run }  → abandoned { run }    (the run ended badly; answering proves we are idle)
+//                 rewire { ports }                        (new ports to peers whose Workers were replaced)
 // Reports to the page, in order (deadlock.js explains why the order matters):
 //   sent { dst, tag, bytes, id, t } — posted BEFORE the data leaves;  unsent { dst, tag, id }
 //   received { src, tag, id, t } · blocked { on, barrierGen, since } · barrier { gen } · log { line }
@@ -46,8 +47,8 @@ const queue = (map, key) => map.get(key) ?? map.set(key, []).get(key);
 
 function onPeerMessage(src, msg) {
   if (!run || msg.run > run.id) early.push({ src, msg });
-  else if (msg.run === run.id) deliver(run, src, msg);
-  // else: a leftover of an earlier run, never received there — dropped
+  else if (msg.run === run.id && !run.finished) deliver(run, src, msg);
+  // else: a leftover of an earlier or finished run — dropped, so it can never wake old code
 }
 
 function deliver(r, src, msg) {
@@ -169,6 +170,7 @@ async function startRun({ run: id, t0, code, input }) {
     else fail(r, err instanceof LearnerError ? err : learnerErrorFrom(err, r.where));
     return;
   }
+  if (r.finished) return;  // abandoned while the code was loading
   r.where = learner.where;
   r.spans = new SpanRecorder(rank, t0);  // the timeline starts when main() does
   const ctx = {
@@ -223,10 +225,10 @@ async function init(msg) {
   rank = msg.rank;
   size = msg.size;
   ports = msg.ports.slice();
-  msg.ports.forEach((port, peer) => { if (port) port.onmessage = (e) => onPeerMessage(peer, e.data); });
+  msg.ports.forEach((port, peer) => { if (port) listen(peer, port); });
   const loop = new MessageChannel();  // sending to oneself behaves like any other message
   ports[rank] = loop.port1;
-  loop.port2.onmessage = (e) => onPeerMessage(rank, e.data);
+  listen(rank, loop.port2);
   try {
     if (msg.wasmModule) core = await instantiateCore(msg.wasmModule);
     self.postMessage({ type: "ready" });
@@ -235,12 +237,32 @@ async function init(msg) {
   }
 }
 
-// The run ended in a deadlock: this rank's code is suspended for good; let it be collected.
+// The run ended (deadlock, error or timeout elsewhere). Whatever of this rank's code is suspended stays
+// suspended for good: no message, barrier release or timer of that run can reach it any more. Answering
+// proves to the page that this Worker is not stuck in the learner's code, so it is kept for the next run.
 function abandon({ run: id }) {
-  if (!run || run.id !== id || run.finished) return;
-  finish(run);
-  run.waiters.clear();
-  run.mailbox.clear();
+  if (run && run.id === id) {
+    if (!run.finished) finish(run);
+    clearTimersOf(run.watch);
+    run.waiters.clear();
+    run.mailbox.clear();
+    run.barrier = null;
+  }
+  self.postMessage({ type: "abandoned", run: id });
+}
+
+function listen(peer, port) {
+  port.onmessage = (e) => onPeerMessage(peer, e.data);
+}
+
+// Some peers' Workers were replaced: talk to the new ones on these ports (the old ones are dead).
+function rewire(msg) {
+  msg.ports.forEach((port, peer) => {
+    if (!port) return;
+    ports[peer]?.close();
+    ports[peer] = port;
+    listen(peer, port);
+  });
 }
 
 self.onmessage = ({ data }) => {
@@ -248,4 +270,5 @@ self.onmessage = ({ data }) => {
   else if (data.type === "run") startRun(data);
   else if (data.type === "release") release(data);
   else if (data.type === "abandon") abandon(data);
+  else if (data.type === "rewire") rewire(data);
 };

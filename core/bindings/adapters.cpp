@@ -9,6 +9,7 @@
 #include "dsml/scenarios.h"
 #include "dsml/simulator.h"
 #include "dsml/step_time.h"
+#include "dsml/topology.h"
 
 namespace dsml::bindings {
 
@@ -60,19 +61,31 @@ val simulate(const val& scenario) { return to_val(run(scenario)); }
 
 std::string trace_text(const val& scenario) { return format_trace(run(scenario)); }
 
-val scenario(const std::string& name, const val& options) {
+namespace {
+
+ScenarioOptions scenario_options(const std::string& name, const val& options) {
   const std::string where = "scenario " + name;
-  const double bytes = number_field_or(options, "bytes", 0.0, where);
-  const int ranks = whole(number_field_or(options, "ranks", 2, where), "ranks");
-  if (name == "ping-pong") return to_val(ping_pong(whole(number_field_or(options, "rounds", 1, where), "rounds"), bytes));
-  if (name == "token-ring")
-    return to_val(token_ring(ranks, bytes, whole(number_field_or(options, "laps", 1, where), "laps")));
-  if (name == "linear-broadcast") return to_val(linear_broadcast(ranks, bytes));
-  if (name == "gather-to-root") return to_val(gather_to_root(ranks, bytes));
-  if (name == "compute-then-exchange")
-    return to_val(compute_then_exchange(ranks, bytes, number_field_or(options, "computeSeconds", 0.0, where)));
-  throw Error("unknown scenario \"" + name +
-              "\"; expected ping-pong, token-ring, linear-broadcast, gather-to-root or compute-then-exchange");
+  ScenarioOptions o;
+  o.ranks = whole(number_field_or(options, "ranks", 2, where), "ranks");
+  o.bytes = number_field_or(options, "bytes", 0.0, where);
+  o.rounds = whole(number_field_or(options, "rounds", 1, where), "rounds");
+  o.laps = whole(number_field_or(options, "laps", 1, where), "laps");
+  o.compute_seconds = number_field_or(options, "computeSeconds", 0.0, where);
+  return o;
+}
+
+}  // namespace
+
+val scenario(const std::string& name, const val& options) { return to_val(make_scenario(name, scenario_options(name, options))); }
+
+val simulate_scenario(const std::string& name, const val& options) {
+  const ScenarioOptions o = scenario_options(name, options);
+  const std::vector<Program> programs = make_scenario(name, o);
+  const bool record = options["record"].isUndefined() || options["record"].as<bool>();
+  const SimOptions sim{record, record};
+  const SimResult result = dsml::simulate(Topology::fully_connected(static_cast<int>(programs.size()), model(
+      number_field(options, "alpha", "simulateScenario"), number_field(options, "beta", "simulateScenario"))), programs, sim);
+  return record ? to_val(result) : summary_to_val(result);
 }
 
 }  // namespace dsml::bindings

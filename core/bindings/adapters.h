@@ -34,5 +34,9 @@ std::string trace_text(const val& scenario);
 // name: "ping-pong" | "token-ring" | "linear-broadcast" | "gather-to-root" | "compute-then-exchange"
 // options: {ranks, bytes, rounds?, laps?, computeSeconds?}
 val scenario(const std::string& name, const val& options);
+// The named scenario built and simulated inside the core (no programs cross the boundary): options as for
+// scenario() plus {alpha, beta, record?}. record: false keeps only {makespan, events, totalBytes} — for
+// benchmarks and very large runs.
+val simulate_scenario(const std::string& name, const val& options);
 
 }  // namespace dsml::bindings

@@ -30,6 +30,7 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("simulate", &Guarded<&b::simulate>::call);
   function("traceText", &Guarded<&b::trace_text>::call);
   function("scenario", &Guarded<&b::scenario>::call);
+  function("simulateScenario", &Guarded<&b::simulate_scenario>::call);
 
   // Week 2: collectives as schedules
   function("listAlgorithms", &Guarded<&b::list_algorithms>::call);

@@ -99,7 +99,12 @@ val simulate_collective(const val& request) {
                                    whole_field(request, "root", 0, ctx), whole_field(request, "devicesPerNode", 0, ctx));
   const double gamma = number_field_or(request, "gamma", 0.0, ctx);
   require_non_negative("gamma", gamma);
-  return sim_to_val(simulate(topology_for(request, ranks, ctx), to_programs(s, gamma)));
+  const bool record = request["record"].isUndefined() || request["record"].as<bool>();
+  const SimResult result = simulate(topology_for(request, ranks, ctx), to_programs(s, gamma), SimOptions{record, record});
+  if (record) return sim_to_val(result);
+  val out = summary_to_val(result);
+  out.set("busiestLink", sim_to_val(result)["busiestLink"]);
+  return out;
 }
 
 val simulate_trace(const val& request) {

@@ -18,7 +18,8 @@ val verify_schedule(const val& schedule);
 double collective_cost(const std::string& collective, const std::string& algorithm, const val& options);
 double lower_bound(const std::string& collective, const val& options);
 val bus_bandwidth(const std::string& collective, double ranks, double bytes, double seconds);
-// {collective, algorithm, ranks, bytes, root?, gamma?, devicesPerNode?, topology}
+// {collective, algorithm, ranks, bytes, root?, gamma?, devicesPerNode?, topology, record?}
+// record: false returns only {makespan, events, totalBytes, busiestLink} (large runs: 1024 ranks and more)
 val simulate_collective(const val& request);
 // {ranks, topology, gamma?, trace: [{src, dst, bytes, sendTime, recvTime}]}
 val simulate_trace(const val& request);

@@ -154,6 +154,14 @@ val to_val(const SimResult& result) {
   return out;
 }
 
+val summary_to_val(const SimResult& result) {
+  val out = val::object();
+  out.set("makespan", result.makespan);
+  out.set("events", static_cast<double>(result.events));
+  out.set("totalBytes", result.total_bytes);
+  return out;
+}
+
 val to_val(const AlphaBetaFit& fit) {
   val out = val::object();
   out.set("alpha", fit.alpha); out.set("beta", fit.beta);

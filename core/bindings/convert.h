@@ -28,5 +28,7 @@ std::vector<Program> to_programs(const val& programs, int ranks);
 val to_val(const std::vector<Program>& programs);
 val to_val(const SimResult& result);
 val to_val(const AlphaBetaFit& fit);
+// Only {makespan, events, totalBytes}: for runs simulated without recording spans and messages.
+val summary_to_val(const SimResult& result);
 
 }  // namespace dsml::bindings

@@ -181,7 +181,9 @@ void Engine::on_arrive(int id, double now) {
   const int sender = m.src;
   add_span(Span::Kind::kSend, sender, m.started, now, m.dst, m.bytes);
   topology_.route(sender, m.dst, route_);
-  links_.release(route_, now - m.started);
+  // Busy time is the transfer's T itself, not `now − started`: summed over many messages, the rounding of
+  // absolute times would otherwise make equally loaded links differ in the last digit.
+  links_.release(route_, route_.alpha + route_.beta * m.bytes);
   // Retry the transfers that waited for these links, oldest first; each starts if its whole route is free.
   for (int waiting; (waiting = links_.next_candidate()) >= 0;) {
     const MessageRecord& w = records_[waiting];

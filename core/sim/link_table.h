@@ -36,7 +36,7 @@ class LinkTable {
   // waiting list of a busy one, in posting order, and returns false.
   bool acquire_or_wait(int id, const Route& route);
 
-  // Frees the links of `route` after they carried a message for `seconds`, and remembers those with waiters.
+  // Frees the links of `route` after they carried a message for `seconds` (its T), and remembers those with waiters.
   void release(const Route& route, double seconds);
 
   // The oldest message waiting on a link freed by the last release() that is still free, taken off its list —

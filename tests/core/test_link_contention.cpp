@@ -165,8 +165,11 @@ TEST(LinkContention, LinkBusyIsTheSumOfHoldTimes) {
   }
   const SimResult r = dsml::simulate(t, programs);
   std::vector<double> expected(static_cast<std::size_t>(t.links()), 0.0);
-  for (const dsml::MessageRecord& m : r.messages)
-    for (int l : t.route(m.src, m.dst).links) expected[l] += m.arrived - m.started;
+  for (const dsml::MessageRecord& m : r.messages) {
+    const dsml::Route route = t.route(m.src, m.dst);
+    EXPECT_NEAR(m.arrived - m.started, route.time(m.bytes), 1e-18);  // a message holds its route for T
+    for (int l : route.links) expected[l] += route.time(m.bytes);
+  }
   ASSERT_EQ(r.link_busy.size(), expected.size());
   for (int l = 0; l < t.links(); ++l) EXPECT_NEAR(r.link_busy[l], expected[l], 1e-12 * expected[l]) << t.link_name(l);
   // busiest_link: the first link with the largest busy time.

@@ -305,6 +305,34 @@ async function main(ctx) {
     assert.deepEqual(ok.results, [3, 3, 3]);
   });
 
+  // A Worker that survives keeps its module globals, so a counter tells kept Workers (2) from new ones (1).
+  test("after a failed run, idle Workers are kept and only stuck ones are replaced", LIMIT, async () => {
+    const count = "return (globalThis.recycleCount = (globalThis.recycleCount ?? 0) + 1);";
+    const first = await run(3, `async function main(ctx) {
+  const n = (globalThis.recycleCount = (globalThis.recycleCount ?? 0) + 1);
+  if (ctx.rank === 1) while (true) {}
+  return n;
+}`, { timeoutMs: 500 });
+    assert.equal(first.status, "timeout");
+    const second = await run(3, `async function main(ctx) { ${count} }`);
+    assert.deepEqual(second.results, [2, 1, 2]);
+
+    const error = await run(3, `async function main(ctx) {
+  if (ctx.rank === 0) { await new Promise((ok) => setTimeout(ok, 100)); throw new Error("boom"); }
+  if (ctx.rank === 2) while (true) {}       // stuck, but the page only sees it "running"
+  ${count}
+}`);
+    assert.equal(error.status, "error");
+    assert.equal(error.error.rank, 0);
+    const third = await run(3, `async function main(ctx) { ${count} }`);
+    assert.deepEqual(third.results, [3, 3, 1]);
+
+    const deadlock = await run(3, `async function main(ctx) { await ctx.recv((ctx.rank + 1) % 3); }`);
+    assert.equal(deadlock.status, "deadlock");
+    const fourth = await run(3, `async function main(ctx) { ${count} }`);
+    assert.deepEqual(fourth.results, [4, 4, 2]);
+  });
+
   test("console output and ctx.log are captured per rank, live and in the result", LIMIT, async () => {
     const res = await run(3, `
 async function main(ctx) {
