@@ -126,14 +126,16 @@ int fit(int argc, char** argv) {
   return 0;
 }
 
-// The flags each --topology takes beyond the common ones; any other topology flag is a mistake worth naming.
-const std::vector<std::string> kTopologyFlags = {"rows",        "cols",       "nodes",       "per-node",
-                                                 "intra-alpha", "intra-beta", "inter-alpha", "inter-beta"};
-
-std::vector<std::string> flags_of(const std::string& topology) {
-  if (topology == "torus2d") return {"rows", "cols"};
-  if (topology == "hierarchical") return {"nodes", "per-node", "intra-alpha", "intra-beta", "inter-alpha", "inter-beta"};
-  return {};
+// The flags a --topology takes beyond the common ones; "" gives all of them. Any other is a mistake worth naming.
+std::vector<std::string> topology_flags(const std::string& topology) {
+  const std::vector<std::string> torus = {"rows", "cols"};
+  const std::vector<std::string> nodes = {"nodes", "per-node", "intra-alpha", "intra-beta", "inter-alpha", "inter-beta"};
+  if (topology == "torus2d") return torus;
+  if (topology == "hierarchical") return nodes;
+  if (!topology.empty()) return {};
+  std::vector<std::string> all = torus;
+  all.insert(all.end(), nodes.begin(), nodes.end());
+  return all;
 }
 
 // --topology and its flags → the network; `ranks` is --ranks (default 2) or the torus/hierarchy's shape.
@@ -141,8 +143,8 @@ dsml::Topology topology_from(const Args& args, int& ranks) {
   const std::string name = args.text("topology");
   if (name != "fully-connected" && name != "ring" && name != "torus2d" && name != "hierarchical")
     throw UsageError("unknown topology '" + name + "'; expected fully-connected, ring, torus2d or hierarchical");
-  const std::vector<std::string> own = flags_of(name);
-  for (const std::string& flag : kTopologyFlags)
+  const std::vector<std::string> own = topology_flags(name);
+  for (const std::string& flag : topology_flags(""))
     if (args.has(flag) && std::find(own.begin(), own.end(), flag) == own.end())
       throw UsageError("--" + flag + " does not apply to --topology " + name);
   if (name == "hierarchical" && (args.has("alpha") || args.has("beta") || args.has("bandwidth")))
@@ -205,10 +207,10 @@ int report(const Args& args, const dsml::SimResult& result, bool links) {
 int simulate(int argc, char** argv) {
   std::vector<std::string> valued = {"scenario", "ranks", "bytes", "alpha",   "beta",
                                      "bandwidth", "rounds", "laps", "compute", "topology"};
-  valued.insert(valued.end(), kTopologyFlags.begin(), kTopologyFlags.end());
+  for (const std::string& flag : topology_flags("")) valued.push_back(flag);
   const Args args("simulate", argc, argv, 2, valued, {"trace"});
   if (!args.has("topology"))
-    for (const std::string& flag : kTopologyFlags)
+    for (const std::string& flag : topology_flags(""))
       if (args.has(flag)) throw UsageError("--" + flag + " needs a --topology (see dsml --help)");
 
   dsml::ScenarioOptions options;

@@ -17,6 +17,7 @@ namespace dsml::collectives {
 // Member i holds parts[i] at the start and is the ring's i-th rank; it sends to member i + 1.
 void append_ring_allgather(Schedule& s, const std::vector<int>& members, const std::vector<std::vector<int>>& parts) {
   const int q = static_cast<int>(members.size());
+  reserve_steps(s, members, 2 * static_cast<std::size_t>(q > 0 ? q - 1 : 0));  // one send, one receive per step
   for (int k = 0; k + 1 < q; ++k) {
     for (int i = 0; i < q; ++i) add_send(s, members[i], members[wrap(i + 1, q)], parts[wrap(i - k, q)]);
     for (int i = 0; i < q; ++i) add_recv_copy(s, members[i], members[wrap(i - 1, q)], parts[wrap(i - k - 1, q)]);

@@ -27,6 +27,7 @@ void allreduce_ring(const Request& request, Schedule& s) {
   std::vector<std::vector<int>> parts(static_cast<std::size_t>(p));
   for (int i = 0; i < p; ++i) parts[static_cast<std::size_t>(i)] = {wrap(i + 1, p)};
   const std::vector<int> members = slot_range(0, p);
+  reserve_steps(s, members, 4 * static_cast<std::size_t>(p - 1));  // both phases: each rank's list is allocated once
   append_ring_reduce_scatter(s, members, parts);
   append_ring_allgather(s, members, parts);
 }

@@ -21,7 +21,7 @@ namespace {
 
 struct Message {
   std::size_t step = 0;  // the sender's step index, for error messages
-  std::vector<int> slots;
+  SlotList slots;
   std::vector<std::vector<double>> chunks;  // chunks[i]: the contents of slots[i] when sent
 };
 

@@ -41,12 +41,16 @@ int ceil_log2(int p);
 int floor_power_of_two(int p);
 
 // ---- step helpers (schedule.cpp) ---------------------------------------------------------------------------
-void add_send(Schedule& s, int rank, int to, std::vector<int> slots);
-void add_recv_copy(Schedule& s, int rank, int from, std::vector<int> slots);
-void add_recv_reduce(Schedule& s, int rank, int from, std::vector<int> slots);
+// (A std::vector<int> converts to a SlotList implicitly; one or two slots are stored without a heap block.)
+void add_send(Schedule& s, int rank, int to, SlotList slots);
+void add_recv_copy(Schedule& s, int rank, int from, SlotList slots);
+void add_recv_reduce(Schedule& s, int rank, int from, SlotList slots);
 // Both halves of one message: `from` sends `slots`, `to` receives them (copy or reduce) — in that order in
 // each rank's own list.
-void add_transfer(Schedule& s, int from, int to, const std::vector<int>& slots, bool reduce);
+void add_transfer(Schedule& s, int from, int to, const SlotList& slots, bool reduce);
+// Makes room for `more` further steps on each of `ranks`, so a block that knows how many steps it appends
+// allocates each rank's list once instead of growing it by doubling (4 M steps at 1024 ranks).
+void reserve_steps(Schedule& s, const std::vector<int>& ranks, std::size_t more);
 
 // ---- power_of_two_fold.cpp (Thakur et al. 2005 §4) ---------------------------------------------------------
 // p = p' + r with p' the largest power of two ≤ p. The first 2r ranks pair up (2i, 2i + 1); the even one hands

@@ -21,6 +21,7 @@ namespace dsml::collectives {
 void append_ring_reduce_scatter(Schedule& s, const std::vector<int>& members,
                                 const std::vector<std::vector<int>>& parts) {
   const int q = static_cast<int>(members.size());
+  reserve_steps(s, members, 2 * static_cast<std::size_t>(q > 0 ? q - 1 : 0));  // one send, one receive per step
   for (int k = 0; k + 1 < q; ++k) {
     for (int i = 0; i < q; ++i) add_send(s, members[i], members[wrap(i + 1, q)], parts[wrap(i - k - 1, q)]);
     for (int i = 0; i < q; ++i)

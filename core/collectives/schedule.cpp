@@ -1,6 +1,7 @@
 // schedule.cpp — the Schedule data type itself: checking one, describing a step, and the helpers generators
 // append steps with. Every executor calls validate() first, so the buffer executor and the simulator never see
 // a step that points outside the world; their own errors are then about behaviour (wrong data, deadlock).
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -18,7 +19,7 @@ bool known_collective(const std::string& name) {
   return false;
 }
 
-std::string slot_list(const std::vector<int>& slots) {
+std::string slot_list(const SlotList& slots) {
   std::string text = slots.size() == 1 ? "slot " : "slots {";
   for (std::size_t i = 0; i < slots.size(); ++i) text += (i ? ", " : "") + std::to_string(slots[i]);
   return slots.size() == 1 ? text : text + "}";
@@ -94,21 +95,28 @@ void validate(const Schedule& s) {
 namespace collectives {
 
 namespace {
-void add(Schedule& s, int rank, ScheduleStep::Kind kind, int peer, std::vector<int> slots) {
+void add(Schedule& s, int rank, ScheduleStep::Kind kind, int peer, SlotList slots) {
   s.steps[static_cast<std::size_t>(rank)].push_back(ScheduleStep{kind, peer, std::move(slots)});
 }
 }  // namespace
 
-void add_send(Schedule& s, int rank, int to, std::vector<int> slots) {
+void add_send(Schedule& s, int rank, int to, SlotList slots) {
   add(s, rank, ScheduleStep::Kind::kSend, to, std::move(slots));
 }
-void add_recv_copy(Schedule& s, int rank, int from, std::vector<int> slots) {
+void add_recv_copy(Schedule& s, int rank, int from, SlotList slots) {
   add(s, rank, ScheduleStep::Kind::kRecvCopy, from, std::move(slots));
 }
-void add_recv_reduce(Schedule& s, int rank, int from, std::vector<int> slots) {
+void add_recv_reduce(Schedule& s, int rank, int from, SlotList slots) {
   add(s, rank, ScheduleStep::Kind::kRecvReduce, from, std::move(slots));
 }
-void add_transfer(Schedule& s, int from, int to, const std::vector<int>& slots, bool reduce) {
+void reserve_steps(Schedule& s, const std::vector<int>& ranks, std::size_t more) {
+  for (int r : ranks) {
+    auto& list = s.steps[static_cast<std::size_t>(r)];
+    // Geometric like push_back, so a generator calling many small blocks on one rank stays linear.
+    if (list.capacity() < list.size() + more) list.reserve(std::max(list.size() + more, 2 * list.capacity()));
+  }
+}
+void add_transfer(Schedule& s, int from, int to, const SlotList& slots, bool reduce) {
   add_send(s, from, to, slots);
   if (reduce) add_recv_reduce(s, to, from, slots);
   else add_recv_copy(s, to, from, slots);

@@ -162,10 +162,11 @@ void Engine::post_send(int r, const Step& step, double now) {
   // All of the route's links, or wait (FIFO) on one that is busy. On fully_connected the sender's uplink is
   // always free — its rank is blocked for the whole of its previous send — so only the downlink can be busy.
   topology_.route(r, step.peer, route_);
-  if (links_.acquire_or_wait(id, route_)) start_transfer(id, now);
+  try_start(id, now);
 }
 
-void Engine::start_transfer(int id, double now) {
+void Engine::try_start(int id, double now) {
+  if (!links_.acquire_or_wait(id, route_)) return;  // queued: a release of the links retries it
   MessageRecord& m = records_[id];
   m.started = now;
   if (options_.record_messages) start_order_.push_back(id);
@@ -186,9 +187,8 @@ void Engine::on_arrive(int id, double now) {
   links_.release(route_, route_.alpha + route_.beta * m.bytes);
   // Retry the transfers that waited for these links, oldest first; each starts if its whole route is free.
   for (int waiting; (waiting = links_.next_candidate()) >= 0;) {
-    const MessageRecord& w = records_[waiting];
-    topology_.route(w.src, w.dst, route_);
-    if (links_.acquire_or_wait(waiting, route_)) start_transfer(waiting, now);
+    topology_.route(records_[waiting].src, records_[waiting].dst, route_);
+    try_start(waiting, now);
   }
   run_rank(sender, now);  // the blocking send returns (may post new messages: `m` is not used after this)
   deliver(id, now);

@@ -79,7 +79,7 @@ class Engine {
   int new_slot();
   void free_slot(int id);                            // the message was received: recycle it (lean mode)
   void post_send(int rank, const Step& step, double now);
-  void start_transfer(int id, double now);           // route_ holds the message's route, its links are taken
+  void try_start(int id, double now);                // takes route_'s links and transmits, or waits for them
   void on_arrive(int id, double now);
   void deliver(int id, double now);
   bool take_from_mailbox(int rank, int source, int tag, double now);

@@ -7,9 +7,11 @@
 //   * waiting messages are retried in the order they were posted (FIFO): when links free up, the oldest waiter
 //     that now finds its whole route free starts first. A younger message whose route is free may start while
 //     an older one still waits for some other busy link — no link is left idle for a reservation.
-// A waiting message sits in the waiting list of ONE busy link of its route (the first it found busy). Only
-// releasing that link can unblock it, so a release retries just those lists. Lists are singly linked through
-// next_ (one int per message slot) and kept in posting order, so nothing is allocated per message.
+// A waiting message sits in the waiting list of ONE busy link of its route (the first it found busy). Until
+// that link frees, the route cannot be free, so a release retries just the lists of the links it freed. (Which
+// busy link does not change the outcome: a message is a candidate at the latest when its last busy link frees,
+// and candidates that can start do so in posting order.) Lists are singly linked through next_ (one int per
+// message slot) and kept in posting order, so nothing is allocated per message.
 // On fully_connected this is exactly Week 1's rule: a send waits only for the receiver's downlink, in FIFO order.
 #pragma once
 
