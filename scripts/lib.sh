@@ -66,6 +66,10 @@ build_site() {
     "$esbuild" "$ROOT/web/vendor-src/$entry.js" --bundle --format=esm --minify \
       --log-level=warning --outfile="$SITE/web/vendor/$entry.js"
   done
+  # Each Worker would otherwise fetch the runtime's modules one by one: bundle the Worker's entry into one file
+  # (the source stays plain modules); this halves the time until 16 Workers are ready.
+  "$esbuild" "$ROOT/web/rank_worker.js" --bundle --format=esm --minify --log-level=warning \
+    --outfile="$SITE/web/rank_worker.js" --allow-overwrite
   cp "$ROOT/node_modules/katex/dist/katex.min.css" "$SITE/web/vendor/katex.css"
   mkdir -p "$SITE/web/vendor/fonts"
   cp "$ROOT"/node_modules/katex/dist/fonts/*.woff2 "$SITE/web/vendor/fonts/"

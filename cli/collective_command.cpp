@@ -1,0 +1,82 @@
+// collective_command.cpp — `dsml collective`: one collective algorithm, three ways at once —
+// its closed-form α–β–γ time (Thakur, Rabenseifner & Gropp 2005), the lower bound (Chan et al. 2007), and the
+// simulated time of its schedule on a network (default: the switch of --alpha/--beta; or any --topology).
+//
+//   $ dsml collective --collective all-reduce --algorithm ring --ranks 8 --bytes 1e9 --alpha 5e-6 --bandwidth 25e9
+//   {"collective": "all-reduce", "algorithm": "ring", "ranks": 8, "bytes": 1000000000, "closed_form_s": 0.07007, …}
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "dsml/collective_cost.h"
+#include "dsml/schedule.h"
+#include "dsml/simulator.h"
+#include "json_output.h"
+#include "network_flags.h"
+
+namespace dsml::cli {
+
+namespace {
+
+int list() {
+  std::string out = "[";
+  for (const AlgorithmName& a : list_algorithms()) {
+    if (out.size() > 1) out += ", ";
+    out += JsonObject().add_text("collective", a.collective).add_text("algorithm", a.algorithm).str();
+  }
+  std::printf("%s]\n", out.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int collective(int argc, char** argv) {
+  std::vector<std::string> valued = {"collective", "algorithm", "ranks", "bytes", "alpha", "beta", "bandwidth",
+                                     "gamma", "root", "devices-per-node", "topology"};
+  for (const std::string& flag : topology_flags("")) valued.push_back(flag);
+  const Args args("collective", argc, argv, 2, valued, {"list"});
+  if (args.has("list")) return list();
+
+  const std::string name = args.text("collective"), algorithm = args.text("algorithm");
+  const double bytes = args.number("bytes");
+  const double gamma = args.number_or("gamma", 0.0);
+  int ranks = args.whole_or("ranks", 2);
+  // The network: a --topology, or the switch every closed form assumes.
+  const bool hierarchical = args.has("topology") && args.text("topology") == "hierarchical";
+  const Topology topology = args.has("topology") ? topology_from(args, ranks)
+                                                 : Topology::fully_connected(ranks, model_from(args));
+  const int devices = args.whole_or("devices-per-node", 0);
+  const Schedule schedule = make_schedule(name, algorithm, ranks, bytes, args.whole_or("root", 0), devices);
+  const SimResult sim = simulate(topology, to_programs(schedule, gamma), SimOptions{false, false});
+
+  JsonObject json;
+  json.add_text("collective", name).add_text("algorithm", algorithm)
+      .add("ranks", static_cast<double>(ranks)).add("bytes", bytes).add_text("topology", topology.kind());
+  if (hierarchical) {  // two link speeds: no single-model closed form
+    json.add_null("closed_form_s").add_null("lower_bound_s");
+  } else {
+    CostModel model = model_from(args);
+    json.add("closed_form_s", closed_form_time(name, algorithm, ranks, bytes, model, devices).total())
+        .add("lower_bound_s", lower_bound_time(name, ranks, bytes, model).total());
+  }
+  double moved = 0.0;
+  std::size_t messages = 0;
+  for (const auto& steps : schedule.steps)
+    for (const ScheduleStep& step : steps)
+      if (step.kind == ScheduleStep::Kind::kSend) { moved += step_bytes(schedule, step); ++messages; }
+  json.add("simulated_s", sim.makespan).add("messages", static_cast<double>(messages)).add("bytes_moved", moved)
+      .add("algbw_Bps", sim.makespan > 0 ? algbw(bytes, sim.makespan) : std::numeric_limits<double>::quiet_NaN())
+      .add("busbw_Bps", sim.makespan > 0 ? busbw(name, ranks, bytes, sim.makespan) : std::numeric_limits<double>::quiet_NaN());
+  if (sim.busiest_link < 0) {
+    json.add_null("busiest_link");
+  } else {
+    json.add_object("busiest_link", JsonObject()
+                                        .add_text("name", topology.link_name(sim.busiest_link))
+                                        .add("busy_s", sim.link_busy[static_cast<std::size_t>(sim.busiest_link)]));
+  }
+  print(json);
+  return 0;
+}
+
+}  // namespace dsml::cli
