@@ -128,7 +128,10 @@ export class ClusterRun {
     this.ended = true;
     clearTimeout(this.#timer);
     const trace = [...this.#messages.values()].filter((m) => m.sendTime !== undefined)
-      .map(({ src, dst, tag, bytes, sendTime, recvTime }) => ({ src, dst, tag, bytes, sendTime, recvTime }))
+      // Each Worker's clock is its own performance.timeOrigin + now(), and browsers coarsen timeOrigin: two
+      // Workers can disagree by ~0.1 ms. A message cannot be received before it was sent, so clamp.
+      .map(({ src, dst, tag, bytes, sendTime, recvTime }) =>
+        ({ src, dst, tag, bytes, sendTime, recvTime: recvTime === null ? null : Math.max(recvTime, sendTime) }))
       .sort((a, b) => a.sendTime - b.sendTime);
     this.spans.sort((a, b) => a.rank - b.rank || a.start - b.start);
     this.#resolve({

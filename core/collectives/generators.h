@@ -7,6 +7,8 @@
 // the blocks take a group of member ranks and the "parts" (lists of slots) they work on, not the whole world.
 #pragma once
 
+#include <cstddef>
+#include <initializer_list>
 #include <vector>
 
 #include "dsml/schedule.h"
@@ -41,13 +43,34 @@ int ceil_log2(int p);
 int floor_power_of_two(int p);
 
 // ---- step helpers (schedule.cpp) ---------------------------------------------------------------------------
-// (A std::vector<int> converts to a SlotList implicitly; one or two slots are stored without a heap block.)
-void add_send(Schedule& s, int rank, int to, SlotList slots);
-void add_recv_copy(Schedule& s, int rank, int from, SlotList slots);
-void add_recv_reduce(Schedule& s, int rank, int from, SlotList slots);
+// Appends one step to rank's list, the slots copied straight into it. Why pointers and no temporaries: in the
+// wasm build (C++ exceptions emulated through JavaScript) every call made while an object with a destructor is
+// alive goes through a JS trampoline, and the O(p²) generators append millions of steps.
+void add_step(Schedule& s, int rank, ScheduleStep::Kind kind, int peer, const int* slots, std::size_t count);
+inline void add_send(Schedule& s, int rank, int to, const std::vector<int>& slots) {
+  add_step(s, rank, ScheduleStep::Kind::kSend, to, slots.data(), slots.size());
+}
+inline void add_send(Schedule& s, int rank, int to, std::initializer_list<int> slots) {
+  add_step(s, rank, ScheduleStep::Kind::kSend, to, slots.begin(), slots.size());
+}
+inline void add_recv_copy(Schedule& s, int rank, int from, const std::vector<int>& slots) {
+  add_step(s, rank, ScheduleStep::Kind::kRecvCopy, from, slots.data(), slots.size());
+}
+inline void add_recv_copy(Schedule& s, int rank, int from, std::initializer_list<int> slots) {
+  add_step(s, rank, ScheduleStep::Kind::kRecvCopy, from, slots.begin(), slots.size());
+}
+inline void add_recv_reduce(Schedule& s, int rank, int from, const std::vector<int>& slots) {
+  add_step(s, rank, ScheduleStep::Kind::kRecvReduce, from, slots.data(), slots.size());
+}
+inline void add_recv_reduce(Schedule& s, int rank, int from, std::initializer_list<int> slots) {
+  add_step(s, rank, ScheduleStep::Kind::kRecvReduce, from, slots.begin(), slots.size());
+}
 // Both halves of one message: `from` sends `slots`, `to` receives them (copy or reduce) — in that order in
 // each rank's own list.
-void add_transfer(Schedule& s, int from, int to, const SlotList& slots, bool reduce);
+void add_transfer(Schedule& s, int from, int to, const std::vector<int>& slots, bool reduce);
+inline void add_transfer(Schedule& s, int from, int to, std::initializer_list<int> slots, bool reduce) {
+  add_transfer(s, from, to, std::vector<int>(slots), reduce);
+}
 // Makes room for `more` further steps on each of `ranks`, so a block that knows how many steps it appends
 // allocates each rank's list once instead of growing it by doubling (4 M steps at 1024 ranks).
 void reserve_steps(Schedule& s, const std::vector<int>& ranks, std::size_t more);

@@ -94,20 +94,11 @@ void validate(const Schedule& s) {
 
 namespace collectives {
 
-namespace {
-void add(Schedule& s, int rank, ScheduleStep::Kind kind, int peer, SlotList slots) {
-  s.steps[static_cast<std::size_t>(rank)].push_back(ScheduleStep{kind, peer, std::move(slots)});
-}
-}  // namespace
-
-void add_send(Schedule& s, int rank, int to, SlotList slots) {
-  add(s, rank, ScheduleStep::Kind::kSend, to, std::move(slots));
-}
-void add_recv_copy(Schedule& s, int rank, int from, SlotList slots) {
-  add(s, rank, ScheduleStep::Kind::kRecvCopy, from, std::move(slots));
-}
-void add_recv_reduce(Schedule& s, int rank, int from, SlotList slots) {
-  add(s, rank, ScheduleStep::Kind::kRecvReduce, from, std::move(slots));
+void add_step(Schedule& s, int rank, ScheduleStep::Kind kind, int peer, const int* slots, std::size_t count) {
+  ScheduleStep& step = s.steps[static_cast<std::size_t>(rank)].emplace_back();
+  step.kind = kind;
+  step.peer = peer;
+  step.slots.assign(slots, slots + count);
 }
 void reserve_steps(Schedule& s, const std::vector<int>& ranks, std::size_t more) {
   for (int r : ranks) {
@@ -116,7 +107,7 @@ void reserve_steps(Schedule& s, const std::vector<int>& ranks, std::size_t more)
     if (list.capacity() < list.size() + more) list.reserve(std::max(list.size() + more, 2 * list.capacity()));
   }
 }
-void add_transfer(Schedule& s, int from, int to, const SlotList& slots, bool reduce) {
+void add_transfer(Schedule& s, int from, int to, const std::vector<int>& slots, bool reduce) {
   add_send(s, from, to, slots);
   if (reduce) add_recv_reduce(s, to, from, slots);
   else add_recv_copy(s, to, from, slots);

@@ -94,18 +94,18 @@ class SlotList {
     if (n > capacity_) grow(n);
   }
   std::vector<int> to_vector() const { return std::vector<int>(begin(), end()); }
-
- private:
-  static constexpr std::uint32_t kInline = 2;  // fits in the pointer's room on 64-bit hosts
-
-  bool on_heap() const noexcept { return capacity_ > kInline; }
-  void assign(const int* first, const int* last) {  // never aliases *this (callers check)
+  void assign(const int* first, const int* last) {  // [first, last) must not point into *this
     const auto n = static_cast<size_type>(last - first);
     size_ = 0;
     reserve(n);
     std::copy(first, last, data());
     size_ = static_cast<std::uint32_t>(n);
   }
+
+ private:
+  static constexpr std::uint32_t kInline = 2;  // fits in the pointer's room on 64-bit hosts
+
+  bool on_heap() const noexcept { return capacity_ > kInline; }
   void grow(size_type n) {
     int* fresh = new int[n];
     std::copy(begin(), end(), fresh);
