@@ -1,7 +1,7 @@
 // rank_worker.js — one rank of the Worker cluster (a module Worker). It runs the learner's main(ctx) and
 // talks to the other ranks directly, over one MessagePort per peer that the page created and handed over.
 //
-// From the page:  init { rank, size, ports, wasmModule }  → ready | init-error
+// From the page:  init { rank, size, ports, wasmModule }  → ready (the core instantiates in the background)
 //                 run { run, t0, code, input }            → a stream of reports, ending in done | error
 //                 release { run, gen }                    (everyone reached barrier number gen)
 //                 abandon { run }  → abandoned { run }    (the run ended badly; answering proves we are idle)
@@ -24,6 +24,7 @@ let rank = -1;
 let size = 0;
 let ports = [];    // ports[peer]: MessagePort to that rank; ports[rank] loops back to this Worker
 let core = null;   // the wasm core (Embind module) or null
+let coreReady = null;  // Promise of `core`, instantiated in the background after "ready" (see init)
 let run = null;    // the current run, see startRun()
 let early = [];    // peer messages of a run whose "run" message has not reached us yet
 
@@ -171,6 +172,15 @@ async function startRun({ run: id, t0, code, input }) {
     return;
   }
   if (r.finished) return;  // abandoned while the code was loading
+  if (coreReady && !core && /\bcore\b/.test(code)) {
+    try {
+      await coreReady;
+    } catch (err) {
+      fail(r, new LearnerError(`the wasm core could not be started in this Worker: ${err?.message ?? err}`));
+      return;
+    }
+    if (r.finished) return;
+  }
   r.where = learner.where;
   r.spans = new SpanRecorder(rank, t0);  // the timeline starts when main() does
   const ctx = {
@@ -229,12 +239,13 @@ async function init(msg) {
   const loop = new MessageChannel();  // sending to oneself behaves like any other message
   ports[rank] = loop.port1;
   listen(rank, loop.port2);
-  try {
-    if (msg.wasmModule) core = await instantiateCore(msg.wasmModule);
-    self.postMessage({ type: "ready" });
-  } catch (err) {
-    self.postMessage({ type: "init-error", message: err?.message ?? String(err) });
+  // The Worker is ready to run code now; the core instantiates in the background, so 16 Workers start as fast as
+  // 16 empty ones. A run whose code mentions `core` waits for it (startRun); other runs do not.
+  if (msg.wasmModule) {
+    coreReady = instantiateCore(msg.wasmModule).then((c) => { core = c; return c; });
+    coreReady.catch(() => {});  // reported by the first run that needs the core
   }
+  self.postMessage({ type: "ready" });
 }
 
 // The run ended (deadlock, error or timeout elsewhere). Whatever of this rank's code is suspended stays

@@ -1,0 +1,100 @@
+// dsml/pipeline_parallel.h — pipeline parallelism of the MLP: contiguous blocks per stage, micro-batches,
+// and a schedule from dsml/pipeline_schedule.h actually executed on real numbers.
+//
+//   stage s of pp holds blocks [s·L/pp, (s+1)·L/pp)          (L divisible by pp)
+//   the global batch (B, D) is cut into m micro-batches of rows (shard_sizes(B, m): the first B mod m one larger)
+//   the schedule (GPipe: Huang et al. 2019; 1F1B / PipeDream-Flush: Narayanan et al. 2021) says, per stage, in
+//   which order to forward, backward, send and receive; a round-robin executor walks all stages' op lists
+//   together, one op per stage per round, and a receive waits until its message has been sent
+//   stage s forwards micro-batch i with mlp_forward on its own blocks, and backwards it with mlp_backward —
+//   exactly the single-device math, cut at block boundaries
+//   the last stage's loss gradient for micro-batch i is scaled by B_i/B, so the gradients accumulated over the
+//   micro-batches are those of the mean loss over the global batch; then each stage steps its own optimizer
+// Communication is point to point: per micro-batch, an activation (B_i, D) to the next stage and a gradient
+// (B_i, D) back — 2·(pp − 1)·B·D·8 bytes per step, logged as "send".
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "dsml/comm.h"
+#include "dsml/memory_accountant.h"
+#include "dsml/mlp.h"
+#include "dsml/optimizer.h"
+#include "dsml/pipeline_schedule.h"
+#include "dsml/rank_grid.h"
+#include "dsml/teacher_task.h"
+
+namespace dsml {
+
+// ---- communication: point-to-point messages between neighbouring stages (pipeline_parallel_comm.cpp) -------
+// Mailboxes keyed by (receiving stage, micro-batch), one for activations (sent by stage s − 1) and one for
+// gradients (sent by stage s + 1). Sends are eager and never block; a message is received exactly once.
+class PipelineMailboxes {
+ public:
+  PipelineMailboxes(int stages, int micro_batches, CommLog* log);
+
+  // Stage `from` hands micro-batch i's output (B_i, D) to stage from + 1; logs a "send" of B_i·D·8 bytes.
+  void send_activation(int from, int micro_batch, Eigen::MatrixXd activation);
+  // Stage `from` hands ∂loss/∂(its input) (B_i, D) for micro-batch i to stage from − 1; logs a "send".
+  void send_grad(int from, int micro_batch, Eigen::MatrixXd grad);
+
+  bool has_activation(int stage, int micro_batch) const;  // arrived at `stage`, not yet received
+  bool has_grad(int stage, int micro_batch) const;
+  // Take the message out of the mailbox; throws dsml::Error if it has not arrived.
+  Eigen::MatrixXd recv_activation(int stage, int micro_batch);
+  Eigen::MatrixXd recv_grad(int stage, int micro_batch);
+
+ private:
+  int stages_;
+  int micro_batches_;
+  CommLog* log_;
+  std::vector<std::vector<Eigen::MatrixXd>> activation_;  // [stage][micro-batch], empty = nothing waiting
+  std::vector<std::vector<Eigen::MatrixXd>> grad_;
+};
+
+// "gpipe" or "1f1b" (also "one-f-one-b"); throws dsml::Error naming the choices otherwise.
+PipelineSchedule pipeline_schedule_by_name(const std::string& name, int stages, int micro_batches);
+
+// The blocks of each stage: stage s gets blocks [s·L/pp, (s+1)·L/pp). Throws dsml::Error unless pp ≥ 1 and
+// L is divisible by pp. stage_config gives the MlpConfig of one stage (layers = L/pp).
+std::vector<MlpParams> split_pipeline_stages(const MlpParams& params, int pp);
+MlpParams gather_pipeline_stages(const std::vector<MlpParams>& stages);
+MlpConfig pipeline_stage_config(const MlpConfig& model, int pp);
+
+// What one training step reports.
+struct PipelineParallelStep {
+  double loss = 0;                      // mean squared error over the global batch (before the update)
+  CommLog comm;                         // this step's point-to-point sends
+  std::vector<MemoryBreakdown> memory;  // per stage, fp64 bytes: its blocks, their accumulated gradients,
+                                        // optimizer state, and the PEAK activations it kept for backward
+  std::vector<int> peak_in_flight;      // per stage: most micro-batches forwarded and not yet backwarded at once
+                                        // (equals peak_in_flight_activations(schedule))
+  std::vector<std::string> trace;       // the ops in executed order, "round 3 stage 1: forward(2)"
+};
+
+// Trains one model on a grid with dp = tp = 1 and pp ≥ 1 stages.
+class PipelineParallelTrainer {
+ public:
+  // Throws dsml::Error on a bad grid, L not divisible by pp, or `initial` not matching `model`.
+  PipelineParallelTrainer(const MlpConfig& model, const OptimizerConfig& optimizer, const RankGrid& grid,
+                          const MlpParams& initial);
+
+  // One step on the global batch, executing `schedule` (any valid schedule with schedule.stages == pp; its
+  // micro_batches m ≤ B). Throws dsml::Error with check_pipeline_schedule's message if it is not valid.
+  PipelineParallelStep step(const Batch& batch, const PipelineSchedule& schedule);
+
+  MlpParams full_params() const { return gather_pipeline_stages(stages_); }  // read-back, nothing logged
+  const std::vector<MlpParams>& stages() const { return stages_; }
+  const RankGrid& grid() const { return grid_; }
+
+ private:
+  MlpConfig model_;
+  MlpConfig stage_model_;  // layers = L/pp
+  RankGrid grid_;
+  std::vector<MlpParams> stages_;
+  std::vector<Optimizer> optimizers_;  // per stage, over its own blocks
+};
+
+}  // namespace dsml

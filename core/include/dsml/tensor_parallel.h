@@ -1,0 +1,86 @@
+// dsml/tensor_parallel.h — Megatron-style tensor parallelism of the MLP blocks (Shoeybi et al., "Megatron-LM:
+// Training Multi-Billion Parameter Language Models Using Model Parallelism", 2019, §3 and Fig. 3).
+//
+// Each block's two matrices are cut so that the nonlinearity never needs communication:
+//   W_in  (F, D)  split by ROWS    → rank t holds W_in_t  (F/tp, D)   "column-parallel" (columns of W_inᵀ)
+//   W_out (D, F)  split by COLUMNS → rank t holds W_out_t (D, F/tp)   "row-parallel"    (rows of W_outᵀ)
+// Forward, per block, x (B, D) on every rank:
+//   f:  x                                 identity — every rank already holds x
+//   H_t = x · W_in_tᵀ          (B, F/tp)  no communication: act() is elementwise, so act(H)_t = act(H_t)
+//   Y_t = act(H_t) · W_out_tᵀ  (B, D)     a partial sum: Y = Σ_t Y_t
+//   g:  Y = all-reduce(Y_t)               one all-reduce of (B, D)
+//   x' = [x +] Y                          residual on every rank, as in mlp.h
+// Backward mirrors it: g's backward is the identity (dY is already on every rank), f's backward all-reduces the
+// partial input gradients dx_t = dH_t · W_in_t. So each block moves exactly two all-reduces of (B, D) per step.
+// Every rank ends up with the gradient of its own slices only; the optimizer updates the slices in place, which
+// equals the single-device update for every elementwise optimizer (SGD, momentum, Adam).
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "dsml/comm.h"
+#include "dsml/memory_accountant.h"
+#include "dsml/mlp.h"
+#include "dsml/optimizer.h"
+#include "dsml/rank_grid.h"
+#include "dsml/teacher_task.h"
+
+namespace dsml {
+
+// One matrix per tensor-parallel rank: that rank's copy (or partial sum) of an activation.
+using RankMatrices = std::vector<Eigen::MatrixXd>;
+
+// ---- communication: Megatron's conjugate operators f and g (tensor_parallel_comm.cpp) ----------------------
+// f sits before the column-parallel W_in, g after the row-parallel W_out.
+//   f: forward identity,   backward all-reduce
+//   g: forward all-reduce, backward identity
+// The all-reduces run the core's collective schedules (comm.h) and log one "all-reduce" record each.
+const RankMatrices& tp_f_forward(const RankMatrices& x);
+void tp_f_backward(RankMatrices& partial_dx, const CommOptions& options);
+void tp_g_forward(RankMatrices& partial_y, const CommOptions& options);
+const RankMatrices& tp_g_backward(const RankMatrices& dy);
+
+// ---- slicing (tensor_parallel.cpp) --------------------------------------------------------------------------
+// Rank t's slices of every block: w_in rows and w_out columns [t·F/tp, (t+1)·F/tp). Throws dsml::Error unless
+// tp ≥ 1 and F is divisible by tp.
+std::vector<MlpParams> split_tensor_parallel(const MlpParams& params, int tp);
+// The inverse: full (F, D) and (D, F) matrices from tp slices.
+MlpParams gather_tensor_parallel(const std::vector<MlpParams>& slices);
+
+// What one training step reports.
+struct TensorParallelStep {
+  double loss = 0;                      // mean squared error over the whole global batch (before the update)
+  CommLog comm;                         // this step's collectives: 2·L all-reduces of (B, D)
+  std::vector<MemoryBreakdown> memory;  // per tp rank, bytes of fp64 held: its slices, their gradients and
+                                        // optimizer state, and the activations kept for backward (x and H_t)
+};
+
+// Trains one model on a grid with dp = pp = 1 and tp ≥ 1 ranks (the rank grid is a value, not a global).
+class TensorParallelTrainer {
+ public:
+  // `initial` must match `model`; throws dsml::Error on a bad grid, F not divisible by tp, or LARS/LAMB with
+  // tp > 1 (their trust ratio needs the norm of the whole tensor: another all-reduce, not modelled here).
+  // `algorithm` is the all-reduce algorithm make_schedule uses ("ring", "recursive-doubling", …).
+  TensorParallelTrainer(const MlpConfig& model, const OptimizerConfig& optimizer, const RankGrid& grid,
+                        const MlpParams& initial, const std::string& algorithm = "ring");
+
+  // Forward, loss, backward and optimizer step on the whole batch (inputs and targets (B, D), replicated on
+  // every tp rank as f's input).
+  TensorParallelStep step(const Batch& batch);
+
+  // Read-back of the full parameters (a copy assembled from the slices; no communication is logged).
+  MlpParams full_params() const { return gather_tensor_parallel(slices_); }
+  const std::vector<MlpParams>& slices() const { return slices_; }  // per tp rank
+  const RankGrid& grid() const { return grid_; }
+
+ private:
+  MlpConfig model_;
+  RankGrid grid_;
+  std::string algorithm_;
+  std::vector<MlpParams> slices_;        // per rank: w_in (F/tp, D), w_out (D, F/tp) per block
+  std::vector<Optimizer> optimizers_;    // per rank, over its slices only
+};
+
+}  // namespace dsml

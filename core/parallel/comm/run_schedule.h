@@ -1,0 +1,30 @@
+// parallel/comm/run_schedule.h — what all_reduce, all_gather and reduce_scatter share: build the collective's
+// schedule for n doubles, cut flat buffers into its slots and back, and log what the busiest rank sent.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "dsml/collective_executor.h"
+#include "dsml/comm.h"
+#include "dsml/schedule.h"
+
+namespace dsml::comm {
+
+// make_schedule(collective, options.algorithm, p, 4·n): one schedule element per double (see comm.h).
+Schedule build_schedule(const std::string& collective, const CommOptions& options, int p, std::size_t n);
+
+// Elements per slot of the schedule.
+std::vector<std::size_t> slot_elements(const Schedule& schedule);
+
+// Max over ranks of Σ step bytes of its sends, scaled from the schedule's 4-byte elements to 8-byte doubles.
+double busiest_rank_send_bytes(const Schedule& schedule);
+
+// Appends {kind, options.label, p, busiest_rank_send_bytes} to options.log when there is one.
+void log_call(const Schedule& schedule, const std::string& kind, const CommOptions& options);
+
+// Throws Error unless there is at least one rank buffer.
+void require_ranks(std::size_t ranks, const char* what);
+
+}  // namespace dsml::comm

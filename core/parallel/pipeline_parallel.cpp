@@ -1,0 +1,202 @@
+// pipeline_parallel.cpp — executing a pipeline schedule (GPipe or 1F1B, pipeline_schedule.h) on real
+// micro-batches, with each stage running the single-device mlp_forward / mlp_backward on its own blocks.
+//
+// The executor is deliberately simple: rounds; in each round every stage, in order 0 … pp−1, runs its next op
+// if it can (a receive whose message has not been sent yet makes the stage skip the round). Because every
+// message has exactly one sender and one receiver and each stage's ops run in order, the numbers do not
+// depend on this interleaving — only the memory held does, and that is fixed by each stage's op order.
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "dsml/error.h"
+#include "dsml/pipeline_parallel.h"
+
+namespace dsml {
+namespace {
+
+double bytes_of(const Eigen::MatrixXd& m) { return 8.0 * static_cast<double>(m.size()); }
+
+// What forward keeps for backward on one stage for one micro-batch: every block's input x (B_i, D) and
+// pre-activation H (B_i, F) — mlp_block_activation_values per block.
+double kept_bytes(const MlpForward& forward) {
+  double bytes = 0;
+  for (const Eigen::MatrixXd& x : forward.inputs) bytes += bytes_of(x);
+  for (const Eigen::MatrixXd& h : forward.pre) bytes += bytes_of(h);
+  return bytes;
+}
+
+// One stage's working state during a step, indexed by micro-batch.
+struct StageWork {
+  std::vector<Eigen::MatrixXd> input;    // received activation (B_i, D), waiting for forward
+  std::vector<MlpForward> kept;          // forward's stash, freed by backward
+  std::vector<Eigen::MatrixXd> d_output; // ∂loss/∂(stage output) (B_i, D): received, or the loss's (last stage)
+  std::vector<Eigen::MatrixXd> d_input;  // backward's ∂loss/∂(stage input), waiting for send-grad
+  MlpParams grads;                       // accumulated over micro-batches
+  int in_flight = 0, peak_in_flight = 0;
+  double kept_now = 0, kept_peak = 0;    // bytes
+};
+
+}  // namespace
+
+PipelineSchedule pipeline_schedule_by_name(const std::string& name, int stages, int micro_batches) {
+  if (name == "gpipe") return gpipe(stages, micro_batches);
+  if (name == "1f1b" || name == "one-f-one-b") return one_f_one_b(stages, micro_batches);
+  throw Error("unknown pipeline schedule \"" + name + "\"; choose gpipe or 1f1b");
+}
+
+MlpConfig pipeline_stage_config(const MlpConfig& model, int pp) {
+  if (pp < 1) throw Error("pipeline-parallel size pp must be >= 1, got " + std::to_string(pp));
+  if (model.layers % pp != 0)
+    throw Error("L = " + std::to_string(model.layers) + " blocks cannot be split evenly into pp = " +
+                std::to_string(pp) + " stages; choose pp dividing L");
+  MlpConfig stage = model;
+  stage.layers = model.layers / pp;
+  return stage;
+}
+
+std::vector<MlpParams> split_pipeline_stages(const MlpParams& params, int pp) {
+  MlpConfig shape;
+  shape.layers = static_cast<int>(params.blocks.size());
+  const int per_stage = pipeline_stage_config(shape, pp).layers;
+  std::vector<MlpParams> stages(static_cast<std::size_t>(pp));
+  for (int l = 0; l < shape.layers; ++l) stages[l / per_stage].blocks.push_back(params.blocks[l]);
+  return stages;
+}
+
+MlpParams gather_pipeline_stages(const std::vector<MlpParams>& stages) {
+  MlpParams full;
+  for (const MlpParams& stage : stages) full.blocks.insert(full.blocks.end(), stage.blocks.begin(), stage.blocks.end());
+  return full;
+}
+
+PipelineParallelTrainer::PipelineParallelTrainer(const MlpConfig& model, const OptimizerConfig& optimizer,
+                                                 const RankGrid& grid, const MlpParams& initial)
+    : model_(model), grid_(grid) {
+  validate(model);
+  validate(grid);
+  if (grid.dp != 1 || grid.tp != 1)
+    throw Error("the pipeline-parallel trainer runs on a grid with dp = 1 and tp = 1, got dp = " +
+                std::to_string(grid.dp) + ", tp = " + std::to_string(grid.tp));
+  stage_model_ = pipeline_stage_config(model, grid.pp);
+  check_shapes(model, initial, "initial params");
+  stages_ = split_pipeline_stages(initial, grid.pp);
+  optimizers_.assign(static_cast<std::size_t>(grid.pp), Optimizer(optimizer));
+}
+
+PipelineParallelStep PipelineParallelTrainer::step(const Batch& batch, const PipelineSchedule& schedule) {
+  using Kind = PipelineOp::Kind;
+  const int pp = grid_.pp;
+  const Eigen::Index rows = batch.inputs.rows();  // B
+  if (rows < 1 || batch.inputs.cols() != model_.width || batch.targets.rows() != rows ||
+      batch.targets.cols() != model_.width)
+    throw Error("batch inputs and targets must both be B x D = B x " + std::to_string(model_.width) +
+                " with B >= 1");
+  if (schedule.stages != pp)
+    throw Error("schedule \"" + schedule.name + "\" has " + std::to_string(schedule.stages) +
+                " stages, the grid has pp = " + std::to_string(pp));
+  const PipelineCheck check = check_pipeline_schedule(schedule);
+  if (!check.valid) throw Error("schedule \"" + schedule.name + "\" is not valid: " + check.message);
+  const int m = schedule.micro_batches;
+  if (m > rows)
+    throw Error("a batch of B = " + std::to_string(rows) + " rows cannot be cut into m = " + std::to_string(m) +
+                " micro-batches; use m <= B");
+
+  // Micro-batch i = rows [offset_i, offset_i + B_i) of the global batch.
+  const std::vector<std::size_t> sizes = shard_sizes(static_cast<std::size_t>(rows), m);
+  std::vector<Eigen::Index> offset(static_cast<std::size_t>(m), 0);
+  for (int i = 1; i < m; ++i) offset[i] = offset[i - 1] + static_cast<Eigen::Index>(sizes[i - 1]);
+
+  PipelineParallelStep result;
+  PipelineMailboxes mail(pp, m, &result.comm);
+  std::vector<StageWork> work(static_cast<std::size_t>(pp));
+  for (StageWork& w : work) {
+    w.input.resize(m);
+    w.kept.resize(m);
+    w.d_output.resize(m);
+    w.d_input.resize(m);
+    w.grads = zeros_like(stage_model_);
+  }
+
+  // Run one op of stage s (the executor has checked that a receive's message is there).
+  auto run = [&](int s, const PipelineOp& op) {
+    StageWork& w = work[s];
+    const int i = op.micro_batch;
+    const auto b = static_cast<Eigen::Index>(sizes[i]);  // B_i
+    switch (op.kind) {
+      case Kind::kRecvActivation: w.input[i] = mail.recv_activation(s, i); break;
+      case Kind::kRecvGrad: w.d_output[i] = mail.recv_grad(s, i); break;
+      case Kind::kForward: {
+        const Eigen::MatrixXd x = s == 0 ? Eigen::MatrixXd(batch.inputs.middleRows(offset[i], b)) : w.input[i];
+        w.input[i].resize(0, 0);
+        w.kept[i] = mlp_forward(stage_model_, stages_[s], x);  // (B_i, D) out, blocks' x and H kept
+        w.kept_now += kept_bytes(w.kept[i]);
+        w.kept_peak = std::max(w.kept_peak, w.kept_now);
+        w.peak_in_flight = std::max(w.peak_in_flight, ++w.in_flight);
+        if (s == pp - 1) {  // the loss of micro-batch i, weighted B_i/B so the sum is the global mean
+          const Eigen::MatrixXd target = batch.targets.middleRows(offset[i], b);
+          const double weight = static_cast<double>(b) / static_cast<double>(rows);
+          result.loss += weight * mse_loss(w.kept[i].output, target);
+          w.d_output[i] = weight * mse_loss_gradient(w.kept[i].output, target);  // 2(Y − T)/(B·D)
+        }
+        break;
+      }
+      case Kind::kSendActivation: mail.send_activation(s, i, w.kept[i].output); break;
+      case Kind::kBackward: {
+        MlpGradients g = mlp_backward(stage_model_, stages_[s], w.kept[i], w.d_output[i]);
+        std::vector<Eigen::MatrixXd*> acc = parameter_tensors(w.grads);
+        std::vector<const Eigen::MatrixXd*> add = parameter_tensors(static_cast<const MlpParams&>(g.params));
+        for (std::size_t k = 0; k < acc.size(); ++k) *acc[k] += *add[k];  // gradient accumulation
+        w.kept_now -= kept_bytes(w.kept[i]);
+        w.kept[i] = MlpForward{};  // activations freed
+        --w.in_flight;
+        w.d_output[i].resize(0, 0);
+        if (s > 0) w.d_input[i] = std::move(g.d_input);
+        break;
+      }
+      case Kind::kSendGrad:
+        mail.send_grad(s, i, std::move(w.d_input[i]));
+        break;
+    }
+  };
+
+  // ---- the round-robin executor ---------------------------------------------------------------------------
+  std::vector<std::size_t> pc(static_cast<std::size_t>(pp), 0);
+  for (int round = 0;; ++round) {
+    bool moved = false, done = true;
+    for (int s = 0; s < pp; ++s) {
+      if (pc[s] == schedule.ops[s].size()) continue;
+      done = false;
+      const PipelineOp& op = schedule.ops[s][pc[s]];
+      if (op.kind == Kind::kRecvActivation && !mail.has_activation(s, op.micro_batch)) continue;
+      if (op.kind == Kind::kRecvGrad && !mail.has_grad(s, op.micro_batch)) continue;
+      run(s, op);
+      result.trace.push_back("round " + std::to_string(round) + " stage " + std::to_string(s) + ": " +
+                             describe(op, s));
+      ++pc[s];
+      moved = true;
+    }
+    if (done) break;
+    // A checked schedule never stalls (check_pipeline_schedule ran it for deadlocks); this guards the executor.
+    if (!moved) throw Error("pipeline executor stalled in round " + std::to_string(round));
+  }
+
+  // ---- each stage steps its own blocks; then the bytes each stage held -------------------------------------
+  for (int s = 0; s < pp; ++s) {
+    optimizers_[s].step(stages_[s], work[s].grads);
+    MemoryBreakdown mem;
+    for (const Eigen::MatrixXd* p : parameter_tensors(static_cast<const MlpParams&>(stages_[s])))
+      mem.params += bytes_of(*p);
+    for (const Eigen::MatrixXd* g : parameter_tensors(static_cast<const MlpParams&>(work[s].grads)))
+      mem.grads += bytes_of(*g);
+    for (const Eigen::MatrixXd& st : optimizers_[s].state().first) mem.optimizer += bytes_of(st);
+    for (const Eigen::MatrixXd& st : optimizers_[s].state().second) mem.optimizer += bytes_of(st);
+    mem.activations = work[s].kept_peak;
+    mem.total = mem.params + mem.grads + mem.optimizer + mem.activations;
+    result.memory.push_back(mem);
+    result.peak_in_flight.push_back(work[s].peak_in_flight);
+  }
+  return result;
+}
+
+}  // namespace dsml
