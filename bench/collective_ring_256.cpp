@@ -2,6 +2,7 @@
 // all-reduce of 1 MiB on 256 ranks (2·255 steps per rank, 130,560 messages of 4 KiB).
 //
 //   build/native/collective_ring_256 --benchmark_min_time=1
+// (BM_ScheduleToMakespan1024NoRecords: the same pipeline on 1024 ranks, 16× the messages, as the Week 2 page runs it.)
 // Each stage is timed alone, so a slow one is visible: make_schedule (the generator), to_programs (schedule →
 // simulator steps), simulate (the discrete-event run, recording every span and message, and again with
 // SimOptions switching both off), and the three together as a page would run them. messages_per_second counts simulated messages. The simulated makespan is
@@ -91,6 +92,21 @@ void BM_ScheduleToMakespan(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_ScheduleToMakespan)->Unit(benchmark::kMillisecond);
+
+// The Week 2 page's largest run (bench/page_sim_1024.mjs, in wasm): 1024 ranks, 2,095,104 messages, nothing
+// recorded — generator, conversion and simulation together, as core.simulateCollective runs them.
+void BM_ScheduleToMakespan1024NoRecords(benchmark::State& state) {
+  const dsml::Topology net = dsml::Topology::fully_connected(1024, {1e-6, 1e-10, 0.0});
+  dsml::SimOptions options;
+  options.record_spans = false;
+  options.record_messages = false;
+  for (auto _ : state) {
+    const dsml::Schedule s = dsml::make_schedule("all-reduce", "ring", 1024, kBytes);
+    const dsml::SimResult result = dsml::simulate(net, dsml::to_programs(s, 0.0), options);
+    benchmark::DoNotOptimize(result.makespan);
+  }
+}
+BENCHMARK(BM_ScheduleToMakespan1024NoRecords)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
 

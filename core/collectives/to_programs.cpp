@@ -38,39 +38,44 @@ Step compute_step(double seconds) {
   return step;
 }
 
+// One rank's program. A function of its own, called once per rank, so that in the browser V8 swaps in its
+// optimised code after the first few ranks (a wasm function never changes tier in the middle of a call).
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+void convert_rank(const std::vector<ScheduleStep>& steps, const double* slot_bytes, double gamma, Program& program) {
+  // Exactly one simulator step per schedule step, two for a recv-reduce: sized once, never regrown (a 1024-rank
+  // ring all-reduce makes 5.2 M of them, and every over-reserved or regrown byte is paged in, or in wasm grown).
+  std::size_t count = steps.size();
+  for (const ScheduleStep& step : steps) count += step.kind == ScheduleStep::Kind::kRecvReduce;
+  program.resize(count);
+  Step* out = program.data();
+  for (const ScheduleStep& step : steps) {
+    double bytes = 0.0;  // step_bytes(), inline
+    for (int slot : step.slots) bytes += slot_bytes[slot];
+    switch (step.kind) {
+      case ScheduleStep::Kind::kSend:
+        *out++ = send_step(step.peer, bytes);
+        break;
+      case ScheduleStep::Kind::kRecvCopy:
+        *out++ = recv_step(step.peer);
+        break;
+      case ScheduleStep::Kind::kRecvReduce:
+        *out++ = recv_step(step.peer);
+        *out++ = compute_step(gamma * bytes);
+        break;
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<Program> to_programs(const Schedule& schedule, double gamma) {
   require_non_negative("gamma (seconds per byte reduced)", gamma);
   validate(schedule);
-  const double* slot_bytes = schedule.slot_bytes.data();
   std::vector<Program> programs(static_cast<std::size_t>(schedule.ranks));
-  for (std::size_t r = 0; r < programs.size(); ++r) {
-    const std::vector<ScheduleStep>& steps = schedule.steps[r];
-    // Exactly one simulator step per schedule step, two for a recv-reduce: sized once, never regrown (a 1024-rank
-    // ring all-reduce makes 5.2 M of them, and every over-reserved or regrown byte is paged in, or in wasm grown).
-    std::size_t count = steps.size();
-    for (const ScheduleStep& step : steps) count += step.kind == ScheduleStep::Kind::kRecvReduce;
-    Program& program = programs[r];
-    program.resize(count);
-    Step* out = program.data();
-    for (const ScheduleStep& step : steps) {
-      double bytes = 0.0;  // step_bytes(), inline
-      for (int slot : step.slots) bytes += slot_bytes[slot];
-      switch (step.kind) {
-        case ScheduleStep::Kind::kSend:
-          *out++ = send_step(step.peer, bytes);
-          break;
-        case ScheduleStep::Kind::kRecvCopy:
-          *out++ = recv_step(step.peer);
-          break;
-        case ScheduleStep::Kind::kRecvReduce:
-          *out++ = recv_step(step.peer);
-          *out++ = compute_step(gamma * bytes);
-          break;
-      }
-    }
-  }
+  for (std::size_t r = 0; r < programs.size(); ++r)
+    convert_rank(schedule.steps[r], schedule.slot_bytes.data(), gamma, programs[r]);
   return programs;
 }
 

@@ -51,11 +51,19 @@ void PipelineMailboxes::send_grad(int from, int micro_batch, Eigen::MatrixXd gra
 }
 
 bool PipelineMailboxes::has_activation(int stage, int micro_batch) const {
-  return activation_.at(stage).at(micro_batch).size() > 0;
+  require_slot(stage, micro_batch);
+  return activation_[stage][micro_batch].size() > 0;
 }
 
 bool PipelineMailboxes::has_grad(int stage, int micro_batch) const {
-  return grad_.at(stage).at(micro_batch).size() > 0;
+  require_slot(stage, micro_batch);
+  return grad_[stage][micro_batch].size() > 0;
+}
+
+void PipelineMailboxes::require_slot(int stage, int micro_batch) const {
+  if (stage < 0 || stage >= stages_ || micro_batch < 0 || micro_batch >= micro_batches_)
+    throw Error("no mailbox for " + where(stage, micro_batch) + ": stages are 0.." + std::to_string(stages_ - 1) +
+                ", micro-batches 0.." + std::to_string(micro_batches_ - 1));
 }
 
 Eigen::MatrixXd PipelineMailboxes::recv_activation(int stage, int micro_batch) {

@@ -22,13 +22,6 @@ void require_divisible(const MlpConfig& model, int tp) {
 
 double bytes_of(const Eigen::MatrixXd& m) { return 8.0 * static_cast<double>(m.size()); }
 
-// What rank t keeps for backward from one block: x (B, D) — replicated, every rank needs it for dW_in_t — and
-// its own pre-activation slice H_t (B, F/tp).
-struct BlockStash {
-  RankMatrices x;  // per rank (B, D)
-  RankMatrices h;  // per rank (B, F/tp)
-};
-
 }  // namespace
 
 std::vector<MlpParams> split_tensor_parallel(const MlpParams& params, int tp) {
@@ -84,8 +77,47 @@ TensorParallelTrainer::TensorParallelTrainer(const MlpConfig& model, const Optim
   optimizers_.assign(static_cast<std::size_t>(grid.tp), Optimizer(optimizer));
 }
 
+TpBlockStash tp_block_forward(const MlpConfig& model, const std::vector<const MlpBlock*>& slices, RankMatrices& x,
+                              const CommOptions& g_options) {
+  const std::size_t tp = slices.size();
+  TpBlockStash stash;
+  stash.x = tp_f_forward(x);  // f: identity — every rank already holds x (B, D)
+  stash.h.resize(tp);
+  RankMatrices y(tp);
+  for (std::size_t t = 0; t < tp; ++t) {
+    stash.h[t] = stash.x[t] * slices[t]->w_in.transpose();                            // (B, F/tp), no comm
+    y[t] = activate(model.activation, stash.h[t]) * slices[t]->w_out.transpose();     // (B, D) partial sum
+  }
+  tp_g_forward(y, g_options);  // g: all-reduce (B, D) — now y[t] = Y on every rank
+  for (std::size_t t = 0; t < tp; ++t)
+    x[t] = model.residual ? Eigen::MatrixXd(stash.x[t] + y[t]) : std::move(y[t]);  // residual as in mlp.h
+  return stash;
+}
+
+void tp_block_backward(const MlpConfig& model, const std::vector<const MlpBlock*>& slices, const TpBlockStash& stash,
+                       RankMatrices& dy, std::vector<MlpBlock>& grads, const CommOptions& f_options) {
+  const std::size_t tp = slices.size();
+  const RankMatrices& dyin = tp_g_backward(dy);  // g: identity — every rank holds ∂loss/∂Y (B, D)
+  RankMatrices dx(tp);
+  grads.resize(tp);
+  // mlp_backward's formulas, on each rank's slice of the hidden units
+  for (std::size_t t = 0; t < tp; ++t) {
+    const Eigen::MatrixXd& h = stash.h[t];                                                  // (B, F/tp)
+    grads[t].w_out = dyin[t].transpose() * activate(model.activation, h);                  // (D, F/tp)
+    const Eigen::MatrixXd dh =
+        (dyin[t] * slices[t]->w_out).cwiseProduct(activate_derivative(model.activation, h));  // (B, F/tp)
+    grads[t].w_in = dh.transpose() * stash.x[t];                                           // (F/tp, D)
+    dx[t] = dh * slices[t]->w_in;                                                           // (B, D) partial
+  }
+  tp_f_backward(dx, f_options);  // f: all-reduce (B, D) — the full ∂loss/∂x through the branch
+  for (std::size_t t = 0; t < tp; ++t) {
+    if (model.residual) dx[t] += dyin[t];  // identity path, already replicated
+  }
+  dy = std::move(dx);
+}
+
 TensorParallelStep TensorParallelTrainer::step(const Batch& batch) {
-  const int tp = grid_.tp;
+  const auto tp = static_cast<std::size_t>(grid_.tp);
   const auto layers = static_cast<std::size_t>(model_.layers);
   if (batch.inputs.rows() < 1 || batch.inputs.cols() != model_.width || batch.targets.rows() != batch.inputs.rows() ||
       batch.targets.cols() != model_.width)
@@ -95,61 +127,46 @@ TensorParallelStep TensorParallelTrainer::step(const Batch& batch) {
                 std::to_string(batch.targets.cols()));
   TensorParallelStep result;
   auto options = [&](const std::string& label) { return CommOptions{algorithm_, &result.comm, label}; };
+  auto block_slices = [&](std::size_t l) {
+    std::vector<const MlpBlock*> slices;
+    for (const MlpParams& rank : slices_) slices.push_back(&rank.blocks[l]);
+    return slices;
+  };
 
-  // ---- forward -------------------------------------------------------------------------------------------
-  RankMatrices x(static_cast<std::size_t>(tp), batch.inputs);  // (B, D) on every rank
-  std::vector<BlockStash> stash(layers);
-  for (std::size_t l = 0; l < layers; ++l) {
-    const RankMatrices& xin = tp_f_forward(x);  // f: identity
-    RankMatrices y(static_cast<std::size_t>(tp));
-    stash[l].x = xin;
-    stash[l].h.resize(static_cast<std::size_t>(tp));
-    for (int t = 0; t < tp; ++t) {
-      const MlpBlock& w = slices_[t].blocks[l];
-      stash[l].h[t] = xin[t] * w.w_in.transpose();                                  // (B, F/tp), no comm
-      y[t] = activate(model_.activation, stash[l].h[t]) * w.w_out.transpose();      // (B, D) partial sum
-    }
-    tp_g_forward(y, options("block " + std::to_string(l) + " g forward (Y)"));  // g: all-reduce (B, D)
-    for (int t = 0; t < tp; ++t) x[t] = model_.residual ? Eigen::MatrixXd(xin[t] + y[t]) : std::move(y[t]);
-  }
+  // ---- forward: the batch (B, D) replicated on every rank, block by block ----------------------------------
+  RankMatrices x(tp, batch.inputs);
+  std::vector<TpBlockStash> stash;
+  for (std::size_t l = 0; l < layers; ++l)
+    stash.push_back(tp_block_forward(model_, block_slices(l), x, options("block " + std::to_string(l) +
+                                                                          " g forward (Y)")));
 
   // ---- loss: every rank holds the full output, so every rank computes the same loss and ∂loss/∂Y ------------
   result.loss = mse_loss(x[0], batch.targets);
-  RankMatrices dy(static_cast<std::size_t>(tp), mse_loss_gradient(x[0], batch.targets));  // (B, D)
+  RankMatrices dy(tp, mse_loss_gradient(x[0], batch.targets));  // (B, D)
 
-  // ---- backward, last block first (mlp_backward's formulas on each rank's slices) -----------------------------
-  std::vector<MlpParams> grads(static_cast<std::size_t>(tp));
-  for (auto& g : grads) g.blocks.resize(layers);
+  // ---- backward, last block first -------------------------------------------------------------------------
+  std::vector<MlpParams> grads(tp);
+  for (MlpParams& g : grads) g.blocks.resize(layers);
   for (std::size_t l = layers; l-- > 0;) {
-    const RankMatrices& dyin = tp_g_backward(dy);  // g: identity
-    RankMatrices dx(static_cast<std::size_t>(tp));
-    for (int t = 0; t < tp; ++t) {
-      const MlpBlock& w = slices_[t].blocks[l];
-      const Eigen::MatrixXd& h = stash[l].h[t];                                             // (B, F/tp)
-      grads[t].blocks[l].w_out = dyin[t].transpose() * activate(model_.activation, h);     // (D, F/tp)
-      const Eigen::MatrixXd dh =
-          (dyin[t] * w.w_out).cwiseProduct(activate_derivative(model_.activation, h));       // (B, F/tp)
-      grads[t].blocks[l].w_in = dh.transpose() * stash[l].x[t];                            // (F/tp, D)
-      dx[t] = dh * w.w_in;                                                                  // (B, D) partial
-    }
-    tp_f_backward(dx, options("block " + std::to_string(l) + " f backward (dX)"));  // f: all-reduce (B, D)
-    for (int t = 0; t < tp; ++t) {
-      if (model_.residual) dx[t] += dyin[t];  // identity path, already replicated
-    }
-    dy = std::move(dx);
+    std::vector<MlpBlock> block_grads;
+    tp_block_backward(model_, block_slices(l), stash[l], dy, block_grads,
+                      options("block " + std::to_string(l) + " f backward (dX)"));
+    for (std::size_t t = 0; t < tp; ++t) grads[t].blocks[l] = std::move(block_grads[t]);
   }
 
   // ---- optimizer: each rank updates its own slices with its own state — no communication ----------------------
-  for (int t = 0; t < tp; ++t) optimizers_[t].step(slices_[t], grads[t]);
+  for (std::size_t t = 0; t < tp; ++t) optimizers_[t].step(slices_[t], grads[t]);
 
   // ---- bytes held per rank (fp64), at the end of backward when everything below coexists ----------------------
-  for (int t = 0; t < tp; ++t) {
+  for (std::size_t t = 0; t < tp; ++t) {
     MemoryBreakdown m;
-    for (const Eigen::MatrixXd* p : parameter_tensors(slices_[t])) m.params += bytes_of(*p);
-    for (const Eigen::MatrixXd* g : parameter_tensors(grads[t])) m.grads += bytes_of(*g);
-    for (const Eigen::MatrixXd& s : optimizers_[t].state().first) m.optimizer += bytes_of(s);
-    for (const Eigen::MatrixXd& s : optimizers_[t].state().second) m.optimizer += bytes_of(s);
-    for (const BlockStash& s : stash) m.activations += bytes_of(s.x[t]) + bytes_of(s.h[t]);
+    for (const Eigen::MatrixXd* p : parameter_tensors(static_cast<const MlpParams&>(slices_[t])))
+      m.params += bytes_of(*p);
+    for (const Eigen::MatrixXd* g : parameter_tensors(static_cast<const MlpParams&>(grads[t])))
+      m.grads += bytes_of(*g);
+    for (const Eigen::MatrixXd& st : optimizers_[t].state().first) m.optimizer += bytes_of(st);
+    for (const Eigen::MatrixXd& st : optimizers_[t].state().second) m.optimizer += bytes_of(st);
+    for (const TpBlockStash& st : stash) m.activations += bytes_of(st.x[t]) + bytes_of(st.h[t]);
     m.total = m.params + m.grads + m.optimizer + m.activations;
     result.memory.push_back(m);
   }

@@ -47,6 +47,8 @@ class PipelineMailboxes {
   Eigen::MatrixXd recv_grad(int stage, int micro_batch);
 
  private:
+  void require_slot(int stage, int micro_batch) const;  // throws dsml::Error when out of range
+
   int stages_;
   int micro_batches_;
   CommLog* log_;

@@ -49,6 +49,21 @@ std::vector<MlpParams> split_tensor_parallel(const MlpParams& params, int tp);
 // The inverse: full (F, D) and (D, F) matrices from tp slices.
 MlpParams gather_tensor_parallel(const std::vector<MlpParams>& slices);
 
+// ---- one block on one tensor-parallel group (tensor_parallel.cpp) ------------------------------------------
+// The building block the trainer below loops over, and that FSDP+TP (fsdp_tensor_parallel.h) wraps. slices[t]
+// is rank t's slice of the block: w_in (F/tp, D), w_out (D, F/tp).
+struct TpBlockStash {
+  RankMatrices x;  // per rank: the block input (B, D), replicated — dW_in_t needs it
+  RankMatrices h;  // per rank: its pre-activation slice H_t (B, F/tp)
+};
+// x: per rank (B, D) in, the block output out. One all-reduce (g) of (B, D), logged with `g_options`.
+TpBlockStash tp_block_forward(const MlpConfig& model, const std::vector<const MlpBlock*>& slices, RankMatrices& x,
+                              const CommOptions& g_options);
+// dy: per rank ∂loss/∂(block output) (B, D) in, ∂loss/∂(block input) out; grads[t] receives the gradient of
+// slices[t]. One all-reduce (f's backward) of (B, D), logged with `f_options`.
+void tp_block_backward(const MlpConfig& model, const std::vector<const MlpBlock*>& slices, const TpBlockStash& stash,
+                       RankMatrices& dy, std::vector<MlpBlock>& grads, const CommOptions& f_options);
+
 // What one training step reports.
 struct TensorParallelStep {
   double loss = 0;                      // mean squared error over the whole global batch (before the update)

@@ -49,7 +49,8 @@ std::vector<Buffer> all_gather(const std::vector<Buffer>& shards, const CommOpti
   std::vector<Buffer> gathered(shards.size());
   for (std::size_t r = 0; r < shards.size(); ++r) {
     gathered[r].reserve(n);
-    for (const SlotBuffer& slot : buffers[r]) gathered[r].insert(gathered[r].end(), slot.values.begin(), slot.values.end());
+    for (const SlotBuffer& slot : buffers[r])
+      gathered[r].insert(gathered[r].end(), slot.values.begin(), slot.values.end());
   }
   comm::log_call(schedule, "all-gather", options);
   return gathered;

@@ -1,0 +1,165 @@
+// fsdp_tensor_parallel.cpp — one training step on a dp × tp grid: FSDP wrapped around tensor parallelism.
+//
+// The strategies stack: the tensor-parallel block (tp_block_forward / tp_block_backward, tensor_parallel.cpp)
+// is used unchanged inside each data-parallel replica d; FSDP only decides where its weights come from (an
+// all-gather of shards just before use) and where its gradients go (a reduce-scatter just after).
+#include <string>
+#include <utility>
+
+#include "dsml/error.h"
+#include "dsml/fsdp_tensor_parallel.h"
+
+namespace dsml {
+namespace {
+
+double bytes_of(const Eigen::MatrixXd& m) { return 8.0 * static_cast<double>(m.size()); }
+
+Buffer to_buffer(const Eigen::MatrixXd& column) { return Buffer(column.data(), column.data() + column.size()); }
+
+Eigen::MatrixXd to_column(const Buffer& values) {
+  return Eigen::Map<const Eigen::MatrixXd>(values.data(), static_cast<Eigen::Index>(values.size()), 1);
+}
+
+}  // namespace
+
+FsdpTensorParallelTrainer::FsdpTensorParallelTrainer(const MlpConfig& model, const OptimizerConfig& optimizer,
+                                                     const RankGrid& grid, const MlpParams& initial,
+                                                     const std::string& algorithm)
+    : model_(model), grid_(grid), algorithm_(algorithm) {
+  validate(model);
+  validate(grid);
+  if (grid.pp != 1)
+    throw Error("the FSDP x TP trainer runs on a grid with pp = 1, got pp = " + std::to_string(grid.pp));
+  const bool whole_tensors = grid.dp == 1 && grid.tp == 1;
+  if (!whole_tensors && (optimizer.kind == OptimizerKind::lars || optimizer.kind == OptimizerKind::lamb))
+    throw Error(std::string(optimizer_name(optimizer.kind)) +
+                " needs the norm of each whole tensor, which FSDP and tensor parallelism split over ranks; use sgd, "
+                "momentum or adam");
+  check_shapes(model, initial, "initial params");
+  const std::vector<MlpParams> slices = split_tensor_parallel(initial, grid.tp);  // throws unless tp | F
+  shards_.assign(static_cast<std::size_t>(grid.size()), {});
+  for (int d = 0; d < grid.dp; ++d) {
+    for (int t = 0; t < grid.tp; ++t) {
+      for (const MlpBlock& slice : slices[t].blocks) {
+        const Buffer flat = flatten(std::vector<const Eigen::MatrixXd*>{&slice.w_in, &slice.w_out});
+        shards_[rank_of(grid, {d, t, 0})].push_back(to_column(shard_of(flat, grid.dp, d)));
+      }
+    }
+  }
+  optimizers_.assign(static_cast<std::size_t>(grid.size()), Optimizer(optimizer));
+}
+
+MlpParams FsdpTensorParallelTrainer::full_params() const {
+  const int hidden_per_rank = model_.hidden / grid_.tp;
+  std::vector<MlpParams> slices(static_cast<std::size_t>(grid_.tp));
+  for (int l = 0; l < model_.layers; ++l) {
+    for (int t = 0; t < grid_.tp; ++t) {
+      Buffer flat;
+      for (int d = 0; d < grid_.dp; ++d) {
+        const Buffer shard = to_buffer(shards_[rank_of(grid_, {d, t, 0})][l]);
+        flat.insert(flat.end(), shard.begin(), shard.end());
+      }
+      MlpBlock slice{Eigen::MatrixXd(hidden_per_rank, model_.width), Eigen::MatrixXd(model_.width, hidden_per_rank)};
+      unflatten(flat, std::vector<Eigen::MatrixXd*>{&slice.w_in, &slice.w_out});
+      slices[t].blocks.push_back(std::move(slice));
+    }
+  }
+  return gather_tensor_parallel(slices);
+}
+
+FsdpTensorParallelStep FsdpTensorParallelTrainer::step(const Batch& batch) {
+  const int dp = grid_.dp, tp = grid_.tp, layers = model_.layers;
+  const Eigen::Index rows = batch.inputs.rows();
+  if (rows < 1 || batch.inputs.cols() != model_.width || batch.targets.rows() != rows ||
+      batch.targets.cols() != model_.width)
+    throw Error("batch inputs and targets must both be B x D = B x " + std::to_string(model_.width) +
+                " with B >= 1");
+  if (rows % dp != 0)
+    throw Error("a batch of B = " + std::to_string(rows) + " rows does not split evenly over dp = " +
+                std::to_string(dp) + " replicas");
+  const Eigen::Index local = rows / dp;  // B/dp rows per replica
+  FsdpTensorParallelStep result;
+  auto options = [&](const std::string& label) { return CommOptions{algorithm_, &result.comm, label}; };
+  auto rank = [&](int d, int t) { return static_cast<std::size_t>(rank_of(grid_, {d, t, 0})); };
+
+  // FSDP: gather block l's slices, one all-gather per tp column; gathered[t][d] is rank (d, t)'s copy.
+  auto gather_block = [&](int l, const std::string& why) {
+    std::vector<std::vector<MlpBlock>> gathered(static_cast<std::size_t>(tp));
+    for (int t = 0; t < tp; ++t) {
+      std::vector<Buffer> shards;
+      for (int d = 0; d < dp; ++d) shards.push_back(to_buffer(shards_[rank(d, t)][l]));
+      const std::string label = "block " + std::to_string(l) + " slice " + std::to_string(t) + " " + why;
+      gathered[t] = fsdp_gather_slice(shards, model_.hidden / tp, model_.width, options(label));
+    }
+    return gathered;
+  };
+  auto replica_slices = [&](const std::vector<std::vector<MlpBlock>>& gathered, int d) {
+    std::vector<const MlpBlock*> slices;
+    for (int t = 0; t < tp; ++t) slices.push_back(&gathered[t][d]);
+    return slices;
+  };
+
+  // ---- forward: replica d's rows, replicated over its tp ranks --------------------------------------------
+  std::vector<RankMatrices> x(static_cast<std::size_t>(dp));
+  for (int d = 0; d < dp; ++d) x[d].assign(static_cast<std::size_t>(tp), batch.inputs.middleRows(d * local, local));
+  std::vector<std::vector<TpBlockStash>> stash(static_cast<std::size_t>(layers));  // [l][d]
+  for (int l = 0; l < layers; ++l) {
+    const auto gathered = gather_block(l, "forward");  // freed at the end of this iteration (FSDP reshards)
+    for (int d = 0; d < dp; ++d)
+      stash[l].push_back(tp_block_forward(model_, replica_slices(gathered, d), x[d],
+                                          options("replica " + std::to_string(d) + " block " + std::to_string(l) +
+                                                  " g forward (Y)")));
+  }
+
+  // ---- loss: the mean of the replicas' means (equal row counts); each replica backpropagates its own mean ------
+  std::vector<RankMatrices> dy(static_cast<std::size_t>(dp));
+  for (int d = 0; d < dp; ++d) {
+    const Eigen::MatrixXd target = batch.targets.middleRows(d * local, local);
+    result.loss += mse_loss(x[d][0], target) / dp;
+    dy[d].assign(static_cast<std::size_t>(tp), mse_loss_gradient(x[d][0], target));  // (B/dp, D)
+  }
+
+  // ---- backward: gather again, TP backward per replica, reduce-scatter each slice's gradient ----------------
+  std::vector<std::vector<Eigen::MatrixXd>> grad_shards(  // [rank][block]: (shard length, 1)
+      shards_.size(), std::vector<Eigen::MatrixXd>(static_cast<std::size_t>(layers)));
+  for (int l = layers; l-- > 0;) {
+    const auto gathered = gather_block(l, "backward");
+    std::vector<std::vector<MlpBlock>> grads(static_cast<std::size_t>(tp));  // [t][d]
+    for (int d = 0; d < dp; ++d) {
+      std::vector<MlpBlock> replica_grads;  // [t]
+      tp_block_backward(model_, replica_slices(gathered, d), stash[l][d], dy[d], replica_grads,
+                        options("replica " + std::to_string(d) + " block " + std::to_string(l) + " f backward (dX)"));
+      for (int t = 0; t < tp; ++t) grads[t].push_back(std::move(replica_grads[t]));
+    }
+    for (int t = 0; t < tp; ++t) {
+      const std::vector<Buffer> mean = fsdp_reduce_scatter_slice(
+          grads[t], options("block " + std::to_string(l) + " slice " + std::to_string(t) + " grads"));
+      for (int d = 0; d < dp; ++d) grad_shards[rank(d, t)][l] = to_column(mean[d]);
+    }
+  }
+
+  // ---- every rank updates its own shards; then what each rank holds ----------------------------------------
+  for (std::size_t r = 0; r < shards_.size(); ++r) {
+    std::vector<Eigen::MatrixXd*> params;
+    std::vector<const Eigen::MatrixXd*> grads;
+    for (int l = 0; l < layers; ++l) {
+      params.push_back(&shards_[r][l]);
+      grads.push_back(&grad_shards[r][l]);
+    }
+    optimizers_[r].step(params, grads);
+    const RankCoord c = coord(grid_, static_cast<int>(r));
+    MemoryBreakdown mem;
+    for (int l = 0; l < layers; ++l) {
+      mem.params += bytes_of(shards_[r][l]);
+      mem.grads += bytes_of(grad_shards[r][l]);
+      mem.activations += bytes_of(stash[l][c.d].x[c.t]) + bytes_of(stash[l][c.d].h[c.t]);
+    }
+    for (const Eigen::MatrixXd& st : optimizers_[r].state().first) mem.optimizer += bytes_of(st);
+    for (const Eigen::MatrixXd& st : optimizers_[r].state().second) mem.optimizer += bytes_of(st);
+    mem.total = mem.params + mem.grads + mem.optimizer + mem.activations;
+    result.memory.push_back(mem);
+  }
+  return result;
+}
+
+}  // namespace dsml

@@ -1,0 +1,40 @@
+// zero_shard_update.cpp — one optimizer update on a flat shard of the parameters (ZeRO's "each rank updates its
+// partition").
+//
+// Why this is exact for SGD, momentum and Adam: their update of element i reads only w_i, g_i and that element's
+// moments (sgd.cpp, adam.cpp). Cutting the flat parameter vector anywhere — even through the middle of a tensor —
+// and updating the pieces separately gives the same numbers as updating whole tensors. LARS and LAMB scale each
+// tensor by a trust ratio of its whole norm; a shard would see a partial norm, so they are refused here.
+#include <string>
+
+#include "dsml/error.h"
+#include "dsml/zero.h"
+
+namespace dsml {
+
+void update_shard(const OptimizerConfig& config, double lr, std::int64_t t, Buffer& params, const Buffer& grads,
+                  ShardMoments& moments) {
+  if (config.kind == OptimizerKind::lars || config.kind == OptimizerKind::lamb)
+    throw Error(std::string("ZeRO shards cut tensors across ranks, but ") + optimizer_name(config.kind) +
+                " needs each tensor's whole norm (it would need an extra all-reduce of squared norms); use sgd, "
+                "momentum or adam, whose updates are elementwise");
+  if (params.size() != grads.size())
+    throw Error("shard update: " + std::to_string(params.size()) + " parameters but " + std::to_string(grads.size()) +
+                " gradients");
+  const auto n = static_cast<Eigen::Index>(params.size());
+  Eigen::MatrixXd w = Eigen::Map<const Eigen::MatrixXd>(params.data(), n, 1);  // (shard, 1)
+  const Eigen::MatrixXd g = Eigen::Map<const Eigen::MatrixXd>(grads.data(), n, 1);
+  const bool first = config.kind != OptimizerKind::sgd;
+  const bool second = config.kind == OptimizerKind::adam;
+  if (first && moments.first.rows() != n) moments.first = Eigen::MatrixXd::Zero(n, 1);  // lazily, like Optimizer
+  if (second && moments.second.rows() != n) moments.second = Eigen::MatrixXd::Zero(n, 1);
+  switch (config.kind) {
+    case OptimizerKind::sgd: sgd_update(config, lr, w, g); break;
+    case OptimizerKind::momentum: momentum_update(config, lr, w, g, moments.first); break;
+    case OptimizerKind::adam: adam_update(config, lr, t, w, g, moments.first, moments.second); break;
+    default: break;  // refused above
+  }
+  std::copy(w.data(), w.data() + n, params.begin());
+}
+
+}  // namespace dsml

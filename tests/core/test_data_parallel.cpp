@@ -1,0 +1,180 @@
+// Data parallelism (naive, bucketed, gradient accumulation) against the single-device run: same seed, same global
+// batch, parameters equal after 1 and 20 steps; plus the bytes each variant moves and what each rank holds.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "dsml/data_parallel.h"
+#include "dsml/error.h"
+#include "dsml/teacher_task.h"
+
+namespace {
+
+dsml::MlpConfig model() {
+  dsml::MlpConfig c;
+  c.layers = 2;
+  c.width = 6;
+  c.hidden = 12;  // Ψ = 2·2·6·12 = 288 values, 72 per tensor
+  return c;
+}
+
+dsml::OptimizerConfig optimizer(const std::string& kind) {
+  dsml::OptimizerConfig o;
+  o.kind = dsml::parse_optimizer(kind);
+  o.lr = kind == "adam" ? 0.01 : 0.05;
+  return o;
+}
+
+constexpr int kBatch = 24;  // divisible by dp ∈ {1, 2, 3, 4} times 2 micro-batches
+
+// ‖a − b‖ / ‖b‖ per tensor, the contract's measure.
+double worst_relative_error(const dsml::MlpParams& got, const dsml::MlpParams& want) {
+  double worst = 0;
+  const auto g = dsml::parameter_tensors(got);
+  const auto w = dsml::parameter_tensors(want);
+  for (std::size_t i = 0; i < w.size(); ++i) worst = std::max(worst, (*g[i] - *w[i]).norm() / w[i]->norm());
+  return worst;
+}
+
+struct Case {
+  const char* variant;  // "naive", "bucketed", "accumulate"
+  int dp;
+  const char* optimizer;
+};
+
+std::ostream& operator<<(std::ostream& os, const Case& c) {
+  return os << c.variant << " dp=" << c.dp << " " << c.optimizer;
+}
+
+dsml::DataParallelOptions options_for(const std::string& variant) {
+  dsml::DataParallelOptions o;
+  if (variant == "bucketed") {
+    o.sync = dsml::GradientSync::bucketed;
+    o.bucket_bytes = 8 * 120;  // 288 values → buckets of 120, 120, 48
+  }
+  if (variant == "accumulate") o.micro_batches = 2;
+  return o;
+}
+
+class DataParallelEquality : public ::testing::TestWithParam<Case> {};
+
+TEST_P(DataParallelEquality, MatchesTheSingleDeviceRunAfter1And20Steps) {
+  const Case c = GetParam();
+  const dsml::MlpConfig config = model();
+  const dsml::TeacherTask task(config, 1);
+  dsml::MlpParams reference = dsml::init_mlp(config, 2);
+  dsml::Optimizer reference_optimizer(optimizer(c.optimizer));
+  dsml::DataParallel dp(dsml::RankGrid{c.dp, 1, 1}, config, optimizer(c.optimizer), reference, options_for(c.variant));
+  for (int step = 0; step < 20; ++step) {
+    const dsml::Batch batch = task.make_batch(static_cast<std::uint64_t>(step), kBatch);
+    const double want_loss = dsml::reference_step(config, reference_optimizer, reference, batch);
+    const dsml::ParallelStep got = dp.step(batch);
+    EXPECT_NEAR(got.loss, want_loss, 1e-12 * want_loss) << "step " << step;
+    if (step == 0 || step == 19) {
+      for (int d = 0; d < c.dp; ++d)
+        EXPECT_LT(worst_relative_error(dp.params(d), reference), 1e-6) << "rank " << d << " after " << step + 1;
+    }
+  }
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (const char* variant : {"naive", "bucketed", "accumulate"})
+    for (int dp : {1, 2, 3, 4})
+      for (const char* opt : {"sgd", "adam"}) out.push_back({variant, dp, opt});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, DataParallelEquality, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return std::string(info.param.variant) + "_dp" + std::to_string(info.param.dp) + "_" +
+                                  info.param.optimizer;
+                         });
+
+double psi() { return static_cast<double>(dsml::parameter_count(model())); }
+
+dsml::ParallelStep one_step(int dp, const dsml::DataParallelOptions& options, int batch = kBatch) {
+  const dsml::MlpConfig config = model();
+  dsml::DataParallel run(dsml::RankGrid{dp, 1, 1}, config, optimizer("sgd"), dsml::init_mlp(config, 2), options);
+  return run.step(dsml::TeacherTask(config, 1).make_batch(0, batch));
+}
+
+TEST(DataParallel, RingAllReduceMovesTwoPMinusOneOverPPsiEightBytesPerRank) {
+  for (int p : {1, 2, 3, 4}) {
+    const double expected = 2.0 * (p - 1) / p * psi() * 8.0;  // every tensor (72) and bucket divisible by p
+    for (const char* variant : {"naive", "bucketed", "accumulate"}) {
+      const dsml::ParallelStep s = one_step(p, options_for(variant));
+      EXPECT_DOUBLE_EQ(s.comm.bytes("all-reduce"), expected) << variant << " p=" << p;
+      EXPECT_DOUBLE_EQ(s.comm.total_bytes(), expected) << variant << " p=" << p;
+    }
+  }
+}
+
+TEST(DataParallel, BucketingSendsFewerLargerMessagesWithTheSameBytes) {
+  const dsml::ParallelStep naive = one_step(4, options_for("naive"));
+  const dsml::ParallelStep bucketed = one_step(4, options_for("bucketed"));
+  ASSERT_EQ(naive.comm.records().size(), 4u);  // one per tensor: 2 blocks × (w_in, w_out)
+  EXPECT_EQ(naive.comm.records()[1].label, "blocks[0].w_out");
+  ASSERT_EQ(bucketed.comm.records().size(), 3u);  // ⌈288 / 120⌉
+  EXPECT_EQ(bucketed.comm.records()[0].label, "bucket 0");
+  EXPECT_EQ(bucketed.comm.records()[2].label, "bucket 2");
+  // Last bucket partial: 48 of 120 values.
+  EXPECT_DOUBLE_EQ(bucketed.comm.records()[2].bytes_per_rank, 2.0 * 3 / 4 * 48 * 8);
+  EXPECT_DOUBLE_EQ(naive.comm.bytes("all-reduce"), bucketed.comm.bytes("all-reduce"));
+  // One huge bucket = one message.
+  dsml::DataParallelOptions one = options_for("bucketed");
+  one.bucket_bytes = 1e9;
+  EXPECT_EQ(one_step(4, one).comm.records().size(), 1u);
+}
+
+TEST(DataParallel, AccumulationCommunicatesOncePerKMicroBatches) {
+  // k = 3 micro-batches of 8 rows per optimizer step vs 3 separate steps of 8 rows: same samples, 1/3 the bytes.
+  dsml::DataParallelOptions acc;
+  acc.micro_batches = 3;
+  const double accumulated = one_step(2, acc, 2 * 3 * 4).comm.total_bytes();
+  const double per_micro_step = one_step(2, options_for("naive"), 2 * 4).comm.total_bytes();
+  EXPECT_DOUBLE_EQ(accumulated, per_micro_step);  // bytes per step do not grow with k …
+  EXPECT_DOUBLE_EQ((accumulated / 24) / (per_micro_step / 8), 1.0 / 3);  // … so per sample they fall by k
+}
+
+TEST(DataParallel, EveryRankHoldsTheFullModelGradientsAndOptimizerState) {
+  const dsml::MlpConfig config = model();
+  const dsml::TeacherTask task(config, 1);
+  for (const char* opt : {"sgd", "momentum", "adam"}) {
+    dsml::DataParallel run(dsml::RankGrid{4, 1, 1}, config, optimizer(opt), dsml::init_mlp(config, 2));
+    run.step(task.make_batch(0, kBatch));
+    const double moments = std::string(opt) == "adam" ? 2 : std::string(opt) == "momentum" ? 1 : 0;
+    for (int d = 0; d < 4; ++d) {
+      const dsml::RankMemory m = run.memory(d);
+      EXPECT_DOUBLE_EQ(m.params, 8 * psi());
+      EXPECT_DOUBLE_EQ(m.grads, 8 * psi());
+      EXPECT_DOUBLE_EQ(m.optimizer, moments * 8 * psi()) << opt;
+      EXPECT_DOUBLE_EQ(m.total(), (2 + moments) * 8 * psi());
+    }
+  }
+}
+
+TEST(DataParallel, RejectsWhatItCannotSplitExactly) {
+  const dsml::MlpConfig config = model();
+  const dsml::MlpParams init = dsml::init_mlp(config, 2);
+  dsml::DataParallel three(dsml::RankGrid{3, 1, 1}, config, optimizer("sgd"), init);
+  try {
+    three.step(dsml::TeacherTask(config, 1).make_batch(0, 10));
+    ADD_FAILURE() << "expected dsml::Error";
+  } catch (const dsml::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not divisible"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(dsml::DataParallel(dsml::RankGrid{2, 2, 1}, config, optimizer("sgd"), init), dsml::Error);
+  EXPECT_THROW(dsml::DataParallel(dsml::RankGrid{0, 1, 1}, config, optimizer("sgd"), init), dsml::Error);
+  dsml::DataParallelOptions bad;
+  bad.micro_batches = 0;
+  EXPECT_THROW(dsml::DataParallel(dsml::RankGrid{2, 1, 1}, config, optimizer("sgd"), init, bad), dsml::Error);
+  bad = options_for("bucketed");
+  bad.bucket_bytes = 0;
+  EXPECT_THROW(dsml::DataParallel(dsml::RankGrid{2, 1, 1}, config, optimizer("sgd"), init, bad), dsml::Error);
+  EXPECT_THROW(three.params(3), dsml::Error);
+}
+
+}  // namespace

@@ -1,0 +1,179 @@
+// Pipeline parallelism (GPipe and 1F1B executed on real micro-batches) against the single-device reference:
+// parameters equal to 1e-6 relative after 1 and 20 steps; 2·(pp − 1)·B·D·8 bytes of point-to-point sends per
+// step; 1F1B holds no more activations than GPipe.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <tuple>
+
+#include "dsml/error.h"
+#include "dsml/pipeline_parallel.h"
+
+namespace {
+
+using dsml::MlpConfig;
+using dsml::MlpParams;
+using dsml::OptimizerConfig;
+
+constexpr int kBatch = 16;  // B
+
+MlpConfig model(bool residual) {
+  MlpConfig c;
+  c.layers = 4;
+  c.width = 8;
+  c.hidden = 16;
+  c.activation = dsml::Activation::tanh;
+  c.residual = residual;
+  return c;
+}
+
+OptimizerConfig optimizer(const std::string& kind) {
+  OptimizerConfig c;
+  c.kind = dsml::parse_optimizer(kind);
+  c.lr = kind == "adam" ? 0.01 : 0.05;
+  return c;
+}
+
+double max_relative_difference(const MlpParams& a, const MlpParams& ref) {
+  double worst = 0;
+  const auto pa = dsml::parameter_tensors(a);
+  const auto pr = dsml::parameter_tensors(ref);
+  EXPECT_EQ(pa.size(), pr.size());
+  for (std::size_t k = 0; k < pa.size() && k < pr.size(); ++k)
+    worst = std::max(worst, (*pa[k] - *pr[k]).norm() / pr[k]->norm());
+  return worst;
+}
+
+// Train `steps` steps single-device and pipelined side by side; returns the worst relative difference seen
+// after step 1 and after the last step.
+double run_side_by_side(const MlpConfig& m, const OptimizerConfig& opt, int pp, int micro_batches,
+                        const std::string& schedule, int steps, int batch = kBatch) {
+  const dsml::TeacherTask task(m, 7);
+  MlpParams reference = dsml::init_mlp(m, 42);
+  dsml::Optimizer single(opt);
+  dsml::PipelineParallelTrainer trainer(m, opt, dsml::RankGrid{1, 1, pp}, reference);
+  const dsml::PipelineSchedule plan = dsml::pipeline_schedule_by_name(schedule, pp, micro_batches);
+  double worst = 0;
+  for (int step = 0; step < steps; ++step) {
+    const dsml::Batch b = task.make_batch(static_cast<std::uint64_t>(step), batch);
+    const dsml::MlpForward fwd = dsml::mlp_forward(m, reference, b.inputs);
+    const double loss = dsml::mse_loss(fwd.output, b.targets);
+    single.step(reference, dsml::mlp_backward(m, reference, fwd, dsml::mse_loss_gradient(fwd.output, b.targets)).params);
+    const dsml::PipelineParallelStep result = trainer.step(b, plan);
+    EXPECT_NEAR(result.loss, loss, 1e-12 * loss) << "step " << step;
+    if (step == 0 || step == steps - 1)
+      worst = std::max(worst, max_relative_difference(trainer.full_params(), reference));
+  }
+  return worst;
+}
+
+class PipelineParallelEquality
+    : public ::testing::TestWithParam<std::tuple<int, int, std::string, std::string, bool>> {};
+
+TEST_P(PipelineParallelEquality, MatchesSingleDeviceAfter1And20Steps) {
+  const auto [pp, m, schedule, kind, residual] = GetParam();
+  EXPECT_LT(run_side_by_side(model(residual), optimizer(kind), pp, m, schedule, 20), 1e-6);
+}
+
+INSTANTIATE_TEST_SUITE_P(StagesMicroBatchesSchedules, PipelineParallelEquality,
+                         ::testing::Combine(::testing::Values(1, 2, 4), ::testing::Values(1, 2, 4, 8),
+                                            ::testing::Values("gpipe", "1f1b"), ::testing::Values("sgd", "adam"),
+                                            ::testing::Bool()));
+
+TEST(PipelineParallel, UnevenMicroBatchesAndOtherOptimizersMatch) {
+  // B = 10 into m = 4 micro-batches: 3, 3, 2, 2 rows; each micro-batch's loss gradient is weighted B_i/B.
+  EXPECT_LT(run_side_by_side(model(true), optimizer("adam"), 2, 4, "1f1b", 5, 10), 1e-6);
+  EXPECT_LT(run_side_by_side(model(true), optimizer("lamb"), 4, 4, "gpipe", 5), 1e-6);  // whole tensors per stage
+  EXPECT_LT(run_side_by_side(model(false), optimizer("momentum"), 2, 8, "gpipe", 5), 1e-6);
+}
+
+TEST(PipelineParallel, PointToPointBytesPerStep) {
+  const MlpConfig m = model(true);
+  for (int pp : {1, 2, 4}) {
+    for (int mb : {1, 2, 4, 8}) {
+      dsml::PipelineParallelTrainer trainer(m, optimizer("sgd"), dsml::RankGrid{1, 1, pp}, dsml::init_mlp(m, 42));
+      const dsml::PipelineParallelStep result =
+          trainer.step(dsml::TeacherTask(m, 7).make_batch(0, kBatch), dsml::one_f_one_b(pp, mb));
+      // activations forward and gradients backward, (B, D) doubles each way over each of the pp − 1 links
+      EXPECT_DOUBLE_EQ(result.comm.bytes("send"), 2.0 * (pp - 1) * kBatch * m.width * 8) << pp << " " << mb;
+      EXPECT_EQ(result.comm.records().size(), static_cast<std::size_t>(2 * (pp - 1) * mb));
+      EXPECT_DOUBLE_EQ(result.comm.total_bytes(), result.comm.bytes("send"));
+    }
+  }
+}
+
+TEST(PipelineParallel, PeakActivationsFollowTheSchedule) {
+  const MlpConfig m = model(true);
+  const int pp = 4;
+  const dsml::Batch batch = dsml::TeacherTask(m, 7).make_batch(0, kBatch);
+  for (int mb : {1, 2, 4, 8}) {
+    double stage0[2] = {0, 0};
+    int k = 0;
+    for (const dsml::PipelineSchedule& plan : {dsml::gpipe(pp, mb), dsml::one_f_one_b(pp, mb)}) {
+      dsml::PipelineParallelTrainer trainer(m, optimizer("sgd"), dsml::RankGrid{1, 1, pp}, dsml::init_mlp(m, 42));
+      const dsml::PipelineParallelStep result = trainer.step(batch, plan);
+      EXPECT_EQ(result.peak_in_flight, dsml::peak_in_flight_activations(plan)) << plan.name << " m = " << mb;
+      // Each micro-batch keeps x (B/m, D) and H (B/m, F) for each of the stage's L/pp blocks.
+      const double per_micro_batch = 8.0 * (m.layers / pp) * (kBatch / mb) * (m.width + m.hidden);
+      for (int s = 0; s < pp; ++s)
+        EXPECT_DOUBLE_EQ(result.memory[s].activations, result.peak_in_flight[s] * per_micro_batch);
+      stage0[k++] = result.memory[0].activations;
+    }
+    EXPECT_LE(stage0[1], stage0[0]) << "1F1B must not hold more than GPipe, m = " << mb;
+    if (mb > pp) EXPECT_LT(stage0[1], stage0[0]) << "m = " << mb;  // GPipe holds m, 1F1B at most pp
+  }
+}
+
+TEST(PipelineParallel, BytesHeldAndTrace) {
+  const MlpConfig m = model(true);
+  dsml::PipelineParallelTrainer trainer(m, optimizer("adam"), dsml::RankGrid{1, 1, 2}, dsml::init_mlp(m, 42));
+  const dsml::PipelineSchedule plan = dsml::gpipe(2, 2);
+  const dsml::PipelineParallelStep result = trainer.step(dsml::TeacherTask(m, 7).make_batch(0, kBatch), plan);
+  const double params = 8.0 * (m.layers / 2) * 2 * m.width * m.hidden;
+  for (const dsml::MemoryBreakdown& mem : result.memory) {
+    EXPECT_DOUBLE_EQ(mem.params, params);
+    EXPECT_DOUBLE_EQ(mem.grads, params);
+    EXPECT_DOUBLE_EQ(mem.optimizer, 2 * params);
+    EXPECT_DOUBLE_EQ(mem.total, 4 * params + mem.activations);
+  }
+  std::size_t ops = 0;
+  for (const auto& stage : plan.ops) ops += stage.size();
+  ASSERT_EQ(result.trace.size(), ops);
+  EXPECT_EQ(result.trace.front(), "round 0 stage 0: forward(0)");
+  EXPECT_EQ(dsml::gather_pipeline_stages(trainer.stages()).blocks.size(), static_cast<std::size_t>(m.layers));
+}
+
+void expect_error(const std::function<void()>& f, const std::string& fragment) {
+  try {
+    f();
+    ADD_FAILURE() << "expected dsml::Error containing \"" << fragment << "\"";
+  } catch (const dsml::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(PipelineParallel, BadGridsAndSchedulesThrowReadableErrors) {
+  const MlpConfig m = model(true);  // L = 4
+  const MlpParams p = dsml::init_mlp(m, 42);
+  const dsml::Batch batch = dsml::TeacherTask(m, 7).make_batch(0, kBatch);
+  expect_error([&] { dsml::PipelineParallelTrainer(m, optimizer("sgd"), dsml::RankGrid{1, 1, 3}, p); },
+               "L = 4 blocks cannot be split evenly into pp = 3 stages");
+  expect_error([&] { dsml::PipelineParallelTrainer(m, optimizer("sgd"), dsml::RankGrid{1, 2, 2}, p); },
+               "dp = 1 and tp = 1, got dp = 1, tp = 2");
+  expect_error([&] { dsml::PipelineParallelTrainer(m, optimizer("sgd"), dsml::RankGrid{1, 1, 0}, p); }, "pp");
+  expect_error([&] { dsml::pipeline_schedule_by_name("zigzag", 2, 2); }, "choose gpipe or 1f1b");
+
+  dsml::PipelineParallelTrainer trainer(m, optimizer("sgd"), dsml::RankGrid{1, 1, 2}, p);
+  expect_error([&] { trainer.step(batch, dsml::gpipe(4, 2)); }, "has 4 stages, the grid has pp = 2");
+  expect_error([&] { trainer.step(batch, dsml::gpipe(2, kBatch + 1)); }, "cannot be cut into m = 17");
+  dsml::PipelineSchedule broken = dsml::empty_pipeline_schedule("broken", 2, 1);
+  dsml::add_backward(broken, 0, 0);
+  dsml::add_forward(broken, 0, 0);
+  dsml::add_forward(broken, 1, 0);
+  dsml::add_backward(broken, 1, 0);
+  expect_error([&] { trainer.step(batch, broken); }, "schedule \"broken\" is not valid: stage 0");
+}
+
+}  // namespace

@@ -1,0 +1,176 @@
+// Tensor parallelism (Megatron f/g) against the single-device reference: same seed, same global batches,
+// parameters equal to 1e-6 relative after 1 and 20 steps; exactly two (B, D) all-reduces per block per step.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <tuple>
+
+#include "dsml/error.h"
+#include "dsml/tensor_parallel.h"
+
+namespace {
+
+using dsml::MlpConfig;
+using dsml::MlpParams;
+using dsml::OptimizerConfig;
+
+constexpr int kBatch = 12;  // B; B·D = 96 splits evenly over 1, 2 and 4 ranks
+
+MlpConfig model(bool residual) {
+  MlpConfig c;
+  c.layers = 3;
+  c.width = 8;
+  c.hidden = 16;
+  c.activation = dsml::Activation::gelu;
+  c.residual = residual;
+  return c;
+}
+
+OptimizerConfig optimizer(const std::string& kind) {
+  OptimizerConfig c;
+  c.kind = dsml::parse_optimizer(kind);
+  c.lr = kind == "adam" ? 0.01 : 0.05;
+  return c;
+}
+
+// max over tensors of ‖a − ref‖_F / ‖ref‖_F
+double max_relative_difference(const MlpParams& a, const MlpParams& ref) {
+  double worst = 0;
+  const auto pa = dsml::parameter_tensors(a);
+  const auto pr = dsml::parameter_tensors(ref);
+  EXPECT_EQ(pa.size(), pr.size());
+  for (std::size_t k = 0; k < pa.size() && k < pr.size(); ++k)
+    worst = std::max(worst, (*pa[k] - *pr[k]).norm() / pr[k]->norm());
+  return worst;
+}
+
+class TensorParallelEquality : public ::testing::TestWithParam<std::tuple<int, std::string, bool>> {};
+
+TEST_P(TensorParallelEquality, MatchesSingleDeviceAfter1And20Steps) {
+  const auto [tp, kind, residual] = GetParam();
+  const MlpConfig m = model(residual);
+  const dsml::TeacherTask task(m, 7);
+  MlpParams reference = dsml::init_mlp(m, 42);
+  dsml::Optimizer single(optimizer(kind));
+  dsml::TensorParallelTrainer trainer(m, optimizer(kind), dsml::RankGrid{1, tp, 1}, reference);
+
+  for (int step = 0; step < 20; ++step) {
+    const dsml::Batch batch = task.make_batch(static_cast<std::uint64_t>(step), kBatch);
+    const dsml::MlpForward fwd = dsml::mlp_forward(m, reference, batch.inputs);
+    const double loss = dsml::mse_loss(fwd.output, batch.targets);
+    single.step(reference,
+                dsml::mlp_backward(m, reference, fwd, dsml::mse_loss_gradient(fwd.output, batch.targets)).params);
+    const dsml::TensorParallelStep result = trainer.step(batch);
+    EXPECT_NEAR(result.loss, loss, 1e-12 * loss) << "step " << step;
+    if (step == 0 || step == 19)
+      EXPECT_LT(max_relative_difference(trainer.full_params(), reference), 1e-6) << "after step " << step + 1;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(GridsOptimizersResidual, TensorParallelEquality,
+                         ::testing::Combine(::testing::Values(1, 2, 4), ::testing::Values("sgd", "adam"),
+                                            ::testing::Bool()));
+
+TEST(TensorParallel, MomentumAlsoMatches) {
+  const MlpConfig m = model(true);
+  const dsml::TeacherTask task(m, 7);
+  MlpParams reference = dsml::init_mlp(m, 42);
+  dsml::Optimizer single(optimizer("momentum"));
+  dsml::TensorParallelTrainer trainer(m, optimizer("momentum"), dsml::RankGrid{1, 4, 1}, reference);
+  for (int step = 0; step < 5; ++step) {
+    const dsml::Batch batch = task.make_batch(static_cast<std::uint64_t>(step), kBatch);
+    const dsml::MlpForward fwd = dsml::mlp_forward(m, reference, batch.inputs);
+    single.step(reference,
+                dsml::mlp_backward(m, reference, fwd, dsml::mse_loss_gradient(fwd.output, batch.targets)).params);
+    trainer.step(batch);
+  }
+  EXPECT_LT(max_relative_difference(trainer.full_params(), reference), 1e-6);
+}
+
+TEST(TensorParallel, TwoAllReducesOfBxDPerBlockPerStep) {
+  for (int tp : {2, 4}) {
+    const MlpConfig m = model(true);
+    const dsml::TeacherTask task(m, 7);
+    dsml::TensorParallelTrainer trainer(m, optimizer("sgd"), dsml::RankGrid{1, tp, 1}, dsml::init_mlp(m, 42));
+    const dsml::TensorParallelStep result = trainer.step(task.make_batch(0, kBatch));
+    // Ring all-reduce of n = B·D doubles: the busiest rank sends 2·(p − 1)/p · n · 8 bytes.
+    const double n = static_cast<double>(kBatch) * m.width;
+    const double ring_bytes = 2.0 * (tp - 1) / tp * n * 8;
+    ASSERT_EQ(result.comm.records().size(), 2u * static_cast<unsigned>(m.layers)) << "tp = " << tp;
+    int forward = 0, backward = 0;
+    for (const dsml::CommRecord& r : result.comm.records()) {
+      EXPECT_EQ(r.kind, "all-reduce");
+      EXPECT_EQ(r.ranks, tp);
+      EXPECT_DOUBLE_EQ(r.bytes_per_rank, ring_bytes) << r.label;
+      forward += r.label.find("g forward") != std::string::npos;
+      backward += r.label.find("f backward") != std::string::npos;
+    }
+    EXPECT_EQ(forward, m.layers);
+    EXPECT_EQ(backward, m.layers);
+    EXPECT_DOUBLE_EQ(result.comm.bytes("all-reduce"), 2 * m.layers * ring_bytes);
+    EXPECT_DOUBLE_EQ(result.comm.bytes("send"), 0.0);
+  }
+}
+
+TEST(TensorParallel, OneRankMovesNothing) {
+  const MlpConfig m = model(true);
+  dsml::TensorParallelTrainer trainer(m, optimizer("sgd"), dsml::RankGrid{}, dsml::init_mlp(m, 42));
+  const dsml::TensorParallelStep result = trainer.step(dsml::TeacherTask(m, 7).make_batch(0, kBatch));
+  EXPECT_DOUBLE_EQ(result.comm.total_bytes(), 0.0);
+}
+
+TEST(TensorParallel, BytesHeldPerRankShrinkWithTp) {
+  const MlpConfig m = model(true);
+  const int tp = 4;
+  dsml::TensorParallelTrainer trainer(m, optimizer("adam"), dsml::RankGrid{1, tp, 1}, dsml::init_mlp(m, 42));
+  const dsml::TensorParallelStep result = trainer.step(dsml::TeacherTask(m, 7).make_batch(0, kBatch));
+  ASSERT_EQ(result.memory.size(), static_cast<std::size_t>(tp));
+  const double params = 8.0 * m.layers * 2 * m.width * m.hidden / tp;  // L·2·D·F/tp doubles
+  const double activations = 8.0 * m.layers * kBatch * (m.width + m.hidden / tp);  // x (B, D) + H_t (B, F/tp)
+  for (const dsml::MemoryBreakdown& mem : result.memory) {
+    EXPECT_DOUBLE_EQ(mem.params, params);
+    EXPECT_DOUBLE_EQ(mem.grads, params);
+    EXPECT_DOUBLE_EQ(mem.optimizer, 2 * params);  // Adam: m and v
+    EXPECT_DOUBLE_EQ(mem.activations, activations);
+    EXPECT_DOUBLE_EQ(mem.total, 4 * params + activations);
+  }
+}
+
+TEST(TensorParallel, SplitAndGatherAreInverse) {
+  const MlpConfig m = model(false);
+  const MlpParams full = dsml::init_mlp(m, 3);
+  const auto slices = dsml::split_tensor_parallel(full, 4);
+  ASSERT_EQ(slices.size(), 4u);
+  EXPECT_EQ(slices[1].blocks[0].w_in.rows(), m.hidden / 4);
+  EXPECT_EQ(slices[1].blocks[0].w_out.cols(), m.hidden / 4);
+  EXPECT_EQ(slices[1].blocks[0].w_in, full.blocks[0].w_in.middleRows(4, 4));
+  EXPECT_EQ(max_relative_difference(dsml::gather_tensor_parallel(slices), full), 0.0);
+}
+
+void expect_error(const std::function<void()>& f, const std::string& fragment) {
+  try {
+    f();
+    ADD_FAILURE() << "expected dsml::Error containing \"" << fragment << "\"";
+  } catch (const dsml::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(TensorParallel, BadGridsThrowReadableErrors) {
+  const MlpConfig m = model(true);  // F = 16
+  const MlpParams p = dsml::init_mlp(m, 42);
+  expect_error([&] { dsml::TensorParallelTrainer(m, optimizer("sgd"), dsml::RankGrid{1, 3, 1}, p); },
+               "hidden width F = 16 is not divisible by tp = 3");
+  expect_error([&] { dsml::TensorParallelTrainer(m, optimizer("sgd"), dsml::RankGrid{1, 0, 1}, p); }, "tp");
+  expect_error([&] { dsml::TensorParallelTrainer(m, optimizer("sgd"), dsml::RankGrid{2, 2, 1}, p); },
+               "dp = 1 and pp = 1, got dp = 2");
+  expect_error([&] { dsml::TensorParallelTrainer(m, optimizer("lamb"), dsml::RankGrid{1, 2, 1}, p); },
+               "lamb needs the norm of each whole tensor");
+  dsml::TensorParallelTrainer ok(m, optimizer("sgd"), dsml::RankGrid{1, 2, 1}, p);
+  dsml::Batch wrong{Eigen::MatrixXd::Zero(4, 5), Eigen::MatrixXd::Zero(4, 5)};
+  expect_error([&] { ok.step(wrong); }, "B x D = B x 8");
+}
+
+}  // namespace

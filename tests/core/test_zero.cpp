@@ -1,0 +1,195 @@
+// ZeRO stages 1, 2, 3 (FSDP) against the single-device run (same seed, same global batch: parameters equal after
+// 1 and 20 steps), what each rank holds (Rajbhandari et al. 2020, Fig. 1, in fp64), and the bytes each stage moves
+// against DP's 2(N−1)/N·Ψ.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "dsml/data_parallel.h"
+#include "dsml/error.h"
+#include "dsml/memory_accountant.h"
+#include "dsml/teacher_task.h"
+#include "dsml/zero.h"
+
+namespace {
+
+dsml::MlpConfig model() {
+  dsml::MlpConfig c;
+  c.layers = 3;
+  c.width = 6;
+  c.hidden = 12;  // Ψ = 3·2·72 = 432; each block 144 values, divisible by 1, 2, 3, 4
+  return c;
+}
+
+dsml::OptimizerConfig optimizer(const std::string& kind) {
+  dsml::OptimizerConfig o;
+  o.kind = dsml::parse_optimizer(kind);
+  o.lr = kind == "adam" ? 0.01 : 0.05;
+  o.weight_decay = kind == "adam" ? 0.01 : 0.0;  // decoupled decay is elementwise too
+  return o;
+}
+
+constexpr int kBatch = 24;
+
+double worst_relative_error(const dsml::MlpParams& got, const dsml::MlpParams& want) {
+  double worst = 0;
+  const auto g = dsml::parameter_tensors(got);
+  const auto w = dsml::parameter_tensors(want);
+  for (std::size_t i = 0; i < w.size(); ++i) worst = std::max(worst, (*g[i] - *w[i]).norm() / w[i]->norm());
+  return worst;
+}
+
+dsml::ZeroOptions stage(int s) {
+  dsml::ZeroOptions o;
+  o.stage = s;
+  return o;
+}
+
+struct Case {
+  int stage;
+  int dp;
+  const char* optimizer;
+};
+
+class ZeroEquality : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ZeroEquality, MatchesTheSingleDeviceRunAfter1And20Steps) {
+  const Case c = GetParam();
+  const dsml::MlpConfig config = model();
+  const dsml::TeacherTask task(config, 1);
+  dsml::MlpParams reference = dsml::init_mlp(config, 2);
+  dsml::Optimizer reference_optimizer(optimizer(c.optimizer));
+  dsml::Zero zero(dsml::RankGrid{c.dp, 1, 1}, config, optimizer(c.optimizer), reference, stage(c.stage));
+  for (int step = 0; step < 20; ++step) {
+    const dsml::Batch batch = task.make_batch(static_cast<std::uint64_t>(step), kBatch);
+    const double want_loss = dsml::reference_step(config, reference_optimizer, reference, batch);
+    EXPECT_NEAR(zero.step(batch).loss, want_loss, 1e-12 * want_loss) << "step " << step;
+    if (step == 0 || step == 19) {
+      EXPECT_LT(worst_relative_error(zero.gather_params(), reference), 1e-6) << "after step " << step + 1;
+    }
+  }
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (int s : {1, 2, 3})
+    for (int dp : {1, 2, 3, 4})
+      for (const char* opt : {"sgd", "momentum", "adam"}) out.push_back({s, dp, opt});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Stages, ZeroEquality, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return "zero" + std::to_string(info.param.stage) + "_dp" + std::to_string(info.param.dp) +
+                                  "_" + info.param.optimizer;
+                         });
+
+TEST(Zero, Stage3OnAnUnevenShardStillMatches) {
+  // Blocks of 2·5·7 = 70 values over 4 ranks: shards 18, 18, 17, 17 — the first n mod p one larger.
+  dsml::MlpConfig config;
+  config.layers = 2;
+  config.width = 5;
+  config.hidden = 7;
+  const dsml::TeacherTask task(config, 3);
+  dsml::MlpParams reference = dsml::init_mlp(config, 4);
+  dsml::Optimizer reference_optimizer(optimizer("adam"));
+  dsml::Zero zero(dsml::RankGrid{4, 1, 1}, config, optimizer("adam"), reference, stage(3));
+  for (int step = 0; step < 5; ++step) {
+    const dsml::Batch batch = task.make_batch(static_cast<std::uint64_t>(step), 8);
+    dsml::reference_step(config, reference_optimizer, reference, batch);
+    zero.step(batch);
+  }
+  EXPECT_LT(worst_relative_error(zero.gather_params(), reference), 1e-6);
+  EXPECT_DOUBLE_EQ(zero.memory(0).params, 8.0 * 2 * 18);
+  EXPECT_DOUBLE_EQ(zero.memory(3).params, 8.0 * 2 * 17);
+}
+
+// Adam keeps 2 moments: optimizer state 2Ψ unsharded. Values per rank, ×8 bytes (fp64).
+TEST(Zero, EachStageShardsWhatThePaperSays) {
+  const dsml::MlpConfig config = model();
+  const double psi = static_cast<double>(dsml::parameter_count(config));
+  const dsml::TeacherTask task(config, 1);
+  for (int N : {1, 2, 4}) {
+    struct Expect { double params, grads, optimizer; };
+    const Expect by_stage[] = {{psi, psi, 2 * psi / N}, {psi, psi / N, 2 * psi / N}, {psi / N, psi / N, 2 * psi / N}};
+    for (int s = 1; s <= 3; ++s) {
+      dsml::Zero zero(dsml::RankGrid{N, 1, 1}, config, optimizer("adam"), dsml::init_mlp(config, 2), stage(s));
+      zero.step(task.make_batch(0, kBatch));
+      const Expect e = by_stage[s - 1];
+      for (int d = 0; d < N; ++d) {
+        const dsml::RankMemory m = zero.memory(d);
+        EXPECT_DOUBLE_EQ(m.params, 8 * e.params) << "stage " << s << " N=" << N;
+        EXPECT_DOUBLE_EQ(m.grads, 8 * e.grads) << "stage " << s << " N=" << N;
+        EXPECT_DOUBLE_EQ(m.optimizer, 8 * e.optimizer) << "stage " << s << " N=" << N;
+        // The accountant's mixed-precision formula (2Ψ fp16 params, 2Ψ fp16 grads, 12Ψ fp32 master + m + v),
+        // scaled to this fp64 run: params and grads 8/2 = 4×; state 16Ψ (m, v in fp64, no master copy) vs 12Ψ.
+        const dsml::MemoryBreakdown formula = dsml::memory_per_device(psi, N, s);
+        EXPECT_DOUBLE_EQ(m.params, 4 * formula.params) << "stage " << s << " N=" << N;
+        EXPECT_DOUBLE_EQ(m.grads, 4 * formula.grads) << "stage " << s << " N=" << N;
+        EXPECT_DOUBLE_EQ(m.optimizer, 16.0 / 12.0 * formula.optimizer) << "stage " << s << " N=" << N;
+      }
+    }
+    // DP for comparison: everything replicated.
+    dsml::DataParallel dp(dsml::RankGrid{N, 1, 1}, config, optimizer("adam"), dsml::init_mlp(config, 2));
+    dp.step(task.make_batch(0, kBatch));
+    EXPECT_DOUBLE_EQ(dp.memory(0).total(), 8 * 4 * psi);
+    const dsml::MemoryBreakdown stage0 = dsml::memory_per_device(psi, N, 0);
+    EXPECT_DOUBLE_EQ(dp.memory(0).params + dp.memory(0).grads, 4 * (stage0.params + stage0.grads));
+  }
+}
+
+TEST(Zero, CommunicationVolumeAgainstDataParallel) {
+  const dsml::MlpConfig config = model();
+  const double psi = static_cast<double>(dsml::parameter_count(config));
+  const dsml::Batch batch = dsml::TeacherTask(config, 1).make_batch(0, kBatch);
+  for (int N : {2, 3, 4}) {
+    const double ring = (N - 1.0) / N * psi * 8;  // one reduce-scatter or all-gather of Ψ, per rank
+    dsml::DataParallel dp(dsml::RankGrid{N, 1, 1}, config, optimizer("sgd"), dsml::init_mlp(config, 2));
+    const double dp_bytes = dp.step(batch).comm.total_bytes();
+    EXPECT_DOUBLE_EQ(dp_bytes, 2 * ring);
+
+    auto step_of = [&](int s) {
+      dsml::Zero z(dsml::RankGrid{N, 1, 1}, config, optimizer("sgd"), dsml::init_mlp(config, 2), stage(s));
+      return z.step(batch).comm;
+    };
+    const dsml::CommLog z1 = step_of(1), z2 = step_of(2), z3 = step_of(3);
+    EXPECT_DOUBLE_EQ(z1.bytes("all-reduce"), 2 * ring);  // literal ZeRO-1: all-reduce + all-gather
+    EXPECT_DOUBLE_EQ(z1.bytes("all-gather"), ring);
+    EXPECT_DOUBLE_EQ(z2.bytes("reduce-scatter"), ring);  // ZeRO-2: exactly DP's volume
+    EXPECT_DOUBLE_EQ(z2.bytes("all-gather"), ring);
+    EXPECT_DOUBLE_EQ(z2.total_bytes(), dp_bytes);
+    EXPECT_DOUBLE_EQ(z3.bytes("all-gather"), 2 * ring);  // forward + backward gathers
+    EXPECT_DOUBLE_EQ(z3.bytes("reduce-scatter"), ring);
+    EXPECT_DOUBLE_EQ(z3.total_bytes(), 1.5 * dp_bytes);  // Rajbhandari et al. §7.2.2
+    // Stage 3 works block by block: per block one gather forward, one backward, one reduce-scatter.
+    ASSERT_EQ(z3.records().size(), 3u * 3u);
+    EXPECT_EQ(z3.records()[0].label, "block 0 params (forward)");
+    EXPECT_EQ(z3.records()[3].label, "block 2 params (backward)");
+    EXPECT_EQ(z3.records()[4].label, "block 2 grads");
+  }
+}
+
+TEST(Zero, RejectsNormBasedOptimizersAndBadArguments) {
+  const dsml::MlpConfig config = model();
+  const dsml::MlpParams init = dsml::init_mlp(config, 2);
+  for (const char* opt : {"lars", "lamb"}) {
+    try {
+      dsml::Zero(dsml::RankGrid{2, 1, 1}, config, optimizer(opt), init, stage(1));
+      ADD_FAILURE() << "expected dsml::Error for " << opt;
+    } catch (const dsml::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("whole norm"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(dsml::Zero(dsml::RankGrid{2, 1, 1}, config, optimizer("sgd"), init, stage(4)), dsml::Error);
+  EXPECT_THROW(dsml::Zero(dsml::RankGrid{2, 1, 2}, config, optimizer("sgd"), init, stage(1)), dsml::Error);
+  dsml::Zero three(dsml::RankGrid{3, 1, 1}, config, optimizer("sgd"), init, stage(3));
+  EXPECT_THROW(three.step(dsml::TeacherTask(config, 1).make_batch(0, 10)), dsml::Error);
+  EXPECT_THROW(three.memory(3), dsml::Error);
+  dsml::Buffer w(3), g(2);
+  dsml::ShardMoments m;
+  EXPECT_THROW(dsml::update_shard(optimizer("sgd"), 0.1, 1, w, g, m), dsml::Error);
+}
+
+}  // namespace
