@@ -7,23 +7,13 @@
 
 #include "dsml/cost_model.h"
 #include "dsml/error.h"
+#include "test_support.h"
 
 namespace {
 
 using dsml::CostModel;
 
 // Runs `call`, expects dsml::Error, and returns its message for substring checks.
-template <typename F>
-std::string error_of(F call) {
-  try {
-    call();
-  } catch (const dsml::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected dsml::Error";
-  return "";
-}
-
 TEST(CostModel, MessageTimeIsAlphaPlusBetaN) {
   const CostModel model{2e-6, 1e-9, 0.0};
   EXPECT_DOUBLE_EQ(dsml::message_time(model, 0), 2e-6);

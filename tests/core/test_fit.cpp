@@ -8,20 +8,10 @@
 #include <vector>
 
 #include "dsml/error.h"
+#include "test_support.h"
 #include "dsml/fit.h"
 
 namespace {
-
-template <typename F>
-std::string error_of(F call) {
-  try {
-    call();
-  } catch (const dsml::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected dsml::Error";
-  return "";
-}
 
 std::vector<double> times_for(const std::vector<double>& bytes, double alpha, double beta) {
   std::vector<double> t;

@@ -9,22 +9,12 @@
 #include <vector>
 
 #include "dsml/error.h"
+#include "test_support.h"
 #include "dsml/mlp.h"
 #include "dsml/optimizer.h"
 #include "dsml/teacher_task.h"
 
 namespace {
-
-template <typename F>
-std::string error_of(F call) {
-  try {
-    call();
-  } catch (const dsml::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected dsml::Error";
-  return "";
-}
 
 // ‖a − b‖ / max(‖a‖, ‖b‖): the whole tensor at once, so one tiny entry cannot dominate.
 double relative_error(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {

@@ -8,20 +8,10 @@
 #include <vector>
 
 #include "dsml/error.h"
+#include "test_support.h"
 #include "dsml/optimizer.h"
 
 namespace {
-
-template <typename F>
-std::string error_of(F call) {
-  try {
-    call();
-  } catch (const dsml::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected dsml::Error";
-  return "";
-}
 
 Eigen::MatrixXd row(double a, double b) {
   Eigen::MatrixXd m(1, 2);

@@ -6,20 +6,10 @@
 #include <string>
 
 #include "dsml/error.h"
+#include "test_support.h"
 #include "dsml/scaling_laws.h"
 
 namespace {
-
-template <typename F>
-std::string error_of(F call) {
-  try {
-    call();
-  } catch (const dsml::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected dsml::Error";
-  return "";
-}
 
 TEST(Amdahl, TextbookValues) {
   EXPECT_DOUBLE_EQ(dsml::amdahl_speedup(1.0 / 15.0, 16), 8.0);  // s = 1/15, N = 16 → 8

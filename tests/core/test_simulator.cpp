@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dsml/error.h"
+#include "test_support.h"
 #include "dsml/simulator.h"
 
 namespace {
@@ -29,17 +30,6 @@ dsml::Network net(int ranks, double alpha = kAlpha, double beta = kBeta) {
 }
 
 double T(double bytes) { return kAlpha + kBeta * bytes; }
-
-template <typename F>
-std::string error_of(F call) {
-  try {
-    call();
-  } catch (const dsml::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected dsml::Error";
-  return "";
-}
 
 std::string deadlock_of(const std::vector<Program>& programs) {
   try {
