@@ -25,6 +25,7 @@
 #include "dsml/topology.h"
 #include "json_output.h"
 #include "network_flags.h"
+#include "train_command.h"
 
 namespace {
 
@@ -66,6 +67,14 @@ Usage:
       -> {"closed_form_s", "lower_bound_s" (null on a hierarchical topology), "simulated_s", "messages",
           "bytes_moved", "algbw_Bps", "busbw_Bps" (of the simulated time), "busiest_link": {"name", "busy_s"}}
   dsml collective --list                   -> [{"collective", "algorithm"}, ...]
+  dsml train-step --layers L --width D --hidden F --batch B --strategy S [--dp N --tp N --pp N]
+                  [--micro-batches M] --flops FLOP_PER_S --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
+                  [--gamma S_PER_B] [--algorithm A] [--bucket-bytes N] [--element-bytes E] [--recompute]
+                  [--topology ... as for simulate; its ranks = dp*tp*pp]
+      S: single | dp | dp-bucketed | zero1 | zero2 | zero3 | tp | fsdp-tp | pp-gpipe | pp-1f1b
+      one step, no compute/communication overlap; closed-form collectives, or simulated with --topology
+      -> {"strategy", "grid", "network", "total_s", "compute_s", "bubble_s", "comm_s": {kind: s},
+          "memory_per_rank_bytes": [{"params", "grads", "optimizer", "activations", "total"}, ...]}
   dsml --help
 
 Units: seconds, bytes, bytes per second. --ranks defaults to 2, --rounds and --laps to 1, --compute to 0.
@@ -193,8 +202,9 @@ int run(int argc, char** argv) {
   if (command == "fit") return fit(argc, argv);
   if (command == "simulate") return simulate(argc, argv);
   if (command == "collective") return dsml::cli::collective(argc, argv);
+  if (command == "train-step") return dsml::cli::train_step(argc, argv);
   throw UsageError("unknown subcommand '" + command +
-                   "'; expected cost, amdahl, gustafson, fit, simulate or collective (see dsml --help)");
+                   "'; expected cost, amdahl, gustafson, fit, simulate, collective or train-step (see dsml --help)");
 }
 
 }  // namespace

@@ -1,0 +1,259 @@
+// The step cost model against its formulas and against the strategies it models: single = 3 × forward FLOPs /
+// speed; DP adds the ring all-reduce closed form of Ψ·4 bytes; TP divides compute by tp and adds 2L all-reduces
+// of B·D·4 bytes; PP equals time_pipeline_schedule; and the bytes and memory it assumes equal what one real step
+// of each strategy (core/parallel/, fp64) logs and holds, × 0.5 for fp32.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "dsml/collective_cost.h"
+#include "dsml/data_parallel.h"
+#include "dsml/error.h"
+#include "dsml/fsdp_tensor_parallel.h"
+#include "dsml/pipeline_parallel.h"
+#include "dsml/pipeline_schedule.h"
+#include "dsml/step_cost.h"
+#include "dsml/tensor_parallel.h"
+#include "dsml/topology.h"
+#include "dsml/zero.h"
+
+namespace {
+
+using dsml::StepCost;
+using dsml::StepCostConfig;
+
+constexpr double kSpeed = 1e12;  // FLOP/s
+
+dsml::CostModel network() {
+  dsml::CostModel m;
+  m.alpha = 5e-6;
+  m.beta = 1e-10;
+  return m;
+}
+
+StepCostConfig config(const std::string& strategy, dsml::RankGrid grid, int micro_batches = 1) {
+  StepCostConfig c;
+  c.model.layers = 4;
+  c.model.width = 8;
+  c.model.hidden = 32;
+  c.batch = 12;
+  c.grid = grid;
+  c.strategy = strategy;
+  c.micro_batches = micro_batches;
+  c.flops_per_s = kSpeed;
+  return c;
+}
+
+double comm_total(const StepCost& cost) {
+  double total = 0;
+  for (const auto& kv : cost.comm_s) total += kv.second;
+  return total;
+}
+
+TEST(StepCost, SingleDeviceIsThreeForwardsOfFlops) {
+  const StepCostConfig c = config("single", {});
+  const StepCost cost = dsml::step_cost(c, network());
+  const double forward = c.model.layers * 2.0 * (2.0 * 12 * 8 * 32);  // two (B,D)·(D,F) products per block
+  EXPECT_DOUBLE_EQ(cost.total_s, 3 * forward / kSpeed);
+  EXPECT_DOUBLE_EQ(cost.compute_s, cost.total_s);
+  EXPECT_TRUE(cost.comm_s.empty());
+  EXPECT_EQ(cost.bubble_s, 0);
+  EXPECT_EQ(cost.comm.records().size(), 0u);
+}
+
+TEST(StepCost, RecomputationAddsOneProductPerBlock) {
+  StepCostConfig c = config("single", {});
+  const double plain = dsml::step_cost(c, network()).total_s;
+  c.recompute = true;
+  const double extra = c.model.layers * 2.0 * 12 * 8 * 32 / kSpeed;
+  EXPECT_NEAR(dsml::step_cost(c, network()).total_s - plain, extra, 1e-12 * extra);
+  EXPECT_LT(dsml::step_memory(c)[0].activations, dsml::step_memory(config("single", {}))[0].activations);
+}
+
+TEST(StepCost, DataParallelAddsOneRingAllReduceOfPsi) {
+  const StepCostConfig single = config("single", {}), dp = config("dp-bucketed", {4, 1, 1});
+  const double psi = static_cast<double>(dsml::parameter_count(single.model));
+  const StepCost cost = dsml::step_cost(dp, network());
+  const double ring = dsml::closed_form_time("all-reduce", "ring", 4, psi * 4, network()).total();
+  EXPECT_DOUBLE_EQ(cost.comm_s.at("all-reduce"), ring);
+  EXPECT_DOUBLE_EQ(cost.compute_s * 4, dsml::step_cost(single, network()).compute_s);
+  EXPECT_DOUBLE_EQ(cost.total_s, cost.compute_s + ring);
+  // Naive DDP: the same bytes in 2L all-reduces of D·F values — more α terms.
+  const StepCost naive = dsml::step_cost(config("dp", {4, 1, 1}), network());
+  EXPECT_DOUBLE_EQ(naive.comm_s.at("all-reduce"),
+                   8 * dsml::closed_form_time("all-reduce", "ring", 4, 8 * 32 * 4, network()).total());
+}
+
+TEST(StepCost, TensorParallelDividesComputeAndAddsTwoAllReducesPerBlock) {
+  const StepCost single = dsml::step_cost(config("single", {}), network());
+  const StepCost tp = dsml::step_cost(config("tp", {1, 4, 1}), network());
+  EXPECT_DOUBLE_EQ(tp.compute_s, single.compute_s / 4);
+  const double one = dsml::closed_form_time("all-reduce", "ring", 4, 12 * 8 * 4, network()).total();
+  EXPECT_DOUBLE_EQ(tp.comm_s.at("all-reduce"), 2 * 4 * one);
+  EXPECT_EQ(tp.comm.records().size(), 8u);
+  EXPECT_EQ(tp.spans.size(), 16u * 4);  // 16 phases × 4 ranks
+}
+
+TEST(StepCost, PipelineIsTimedByItsSchedule) {
+  for (const std::string name : {"pp-gpipe", "pp-1f1b"}) {
+    const StepCostConfig c = config(name, {1, 1, 2}, 3);
+    const StepCost cost = dsml::step_cost(c, network());
+    const double t_f = 2 * dsml::block_forward_flops(4, 8, 32) / kSpeed;  // 2 blocks per stage, 4 rows per micro-batch
+    const dsml::PipelineSchedule schedule = name == "pp-gpipe" ? dsml::gpipe(2, 3) : dsml::one_f_one_b(2, 3);
+    const double p2p = dsml::message_time(network(), 4 * 8 * 4);
+    EXPECT_DOUBLE_EQ(cost.total_s, dsml::time_pipeline_schedule(schedule, t_f, 2 * t_f, p2p).makespan) << name;
+    EXPECT_DOUBLE_EQ(cost.compute_s, 3 * 3 * t_f) << name;
+    EXPECT_NEAR(cost.compute_s + cost.bubble_s + comm_total(cost), cost.total_s, 1e-15) << name;
+    EXPECT_GT(cost.bubble_s, 0) << name;
+  }
+}
+
+TEST(StepCost, SimulatedOnTheSwitchEqualsTheClosedForm) {
+  const StepCostConfig c = config("zero2", {4, 1, 1});  // Ψ = 2048 values: a multiple of 4p bytes
+  const StepCost closed = dsml::step_cost(c, network());
+  const StepCost simulated = dsml::step_cost(c, dsml::Topology::fully_connected(4, network()));
+  EXPECT_NEAR(simulated.total_s, closed.total_s, 1e-12 * closed.total_s);
+  EXPECT_THROW(dsml::step_cost(c, dsml::Topology::ring(3, network())), dsml::Error);
+}
+
+TEST(StepCost, PhasesTileTheTimelineWithoutOverlap) {
+  const StepCost cost = dsml::step_cost(config("fsdp-tp", {2, 2, 1}), network());
+  EXPECT_NEAR(cost.total_s, cost.compute_s + comm_total(cost), 1e-15);
+  double end = 0;
+  for (const dsml::StepSpan& span : cost.spans)
+    if (span.rank == 3) {
+      EXPECT_DOUBLE_EQ(span.start, end) << span.label;
+      end = span.end;
+    }
+  EXPECT_DOUBLE_EQ(end, cost.total_s);
+  // On a ring the two TP groups' all-reduces share links with each other: never faster than the switch.
+  const StepCost ring = dsml::step_cost(config("fsdp-tp", {2, 2, 1}), dsml::Topology::ring(4, network()));
+  EXPECT_GE(ring.comm_s.at("all-reduce"), cost.comm_s.at("all-reduce") * (1 - 1e-12));
+}
+
+TEST(StepCost, RejectsWhatTheStrategiesReject) {
+  EXPECT_THROW(dsml::step_cost(config("dp", {1, 2, 1}), network()), dsml::Error);    // tp for dp
+  EXPECT_THROW(dsml::step_cost(config("tp", {1, 5, 1}), network()), dsml::Error);    // F = 32 over 5
+  EXPECT_THROW(dsml::step_cost(config("pp-1f1b", {1, 1, 3}), network()), dsml::Error);  // L = 4 over 3
+  EXPECT_THROW(dsml::step_cost(config("dp", {5, 1, 1}), network()), dsml::Error);    // B = 12 over 5
+  EXPECT_THROW(dsml::step_cost(config("warp", {}), network()), dsml::Error);
+  EXPECT_THROW(dsml::step_cost(config("zero1", {2, 1, 1}, 2), network()), dsml::Error);  // m only for pipelines
+  StepCostConfig slow = config("single", {});
+  slow.flops_per_s = 0;
+  EXPECT_THROW(dsml::step_cost(slow, network()), dsml::Error);
+}
+
+// ---- the model against the implementations: one real fp64 step on a tiny model ------------------------------
+
+dsml::OptimizerConfig adam() {
+  dsml::OptimizerConfig o;
+  o.kind = dsml::OptimizerKind::adam;
+  return o;
+}
+
+void expect_same_bytes(const dsml::CommLog& measured_fp64, const StepCost& model, const std::string& what) {
+  EXPECT_EQ(model.comm.records().size(), measured_fp64.records().size()) << what;
+  for (const char* kind : {"all-reduce", "all-gather", "reduce-scatter", "send"})
+    EXPECT_DOUBLE_EQ(model.comm.bytes(kind), 0.5 * measured_fp64.bytes(kind)) << what << " " << kind;
+}
+
+void expect_same_memory(const dsml::MemoryBreakdown& model, const dsml::MemoryBreakdown& measured_fp64,
+                        const std::string& what) {
+  EXPECT_DOUBLE_EQ(model.params, 0.5 * measured_fp64.params) << what;
+  EXPECT_DOUBLE_EQ(model.grads, 0.5 * measured_fp64.grads) << what;
+  EXPECT_DOUBLE_EQ(model.optimizer, 0.5 * measured_fp64.optimizer) << what;
+  EXPECT_DOUBLE_EQ(model.activations, 0.5 * measured_fp64.activations) << what;
+}
+
+dsml::MemoryBreakdown states_of(const dsml::RankMemory& m) {  // DP and ZeRO do not report activations
+  dsml::MemoryBreakdown b;
+  b.params = m.params;
+  b.grads = m.grads;
+  b.optimizer = m.optimizer;
+  return b;
+}
+
+struct Tiny {
+  StepCostConfig cost;
+  dsml::MlpParams initial;
+  dsml::Batch batch;
+  explicit Tiny(const std::string& strategy, dsml::RankGrid grid, int micro_batches = 1)
+      : cost(config(strategy, grid, micro_batches)) {
+    cost.model.layers = 2;
+    cost.model.width = 4;
+    cost.model.hidden = 6;  // Ψ = 96: uneven shards over 5 ranks
+    cost.batch = 30;
+    initial = dsml::init_mlp(cost.model, 7);
+    batch = dsml::TeacherTask(cost.model, 3).make_batch(0, cost.batch);
+  }
+};
+
+TEST(StepCostVsImplementation, DataParallelNaiveAndBucketed) {
+  for (const bool bucketed : {false, true}) {
+    Tiny t(bucketed ? "dp-bucketed" : "dp", {5, 1, 1});
+    t.cost.bucket_bytes = 40 * 4;  // 40 fp32 values per bucket = 40 fp64 values at 320 bytes
+    dsml::DataParallelOptions options;
+    options.sync = bucketed ? dsml::GradientSync::bucketed : dsml::GradientSync::naive;
+    options.bucket_bytes = 40 * 8;
+    dsml::DataParallel dp(t.cost.grid, t.cost.model, adam(), t.initial, options);
+    const dsml::ParallelStep step = dp.step(t.batch);
+    const StepCost model = dsml::step_cost(t.cost, network());
+    expect_same_bytes(step.comm, model, t.cost.strategy);
+    for (int r = 0; r < 5; ++r) {
+      dsml::MemoryBreakdown m = model.memory[static_cast<std::size_t>(r)];
+      m.activations = 0;
+      expect_same_memory(m, states_of(dp.memory(r)), t.cost.strategy);
+    }
+  }
+}
+
+TEST(StepCostVsImplementation, ZeroStages) {
+  for (int stage = 1; stage <= 3; ++stage) {
+    Tiny t("zero" + std::to_string(stage), {5, 1, 1});
+    dsml::ZeroOptions options;
+    options.stage = stage;
+    dsml::Zero zero(t.cost.grid, t.cost.model, adam(), t.initial, options);
+    const dsml::ParallelStep step = zero.step(t.batch);
+    const StepCost model = dsml::step_cost(t.cost, network());
+    expect_same_bytes(step.comm, model, t.cost.strategy);
+    for (int r = 0; r < 5; ++r) {
+      dsml::MemoryBreakdown m = model.memory[static_cast<std::size_t>(r)];
+      m.activations = 0;
+      expect_same_memory(m, states_of(zero.memory(r)), t.cost.strategy + " rank " + std::to_string(r));
+    }
+  }
+}
+
+TEST(StepCostVsImplementation, TensorParallel) {
+  Tiny t("tp", {1, 3, 1});
+  dsml::TensorParallelTrainer tp(t.cost.model, adam(), t.cost.grid, t.initial);
+  const dsml::TensorParallelStep step = tp.step(t.batch);
+  const StepCost model = dsml::step_cost(t.cost, network());
+  expect_same_bytes(step.comm, model, "tp");
+  for (std::size_t r = 0; r < 3; ++r) expect_same_memory(model.memory[r], step.memory[r], "tp");
+}
+
+TEST(StepCostVsImplementation, FsdpTensorParallel) {
+  Tiny t("fsdp-tp", {5, 2, 1});
+  dsml::FsdpTensorParallelTrainer trainer(t.cost.model, adam(), t.cost.grid, t.initial);
+  const dsml::FsdpTensorParallelStep step = trainer.step(t.batch);
+  const StepCost model = dsml::step_cost(t.cost, network());
+  expect_same_bytes(step.comm, model, "fsdp-tp");
+  for (std::size_t r = 0; r < 10; ++r) expect_same_memory(model.memory[r], step.memory[r], "fsdp-tp");
+}
+
+TEST(StepCostVsImplementation, Pipelines) {
+  for (const std::string name : {"pp-gpipe", "pp-1f1b"}) {
+    Tiny t(name, {1, 1, 2}, 5);
+    dsml::PipelineParallelTrainer trainer(t.cost.model, adam(), t.cost.grid, t.initial);
+    const dsml::PipelineParallelStep step =
+        trainer.step(t.batch, name == "pp-gpipe" ? dsml::gpipe(2, 5) : dsml::one_f_one_b(2, 5));
+    const StepCost model = dsml::step_cost(t.cost, network());
+    expect_same_bytes(step.comm, model, name);
+    for (std::size_t s = 0; s < 2; ++s) expect_same_memory(model.memory[s], step.memory[s], name);
+  }
+}
+
+}  // namespace
