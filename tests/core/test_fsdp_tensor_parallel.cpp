@@ -3,6 +3,8 @@
 // 2·dp all-reduces over tp ranks (TP); every rank holds 1/(dp·tp) of the model state.
 #include <gtest/gtest.h>
 
+#include "parallel_test_support.h"
+
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -29,23 +31,6 @@ MlpConfig model(bool residual) {
   return c;
 }
 
-OptimizerConfig optimizer(const std::string& kind) {
-  OptimizerConfig c;
-  c.kind = dsml::parse_optimizer(kind);
-  c.lr = kind == "adam" ? 0.01 : 0.05;
-  return c;
-}
-
-double max_relative_difference(const MlpParams& a, const MlpParams& ref) {
-  double worst = 0;
-  const auto pa = dsml::parameter_tensors(a);
-  const auto pr = dsml::parameter_tensors(ref);
-  EXPECT_EQ(pa.size(), pr.size());
-  for (std::size_t k = 0; k < pa.size() && k < pr.size(); ++k)
-    worst = std::max(worst, (*pa[k] - *pr[k]).norm() / pr[k]->norm());
-  return worst;
-}
-
 class FsdpTensorParallelEquality
     : public ::testing::TestWithParam<std::tuple<std::tuple<int, int>, std::string, bool>> {};
 
@@ -55,8 +40,8 @@ TEST_P(FsdpTensorParallelEquality, MatchesSingleDeviceAfter1And20Steps) {
   const MlpConfig m = model(residual);
   const dsml::TeacherTask task(m, 7);
   MlpParams reference = dsml::init_mlp(m, 42);
-  dsml::Optimizer single(optimizer(kind));
-  dsml::FsdpTensorParallelTrainer trainer(m, optimizer(kind), dsml::RankGrid{dp, tp, 1}, reference);
+  dsml::Optimizer single(test_optimizer(kind));
+  dsml::FsdpTensorParallelTrainer trainer(m, test_optimizer(kind), dsml::RankGrid{dp, tp, 1}, reference);
   EXPECT_EQ(max_relative_difference(trainer.full_params(), reference), 0.0);  // sharding loses nothing
   for (int step = 0; step < 20; ++step) {
     const dsml::Batch batch = task.make_batch(static_cast<std::uint64_t>(step), kBatch);
@@ -80,7 +65,7 @@ INSTANTIATE_TEST_SUITE_P(GridsOptimizersResidual, FsdpTensorParallelEquality,
 TEST(FsdpTensorParallel, CollectivesPerStep) {
   const MlpConfig m = model(true);
   const int dp = 2, tp = 2, L = m.layers;
-  dsml::FsdpTensorParallelTrainer trainer(m, optimizer("sgd"), dsml::RankGrid{dp, tp, 1}, dsml::init_mlp(m, 42));
+  dsml::FsdpTensorParallelTrainer trainer(m, test_optimizer("sgd"), dsml::RankGrid{dp, tp, 1}, dsml::init_mlp(m, 42));
   const dsml::FsdpTensorParallelStep result = trainer.step(dsml::TeacherTask(m, 7).make_batch(0, kBatch));
   int gathers = 0, scatters = 0, reduces = 0;
   for (const dsml::CommRecord& r : result.comm.records()) {
@@ -104,7 +89,7 @@ TEST(FsdpTensorParallel, CollectivesPerStep) {
 TEST(FsdpTensorParallel, EveryRankHoldsOneOverDpTimesTpOfTheState) {
   const MlpConfig m = model(true);
   const int dp = 2, tp = 4;
-  dsml::FsdpTensorParallelTrainer trainer(m, optimizer("adam"), dsml::RankGrid{dp, tp, 1}, dsml::init_mlp(m, 42));
+  dsml::FsdpTensorParallelTrainer trainer(m, test_optimizer("adam"), dsml::RankGrid{dp, tp, 1}, dsml::init_mlp(m, 42));
   const dsml::FsdpTensorParallelStep result = trainer.step(dsml::TeacherTask(m, 7).make_batch(0, kBatch));
   ASSERT_EQ(result.memory.size(), static_cast<std::size_t>(dp * tp));
   const double params = 8.0 * m.layers * 2 * m.width * m.hidden / (dp * tp);
@@ -129,13 +114,13 @@ void expect_error(const std::function<void()>& f, const std::string& fragment) {
 TEST(FsdpTensorParallel, BadGridsThrowReadableErrors) {
   const MlpConfig m = model(true);
   const MlpParams p = dsml::init_mlp(m, 42);
-  expect_error([&] { dsml::FsdpTensorParallelTrainer(m, optimizer("sgd"), dsml::RankGrid{2, 2, 2}, p); },
+  expect_error([&] { dsml::FsdpTensorParallelTrainer(m, test_optimizer("sgd"), dsml::RankGrid{2, 2, 2}, p); },
                "pp = 1, got pp = 2");
-  expect_error([&] { dsml::FsdpTensorParallelTrainer(m, optimizer("sgd"), dsml::RankGrid{2, 3, 1}, p); },
+  expect_error([&] { dsml::FsdpTensorParallelTrainer(m, test_optimizer("sgd"), dsml::RankGrid{2, 3, 1}, p); },
                "not divisible by tp = 3");
-  expect_error([&] { dsml::FsdpTensorParallelTrainer(m, optimizer("lars"), dsml::RankGrid{2, 1, 1}, p); },
+  expect_error([&] { dsml::FsdpTensorParallelTrainer(m, test_optimizer("lars"), dsml::RankGrid{2, 1, 1}, p); },
                "lars needs the norm");
-  dsml::FsdpTensorParallelTrainer trainer(m, optimizer("sgd"), dsml::RankGrid{3, 1, 1}, p);
+  dsml::FsdpTensorParallelTrainer trainer(m, test_optimizer("sgd"), dsml::RankGrid{3, 1, 1}, p);
   expect_error([&] { trainer.step(dsml::TeacherTask(m, 7).make_batch(0, kBatch)); },
                "B = 16 rows does not split evenly over dp = 3");
 }

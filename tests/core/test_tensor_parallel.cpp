@@ -2,6 +2,8 @@
 // parameters equal to 1e-6 relative after 1 and 20 steps; exactly two (B, D) all-reduces per block per step.
 #include <gtest/gtest.h>
 
+#include "parallel_test_support.h"
+
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -28,24 +30,6 @@ MlpConfig model(bool residual) {
   return c;
 }
 
-OptimizerConfig optimizer(const std::string& kind) {
-  OptimizerConfig c;
-  c.kind = dsml::parse_optimizer(kind);
-  c.lr = kind == "adam" ? 0.01 : 0.05;
-  return c;
-}
-
-// max over tensors of ‖a − ref‖_F / ‖ref‖_F
-double max_relative_difference(const MlpParams& a, const MlpParams& ref) {
-  double worst = 0;
-  const auto pa = dsml::parameter_tensors(a);
-  const auto pr = dsml::parameter_tensors(ref);
-  EXPECT_EQ(pa.size(), pr.size());
-  for (std::size_t k = 0; k < pa.size() && k < pr.size(); ++k)
-    worst = std::max(worst, (*pa[k] - *pr[k]).norm() / pr[k]->norm());
-  return worst;
-}
-
 class TensorParallelEquality : public ::testing::TestWithParam<std::tuple<int, std::string, bool>> {};
 
 TEST_P(TensorParallelEquality, MatchesSingleDeviceAfter1And20Steps) {
@@ -53,8 +37,8 @@ TEST_P(TensorParallelEquality, MatchesSingleDeviceAfter1And20Steps) {
   const MlpConfig m = model(residual);
   const dsml::TeacherTask task(m, 7);
   MlpParams reference = dsml::init_mlp(m, 42);
-  dsml::Optimizer single(optimizer(kind));
-  dsml::TensorParallelTrainer trainer(m, optimizer(kind), dsml::RankGrid{1, tp, 1}, reference);
+  dsml::Optimizer single(test_optimizer(kind));
+  dsml::TensorParallelTrainer trainer(m, test_optimizer(kind), dsml::RankGrid{1, tp, 1}, reference);
 
   for (int step = 0; step < 20; ++step) {
     const dsml::Batch batch = task.make_batch(static_cast<std::uint64_t>(step), kBatch);
@@ -77,8 +61,8 @@ TEST(TensorParallel, MomentumAlsoMatches) {
   const MlpConfig m = model(true);
   const dsml::TeacherTask task(m, 7);
   MlpParams reference = dsml::init_mlp(m, 42);
-  dsml::Optimizer single(optimizer("momentum"));
-  dsml::TensorParallelTrainer trainer(m, optimizer("momentum"), dsml::RankGrid{1, 4, 1}, reference);
+  dsml::Optimizer single(test_optimizer("momentum"));
+  dsml::TensorParallelTrainer trainer(m, test_optimizer("momentum"), dsml::RankGrid{1, 4, 1}, reference);
   for (int step = 0; step < 5; ++step) {
     const dsml::Batch batch = task.make_batch(static_cast<std::uint64_t>(step), kBatch);
     const dsml::MlpForward fwd = dsml::mlp_forward(m, reference, batch.inputs);
@@ -93,7 +77,7 @@ TEST(TensorParallel, TwoAllReducesOfBxDPerBlockPerStep) {
   for (int tp : {2, 4}) {
     const MlpConfig m = model(true);
     const dsml::TeacherTask task(m, 7);
-    dsml::TensorParallelTrainer trainer(m, optimizer("sgd"), dsml::RankGrid{1, tp, 1}, dsml::init_mlp(m, 42));
+    dsml::TensorParallelTrainer trainer(m, test_optimizer("sgd"), dsml::RankGrid{1, tp, 1}, dsml::init_mlp(m, 42));
     const dsml::TensorParallelStep result = trainer.step(task.make_batch(0, kBatch));
     // Ring all-reduce of n = B·D doubles: the busiest rank sends 2·(p − 1)/p · n · 8 bytes.
     const double n = static_cast<double>(kBatch) * m.width;
@@ -116,7 +100,7 @@ TEST(TensorParallel, TwoAllReducesOfBxDPerBlockPerStep) {
 
 TEST(TensorParallel, OneRankMovesNothing) {
   const MlpConfig m = model(true);
-  dsml::TensorParallelTrainer trainer(m, optimizer("sgd"), dsml::RankGrid{}, dsml::init_mlp(m, 42));
+  dsml::TensorParallelTrainer trainer(m, test_optimizer("sgd"), dsml::RankGrid{}, dsml::init_mlp(m, 42));
   const dsml::TensorParallelStep result = trainer.step(dsml::TeacherTask(m, 7).make_batch(0, kBatch));
   EXPECT_DOUBLE_EQ(result.comm.total_bytes(), 0.0);
 }
@@ -124,7 +108,7 @@ TEST(TensorParallel, OneRankMovesNothing) {
 TEST(TensorParallel, BytesHeldPerRankShrinkWithTp) {
   const MlpConfig m = model(true);
   const int tp = 4;
-  dsml::TensorParallelTrainer trainer(m, optimizer("adam"), dsml::RankGrid{1, tp, 1}, dsml::init_mlp(m, 42));
+  dsml::TensorParallelTrainer trainer(m, test_optimizer("adam"), dsml::RankGrid{1, tp, 1}, dsml::init_mlp(m, 42));
   const dsml::TensorParallelStep result = trainer.step(dsml::TeacherTask(m, 7).make_batch(0, kBatch));
   ASSERT_EQ(result.memory.size(), static_cast<std::size_t>(tp));
   const double params = 8.0 * m.layers * 2 * m.width * m.hidden / tp;  // L·2·D·F/tp doubles
@@ -161,14 +145,14 @@ void expect_error(const std::function<void()>& f, const std::string& fragment) {
 TEST(TensorParallel, BadGridsThrowReadableErrors) {
   const MlpConfig m = model(true);  // F = 16
   const MlpParams p = dsml::init_mlp(m, 42);
-  expect_error([&] { dsml::TensorParallelTrainer(m, optimizer("sgd"), dsml::RankGrid{1, 3, 1}, p); },
+  expect_error([&] { dsml::TensorParallelTrainer(m, test_optimizer("sgd"), dsml::RankGrid{1, 3, 1}, p); },
                "hidden width F = 16 is not divisible by tp = 3");
-  expect_error([&] { dsml::TensorParallelTrainer(m, optimizer("sgd"), dsml::RankGrid{1, 0, 1}, p); }, "tp");
-  expect_error([&] { dsml::TensorParallelTrainer(m, optimizer("sgd"), dsml::RankGrid{2, 2, 1}, p); },
+  expect_error([&] { dsml::TensorParallelTrainer(m, test_optimizer("sgd"), dsml::RankGrid{1, 0, 1}, p); }, "tp");
+  expect_error([&] { dsml::TensorParallelTrainer(m, test_optimizer("sgd"), dsml::RankGrid{2, 2, 1}, p); },
                "dp = 1 and pp = 1, got dp = 2");
-  expect_error([&] { dsml::TensorParallelTrainer(m, optimizer("lamb"), dsml::RankGrid{1, 2, 1}, p); },
+  expect_error([&] { dsml::TensorParallelTrainer(m, test_optimizer("lamb"), dsml::RankGrid{1, 2, 1}, p); },
                "lamb needs the norm of each whole tensor");
-  dsml::TensorParallelTrainer ok(m, optimizer("sgd"), dsml::RankGrid{1, 2, 1}, p);
+  dsml::TensorParallelTrainer ok(m, test_optimizer("sgd"), dsml::RankGrid{1, 2, 1}, p);
   dsml::Batch wrong{Eigen::MatrixXd::Zero(4, 5), Eigen::MatrixXd::Zero(4, 5)};
   expect_error([&] { ok.step(wrong); }, "B x D = B x 8");
 }
