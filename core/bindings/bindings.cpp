@@ -5,6 +5,7 @@
 #include "adapters.h"
 #include "collective_adapters.h"
 #include "guard.h"
+#include "training_adapters.h"
 
 using dsml::bindings::Guarded;
 namespace b = dsml::bindings;
@@ -41,4 +42,8 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("busBandwidth", &Guarded<&b::bus_bandwidth>::call);
   function("simulateCollective", &Guarded<&b::simulate_collective>::call);
   function("simulateTrace", &Guarded<&b::simulate_trace>::call);
+
+  // Lab: training
+  function("trainCompare", &Guarded<&b::train_compare>::call);
+  function("stepCost", &Guarded<&b::training_step_cost>::call);
 }

@@ -1,0 +1,144 @@
+// The training lab's core from JavaScript: every parallel strategy trains the same model as the single device
+// (losses and final parameters), logs the collectives it should, Adam learns the teacher, stepCost's DP
+// communication is the ring all-reduce closed form, and bad input is a readable Error.
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const loadCore = require("./load_core.cjs");
+
+const close = (got, want, rel = 1e-9) =>
+  assert.ok(Math.abs(got - want) <= rel * Math.abs(want), `got ${got}, want ${want}`);
+
+const model = { layers: 4, width: 8, hidden: 16, activation: "gelu", residual: true };
+const strategies = [
+  { strategy: "dp", grid: { dp: 4, tp: 1, pp: 1 }, kinds: ["all-reduce"] },
+  { strategy: "dp-bucketed", grid: { dp: 4, tp: 1, pp: 1 }, kinds: ["all-reduce"], bucketBytes: 1024 },
+  { strategy: "dp-accumulate", grid: { dp: 2, tp: 1, pp: 1 }, kinds: ["all-reduce"], microBatches: 4 },
+  { strategy: "zero1", grid: { dp: 4, tp: 1, pp: 1 }, kinds: ["all-gather", "all-reduce"] },
+  { strategy: "zero2", grid: { dp: 4, tp: 1, pp: 1 }, kinds: ["all-gather", "reduce-scatter"] },
+  { strategy: "zero3", grid: { dp: 4, tp: 1, pp: 1 }, kinds: ["all-gather", "reduce-scatter"] },
+  { strategy: "tp", grid: { dp: 1, tp: 4, pp: 1 }, kinds: ["all-reduce"] },
+  { strategy: "pp-gpipe", grid: { dp: 1, tp: 1, pp: 4 }, kinds: ["send"], microBatches: 4 },
+  { strategy: "pp-1f1b", grid: { dp: 1, tp: 1, pp: 2 }, kinds: ["send"], microBatches: 4 },
+  { strategy: "fsdp-tp", grid: { dp: 2, tp: 2, pp: 1 }, kinds: ["all-gather", "all-reduce", "reduce-scatter"] },
+];
+const request = (s, extra = {}) => ({
+  strategy: s.strategy, grid: s.grid, microBatches: s.microBatches, bucketBytes: s.bucketBytes, model,
+  optimizer: { kind: "adam", lr: 0.01 }, batch: 16, steps: 5, seed: 7, ...extra,
+});
+
+test("every strategy trains exactly the single-device model", async () => {
+  const core = await loadCore();
+  for (const s of strategies) {
+    const r = core.trainCompare(request(s));
+    assert.ok(r.losses instanceof Float64Array && r.singleLosses instanceof Float64Array, s.strategy);
+    assert.equal(r.losses.length, 5, s.strategy);
+    assert.equal(r.singleLosses.length, 5, s.strategy);
+    for (let i = 0; i < 5; ++i) close(r.losses[i], r.singleLosses[i]);
+    assert.ok(r.maxRelativeDifference < 1e-6, `${s.strategy}: ${r.maxRelativeDifference}`);
+    const ranks = s.grid.dp * s.grid.tp * s.grid.pp;
+    assert.equal(r.memoryPerRank.length, ranks, s.strategy);
+    for (const m of r.memoryPerRank) {
+      close(m.total, m.params + m.grads + m.optimizer + m.activations);
+      assert.ok(m.params > 0 && m.activations > 0, s.strategy);
+    }
+  }
+});
+
+test("commBytes names the collectives of each strategy, with the textbook volumes", async () => {
+  const core = await loadCore();
+  for (const s of strategies) {
+    const { commBytes } = core.trainCompare(request(s, { steps: 1 }));
+    assert.deepEqual(Object.keys(commBytes).sort(), s.kinds, s.strategy);
+    for (const k of s.kinds) assert.ok(commBytes[k] > 0, `${s.strategy} ${k}`);
+  }
+  // Ψ = 2·L·D·F fp64 values, N = 4: ring all-reduce 2(N−1)/N·8Ψ; ZeRO-3 gathers twice and reduce-scatters once.
+  const psiBytes = 8 * 2 * model.layers * model.width * model.hidden;
+  const dp = core.trainCompare(request(strategies[0], { steps: 1 })).commBytes;
+  close(dp["all-reduce"], 2 * (3 / 4) * psiBytes);
+  const z3 = core.trainCompare(request(strategies[5], { steps: 1 })).commBytes;
+  close(z3["all-gather"], 2 * (3 / 4) * psiBytes);
+  close(z3["reduce-scatter"], (3 / 4) * psiBytes);
+  // A middle pipeline stage sends every activation forward and every gradient back: 2·B·D doubles.
+  const pp = core.trainCompare(request(strategies[7], { steps: 1 })).commBytes;
+  close(pp.send, 2 * 16 * model.width * 8);
+});
+
+test("Adam learns the teacher: the loss falls over 20 steps", async () => {
+  const core = await loadCore();
+  const r = core.trainCompare(request(strategies[0], { steps: 20 }));
+  assert.ok(r.losses[19] < 0.5 * r.losses[0], `loss ${r.losses[0]} → ${r.losses[19]}`);
+  for (let i = 0; i < 20; ++i) close(r.losses[i], r.singleLosses[i]);
+});
+
+test("same request, same numbers (deterministic from the seed)", async () => {
+  const core = await loadCore();
+  const a = core.trainCompare(request(strategies[6]));
+  const b = core.trainCompare(request(strategies[6]));
+  assert.deepEqual(Array.from(a.losses), Array.from(b.losses));
+  const c = core.trainCompare(request(strategies[6], { seed: 8 }));
+  assert.notEqual(a.losses[0], c.losses[0]);
+});
+
+test("stepCost for DP adds exactly the ring all-reduce closed form", async () => {
+  const core = await loadCore();
+  const [alpha, beta, gamma, flops, batch] = [2e-6, 1 / 50e9, 1e-11, 1e12, 16];
+  const big = { layers: 4, width: 64, hidden: 256 };
+  const psi = 2 * big.layers * big.width * big.hidden;
+  const base = { grid: { dp: 4, tp: 1, pp: 1 }, model: big, batch, flops, alpha, beta, gamma };
+  // dp-bucketed with one bucket (Ψ·4 bytes ≤ 25 MiB): one all-reduce of Ψ fp32 values.
+  const bucketed = core.stepCost({ strategy: "dp-bucketed", ...base });
+  const ring = (bytes) => core.collectiveCost("all-reduce", "ring", { ranks: 4, bytes, alpha, beta, gamma });
+  close(bucketed.comm["all-reduce"], ring(psi * 4));
+  close(bucketed.total, bucketed.compute + ring(psi * 4));
+  assert.equal(bucketed.bubble, 0);
+  // Naive DDP: one all-reduce per tensor — 2L of D·F values each.
+  const naive = core.stepCost({ strategy: "dp", ...base });
+  close(naive.comm["all-reduce"], 2 * big.layers * ring(big.width * big.hidden * 4));
+  close(naive.total, naive.compute + naive.comm["all-reduce"]);
+  // Compute: forward 4·(B/dp)·D·F per block, backward twice that.
+  close(naive.compute, (3 * 4 * (batch / 4) * big.width * big.hidden * big.layers) / flops);
+  assert.equal(naive.memoryPerRank.length, 4);
+  assert.ok(naive.spans.length > 0);
+  for (const s of naive.spans) {
+    assert.ok(s.end >= s.start && s.rank >= 0 && s.rank < 4 && typeof s.kind === "string");
+    assert.ok(s.end <= naive.total * (1 + 1e-12));
+  }
+});
+
+test("stepCost for pipelines reports a bubble, and recompute shrinks activations", async () => {
+  const core = await loadCore();
+  const base = { strategy: "pp-gpipe", grid: { dp: 1, tp: 1, pp: 4 }, microBatches: 4, model,
+    batch: 16, flops: 1e12, alpha: 1e-6, beta: 1e-10 };
+  const r = core.stepCost(base);
+  assert.ok(r.bubble > 0);
+  assert.ok(r.comm.send > 0);
+  close(r.total, r.compute + r.bubble + r.comm.send);
+  const lean = core.stepCost({ ...base, recompute: true });
+  assert.ok(lean.memoryPerRank[0].activations < r.memoryPerRank[0].activations);
+});
+
+test("bad input is a readable Error, and the module still works afterwards", async () => {
+  const core = await loadCore();
+  const ok = request(strategies[6]);
+  const cases = [
+    [() => core.trainCompare({ ...ok, grid: { dp: 1, tp: 3, pp: 1 } }), /divisible by tp = 3/],
+    [() => core.trainCompare({ ...ok, strategy: "dp", grid: { dp: 2, tp: 2, pp: 1 } }), /needs tp = 1 and pp = 1/],
+    [() => core.trainCompare({ ...ok, grid: { dp: 0 } }), /grid: dp must be a whole number >= 1/],
+    [() => core.trainCompare({ ...ok, strategy: "telepathy" }), /strategy must be one of/],
+    [() => core.trainCompare({ ...ok, model: { ...model, hidden: 2.5 } }), /model: hidden must be a whole number/],
+    [() => core.trainCompare({ ...ok, model: { ...model, activation: "swish" } }), /swish/],
+    [() => core.trainCompare({ ...ok, optimizer: { kind: "adagrad", lr: 0.1 } }), /adagrad/],
+    [() => core.trainCompare({ ...ok, strategy: "zero1", grid: { dp: 4 }, optimizer: { kind: "lamb", lr: 0.1 } }), /lamb needs each tensor's whole norm/],
+    [() => core.trainCompare({ ...ok, strategy: "dp", grid: { dp: 3 } }), /16 rows is not divisible by/],
+    [() => core.trainCompare({ ...ok, microBatches: 2 }), /microBatches/],
+    [() => core.trainCompare(null), /expected an object/],
+    [() => core.stepCost({ strategy: "dp", grid: { dp: 2, tp: 2 }, model, batch: 16, flops: 1e12, alpha: 1e-6, beta: 1e-9 }), /tp = pp = 1/],
+    [() => core.stepCost({ strategy: "dp", grid: { dp: 2 }, model, batch: 16, flops: 1e12, alpha: -1, beta: 1e-9 }), /alpha/],
+  ];
+  for (const [call, pattern] of cases) {
+    assert.throws(call, (e) => e instanceof Error && pattern.test(e.message) && !/^\d+$/.test(e.message),
+      `expected an Error matching ${pattern}`);
+  }
+  const after = core.trainCompare(ok);
+  assert.ok(after.maxRelativeDifference < 1e-6);
+});
