@@ -93,7 +93,7 @@ const fmt = (key) => {
   const xs = samples.map((s) => s[key]);
   return `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
 };
-console.log(`${RANKS} Workers, ${withWasm ? "each instantiating the wasm core from site/wasm" : "without the wasm core (site/wasm not built)"}, ` +
+console.log(`${RANKS} Workers, ${withWasm ? "each handed the compiled wasm core from site/wasm (instantiated on first use)" : "without the wasm core (site/wasm not built)"}, ` +
             `${BUNDLED ? "rank_worker.js bundled" : "rank_worker.js as plain modules"}, ${LOADS} page loads:`);
 console.log(`  new Cluster → ready():                 ${fmt("first")}`);
 console.log(`  after a deadlock (all kept) → ready(): ${fmt("kept")}`);

@@ -1,7 +1,7 @@
 // rank_worker.js — one rank of the Worker cluster (a module Worker). It runs the learner's main(ctx) and
 // talks to the other ranks directly, over one MessagePort per peer that the page created and handed over.
 //
-// From the page:  init { rank, size, ports, wasmModule }  → ready (the core instantiates in the background)
+// From the page:  init { rank, size, ports, wasmModule }  → ready (the core is instantiated on first use)
 //                 run { run, t0, code, input }            → a stream of reports, ending in done | error
 //                 release { run, gen }                    (everyone reached barrier number gen)
 //                 abandon { run }  → abandoned { run }    (the run ended badly; answering proves we are idle)
@@ -24,7 +24,8 @@ let rank = -1;
 let size = 0;
 let ports = [];    // ports[peer]: MessagePort to that rank; ports[rank] loops back to this Worker
 let core = null;   // the wasm core (Embind module) or null
-let coreReady = null;  // Promise of `core`, instantiated in the background after "ready" (see init)
+let coreModule = null;  // the page's compiled WebAssembly.Module, instantiated on first use (see startRun)
+let coreReady = null;   // Promise of `core` once instantiation has started
 let run = null;    // the current run, see startRun()
 let early = [];    // peer messages of a run whose "run" message has not reached us yet
 
@@ -172,7 +173,8 @@ async function startRun({ run: id, t0, code, input }) {
     return;
   }
   if (r.finished) return;  // abandoned while the code was loading
-  if (coreReady && !core && /\bcore\b/.test(code)) {
+  if (coreModule && !core && /\bcore\b/.test(code)) {
+    coreReady ??= instantiateCore(coreModule).then((c) => { core = c; return c; });
     try {
       await coreReady;
     } catch (err) {
@@ -239,12 +241,9 @@ async function init(msg) {
   const loop = new MessageChannel();  // sending to oneself behaves like any other message
   ports[rank] = loop.port1;
   listen(rank, loop.port2);
-  // The Worker is ready to run code now; the core instantiates in the background, so 16 Workers start as fast as
-  // 16 empty ones. A run whose code mentions `core` waits for it (startRun); other runs do not.
-  if (msg.wasmModule) {
-    coreReady = instantiateCore(msg.wasmModule).then((c) => { core = c; return c; });
-    coreReady.catch(() => {});  // reported by the first run that needs the core
-  }
+  // The Worker is ready to run code now: the core is instantiated the first time a run's code mentions `core`
+  // (startRun), so 16 Workers start about as fast as 16 empty ones and runs that do not use it never pay for it.
+  coreModule = msg.wasmModule ?? null;
   self.postMessage({ type: "ready" });
 }
 
