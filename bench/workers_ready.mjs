@@ -3,8 +3,8 @@
 // Workers are kept, stuck ones replaced).
 //   node bench/workers_ready.mjs [--ranks 16] [--loads 7] [--bundled]
 // Each page load is fresh; we print medians over the loads. If site/wasm/ exists (the built core), every Worker
-// also instantiates the compiled core (as the lesson pages do) and the output says so. For scale, the same
-// number of empty module Workers is timed too: that is the floor this browser and machine allow.
+// is handed the compiled core, as the lesson pages do (it instantiates it on first use), and the output says so.
+// For scale, the same number of empty module Workers is timed too: the floor this browser and machine allow.
 // --bundled serves rank_worker.js bundled into one file with esbuild (one fetch per Worker instead of six).
 import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
