@@ -2,6 +2,8 @@
 // batch, parameters equal after 1 and 20 steps; plus the bytes each variant moves and what each rank holds.
 #include <gtest/gtest.h>
 
+#include "parallel_test_support.h"
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -30,14 +32,6 @@ dsml::OptimizerConfig optimizer(const std::string& kind) {
 constexpr int kBatch = 24;  // divisible by dp ∈ {1, 2, 3, 4} times 2 micro-batches
 
 // ‖a − b‖ / ‖b‖ per tensor, the contract's measure.
-double worst_relative_error(const dsml::MlpParams& got, const dsml::MlpParams& want) {
-  double worst = 0;
-  const auto g = dsml::parameter_tensors(got);
-  const auto w = dsml::parameter_tensors(want);
-  for (std::size_t i = 0; i < w.size(); ++i) worst = std::max(worst, (*g[i] - *w[i]).norm() / w[i]->norm());
-  return worst;
-}
-
 struct Case {
   const char* variant;  // "naive", "bucketed", "accumulate"
   int dp;
@@ -74,7 +68,7 @@ TEST_P(DataParallelEquality, MatchesTheSingleDeviceRunAfter1And20Steps) {
     EXPECT_NEAR(got.loss, want_loss, 1e-12 * want_loss) << "step " << step;
     if (step == 0 || step == 19) {
       for (int d = 0; d < c.dp; ++d)
-        EXPECT_LT(worst_relative_error(dp.params(d), reference), 1e-6) << "rank " << d << " after " << step + 1;
+        EXPECT_LT(max_relative_difference(dp.params(d), reference), 1e-6) << "rank " << d << " after " << step + 1;
     }
   }
 }

@@ -3,6 +3,8 @@
 // against DP's 2(N−1)/N·Ψ.
 #include <gtest/gtest.h>
 
+#include "parallel_test_support.h"
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -33,14 +35,6 @@ dsml::OptimizerConfig optimizer(const std::string& kind) {
 
 constexpr int kBatch = 24;
 
-double worst_relative_error(const dsml::MlpParams& got, const dsml::MlpParams& want) {
-  double worst = 0;
-  const auto g = dsml::parameter_tensors(got);
-  const auto w = dsml::parameter_tensors(want);
-  for (std::size_t i = 0; i < w.size(); ++i) worst = std::max(worst, (*g[i] - *w[i]).norm() / w[i]->norm());
-  return worst;
-}
-
 dsml::ZeroOptions stage(int s) {
   dsml::ZeroOptions o;
   o.stage = s;
@@ -67,7 +61,7 @@ TEST_P(ZeroEquality, MatchesTheSingleDeviceRunAfter1And20Steps) {
     const double want_loss = dsml::reference_step(config, reference_optimizer, reference, batch);
     EXPECT_NEAR(zero.step(batch).loss, want_loss, 1e-12 * want_loss) << "step " << step;
     if (step == 0 || step == 19) {
-      EXPECT_LT(worst_relative_error(zero.gather_params(), reference), 1e-6) << "after step " << step + 1;
+      EXPECT_LT(max_relative_difference(zero.gather_params(), reference), 1e-6) << "after step " << step + 1;
     }
   }
 }
@@ -101,7 +95,7 @@ TEST(Zero, Stage3OnAnUnevenShardStillMatches) {
     dsml::reference_step(config, reference_optimizer, reference, batch);
     zero.step(batch);
   }
-  EXPECT_LT(worst_relative_error(zero.gather_params(), reference), 1e-6);
+  EXPECT_LT(max_relative_difference(zero.gather_params(), reference), 1e-6);
   EXPECT_DOUBLE_EQ(zero.memory(0).params, 8.0 * 2 * 18);
   EXPECT_DOUBLE_EQ(zero.memory(3).params, 8.0 * 2 * 17);
 }

@@ -7,7 +7,7 @@
 // carrying 2^i blocks; then it compares every rank's result with the inputs of the case, block by block.
 import { fmtBytes, intBetween, pick } from "../../week1/exercises/params.js";
 import { fail, pass, sentBy, undelivered, unfinished } from "../../week1/exercises/run_checks.js";
-import { BYTES_PER_NUMBER, asNumbers, nonZeroInt, plainArrayNote, replayNote } from "./collective_checks.js";
+import { BYTES_PER_NUMBER, asNumbers, nonZeroInt, plainArrayNote, replayNote, isPowerOfTwo } from "./collective_checks.js";
 
 const starter = `// Runs on p = 2, 4 or 8 ranks. ctx.input = { block: [b numbers] }, this rank's block.
 // Return all p blocks concatenated in rank order (p·b numbers): block j comes from rank j.
@@ -65,8 +65,6 @@ function cases(rng) {
   };
   return [one(pick(rng, [2, 4]), intBetween(rng, 1, 6)), one(pick(rng, [4, 8]), intBetween(rng, 2, 12))];
 }
-
-const isPowerOfTwo = (x) => x > 0 && (x & (x - 1)) === 0;
 
 function check(run, testCase, core) {
   const stop = unfinished(run);

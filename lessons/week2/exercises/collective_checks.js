@@ -10,6 +10,7 @@ export const REFERENCE_NET = { alpha: 5e-6, beta: 1 / 25e9 };
 export const BYTES_PER_NUMBER = 8;   // a Float64Array element
 
 export const mod = (x, p) => ((x % p) + p) % p;
+export const isPowerOfTwo = (x) => x > 0 && (x & (x - 1)) === 0;
 
 // Chunk c of an n-element vector split over p ranks: [chunkStart(c), chunkStart(c + 1)). The first
 // n mod p chunks are one element longer (the convention of the core's schedules, CONTRACT3).

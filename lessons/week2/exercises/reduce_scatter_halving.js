@@ -7,7 +7,7 @@
 // numbers) and recomputes each rank's block sum from the case's inputs.
 import { fmtBytes, intBetween, pick } from "../../week1/exercises/params.js";
 import { fail, pass, sentBy, undelivered, unfinished } from "../../week1/exercises/run_checks.js";
-import { BYTES_PER_NUMBER, asNumbers, describeWrongSum, nonZeroInt, plainArrayNote, replayNote } from "./collective_checks.js";
+import { BYTES_PER_NUMBER, asNumbers, describeWrongSum, nonZeroInt, plainArrayNote, replayNote, isPowerOfTwo } from "./collective_checks.js";
 
 const starter = `// Runs on p = 2, 4 or 8 ranks. ctx.input = { data: [n numbers] } with n = p·b: p blocks of b numbers.
 // Rank r must return block r of the elementwise sum over all ranks (b numbers).
@@ -67,8 +67,6 @@ function cases(rng) {
   };
   return [one(pick(rng, [2, 4]), intBetween(rng, 1, 6)), one(pick(rng, [4, 8]), intBetween(rng, 1, 8))];
 }
-
-const isPowerOfTwo = (x) => x > 0 && (x & (x - 1)) === 0;
 
 function check(run, testCase, core) {
   const stop = unfinished(run);
