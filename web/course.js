@@ -42,7 +42,7 @@ export const WEEKS = [
       + "with error feedback, and a capstone training run with failures.",
   },
   {
-    slug: "lab", number: null, available: false,
+    slug: "lab", number: null, available: true,
     title: "The parallelism lab",
     summary: "One MLP trained with data, fully-sharded, tensor, FSDP+tensor and pipeline parallelism — every "
       + "forward, backward and collective written out, and each run shown to equal single-device training.",

@@ -74,7 +74,9 @@ export function mountCode(ctx) {
     tick();
     const timer = setInterval(tick, 100);
     try {
-      return await cluster.run(editor.value, { inputs: testCase.inputs, timeoutMs });
+      // An exercise that has the learner write one piece of a larger program (the lab's trainer) composes it.
+      const code = exercise.program ? exercise.program(editor.value) : editor.value;
+      return await cluster.run(code, { inputs: testCase.inputs, timeoutMs });
     } finally {
       clearInterval(timer);
     }

@@ -5,6 +5,7 @@
 #include "adapters.h"
 #include "collective_adapters.h"
 #include "guard.h"
+#include "lab_adapters.h"
 #include "training_adapters.h"
 
 using dsml::bindings::Guarded;
@@ -46,4 +47,16 @@ EMSCRIPTEN_BINDINGS(dsml) {
   // Lab: training
   function("trainCompare", &Guarded<&b::train_compare>::call);
   function("stepCost", &Guarded<&b::training_step_cost>::call);
+
+  // Lab: one block's kernels on a rank's slice, and the reference they reproduce
+  function("blockInForward", &Guarded<&b::block_in_forward>::call);
+  function("blockOutForward", &Guarded<&b::block_out_forward>::call);
+  function("blockOutBackward", &Guarded<&b::block_out_backward>::call);
+  function("blockInBackward", &Guarded<&b::block_in_backward>::call);
+  function("activate", &Guarded<&b::lab_activate>::call);
+  function("mseLoss", &Guarded<&b::lab_mse_loss>::call);
+  function("mlpInit", &Guarded<&b::mlp_init>::call);
+  function("teacherBatch", &Guarded<&b::teacher_batch>::call);
+  function("optimizerStep", &Guarded<&b::optimizer_step>::call);
+  function("trainSingle", &Guarded<&b::train_single>::call);
 }

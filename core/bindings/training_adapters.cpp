@@ -22,6 +22,7 @@
 #include "dsml/teacher_task.h"
 #include "dsml/tensor_parallel.h"
 #include "dsml/zero.h"
+#include "lab_reference.h"
 #include "training_convert.h"
 
 namespace dsml::bindings {
@@ -189,22 +190,16 @@ double max_relative_difference(const MlpParams& a, const MlpParams& ref) {
 
 val train_compare(const val& request) {
   const TrainRequest t = to_train_request(request);
-  const TeacherTask task(t.model, t.seed);
   const MlpParams initial = init_mlp(t.model, t.seed + 1);
-  std::vector<Batch> batches;
-  for (int s = 0; s < t.steps; ++s) batches.push_back(task.make_batch(static_cast<std::uint64_t>(s), t.batch));
+  const std::vector<Batch> batches = teacher_batches(t.model, t.seed, t.steps, t.batch);
 
   const ParallelRun run = run_parallel(t, initial, batches);
-
-  MlpParams reference = initial;
-  Optimizer optimizer(t.optimizer);
-  std::vector<double> single;
-  for (const Batch& b : batches) single.push_back(reference_step(t.model, optimizer, reference, b));
+  const SingleDeviceRun single = single_device_run(t.model, t.optimizer, initial, batches);
 
   val out = val::object();
   out.set("losses", to_float64_array(run.losses));
-  out.set("singleLosses", to_float64_array(single));
-  out.set("maxRelativeDifference", max_relative_difference(run.params, reference));
+  out.set("singleLosses", to_float64_array(single.losses));
+  out.set("maxRelativeDifference", max_relative_difference(run.params, single.params));
   out.set("commBytes", to_object(busiest_rank_bytes(run.last_comm, t.grid)));
   out.set("memoryPerRank", to_val(run.memory));
   return out;

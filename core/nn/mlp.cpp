@@ -7,19 +7,16 @@
 //   x_{l+1} = [x +] Y
 // Backward walks the blocks in reverse, needing x_l and H_l for each; H_l is either kept or recomputed by the
 // very same `pre_activation` call, which is why recomputed gradients are bit-identical to kept ones.
+// Each product is a kernel of dsml/block_kernels.h: the lab's wasm kernels run the same code on a rank's slice.
 #include <string>
 
+#include "dsml/block_kernels.h"
 #include "dsml/error.h"
 #include "dsml/mlp.h"
 
 namespace dsml {
 
 namespace {
-
-// (B, F) = (B, D) · (F, D)ᵀ — the one place H is computed, in forward and in recomputation alike.
-Eigen::MatrixXd pre_activation(const Eigen::MatrixXd& x, const MlpBlock& block) {
-  return x * block.w_in.transpose();
-}
 
 void require_batch(const MlpConfig& config, const Eigen::MatrixXd& m, const char* name) {
   if (m.rows() >= 1 && m.cols() == config.width) return;
@@ -37,8 +34,8 @@ MlpForward mlp_forward(const MlpConfig& config, const MlpParams& params, const E
   forward.inputs.reserve(params.blocks.size());
   Eigen::MatrixXd current = x;  // x_l (B, D)
   for (const MlpBlock& block : params.blocks) {
-    Eigen::MatrixXd h = pre_activation(current, block);                            // (B, F)
-    Eigen::MatrixXd y = activate(config.activation, h) * block.w_out.transpose();  // (B, D)
+    Eigen::MatrixXd h = pre_activation(current, block.w_in);                             // (B, F)
+    Eigen::MatrixXd y = block_out_forward(activate(config.activation, h), block.w_out);  // (B, D)
     forward.inputs.push_back(current);
     if (keep_activations) forward.pre.push_back(std::move(h));
     current = config.residual ? Eigen::MatrixXd(current + y) : std::move(y);
@@ -52,7 +49,8 @@ Eigen::MatrixXd mlp_predict(const MlpConfig& config, const MlpParams& params, co
   require_batch(config, x, "input X");
   Eigen::MatrixXd current = x;
   for (const MlpBlock& block : params.blocks) {
-    Eigen::MatrixXd y = activate(config.activation, pre_activation(current, block)) * block.w_out.transpose();
+    Eigen::MatrixXd y =
+        block_out_forward(activate(config.activation, pre_activation(current, block.w_in)), block.w_out);
     current = config.residual ? Eigen::MatrixXd(current + y) : std::move(y);
   }
   return current;
@@ -78,16 +76,17 @@ MlpGradients mlp_backward(const MlpConfig& config, const MlpParams& params, cons
   Eigen::MatrixXd dy = d_output;  // ∂loss/∂x_{l+1} (B, D)
   for (std::size_t i = layers; i-- > 0;) {
     const MlpBlock& block = params.blocks[i];
-    const Eigen::MatrixXd& x = forward.inputs[i];                                              // (B, D)
-    const Eigen::MatrixXd h = forward.pre.empty() ? pre_activation(x, block) : forward.pre[i];  // (B, F)
-    const Eigen::MatrixXd a = activate(config.activation, h);                                  // (B, F)
+    const Eigen::MatrixXd& x = forward.inputs[i];                                                    // (B, D)
+    const Eigen::MatrixXd h = forward.pre.empty() ? pre_activation(x, block.w_in) : forward.pre[i];  // (B, F)
+    const Eigen::MatrixXd a = activate(config.activation, h);                                        // (B, F)
 
-    grads.params.blocks[i].w_out = dy.transpose() * a;                                  // (D, F) = (B, D)ᵀ · (B, F)
-    const Eigen::MatrixXd da = dy * block.w_out;                                        // (B, F) = (B, D) · (D, F)
-    const Eigen::MatrixXd dh = da.cwiseProduct(activate_derivative(config.activation, h));  // (B, F)
-    grads.params.blocks[i].w_in = dh.transpose() * x;                                   // (F, D) = (B, F)ᵀ · (B, D)
-    Eigen::MatrixXd dx = dh * block.w_in;                                               // (B, D) = (B, F) · (F, D)
-    if (config.residual) dx += dy;                                                      // identity path
+    // dW_out (D, F) = dYᵀ·A, dA (B, F) = dY·W_out; then dH = dA ⊙ act'(H), dW_in (F, D) = dHᵀ·x, dx = dH·W_in.
+    BlockOutGradients<double> out = block_out_backward(dy, a, block.w_out);
+    BlockInGradients<double> in = block_in_backward(config.activation, out.d_a, h, x, block.w_in);
+    grads.params.blocks[i].w_out = std::move(out.d_w_out);
+    grads.params.blocks[i].w_in = std::move(in.d_w_in);
+    Eigen::MatrixXd dx = std::move(in.d_x);  // (B, D)
+    if (config.residual) dx += dy;           // identity path
     dy = std::move(dx);
   }
   grads.d_input = std::move(dy);

@@ -1,8 +1,9 @@
 // local_cluster.mjs — a single-threaded stand-in for web/cluster.js, so Node tests can run exercise
 // programs (reference solutions and the deliberately wrong ones) and hand their RunResult to a checker.
 // Same ctx API and RunResult shape as CONTRACT.md "Worker cluster"; every rank is an async function in
-// this thread, and a message is delivered on a later turn of the event loop (setImmediate), so sends
-// are asynchronous and buffered like the Workers'. No deadlock detection: a stuck run times out.
+// this thread (sharing one wasm core when the test passes `core`), and a message is delivered on a later
+// turn of the event loop (setImmediate), so sends are asynchronous and buffered like the Workers'.
+// No deadlock detection: a stuck run times out.
 import { performance } from "node:perf_hooks";
 
 // Message bytes as the cluster counts them: typed array/ArrayBuffer → byteLength; number → 8;
@@ -13,7 +14,7 @@ export function messageBytes(data) {
   return Buffer.byteLength(JSON.stringify(data) ?? "", "utf8");
 }
 
-export async function runLocal(code, { ranks, inputs = [], timeoutMs = 5000 }) {
+export async function runLocal(code, { ranks, inputs = [], timeoutMs = 5000, core = null }) {
   const main = new Function(`${code}\nreturn main;`)();
   const t0 = performance.now();
   const now = () => performance.now() - t0;                 // ms since the run started
@@ -34,7 +35,7 @@ export async function runLocal(code, { ranks, inputs = [], timeoutMs = 5000 }) {
   };
 
   const contexts = Array.from({ length: ranks }, (_, rank) => ({
-    rank, size: ranks, input: inputs[rank], core: null, now,
+    rank, size: ranks, input: inputs[rank], core, now,
     log: (...args) => logs[rank].push(args.join(" ")),
     barrier: () => Promise.reject(new Error("barrier is not implemented in the local test cluster")),
     send(to, data, { tag = 0 } = {}) {

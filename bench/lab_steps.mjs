@@ -1,0 +1,79 @@
+// Training steps per second of the parallelism lab in headless Chromium: the lab's rank program on a real
+// Worker cluster, every rank holding its shard, computing with the wasm core and exchanging Float64 messages.
+//   node bench/lab_steps.mjs [--dp 2 --tp 2 --pp 2] [--micro 4] [--steps 40] [--runs 3] [--width 32 --hidden 128]
+// Needs the built site (bash scripts/serve.sh or scripts/test.sh builds it). Worker start-up is not timed (the
+// cluster is ready before the clock starts); each run's time is from cluster.run() to its result, so it
+// includes every message's trip through the page's deadlock bookkeeping. Prints the median over runs, and
+// checks that each run still equals single-device training.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { startServer } from "../scripts/serve.mjs";
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const SITE = new URL("../site/", import.meta.url).pathname;
+if (!existsSync(join(SITE, "lab/programs/lab_program.js"))) {
+  console.error("site/ is not built: run bash scripts/serve.sh (or scripts/test.sh) first");
+  process.exit(2);
+}
+const config = {
+  model: { layers: arg("layers", 4), width: arg("width", 32), hidden: arg("hidden", 128), activation: "gelu", residual: true },
+  optimizer: { kind: "adam", lr: 0.003 },
+  grid: { dp: arg("dp", 2), tp: arg("tp", 2), pp: arg("pp", 2) },
+  fsdp: process.argv.includes("--fsdp"), microBatches: arg("micro", 4), schedule: "1f1b",
+  batch: arg("batch", 32), steps: arg("steps", 40), seed: 7,
+};
+const RUNS = arg("runs", 3);
+
+const { server, url } = await startServer(SITE, 0);
+const profile = mkdtempSync(join(tmpdir(), "dsml-bench-"));
+const browser = await chromium.launchPersistentContext(profile, {
+  executablePath: "/usr/bin/chromium", headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync"],
+});
+try {
+  const page = await browser.newPage();
+  await page.goto(new URL("index.html", url).href);
+  const result = await page.evaluate(async ({ config, runs }) => {
+    const { Cluster } = await import("./web/cluster.js");
+    const { compileCore, loadCore } = await import("./web/wasm.js");
+    const lab = await import("./lab/programs/lab_program.js");
+    const core = await loadCore();
+    const ranks = config.grid.dp * config.grid.tp * config.grid.pp;
+    const cluster = new Cluster(ranks, { wasmModule: await compileCore() });
+    await cluster.ready();
+    const ref = core.trainSingle({ model: config.model, optimizer: config.optimizer, batch: config.batch, steps: config.steps, seed: config.seed });
+    const times = [];
+    let worst = 0, messages = 0;
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      const run = await cluster.run(lab.labProgram(), { inputs: lab.labInputs(config), timeoutMs: 600000 });
+      times.push((performance.now() - t) / 1000);
+      if (run.status !== "ok") throw new Error(`run ${i}: ${run.status} ${JSON.stringify(run.error ?? run.timeout)}`);
+      worst = Math.max(worst, lab.maxRelativeDifference(lab.assembleParams(run.results, config).params, ref.params));
+      messages = run.trace.length;
+    }
+    cluster.terminate();
+    return { ranks, times, worst, messages };
+  }, { config, runs: RUNS });
+  const sorted = [...result.times].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const { dp, tp, pp } = config.grid;
+  console.log(JSON.stringify({
+    grid: `${dp}x${tp}x${pp}`, workers: result.ranks, model: config.model, batch: config.batch,
+    microBatches: config.microBatches, fsdp: config.fsdp, steps: config.steps,
+    seconds: result.times.map((t) => Number(t.toFixed(3))),
+    steps_per_second: Number((config.steps / median).toFixed(2)),
+    messages_per_step: result.messages / config.steps,
+    max_relative_difference_vs_single_device: result.worst,
+  }, null, 1));
+} finally {
+  await browser.close();
+  server.close();
+  rmSync(profile, { recursive: true, force: true });
+}

@@ -1,0 +1,117 @@
+// dsml/block_kernels.h — the five products and two elementwise maps of one MLP block, as header templates on
+// the scalar type: double for the core (mlp.cpp, the single-device reference every strategy is compared with,
+// and the lab's wasm kernels), float for the benchmark. Because the reference and the lab call the very same
+// functions, a lab run can match the reference to rounding, not to "close enough".
+//
+// One block (see dsml/mlp.h), x: (B, D) one example per row, W_in: (F, D), W_out: (D, F):
+//   forward    H = x · W_inᵀ (B, F)     A = act(H) (B, F)     Y = A · W_outᵀ (B, D)     [x_next = x + Y]
+//   backward   dW_out = dYᵀ · A (D, F)  dA = dY · W_out (B, F)
+//              dH = dA ⊙ act'(H) (B, F) dW_in = dHᵀ · x (F, D)  dx = dH · W_in (B, D)   [+ dY with the residual]
+// The residual is left to the caller, so that a tensor-parallel rank can run these on its slice: with W_in cut
+// into row blocks and W_out into the matching column blocks (Megatron-LM, Shoeybi et al. 2019), every kernel
+// works unchanged on (Fl, D) / (D, Fl) slices, and Y and dx are partial sums that an all-reduce completes.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+
+#include "dsml/error.h"
+#include "dsml/mlp.h"
+
+namespace dsml {
+
+template <typename Scalar>
+using BlockMatrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+
+// ---- activations (ReLU: Nair & Hinton 2010; GELU tanh approximation: Hendrycks & Gimpel 2016, as GPT-2) ----
+//   gelu(h)  = ½·h·(1 + t),   t = tanh(u),   u = c·(h + k·h³),   c = √(2/π),   k = 0.044715
+//   gelu'(h) = ½·(1 + t) + ½·h·(1 − t²)·c·(1 + 3k·h²)
+// ReLU's derivative at exactly 0 is taken as 0 (the subgradient PyTorch uses).
+namespace block_detail {
+
+template <typename Scalar>
+Scalar gelu(Scalar h) {
+  const Scalar c = Scalar(0.7978845608028654);  // √(2/π)
+  const Scalar k = Scalar(0.044715);
+  return Scalar(0.5) * h * (Scalar(1) + std::tanh(c * (h + k * h * h * h)));
+}
+
+template <typename Scalar>
+Scalar gelu_derivative(Scalar h) {
+  const Scalar c = Scalar(0.7978845608028654);
+  const Scalar k = Scalar(0.044715);
+  const Scalar t = std::tanh(c * (h + k * h * h * h));
+  return Scalar(0.5) * (Scalar(1) + t) +
+         Scalar(0.5) * h * (Scalar(1) - t * t) * c * (Scalar(1) + Scalar(3) * k * h * h);
+}
+
+}  // namespace block_detail
+
+// act(h), elementwise on (B, F).
+template <typename Scalar>
+BlockMatrix<Scalar> activate(Activation activation, const BlockMatrix<Scalar>& h) {
+  switch (activation) {
+    case Activation::relu: return h.cwiseMax(Scalar(0));
+    case Activation::gelu: return h.unaryExpr([](Scalar v) { return block_detail::gelu(v); });
+    case Activation::tanh: return h.unaryExpr([](Scalar v) { return Scalar(std::tanh(v)); });
+  }
+  throw Error("unknown activation");
+}
+
+// act'(h), elementwise on (B, F).
+template <typename Scalar>
+BlockMatrix<Scalar> activate_derivative(Activation activation, const BlockMatrix<Scalar>& h) {
+  switch (activation) {
+    case Activation::relu: return h.unaryExpr([](Scalar v) { return v > Scalar(0) ? Scalar(1) : Scalar(0); });
+    case Activation::gelu: return h.unaryExpr([](Scalar v) { return block_detail::gelu_derivative(v); });
+    case Activation::tanh:
+      return h.unaryExpr([](Scalar v) { const Scalar t = std::tanh(v); return Scalar(1) - t * t; });
+  }
+  throw Error("unknown activation");
+}
+
+// ---- forward ---------------------------------------------------------------------------------------------
+// H (B, Fl) = x (B, D) · W_inᵀ (Fl, D)ᵀ — the one place H is computed, in forward and in recomputation alike,
+// which is why recomputed gradients are bit-identical to kept ones.
+template <typename Scalar>
+BlockMatrix<Scalar> pre_activation(const BlockMatrix<Scalar>& x, const BlockMatrix<Scalar>& w_in) {
+  return x * w_in.transpose();
+}
+
+// Y (B, D) = A (B, Fl) · W_outᵀ (D, Fl)ᵀ. Without the residual; with W_out cut by columns it is a partial sum.
+template <typename Scalar>
+BlockMatrix<Scalar> block_out_forward(const BlockMatrix<Scalar>& a, const BlockMatrix<Scalar>& w_out) {
+  return a * w_out.transpose();
+}
+
+// ---- backward --------------------------------------------------------------------------------------------
+template <typename Scalar>
+struct BlockOutGradients {
+  BlockMatrix<Scalar> d_w_out;  // (D, Fl) = dYᵀ · A
+  BlockMatrix<Scalar> d_a;      // (B, Fl) = dY · W_out
+};
+
+// Given dY = ∂loss/∂Y (B, D), the block's A (B, Fl) and W_out (D, Fl).
+template <typename Scalar>
+BlockOutGradients<Scalar> block_out_backward(const BlockMatrix<Scalar>& dy, const BlockMatrix<Scalar>& a,
+                                             const BlockMatrix<Scalar>& w_out) {
+  return {dy.transpose() * a, dy * w_out};
+}
+
+template <typename Scalar>
+struct BlockInGradients {
+  BlockMatrix<Scalar> d_w_in;  // (Fl, D) = dHᵀ · x
+  BlockMatrix<Scalar> d_x;     // (B, D)  = dH · W_in   — without the residual's dY; a partial sum under TP
+};
+
+// Given dA (B, Fl), the kept (or recomputed) H (B, Fl), the block input x (B, D) and W_in (Fl, D):
+// dH = dA ⊙ act'(H) (B, Fl), then both products.
+template <typename Scalar>
+BlockInGradients<Scalar> block_in_backward(Activation activation, const BlockMatrix<Scalar>& d_a,
+                                           const BlockMatrix<Scalar>& pre, const BlockMatrix<Scalar>& x,
+                                           const BlockMatrix<Scalar>& w_in) {
+  const BlockMatrix<Scalar> dh = d_a.cwiseProduct(activate_derivative<Scalar>(activation, pre));
+  return {dh.transpose() * x, dh * w_in};
+}
+
+}  // namespace dsml

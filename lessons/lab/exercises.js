@@ -1,0 +1,18 @@
+// exercises.js — the lab's exercises as data (format: CONTRACT.md "Exercises are data"). Each has the learner
+// write one piece of the lab's trainer (lessons/lab/programs/), which then trains on the Workers and must equal
+// single-device training (exercises/lab_checks.js):
+//   exercises/dp_sync.js        data parallelism: average the gradients with one bucketed all-reduce
+//   exercises/fsdp_gather.js    FSDP: gather a block's weights from the shards, point to point
+//   exercises/tp_fg.js          tensor parallelism: place Megatron's f and g
+//   exercises/one_f_one_b.js    pipeline parallelism: a 1F1B schedule generator
+import { dpSync } from "./exercises/dp_sync.js";
+import { fsdpGather } from "./exercises/fsdp_gather.js";
+import { tpFg } from "./exercises/tp_fg.js";
+import { oneFOneBSchedule } from "./exercises/one_f_one_b.js";
+
+export default [
+  dpSync,             // lab-dp-sync
+  fsdpGather,         // lab-fsdp-gather
+  tpFg,               // lab-tp-fg
+  oneFOneBSchedule,   // lab-1f1b
+];

@@ -1,0 +1,93 @@
+// dp_sync.js — code exercise "lab-dp-sync": the data-parallel gradient sync of the lab's trainer, written by
+// the learner: average every gradient tensor over the dp replicas with ONE all-reduce per step (a single
+// bucket, as PyTorch DDP with one bucket). Checked by training equality with one device, and by the trace:
+// exactly one ring all-reduce of Ψ_rank numbers per replica group per step.
+import { intBetween, pick } from "../../week1/exercises/params.js";
+import { fail, labCase, messagesOf, programWith, trainingVerdict } from "./lab_checks.js";
+
+const starter = `// grads: this rank's gradient tensors (Float64Arrays: W_in and W_out of each block it holds), computed on
+// its own rows of the batch. dp: its data-parallel group —
+//   dp.size, dp.rank, and await dp.allReduce(buffer)  (sums a Float64Array over the group, in place).
+// Leave in every grads[i] the MEAN over the dp replicas, using ONE all-reduce for all tensors together.
+async function syncGradients(grads, dp) {
+  // TODO: copy every tensor into one bucket, all-reduce it once, divide, copy back.
+}
+`;
+
+const solution = `// One bucket: one all-reduce of all Ψ gradient values per step — one α instead of one per tensor.
+async function syncGradients(grads, dp) {
+  const bucket = new Float64Array(grads.reduce((n, g) => n + g.length, 0));
+  let offset = 0;
+  for (const g of grads) { bucket.set(g, offset); offset += g.length; }
+  await dp.allReduce(bucket);                        // Σ over the replicas
+  offset = 0;
+  for (const g of grads) {
+    for (let i = 0; i < g.length; i++) g[i] = bucket[offset + i] / dp.size;   // the mean: ∇L = (1/dp)·Σ g_d
+    offset += g.length;
+  }
+}
+`;
+
+// The classic slip: sum, but never divide — every replica applies dp× the gradient.
+const wrong = solution.replace("bucket[offset + i] / dp.size", "bucket[offset + i]");
+
+function cases(rng) {
+  const dp = intBetween(rng, 2, 4);
+  return [
+    // One SGD step: a wrong scale shows exactly (the update is −lr·g), so the checker can name it.
+    labCase({ grid: { dp, tp: 1, pp: 1 }, batch: 12 * dp, steps: 1, seed: intBetween(rng, 1, 1000) }),
+    labCase({ grid: { dp: 2, tp: pick(rng, [1, 2]), pp: 2 }, microBatches: 2, batch: 16, seed: intBetween(rng, 1, 1000),
+      optimizer: { kind: "adam", lr: 0.01 } }),
+  ];
+}
+
+function check(run, testCase, core) {
+  const verdict = trainingVerdict(run, testCase, core);
+  if (!verdict.pass) return verdict;
+  const { config } = testCase, p = config.grid.dp;
+  const last = config.steps - 1;
+  for (let rank = 0; rank < testCase.ranks; rank++) {
+    const sent = messagesOf(run.trace, "all-reduce:dp", last).filter((m) => m.src === rank);
+    if (sent.length !== 2 * (p - 1)) {
+      const calls = sent.length / (2 * (p - 1));
+      return fail(`Training matches, but rank ${rank} sent ${sent.length} all-reduce messages in a step: that is ` +
+        `${Number.isInteger(calls) ? `${calls} all-reduces` : "not a whole number of ring all-reduces"}, and the ` +
+        `exercise asks for one (a ring all-reduce over ${p} replicas sends 2(p − 1) = ${2 * (p - 1)} messages). ` +
+        "Put every tensor into one bucket first.");
+    }
+  }
+  return verdict;
+}
+
+export const dpSync = {
+  id: "lab-dp-sync",
+  kind: "code",
+  title: "Data parallelism: the gradient sync",
+  prompt: `<p>Each data-parallel replica computes gradients on its own B/dp rows. Write
+    <code>syncGradients(grads, dp)</code> so that every replica ends with the mean gradient
+    ∇L = (1/dp)·Σ<sub>d</sub> g<sub>d</sub>, using <strong>one</strong> <code>dp.allReduce</code> per step for all
+    tensors together.</p>
+    <p>The whole lab trainer then runs on the Workers with your function — on a pure data-parallel grid and on a
+    2 × tp × 2 grid with pipeline stages — and the checker compares the parameters after the run with single-device
+    training on the same batches, and counts your all-reduce messages in the trace.</p>`,
+  ranks: 4,
+  timeoutMs: 20000,
+  program: programWith(["syncGradients"]),
+  starter,
+  solution,
+  wrong,
+  cases,
+  check,
+  hints: [
+    "The loss is a mean over the batch. Replica d's gradient is the mean over its B/dp rows, so the full-batch " +
+      "gradient is the mean of the replicas' gradients — a sum over the group divided by <code>dp.size</code>.",
+    "One all-reduce for all tensors: allocate <code>new Float64Array(total)</code>, copy each tensor in at a running " +
+      "offset with <code>bucket.set(g, offset)</code>, all-reduce the bucket, then copy the slices back.",
+    "Write the result INTO the arrays of <code>grads</code> (<code>g[i] = …</code>): the trainer's optimizer reads them.",
+  ],
+  solutionText: `<p>A replica's gradient is the mean over its rows, so the global gradient is the mean of the replicas':
+    an all-reduce (sum) then a division by dp. Packing every tensor into one buffer makes the sync a single all-reduce:
+    2(dp − 1) ring messages per rank instead of 2(dp − 1) per tensor — the α term of Week 1's bucketing argument.
+    PyTorch DDP does the same with 25 MB buckets, launched during backward as soon as a bucket's gradients are ready,
+    so the communication overlaps the rest of backward (Li et al. 2020).</p>`,
+};

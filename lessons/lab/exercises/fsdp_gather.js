@@ -1,0 +1,104 @@
+// fsdp_gather.js — code exercise "lab-fsdp-gather": FSDP's forward gather, written by the learner with
+// point-to-point messages. Member i of the dp group holds chunk i of every tensor (the collectives' chunk rule:
+// the first n mod p chunks one value longer); before a block runs, each member sends its chunk straight to
+// every other member and assembles the whole tensor in member order. Checked by training equality (the
+// trainer gathers with it in forward and again in backward) and by the trace: p − 1 messages per gather, one to
+// each other member, each exactly the sender's chunk.
+import { intBetween, pick } from "../../week1/exercises/params.js";
+import { fail, labCase, messagesOf, programWith, trainingVerdict } from "./lab_checks.js";
+
+const starter = `// FSDP: this rank holds only its chunk (shard) of a tensor of n values. Member i of the group dp holds chunk i;
+// chunks follow the collectives' rule: n = q·p + r splits into p chunks, the first r of them q + 1 values long,
+// the others q. Return the whole tensor (a Float64Array of n values, chunks in member order).
+//   dp.size, dp.rank, dp.send(i, data) to member i, await dp.recv(i) from member i.
+// Send your shard directly to every other member (p − 1 messages, one step), receive theirs, assemble.
+async function gatherWeights(shard, dp, n) {
+  const full = new Float64Array(n);
+  // TODO
+  return full;
+}
+`;
+
+const solution = `// A direct all-gather: one step of p − 1 messages per member (latency α, not (p − 1)·α as a ring).
+async function gatherWeights(shard, dp, n) {
+  const p = dp.size, q = Math.floor(n / p), r = n % p;
+  const start = (i) => i * q + Math.min(i, r);          // chunk i = [start(i), start(i + 1))
+  const full = new Float64Array(n);
+  full.set(shard, start(dp.rank));
+  for (let i = 0; i < p; i++) if (i !== dp.rank) dp.send(i, shard);
+  for (let i = 0; i < p; i++) {
+    if (i !== dp.rank) full.set(await dp.recv(i), start(i));
+  }
+  return full;
+}
+`;
+
+// Assumes equal chunks: with n not divisible by p, chunks land at the wrong offsets.
+const wrong = solution.replace("i * q + Math.min(i, r)", "i * Math.ceil(n / p)");
+
+function cases(rng) {
+  const dp = pick(rng, [3, 4]);
+  // n = 70 values per tensor (D = 7, F = 10) and 28 per tp slice (F/tp = 4): n mod p is neither 0 nor p − 1 for
+  // p = 3 or 4, so chunks are unequal AND an "every chunk ⌈n/p⌉ long" layout puts some at the wrong offset.
+  return [
+    labCase({ grid: { dp, tp: 1, pp: 1 }, fsdp: true, batch: 12 * dp, seed: intBetween(rng, 1, 1000),
+      model: { layers: 2, width: 7, hidden: 10, activation: "gelu", residual: true } }),
+    labCase({ grid: { dp: 3, tp: 2, pp: 1 }, fsdp: true, batch: 18, seed: intBetween(rng, 1, 1000),
+      model: { layers: 2, width: 7, hidden: 8, activation: "tanh", residual: true }, optimizer: { kind: "adam", lr: 0.01 } }),
+  ];
+}
+
+function check(run, testCase, core) {
+  const verdict = trainingVerdict(run, testCase, core);
+  if (!verdict.pass) return verdict;
+  const { config } = testCase, p = config.grid.dp;
+  const gathers = 2 * 2 * config.model.layers / config.grid.pp;   // W_in and W_out, forward and backward
+  const step = config.steps - 1;
+  for (let rank = 0; rank < testCase.ranks; rank++) {
+    const sent = messagesOf(run.trace, "all-gather:dp", step).filter((m) => m.src === rank);
+    if (sent.length !== gathers * (p - 1)) {
+      return fail(`Training matches, but rank ${rank} sent ${sent.length} messages for ${gathers} gathers in a step; ` +
+        `sending straight to every other member takes p − 1 = ${p - 1} per gather (${gathers * (p - 1)}).`);
+    }
+    const peers = new Set(sent.slice(0, p - 1).map((m) => m.dst));
+    if (peers.size !== p - 1) {
+      return fail(`Rank ${rank} sent its first gather's ${p - 1} messages to ${peers.size} distinct rank(s): each ` +
+        "member's shard goes once to every other member (a ring would forward others' shards instead).");
+    }
+  }
+  return verdict;
+}
+
+export const fsdpGather = {
+  id: "lab-fsdp-gather",
+  kind: "code",
+  title: "FSDP: gather the weights before use",
+  prompt: `<p>With FSDP (ZeRO-3) a data-parallel rank keeps only its shard of every tensor; a block's weights are
+    gathered just before it runs, and dropped after. Write <code>gatherWeights(shard, dp, n)</code>: send your
+    shard to every other member of <code>dp</code> directly, receive theirs, and return the whole tensor with the
+    chunks in member order. Chunk sizes follow the collectives' rule (the first n mod p chunks are one longer) and
+    n is usually not divisible by p here.</p>
+    <p>The trainer calls your function for every block, in forward and again in backward, on 3 or 4 replicas and on
+    a 2 × 2 FSDP + tensor-parallel grid; the checker compares the trained parameters with one device and reads
+    your messages from the trace.</p>`,
+  ranks: 4,
+  timeoutMs: 20000,
+  program: programWith(["gatherWeights"]),
+  starter,
+  solution,
+  wrong,
+  cases,
+  check,
+  hints: [
+    "Member i's chunk starts at i·q + min(i, r) with q = ⌊n/p⌋, r = n mod p: the first r chunks are q + 1 long.",
+    "Send first, then receive: <code>dp.send</code> is buffered and never blocks, so p − 1 sends followed by " +
+      "p − 1 receives cannot deadlock.",
+    "<code>full.set(array, offset)</code> copies a received chunk into place. Put your own shard in too.",
+  ],
+  solutionText: `<p>Each member sends its n/p values to the p − 1 others and receives theirs: (p − 1)/p·n values in
+    and out per member, the same volume as a ring all-gather, but in one step (α once instead of p − 1 times) at the
+    price of p − 1 concurrent messages per link endpoint — fine inside a node, not across a large cluster. FSDP
+    gathers every tensor twice per step (forward, and again in backward because it was dropped) and
+    reduce-scatters its gradient once: 3 × (p − 1)/p·Ψ values per step, 1.5× DDP's all-reduce, in exchange for
+    holding Ψ/p parameters instead of Ψ (Rajbhandari et al. 2020; Zhao et al. 2023).</p>`,
+};

@@ -1,0 +1,83 @@
+// lab_checks.js — what the lab's code exercises share. Each one has the learner write ONE piece of the lab's
+// trainer (lab_program.js); the whole trainer then runs on the Workers, and the verdict is training equality:
+// the parameters the ranks end with, assembled, against core.trainSingle's single-device run on the same
+// batches — plus, per exercise, what the trace shows about the communication. Pure functions, no DOM.
+import { esc } from "../../week1/exercises/params.js";
+import { fail, pass, unfinished } from "../../week1/exercises/run_checks.js";
+import { LAB_DEFAULTS, assembleParams, labInputs, labProgram, lossesFromLogs, maxRelativeDifference } from "../programs/lab_program.js";
+
+export { fail, pass, unfinished };
+
+// Relative parameter distance a correct run stays under: the only differences are the order in which
+// floating-point sums are taken (measured ≈ 1e-16 … 1e-15 after a few steps).
+export const EQUALITY = 1e-9;
+
+// A small lab configuration for an exercise case; every field can be overridden.
+export function labCase(fields) {
+  const config = {
+    ...LAB_DEFAULTS, model: { layers: 4, width: 8, hidden: 16, activation: "gelu", residual: true },
+    optimizer: { kind: "sgd", lr: 0.05 }, microBatches: 1, schedule: "1f1b", batch: 24, steps: 2, fsdp: false,
+    ...fields,
+  };
+  return { ranks: config.grid.dp * config.grid.tp * config.grid.pp, inputs: labInputs(config), config };
+}
+
+// The exercise's `program`: the learner's functions in place of the reference ones.
+export const programWith = (replaces) => (code) => labProgram({ learnerCode: code, replaces });
+
+const TENSOR = (i) => `block ${Math.floor(i / 2)}'s ${i % 2 ? "W_out" : "W_in"}`;
+
+// Parameters and loss curve against the single-device run. Explains a mismatch by how far the parameters
+// moved compared with the reference: a run that moved k× as far in the same direction scaled its gradient.
+export function trainingVerdict(run, testCase, core) {
+  const bad = unfinished(run);
+  if (bad) return bad;
+  const { config } = testCase;
+  const ref = core.trainSingle({ model: config.model, optimizer: config.optimizer, batch: config.batch,
+    steps: config.steps, seed: config.seed });
+  let assembled;
+  try {
+    assembled = assembleParams(run.results, config);
+  } catch (err) {
+    return fail(`The ranks did not return their parameters as the trainer does (${esc(err.message)}). ` +
+      "Keep <code>main</code> as it is; write only the function the exercise asks for.");
+  }
+  const { params, replicaGap } = assembled;
+  const worst = maxRelativeDifference(params, ref.params);
+  if (!(worst < EQUALITY)) {
+    const init = core.mlpInit({ ...config.model, seed: config.seed + 1 });
+    const per = params.map((p, i) => maxRelativeDifference([p], [ref.params[i]]));
+    const i = per.indexOf(Math.max(...per));
+    const moved = (a) => Math.hypot(...a.map((v, e) => v - init[i][e]));
+    const ratio = moved(params[i]) / moved(ref.params[i]);
+    const losses = lossesFromLogs(run.logs, config);
+    const firstLoss = Math.abs(losses[0] - ref.losses[0]) <= 1e-9 * ref.losses[0]
+      ? "The loss of step 0 matches, so the forward pass is right and the gradient or its sync is not. "
+      : `The loss of step 0 is ${losses[0].toPrecision(6)} instead of ${ref.losses[0].toPrecision(6)}: the forward pass already differs. `;
+    return fail(`After ${config.steps} steps the parameters differ from single-device training by ` +
+      `${(100 * worst).toPrecision(3)}% (worst: ${TENSOR(i)}, which moved ${ratio.toPrecision(3)}× as far as it ` +
+      `should). ${firstLoss}${Number.isFinite(ratio) && Math.abs(ratio - 1) > 0.05 ? hintForRatio(ratio, config) : ""}`);
+  }
+  if (!(replicaGap < EQUALITY)) {
+    return fail(`The data-parallel replicas ended with different parameters (largest gap ${replicaGap.toExponential(2)}): ` +
+      "every replica must apply the same averaged gradient.");
+  }
+  return pass(`Parameters equal single-device training to ${worst.toExponential(1)} (relative) after ${config.steps} steps.`);
+}
+
+function hintForRatio(ratio, config) {
+  const { dp, tp } = config.grid;
+  const near = (k) => Math.abs(ratio - k) < 0.05 * k;
+  if (dp > 1 && near(dp)) return `That is dp = ${dp}×: the gradients were summed over the replicas, not averaged.`;
+  if (tp > 1 && near(tp)) return `That is tp = ${tp}×: something was summed over the tensor-parallel group once too often.`;
+  if (near(1 / Math.max(dp, tp))) return "That is 1/p of the update: a sum over the group is missing.";
+  return "";
+}
+
+// Messages of one kind ("all-reduce:dp", …) in step s, from the cluster's trace (the tag the trainer sets).
+export function messagesOf(trace, label, step) {
+  return (trace ?? []).filter((m) => {
+    const [l, s] = String(m.tag).split("|");
+    return l === label && Number(s) === step;
+  });
+}

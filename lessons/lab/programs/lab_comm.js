@@ -1,0 +1,115 @@
+// lab_comm.js — the collectives of the lab, over the cluster's point-to-point messages (shipped into the
+// Workers as source text, like lab_grid.js: self-contained functions only).
+//
+// A group is the ranks of one grid line (the dp replicas of a shard, the tp ranks of a block, …). Every
+// message carries the tag "<kind>:<group>|<step>|<call>": the page reads bytes per kind from the trace, and the
+// call counter — equal on every member, because members issue the same collectives in the same order — keeps
+// two collectives of one step apart. Rings follow Week 2 (Patarasuk & Yuan 2009): reduce-scatter then
+// all-gather, p − 1 steps each, chunks by shardSizes, so rank i of the group ends the reduce-scatter holding
+// chunk i — the FSDP shard it owns.
+
+// What a rank spends its time on, as non-overlapping segments: the innermost activity wins, so a TP block's
+// matrix products show as compute and its all-reduce as all-reduce. Records only while `recording` (the last
+// step), in seconds since the run started.
+export function makeActivity(ctx) {
+  const stack = [{ kind: "compute", label: "bookkeeping" }];
+  const segments = [];
+  let since = ctx.now();
+  const close = () => {
+    const now = ctx.now();
+    const top = stack[stack.length - 1];
+    if (activity.recording && now > since) {
+      segments.push({ rank: ctx.rank, kind: top.kind, label: top.label, start: since / 1000, end: now / 1000 });
+    }
+    since = now;
+  };
+  const activity = {
+    recording: false,
+    segments,
+    enter(kind, label) { close(); stack.push({ kind, label }); },
+    leave() { close(); stack.pop(); },
+    async during(kind, label, work) {
+      activity.enter(kind, label);
+      try { return await work(); } finally { activity.leave(); }
+    },
+  };
+  return activity;
+}
+
+export function makeGroup(ctx, name, ranks, activity) {
+  const size = ranks.length, index = ranks.indexOf(ctx.rank);
+  const calls = new Map();
+  let tag = null;
+  const mod = (x) => ((x % size) + size) % size;
+  const chunks = (n) => {
+    const sizes = shardSizes(n, size), starts = [0];
+    for (const s of sizes) starts.push(starts[starts.length - 1] + s);
+    return { sizes, starts, of: (buf, c) => buf.subarray(starts[mod(c)], starts[mod(c) + 1]) };
+  };
+  const group = {
+    name, ranks, size, rank: index, step: 0,
+    // Name the collective the next messages belong to (the harness does this before calling code that uses
+    // send/recv directly).
+    begin(kind) {
+      const n = calls.get(kind) ?? 0;
+      calls.set(kind, n + 1);
+      tag = `${kind}:${name}|${group.step}|${n}`;
+    },
+    send(i, data) { ctx.send(ranks[i], data, { tag }); },
+    recv(i) { return ctx.recv(ranks[i], { tag }); },
+
+    // Sum over the group, in place; returns buf. Sends 2(p − 1)/p · n numbers.
+    async allReduce(buf) {
+      group.begin("all-reduce");
+      if (size === 1) return buf;
+      return activity.during("all-reduce", `all-reduce over ${name}`, async () => {
+        const c = chunks(buf.length);
+        for (let k = 0; k < size - 1; k++) {
+          group.send(mod(index + 1), c.of(buf, index - k - 1));
+          const got = await group.recv(mod(index - 1)), mine = c.of(buf, index - k - 2);
+          for (let i = 0; i < got.length; i++) mine[i] += got[i];
+        }
+        for (let k = 0; k < size - 1; k++) {
+          group.send(mod(index + 1), c.of(buf, index - k));
+          c.of(buf, index - k - 1).set(await group.recv(mod(index - 1)));
+        }
+        return buf;
+      });
+    },
+
+    // Every member's shard (shardSizes(n, p)[i] values from member i) → the whole n values, in member order.
+    async allGather(shard, n) {
+      group.begin("all-gather");
+      const c = chunks(n);
+      if (shard.length !== c.sizes[index]) {
+        throw new Error(`allGather: member ${index} holds ${shard.length} values, its shard of ${n} has ${c.sizes[index]}`);
+      }
+      const out = new Float64Array(n);
+      out.set(shard, c.starts[index]);
+      if (size === 1) return out;
+      return activity.during("all-gather", `all-gather over ${name}`, async () => {
+        for (let k = 0; k < size - 1; k++) {
+          group.send(mod(index + 1), c.of(out, index - k));
+          c.of(out, index - k - 1).set(await group.recv(mod(index - 1)));
+        }
+        return out;
+      });
+    },
+
+    // The sum over the group of `full` (left untouched), of which member i gets chunk i.
+    async reduceScatter(full) {
+      group.begin("reduce-scatter");
+      const buf = Float64Array.from(full), c = chunks(buf.length);
+      if (size === 1) return buf;
+      return activity.during("reduce-scatter", `reduce-scatter over ${name}`, async () => {
+        for (let k = 0; k < size - 1; k++) {
+          group.send(mod(index + 1), c.of(buf, index - k - 1));
+          const got = await group.recv(mod(index - 1)), mine = c.of(buf, index - k - 2);
+          for (let i = 0; i < got.length; i++) mine[i] += got[i];
+        }
+        return c.of(buf, index).slice();
+      });
+    },
+  };
+  return group;
+}

@@ -1,0 +1,120 @@
+// lab_program.js — the rank program of the lab, assembled from source text, and what the page does with its
+// results. The functions of lab_grid/lab_comm/lab_strategies/lab_train are real module functions (tested as
+// such) whose text, joined, is the program each Worker runs. An exercise prepends the learner's code and
+// leaves out the reference functions it defines, so the learner's version is the one every rank calls.
+import * as grid from "./lab_grid.js";
+import * as comm from "./lab_comm.js";
+import * as strategies from "./lab_strategies.js";
+import * as train from "./lab_train.js";
+
+const PARTS = { ...grid, ...comm, ...strategies, ...train };
+delete PARTS.placeTpSlice;   // page-side only
+
+// The functions a learner may write instead of the reference (one per exercise).
+export const REPLACEABLE = ["syncGradients", "gatherWeights", "tpBlockForward", "tpBlockBackward", "oneFOneB"];
+
+export const LAB_DEFAULTS = Object.freeze({
+  model: { layers: 4, width: 32, hidden: 128, activation: "gelu", residual: true },
+  optimizer: { kind: "adam", lr: 0.003 },
+  grid: { dp: 2, tp: 2, pp: 2 },
+  fsdp: false,
+  microBatches: 4,
+  schedule: "1f1b",
+  batch: 32,
+  steps: 40,
+  seed: 7,
+});
+
+// The program text. learnerCode (optional) must define the functions named in `replaces`.
+export function labProgram({ learnerCode = "", replaces = [] } = {}) {
+  for (const name of replaces) {
+    if (!REPLACEABLE.includes(name)) throw new Error(`labProgram: ${name} is not a replaceable lab function`);
+  }
+  const shipped = Object.entries(PARTS).filter(([name]) => !replaces.includes(name)).map(([, f]) => f.toString());
+  // The learner's code first, so the line numbers of its errors are the editor's.
+  return [learnerCode, ...shipped].filter(Boolean).join("\n\n") + "\n";
+}
+
+// Every rank gets the whole configuration (it is small) and derives its place from ctx.rank.
+export function labInputs(config) {
+  const { ranks } = grid.labLayout(config);
+  return Array.from({ length: ranks }, () => config);
+}
+
+// The full model from the ranks' results: per tensor, the dp shards of each tp slice concatenated (FSDP), the
+// slices placed back (Megatron), the stages' blocks in order. Without FSDP every dp replica holds the slice;
+// `replicaGap` is the largest difference between replicas — a correct run keeps them identical.
+export function assembleParams(results, config) {
+  const layout = grid.labLayout(config);
+  const { model } = config, D = model.width, F = model.hidden;
+  const full = Array.from({ length: 2 * model.layers }, () => new Float64Array(D * F));
+  let replicaGap = 0;
+  for (let p = 0; p < config.grid.pp; p++) {
+    for (let t = 0; t < config.grid.tp; t++) {
+      const of = (d) => results[grid.rankOf({ d, t, p }, config.grid)].shards;
+      for (const [i, { index }] of of(0).entries()) {
+        let slice;
+        if (config.fsdp) {
+          const parts = Array.from({ length: config.grid.dp }, (_, d) => of(d)[i].data);
+          slice = new Float64Array(parts.reduce((n, s) => n + s.length, 0));
+          let offset = 0;
+          for (const s of parts) { slice.set(s, offset); offset += s.length; }
+        } else {
+          slice = of(0)[i].data;
+          for (let d = 1; d < config.grid.dp; d++) {
+            const other = of(d)[i].data;
+            for (let e = 0; e < slice.length; e++) replicaGap = Math.max(replicaGap, Math.abs(other[e] - slice[e]));
+          }
+        }
+        grid.placeTpSlice(full[index], slice, index, t, model, layout.hidden);
+      }
+    }
+  }
+  return { params: full, replicaGap };
+}
+
+// Per-tensor relative distance ‖a − b‖ / ‖b‖, the largest over tensors — the strategy tests' measure.
+export function maxRelativeDifference(params, reference) {
+  let worst = 0;
+  params.forEach((a, i) => {
+    const b = reference[i];
+    let num = 0, den = 0;
+    for (let e = 0; e < b.length; e++) { num += (a[e] - b[e]) ** 2; den += b[e] ** 2; }
+    worst = Math.max(worst, Math.sqrt(num) / (Math.sqrt(den) || 1));
+  });
+  return worst;
+}
+
+// The global loss per step from the "@loss <step> <loss>" lines of the dp replicas of the last stage.
+export function lossesFromLogs(logs, config) {
+  const sums = new Float64Array(config.steps), counts = new Int32Array(config.steps);
+  for (const lines of logs) {
+    for (const line of lines) {
+      const m = /^@loss (\d+) (\S+)$/.exec(line);
+      if (m) { sums[+m[1]] += Number(m[2]); counts[+m[1]] += 1; }
+    }
+  }
+  return Array.from(sums, (s, i) => (counts[i] ? s / counts[i] : NaN));
+}
+
+// Bytes a step sends, by kind ("all-reduce", "all-gather", "reduce-scatter", "send") and group, read from
+// the cluster's trace (never from what the ranks say): messages, total over all ranks, the busiest rank's share.
+// With byGroup, "all-reduce:tp" and "all-reduce:dp" are kept apart.
+export function bytesByKind(trace, step, { byGroup = false } = {}) {
+  const out = {};
+  for (const { src, tag, bytes } of trace) {
+    const [label, s] = String(tag).split("|");
+    if (Number(s) !== step) continue;
+    const [kind, group = ""] = label.split(":");
+    const entry = (out[byGroup ? label : kind] ??= { total: 0, count: 0, perRank: {}, groups: new Set() });
+    entry.total += bytes;
+    entry.count += 1;
+    entry.perRank[src] = (entry.perRank[src] ?? 0) + bytes;
+    entry.groups.add(group);
+  }
+  for (const e of Object.values(out)) {
+    e.busiest = Math.max(...Object.values(e.perRank));
+    e.groups = [...e.groups];
+  }
+  return out;
+}

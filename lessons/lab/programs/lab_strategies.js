@@ -1,0 +1,72 @@
+// lab_strategies.js — the five places where a parallel strategy touches the training step. The lab's
+// exercises replace one of them with the learner's version; everything else stays the reference below.
+// Shipped into the Workers as source text (see lab_grid.js): self-contained functions only.
+
+// Data parallelism (PyTorch DDP with one bucket): every replica computed gradients on its own rows; the step
+// needs their mean, ∇L = (1/dp)·Σ_d g_d. Flatten every tensor into one buffer so the whole sync is ONE
+// all-reduce (one α instead of 2L, Week 1's bucketing argument), divide, copy back.
+export async function syncGradients(grads, dp) {
+  const total = grads.reduce((n, g) => n + g.length, 0);
+  const bucket = new Float64Array(total);
+  let offset = 0;
+  for (const g of grads) { bucket.set(g, offset); offset += g.length; }
+  await dp.allReduce(bucket);
+  offset = 0;
+  for (const g of grads) {
+    for (let i = 0; i < g.length; i++) g[i] = bucket[offset + i] / dp.size;
+    offset += g.length;
+  }
+}
+
+// FSDP / ZeRO-3: member i of the dp group holds only chunk i (shardSizes(n, dp.size)[i] values) of a tensor;
+// before a block runs — forward, and again in backward — the whole tensor is gathered, used, and dropped.
+export async function gatherWeights(shard, dp, n) {
+  return dp.allGather(shard, n);
+}
+
+// Megatron tensor parallelism (Shoeybi et al. 2019). This rank holds rows of W_in and the matching columns of
+// W_out, so it computes its F/tp hidden units completely and a PARTIAL output:
+//   f: identity forward (every rank already has x)   → H_t = x·W_in,tᵀ, A_t = act(H_t), Y_t = A_t·W_out,tᵀ
+//   g: all-reduce forward                             → Y = Σ_t Y_t, then the residual x + Y
+export async function tpBlockForward(x, w, tp, k) {
+  const { pre, act } = k.blockInForward(x, w.wIn);
+  const y = k.blockOutForward(act, w.wOut);
+  await tp.allReduce(y);                                   // g
+  if (k.residual) for (let i = 0; i < y.length; i++) y[i] += x[i];
+  return { y, saved: { x, pre } };                         // what backward needs: x and H (not A: recomputed)
+}
+
+// Backward mirrors it: g's backward is the identity (dY is already whole on every rank), f's backward sums the
+// partial input gradients dX_t = dH_t·W_in,t over the group. The residual's dY is added once, after the sum.
+export async function tpBlockBackward(dy, saved, w, tp, k) {
+  const act = k.activate(saved.pre);
+  const { dWOut, dA } = k.blockOutBackward(dy, act, w.wOut);
+  const { dWIn, dX } = k.blockInBackward(dA, saved.pre, saved.x, w.wIn);
+  await tp.allReduce(dX);                                  // f's backward
+  if (k.residual) for (let i = 0; i < dX.length; i++) dX[i] += dy[i];
+  return { dx: dX, dWIn, dWOut };
+}
+
+// Pipeline schedules as data: the ordered operations of one stage, {op: "F" | "B", mb}. GPipe (Huang et al.
+// 2019): all forwards, then all backwards — every micro-batch's activations are alive at the peak.
+export function gpipeSchedule(stage, stages, microBatches) {
+  const ops = [];
+  for (let mb = 0; mb < microBatches; mb++) ops.push({ op: "F", mb });
+  for (let mb = 0; mb < microBatches; mb++) ops.push({ op: "B", mb });
+  return ops;
+}
+
+// 1F1B (PipeDream-Flush, Narayanan et al. 2021): stage s runs P − s − 1 warm-up forwards, then alternates one
+// forward and one backward, then drains the backwards. Same bubble as GPipe, but at most P − s micro-batches
+// of activations alive at once instead of m.
+export function oneFOneB(stage, stages, microBatches) {
+  const warmup = Math.min(stages - stage - 1, microBatches);
+  const ops = [];
+  for (let mb = 0; mb < warmup; mb++) ops.push({ op: "F", mb });
+  for (let i = 0; i < microBatches - warmup; i++) {
+    ops.push({ op: "F", mb: warmup + i });
+    ops.push({ op: "B", mb: i });
+  }
+  for (let mb = microBatches - warmup; mb < microBatches; mb++) ops.push({ op: "B", mb });
+  return ops;
+}

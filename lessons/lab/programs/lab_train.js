@@ -1,0 +1,188 @@
+// lab_train.js — one rank of the lab: it holds only its part of the model (a pipeline stage's blocks, a
+// tensor-parallel slice of each, and with FSDP only its dp shard of that slice) and trains it with explicit
+// forward and backward kernels from the wasm core and the collectives of lab_comm.js over real messages.
+// Shipped into the Workers as source text (see lab_grid.js): self-contained functions only.
+//
+// ctx.input is the lab configuration (lab_program.js). The global batch of step s is the core's teacher batch
+// (seed, s, B), exactly what core.trainSingle trains on, and the student starts from mlpInit(seed + 1), so the
+// run must reproduce single-device training: the page and the checkers compare the two.
+
+export async function main(ctx) {
+  const config = ctx.input;
+  const layout = labLayout(config);
+  const { grid } = config;
+  if (!ctx.core) throw new Error("the lab needs the wasm core in every Worker (ctx.core is null)");
+  if (ctx.size !== layout.ranks) throw new Error(`the grid ${grid.dp}×${grid.tp}×${grid.pp} needs ${layout.ranks} ranks, not ${ctx.size}`);
+  const me = coordOf(ctx.rank, grid);
+  const activity = makeActivity(ctx);
+  const line = (axis, n) => Array.from({ length: n }, (_, i) => rankOf({ ...me, [axis]: i }, grid));
+  const rank = {
+    ctx, config, layout, me, activity,
+    dp: makeGroup(ctx, "dp", line("d", grid.dp), activity),
+    tp: makeGroup(ctx, "tp", line("t", grid.tp), activity),
+    k: labKernels(ctx.core, config, layout, activity),
+    tensors: initShards(ctx.core, config, layout, me),
+    memory: { params: 0, grads: 0, optimizer: 0, activations: 0, gathered: 0 },
+    peakInFlight: 0,
+  };
+  for (let step = 0; step < config.steps; step++) {
+    activity.recording = step === config.steps - 1;   // the timeline shows the last step
+    const loss = await runStep(rank, step);
+    if (me.t === 0 && me.p === grid.pp - 1) ctx.log("@loss", step, loss);
+  }
+  const bytes = (key) => rank.tensors.reduce((n, t) => n + t[key].byteLength, 0);
+  Object.assign(rank.memory, { params: bytes("w"), grads: bytes("g"), optimizer: bytes("m") + bytes("v") });
+  return {
+    coord: me, memory: rank.memory, peakInFlight: rank.peakInFlight, phases: activity.segments,
+    shards: rank.tensors.map(({ index, w }) => ({ index, data: w })),
+  };
+}
+
+// The core's kernels with this rank's shapes bound in, each timed as compute.
+export function labKernels(core, config, layout, activity) {
+  const D = config.model.width, fn = config.model.activation ?? "gelu", rows = layout.rows;
+  const timed = (label, f) => (...args) => {
+    activity.enter("compute", label);
+    try { return f(...args); } finally { activity.leave(); }
+  };
+  return {
+    rows, width: D, residual: config.model.residual !== false,
+    blockInForward: timed("x·W_inᵀ, act", (x, wIn) => core.blockInForward(x, wIn, rows, D, fn)),
+    blockOutForward: timed("A·W_outᵀ", (a, wOut) => core.blockOutForward(a, wOut, rows, D)),
+    blockOutBackward: timed("dW_out, dA", (dy, a, wOut) => core.blockOutBackward(dy, a, wOut, rows, D)),
+    blockInBackward: timed("dW_in, dX", (dA, pre, x, wIn) => core.blockInBackward(dA, pre, x, wIn, rows, D, fn)),
+    activate: timed("act (recompute)", (pre) => core.activate(pre, fn)),
+    mseLoss: timed("loss", (y, t) => core.mseLoss(y, t)),
+    optimizerStep: timed("optimizer", (opt, t, w, g, m, v) => core.optimizerStep(opt, t, w, g, m, v)),
+  };
+}
+
+// This rank's tensors: its stage's blocks, its tp slice of each, and with FSDP its dp shard of the slice.
+// Every Worker draws the whole initial model from the seed and keeps its part (a real job would load only its
+// shard from a checkpoint); n is the length of the full tp slice, which FSDP gathers before use.
+export function initShards(core, config, layout, me) {
+  const { model } = config;
+  const full = core.mlpInit({ layers: model.layers, width: model.width, hidden: model.hidden, seed: config.seed + 1 });
+  const tensors = [];
+  for (let j = 0; j < layout.blocks; j++) {
+    for (const which of [0, 1]) {
+      const index = 2 * (me.p * layout.blocks + j) + which;
+      let w = tpSlice(full[index], index, me.t, model, layout.hidden);
+      const n = w.length;
+      if (config.fsdp) {
+        const sizes = shardSizes(n, config.grid.dp);
+        const start = sizes.slice(0, me.d).reduce((a, b) => a + b, 0);
+        w = w.slice(start, start + sizes[me.d]);
+      }
+      tensors.push({ index, n, w, g: new Float64Array(w.length), m: new Float64Array(0), v: new Float64Array(0) });
+    }
+  }
+  return tensors;
+}
+
+// A stage's operations, from the schedule function, checked: each micro-batch forward once, then backward
+// once. A bad schedule is an error that names the stage and the operation, not a silent wrong gradient.
+export function stageOps(config, stage) {
+  const m = config.microBatches, P = config.grid.pp;
+  const ops = config.schedule === "1f1b" ? oneFOneB(stage, P, m) : gpipeSchedule(stage, P, m);
+  if (!Array.isArray(ops)) throw new Error(`the schedule of stage ${stage} must be an array of {op, mb}, got ${typeof ops}`);
+  const done = { F: new Set(), B: new Set() };
+  for (const [i, o] of ops.entries()) {
+    const what = `stage ${stage}, operation ${i} (${JSON.stringify(o)})`;
+    if (!o || (o.op !== "F" && o.op !== "B") || !Number.isInteger(o.mb) || o.mb < 0 || o.mb >= m) {
+      throw new Error(`${what}: expected {op: "F" or "B", mb: 0 … ${m - 1}}`);
+    }
+    if (done[o.op].has(o.mb)) throw new Error(`${what}: micro-batch ${o.mb} already had its ${o.op}`);
+    if (o.op === "B" && !done.F.has(o.mb)) throw new Error(`${what}: backward of micro-batch ${o.mb} before its forward`);
+    done[o.op].add(o.mb);
+  }
+  if (done.B.size !== m) throw new Error(`stage ${stage}: the schedule runs ${done.F.size} forwards and ${done.B.size} backwards, expected ${m} of each`);
+  return ops;
+}
+
+// One training step of this rank; returns the mean loss over its rows (last stage) or NaN.
+export async function runStep(rank, step) {
+  const { ctx, config, layout, me, activity, dp, tp, k, tensors, memory } = rank;
+  const { model, grid } = config, m = config.microBatches, D = model.width;
+  const last = me.p === grid.pp - 1;
+  dp.step = tp.step = step;
+  for (const t of tensors) t.g.fill(0);
+  const batch = me.p === 0 || last ? ctx.core.teacherBatch({ model, seed: config.seed, step, batch: config.batch }) : null;
+  const rowsOf = (buf, mb) => {
+    const start = (me.d * m + mb) * layout.rows;
+    return buf.slice(start * D, (start + layout.rows) * D);
+  };
+  const stageRank = (p) => rankOf({ ...me, p }, grid);
+  const tag = (dir, mb) => `send:pp|${step}|${dir}${mb}`;
+
+  const weights = async (j) => {
+    const [wIn, wOut] = [tensors[2 * j], tensors[2 * j + 1]];
+    if (!config.fsdp) return { wIn: wIn.w, wOut: wOut.w };
+    const gather = async (t) => {
+      dp.begin("all-gather");
+      const full = await activity.during("all-gather", "FSDP gather", () => gatherWeights(t.w, dp, t.n));
+      if (!(full instanceof Float64Array) || full.length !== t.n) {
+        throw new Error(`gatherWeights must return a Float64Array of ${t.n} values (got ${full?.length ?? typeof full})`);
+      }
+      return full;
+    };
+    memory.gathered = Math.max(memory.gathered, 8 * (wIn.n + wOut.n));   // one block's weights alive at a time
+    return { wIn: await gather(wIn), wOut: await gather(wOut) };
+  };
+  const accumulate = async (t, grad) => {
+    const part = config.fsdp ? await dp.reduceScatter(grad) : grad;   // FSDP keeps only its shard of the sum
+    for (let i = 0; i < part.length; i++) t.g[i] += part[i];
+  };
+
+  const stashes = new Map(), dys = new Map();
+  let live = 0, lossSum = 0;
+  for (const { op, mb } of stageOps(config, me.p)) {
+    if (op === "F") {
+      let x = me.p === 0 ? rowsOf(batch.inputs, mb)
+        : await activity.during("bubble", `wait for stage ${me.p - 1}`, () => ctx.recv(stageRank(me.p - 1), { tag: tag("F", mb) }));
+      const stash = [];
+      for (let j = 0; j < layout.blocks; j++) {
+        const { y, saved } = await tpBlockForward(x, await weights(j), tp, k);
+        stash.push(saved);
+        live += saved.x.byteLength + saved.pre.byteLength;
+        x = y;
+      }
+      stashes.set(mb, stash);
+      memory.activations = Math.max(memory.activations, live);
+      rank.peakInFlight = Math.max(rank.peakInFlight, stashes.size);
+      if (last) {
+        const { loss, grad } = k.mseLoss(x, rowsOf(batch.targets, mb));
+        for (let i = 0; i < grad.length; i++) grad[i] /= m;       // mean over micro-batches = mean over rows
+        dys.set(mb, grad);
+        lossSum += loss;
+      } else {
+        ctx.send(stageRank(me.p + 1), x, { tag: tag("F", mb) });
+      }
+    } else {
+      let dy = last ? dys.get(mb)
+        : await activity.during("bubble", `wait for stage ${me.p + 1}`, () => ctx.recv(stageRank(me.p + 1), { tag: tag("B", mb) }));
+      const stash = stashes.get(mb);
+      for (let j = layout.blocks - 1; j >= 0; j--) {
+        const w = await weights(j);
+        const { dx, dWIn, dWOut } = await tpBlockBackward(dy, stash[j], w, tp, k);
+        await accumulate(tensors[2 * j], dWIn);
+        await accumulate(tensors[2 * j + 1], dWOut);
+        live -= stash[j].x.byteLength + stash[j].pre.byteLength;
+        dy = dx;
+      }
+      stashes.delete(mb);
+      dys.delete(mb);
+      if (me.p > 0) ctx.send(stageRank(me.p - 1), dy, { tag: tag("B", mb) });
+    }
+  }
+
+  // The mean over dp replicas: FSDP's reduce-scatters already summed each shard; DP replicas sync here.
+  if (config.fsdp) {
+    for (const t of tensors) for (let i = 0; i < t.g.length; i++) t.g[i] /= dp.size;
+  } else {
+    dp.begin("all-reduce");
+    await activity.during("all-reduce", "gradient sync over dp", () => syncGradients(tensors.map((t) => t.g), dp));
+  }
+  for (const t of tensors) Object.assign(t, k.optimizerStep(config.optimizer, step + 1, t.w, t.g, t.m, t.v));
+  return last ? lossSum / m : NaN;
+}

@@ -1,0 +1,161 @@
+// train_panel.js — widget "train": the lab itself. The learner picks a model and a dp × tp × pp grid and
+// presses Train; every rank is a Web Worker holding only its part of the model (programs/lab_train.js) and
+// training it with the core's kernels and real messages. Live: the loss of the parallel run on top of the
+// single-device run (core.trainSingle, computed here first). After the run: the parameter difference from
+// one device, the last step's timeline per rank, the memory each Worker held and the bytes moved by kind.
+import { button, chartBox, controlRow, readout, select } from "../../web/controls.js";
+import { createLineChart, describeChart } from "../../web/charts.js";
+import { describeFailure } from "../../web/exercise_code.js";
+import { formatSeconds } from "../../web/units.js";
+import { labLayout } from "../programs/lab_grid.js";
+import {
+  LAB_DEFAULTS, assembleParams, labInputs, labProgram, maxRelativeDifference,
+} from "../programs/lab_program.js";
+import { renderMoves } from "./moves.js";
+import { renderPhases } from "./phase_timeline.js";
+import { renderBytes, renderMemory } from "./train_report.js";
+
+const MAX_WORKERS = 16;
+const choices = (values, text = String) => values.map((v) => [String(v), text(v)]);
+
+export function mountTrainPanel(figure, core, clusters) {
+  const d = LAB_DEFAULTS;
+  const c = {
+    layers: select({ label: "Blocks L", value: String(d.model.layers), options: choices([2, 4, 8]) }),
+    width: select({ label: "Width D", value: String(d.model.width), options: choices([16, 32, 64]) }),
+    hidden: select({ label: "Hidden F", value: String(d.model.hidden), options: choices([64, 128, 256]) }),
+    batch: select({ label: "Batch B", value: String(d.batch), options: choices([16, 32, 64]) }),
+    dp: select({ label: "dp", value: String(d.grid.dp), options: choices([1, 2, 4]) }),
+    tp: select({ label: "tp", value: String(d.grid.tp), options: choices([1, 2, 4]) }),
+    pp: select({ label: "pp", value: String(d.grid.pp), options: choices([1, 2, 4]) }),
+    fsdp: select({ label: "Sharding over dp", value: d.fsdp ? "on" : "off",
+      options: [["off", "replicas (DDP)"], ["on", "FSDP / ZeRO-3"]] }),
+    micro: select({ label: "Micro-batches m", value: String(d.microBatches), options: choices([1, 2, 4, 8]) }),
+    schedule: select({ label: "Schedule", value: d.schedule, options: [["1f1b", "1F1B"], ["gpipe", "GPipe"]] }),
+    optimizer: select({ label: "Optimizer", value: d.optimizer.kind, options: [["adam", "Adam, lr 0.003"], ["sgd", "SGD, lr 0.05"]] }),
+    steps: select({ label: "Steps", value: String(d.steps), options: choices([20, 40, 100]) }),
+  };
+  const train = button("Train", () => run());
+  controlRow(figure, ...Object.values(c), train);
+  const status = readout(figure);
+  status.setAttribute("role", "status");
+  const canvas = chartBox(figure, "Loss per step: the parallel run on the Workers over the single-device run");
+  const chart = createLineChart(canvas, { xLabel: "step", yLabel: "loss (mean squared error)", datasets: [] });
+  const parts = {};
+  for (const [key, title] of [["moves", "What moves where"], ["timeline", "The last step on each Worker (measured)"],
+    ["memory", "Memory each Worker held (measured)"], ["bytes", "Bytes per step by kind (measured)"]]) {
+    const section = document.createElement("div");
+    section.className = `train-${key}`;
+    const h = document.createElement("h3");
+    h.textContent = title;
+    parts[key] = document.createElement("div");
+    section.append(h, parts[key]);
+    figure.querySelector("figcaption").before(section);
+  }
+
+  const config = () => ({
+    model: { layers: +c.layers.value, width: +c.width.value, hidden: +c.hidden.value, activation: "gelu", residual: true },
+    optimizer: c.optimizer.value === "adam" ? { kind: "adam", lr: 0.003 } : { kind: "sgd", lr: 0.05 },
+    grid: { dp: +c.dp.value, tp: +c.tp.value, pp: +c.pp.value },
+    fsdp: c.fsdp.value === "on", microBatches: +c.micro.value, schedule: c.schedule.value,
+    batch: +c.batch.value, steps: +c.steps.value, seed: d.seed,
+  });
+  const rankName = (cfg) => (r) => {
+    const { dp, tp } = cfg.grid;
+    return `rank ${r} (d${Math.floor(r / tp) % dp} t${r % tp} p${Math.floor(r / (tp * dp))})`;
+  };
+
+  // The diagram follows the controls; a configuration that cannot run says why at once.
+  const preview = () => {
+    const cfg = config();
+    try {
+      const { ranks } = labLayout(cfg);
+      if (ranks > MAX_WORKERS) throw new Error(`dp × tp × pp = ${ranks} Workers; the lab runs at most ${MAX_WORKERS}`);
+      renderMoves(parts.moves, { grid: cfg.grid, fsdp: cfg.fsdp, model: cfg.model, microBatches: cfg.microBatches });
+      train.disabled = false;
+      status.textContent = `${ranks} Worker${ranks > 1 ? "s" : ""}, each holding its part of a ` +
+        `${cfg.model.layers}-block model (Ψ = ${2 * cfg.model.layers * cfg.model.width * cfg.model.hidden} parameters). Press Train.`;
+      return cfg;
+    } catch (err) {
+      train.disabled = true;
+      status.textContent = `${err.message}. Change the grid or the model.`;
+      return null;
+    }
+  };
+  for (const control of Object.values(c)) control.el.querySelector("select").addEventListener("change", preview);
+
+  let busy = false;
+  async function run() {
+    const cfg = preview();
+    if (!cfg || busy) return;
+    busy = true;
+    train.disabled = true;
+    try {
+      status.textContent = "Training the single-device reference (core.trainSingle)…";
+      await new Promise((r) => setTimeout(r, 0));
+      const ref = core.trainSingle({ model: cfg.model, optimizer: cfg.optimizer, batch: cfg.batch, steps: cfg.steps, seed: cfg.seed });
+      const single = Array.from(ref.losses, (y, x) => ({ x, y }));
+      const live = { sums: new Float64Array(cfg.steps), counts: new Int32Array(cfg.steps), points: [] };
+      // Chart.js draws the first dataset on top: the single-device line dashed over the Workers' points.
+      const draw = () => chart.update({ datasets: [
+        { label: "one device (core.trainSingle)", data: single, dashed: true },
+        { label: `${labLayout(cfg).ranks} Workers`, data: live.points, points: true },
+      ] });
+      draw();
+      const { ranks } = labLayout(cfg);
+      status.textContent = `Starting ${ranks} Workers…`;
+      const cluster = await clusters.get(ranks);
+      status.textContent = `Training on ${ranks} Workers…`;
+      let frame = 0;
+      const started = performance.now();
+      const result = await cluster.run(labProgram(), {
+        inputs: labInputs(cfg), timeoutMs: 120000,
+        onLog(rank, line) {
+          const m = /^@loss (\d+) (\S+)$/.exec(line);
+          if (!m) return;
+          const s = +m[1];
+          live.sums[s] += Number(m[2]);
+          if (++live.counts[s] === cfg.grid.dp) live.points.push({ x: s, y: live.sums[s] / cfg.grid.dp });
+          frame ||= requestAnimationFrame(() => { frame = 0; draw(); });
+        },
+      });
+      const seconds = (performance.now() - started) / 1000;
+      draw();
+      if (result.status !== "ok") {
+        status.innerHTML = describeFailure(result);
+        return;
+      }
+      report(cfg, result, ref, seconds);
+    } catch (err) {
+      status.textContent = `The lab could not run: ${err.message}`;
+    } finally {
+      busy = false;
+      train.disabled = false;
+    }
+  }
+
+  function report(cfg, result, ref, seconds) {
+    const { params, replicaGap } = assembleParams(result.results, cfg);
+    const gap = maxRelativeDifference(params, ref.params);
+    const ranks = result.results.length;
+    status.textContent = `${cfg.steps} steps on ${ranks} Workers in ${seconds.toFixed(2)} s ` +
+      `(${(cfg.steps / seconds).toFixed(1)} steps/s). Assembled from the Workers' shards, the parameters differ from ` +
+      `single-device training by ${gap.toExponential(1)} (relative)` +
+      `${cfg.grid.dp > 1 && !cfg.fsdp ? `; the dp replicas agree to ${replicaGap.toExponential(1)}` : ""}: ` +
+      `${gap < 1e-9 ? "the same training, up to the order of floating-point sums." : "NOT the same training."}`;
+    describeChart(figure, `Loss from ${ref.losses[0].toPrecision(3)} to ` +
+      `${ref.losses[cfg.steps - 1].toPrecision(3)} in ${cfg.steps} steps; the parallel curve lies on the single-device one.`);
+    const phases = result.results.flatMap((r) => r.phases);
+    const t0 = Math.min(...phases.map((p) => p.start));
+    const name = rankName(cfg);
+    renderPhases(parts.timeline, phases.map((p) => ({ ...p, start: p.start - t0, end: p.end - t0 })), {
+      ranks, rowLabel: (r) => name(r).replace("rank ", "r"),
+      title: `Step ${cfg.steps - 1}, ${formatSeconds(Math.max(...phases.map((p) => p.end)) - t0)} on the Workers`,
+      note: "Measured with the Workers' clock: compute is the core's kernels; idle is waiting for a pipeline neighbour.",
+    });
+    renderMemory(parts.memory, result.results, cfg, core, name);
+    renderBytes(parts.bytes, result, cfg, core);
+  }
+
+  preview();
+}

@@ -1,0 +1,122 @@
+// train_report.js — what the training panel shows after a run, all read from the run itself: the memory each
+// Worker actually held (stacked bars per rank, beside the accountant's closed form where one exists) and the
+// bytes a step moved by kind (from the cluster's trace, beside the C++ strategy's own log where one exists).
+import { formatBytes } from "../../web/units.js";
+import { bytesByKind } from "../programs/lab_program.js";
+
+const PARTS = [["params", "parameters"], ["grads", "gradients"], ["optimizer", "optimizer state"],
+  ["activations", "activations (peak)"], ["gathered", "gathered weights (FSDP, transient)"]];
+
+const make = (tag, attrs = {}, text = "") => {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  if (text) el.textContent = text;
+  return el;
+};
+
+// The C++ strategy that runs the same configuration, if there is one: its memory accountant (stepCost) and its
+// communication log (trainCompare) can then be set beside what the Workers measured.
+export function matchingStrategy(config) {
+  const { dp, tp, pp } = config.grid, m = config.microBatches;
+  if (pp > 1) return dp === 1 && tp === 1 && !config.fsdp ? (config.schedule === "1f1b" ? "pp-1f1b" : "pp-gpipe") : null;
+  if (m !== 1) return null;
+  if (dp > 1 && tp > 1) return config.fsdp ? "fsdp-tp" : null;
+  if (tp > 1) return "tp";
+  if (dp > 1) return config.fsdp ? "zero3" : "dp-bucketed";
+  return "single";
+}
+
+const OPTIMIZER_STATES = { sgd: 0, momentum: 1, adam: 2 };
+
+function accountant(core, config, strategy) {
+  if (!strategy) return null;
+  try {
+    return core.stepCost({ strategy: strategy === "dp-bucketed" ? "dp" : strategy, grid: config.grid,
+      microBatches: config.microBatches, model: config.model, batch: config.batch, flops: 1e12, alpha: 1e-6,
+      beta: 1e-9, elementBytes: 8, optimizerStates: OPTIMIZER_STATES[config.optimizer.kind] }).memoryPerRank;
+  } catch {
+    return null;
+  }
+}
+
+// Stacked bars of the bytes each rank held, and a sentence comparing them with the accountant.
+export function renderMemory(box, results, config, core, rankName) {
+  const strategy = matchingStrategy(config);
+  const model = accountant(core, config, strategy);
+  const total = (m) => PARTS.reduce((n, [k]) => n + (m[k] ?? 0), 0);
+  const most = Math.max(...results.map((r) => total(r.memory)), 1);
+  const bars = make("div", { class: "bars", role: "list", "aria-label": "Memory held by each Worker" });
+  results.forEach((r, rank) => {
+    const row = make("div", { class: "bar-row", role: "listitem" });
+    const track = make("div", { class: "bar-track", "aria-hidden": "true" });
+    let left = 0;
+    for (const [key, label] of PARTS) {
+      const w = (100 * (r.memory[key] ?? 0)) / most;
+      if (w <= 0) continue;
+      const seg = make("div", { class: `bar-seg mem-${key}`, title: `${label}: ${formatBytes(r.memory[key])}` });
+      seg.style.left = `${left}%`;
+      seg.style.width = `${w}%`;
+      track.append(seg);
+      left += w;
+    }
+    const name = make("span", {}, `${rankName(rank)}: ${formatBytes(total(r.memory))}`);
+    name.append(make("span", { class: "visually-hidden" }, ` (${PARTS.filter(([k]) => r.memory[k] > 0)
+      .map(([k, label]) => `${label} ${formatBytes(r.memory[k])}`).join(", ")})`));
+    row.append(name, track);
+    bars.append(row);
+  });
+  const legend = make("p", { class: "mem-legend" });
+  for (const [key, label] of PARTS) {
+    const item = make("span", { class: "mem-key" });
+    item.append(make("span", { class: `mem-swatch mem-${key}`, "aria-hidden": "true" }), label);
+    legend.append(item);
+  }
+  const note = make("p", { class: "widget-readout" });
+  if (model) {
+    const keys = ["params", "grads", "optimizer", "activations"];
+    const agree = results.every((r, rank) => keys.every((k) => r.memory[k] === model[rank][k]));
+    note.textContent = agree
+      ? `The memory accountant (core.stepCost, ${strategy}, 8-byte values) predicts exactly these bytes of ` +
+        "parameters, gradients, optimizer state and activations for every rank."
+      : `The memory accountant (core.stepCost, ${strategy}) predicts ${model.map((m, r) => `${rankName(r)} ${formatBytes(m.total)}`)
+        .join(", ")} — it differs from the measurement here.`;
+  } else {
+    note.textContent = "No closed-form accountant covers this combination of dimensions; the bars are the Workers' own buffers.";
+  }
+  box.replaceChildren(legend, bars, note);
+}
+
+// A table of the bytes of the last step by kind, from the trace.
+export function renderBytes(box, run, config, core) {
+  const step = config.steps - 1;
+  const measured = Object.entries(bytesByKind(run.trace, step, { byGroup: true }));
+  const strategy = matchingStrategy(config);
+  let logged = null;
+  if (strategy && strategy !== "single") {
+    try {
+      logged = core.trainCompare({ strategy, grid: config.grid, microBatches: config.microBatches, bucketBytes: 2 ** 40,
+        model: config.model, optimizer: config.optimizer, batch: config.batch, steps: 1, seed: config.seed }).commBytes;
+    } catch { logged = null; }
+  }
+  const table = make("table", { class: "bytes-table" });
+  table.append(make("caption", {}, `Bytes sent in step ${step} (the last), read from the cluster's trace`));
+  const head = table.createTHead().insertRow();
+  const cols = ["What", "Messages", "All ranks", "Busiest rank", ...(logged ? ["C++ strategy's log (busiest rank)"] : [])];
+  for (const c of cols) head.append(make("th", { scope: "col" }, c));
+  const body = table.createTBody();
+  for (const [label, e] of measured) {
+    const tr = body.insertRow();
+    const [what, group] = label.split(":");
+    const cells = [`${what} over ${group}`, String(e.count), formatBytes(e.total), formatBytes(e.busiest)];
+    if (logged) cells.push(logged[what] === undefined ? "—" : `${formatBytes(logged[what])}${logged[what] === e.busiest ? " ✓" : ""}`);
+    cells.forEach((text, i) => { const td = tr.insertCell(); td.textContent = text; if (i) td.className = "num"; });
+  }
+  if (!measured.length) {
+    const td = body.insertRow().insertCell();
+    td.colSpan = cols.length;
+    td.textContent = "No messages: a single rank trains alone.";
+  }
+  const scroll = make("div", { class: "table-scroll" });
+  scroll.append(table);
+  box.replaceChildren(scroll);
+}

@@ -1,0 +1,136 @@
+// lab_program.test.mjs — the lab's rank program, run on the local cluster with the wasm core: every grid
+// shape trains to the single-device parameters (core.trainSingle), its trace moves the bytes the C++
+// strategies log (core.trainCompare), and its measured memory is what the accountant (core.stepCost) says.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+
+import {
+  LAB_DEFAULTS, assembleParams, bytesByKind, labInputs, labProgram, lossesFromLogs, maxRelativeDifference,
+} from "../../lessons/lab/programs/lab_program.js";
+import { oneFOneB } from "../../lessons/lab/programs/lab_strategies.js";
+import { runLocal } from "./local_cluster.mjs";
+
+const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
+
+const SMALL = { layers: 4, width: 8, hidden: 16, activation: "gelu", residual: true };
+const lab = (overrides) => ({ ...LAB_DEFAULTS, model: SMALL, batch: 16, steps: 3, microBatches: 1, ...overrides });
+
+async function train(config, program = labProgram()) {
+  const ranks = config.grid.dp * config.grid.tp * config.grid.pp;
+  return runLocal(program, { ranks, inputs: labInputs(config), timeoutMs: 20000, core });
+}
+
+function reference(config) {
+  return core.trainSingle({ model: config.model, optimizer: config.optimizer, batch: config.batch,
+    steps: config.steps, seed: config.seed });
+}
+
+const SHAPES = [
+  { grid: { dp: 1, tp: 1, pp: 1 } },
+  { grid: { dp: 2, tp: 1, pp: 1 } },
+  { grid: { dp: 4, tp: 1, pp: 1 }, optimizer: { kind: "sgd", lr: 0.05 } },
+  { grid: { dp: 2, tp: 1, pp: 1 }, fsdp: true },
+  { grid: { dp: 3, tp: 1, pp: 1 }, fsdp: true, batch: 12 },   // shards of unequal size
+  { grid: { dp: 1, tp: 2, pp: 1 } },
+  { grid: { dp: 1, tp: 4, pp: 1 }, optimizer: { kind: "momentum", lr: 0.02 } },
+  { grid: { dp: 1, tp: 1, pp: 2 }, microBatches: 4, schedule: "gpipe" },
+  { grid: { dp: 1, tp: 1, pp: 4 }, microBatches: 4, schedule: "1f1b" },
+  { grid: { dp: 2, tp: 2, pp: 1 }, fsdp: true },
+  { grid: { dp: 2, tp: 2, pp: 2 }, microBatches: 2, schedule: "1f1b" },
+  { grid: { dp: 2, tp: 2, pp: 2 }, microBatches: 4, schedule: "gpipe", fsdp: true },
+];
+
+for (const shape of SHAPES) {
+  const config = lab(shape);
+  const name = `dp=${config.grid.dp} tp=${config.grid.tp} pp=${config.grid.pp}` +
+    `${config.fsdp ? " FSDP" : ""} m=${config.microBatches} ${config.schedule} ${config.optimizer.kind}`;
+  test(`lab ${name}: equals single-device training after ${config.steps} steps`, async () => {
+    const run = await train(config);
+    assert.equal(run.status, "ok", run.error?.message);
+    const { params, replicaGap } = assembleParams(run.results, config);
+    const ref = reference(config);
+    assert.ok(maxRelativeDifference(params, ref.params) < 1e-12, `params differ by ${maxRelativeDifference(params, ref.params)}`);
+    assert.ok(replicaGap < 1e-14, `dp replicas drifted apart by ${replicaGap}`);
+    const losses = lossesFromLogs(run.logs, config);
+    losses.forEach((l, s) => assert.ok(Math.abs(l - ref.losses[s]) <= 1e-12 * ref.losses[s], `step ${s}: ${l} vs ${ref.losses[s]}`));
+  });
+}
+
+// The bytes the busiest rank sends in a step, by kind, against the C++ strategy's own log.
+const BYTES = [
+  ["dp-bucketed", { grid: { dp: 4, tp: 1, pp: 1 } }, { bucketBytes: 1 << 30 }],
+  ["zero3", { grid: { dp: 4, tp: 1, pp: 1 }, fsdp: true }, {}],
+  ["tp", { grid: { dp: 1, tp: 4, pp: 1 } }, {}],
+  ["pp-gpipe", { grid: { dp: 1, tp: 1, pp: 4 }, microBatches: 4, schedule: "gpipe" }, {}],
+];
+for (const [strategy, shape, extra] of BYTES) {
+  test(`lab bytes per step equal the C++ ${strategy} strategy's`, async () => {
+    const config = lab(shape);
+    const run = await train(config);
+    assert.equal(run.status, "ok", run.error?.message);
+    const measured = bytesByKind(run.trace, config.steps - 1);
+    const logged = core.trainCompare({ strategy, grid: config.grid, microBatches: config.microBatches, ...extra,
+      model: config.model, optimizer: config.optimizer, batch: config.batch, steps: 1, seed: config.seed }).commBytes;
+    assert.deepEqual(Object.keys(measured).sort(), Object.keys(logged).sort());
+    for (const [kind, bytes] of Object.entries(logged)) assert.equal(measured[kind].busiest, bytes, kind);
+  });
+}
+
+// Memory the ranks actually held against the accountant (8-byte values, Adam's two states).
+const MEMORY = [
+  ["tp", { grid: { dp: 1, tp: 2, pp: 1 } }],
+  ["zero3", { grid: { dp: 2, tp: 1, pp: 1 }, fsdp: true }],
+  ["pp-1f1b", { grid: { dp: 1, tp: 1, pp: 2 }, microBatches: 4, schedule: "1f1b" }],
+  ["pp-gpipe", { grid: { dp: 1, tp: 1, pp: 2 }, microBatches: 4, schedule: "gpipe" }],
+];
+for (const [strategy, shape] of MEMORY) {
+  test(`lab memory per rank equals the accountant's for ${strategy}`, async () => {
+    const config = lab(shape);
+    const run = await train(config);
+    assert.equal(run.status, "ok", run.error?.message);
+    const model = core.stepCost({ strategy, grid: config.grid, microBatches: config.microBatches, model: config.model,
+      batch: config.batch, flops: 1e12, alpha: 1e-6, beta: 1e-9, elementBytes: 8, optimizerStates: 2 }).memoryPerRank;
+    run.results.forEach((r, rank) => {
+      for (const key of ["params", "grads", "optimizer", "activations"]) {
+        assert.equal(r.memory[key], model[rank][key], `rank ${rank} ${key}`);
+      }
+    });
+  });
+}
+
+test("1F1B keeps at most P − s micro-batches in flight, GPipe all m", async () => {
+  for (const schedule of ["1f1b", "gpipe"]) {
+    const config = lab({ grid: { dp: 1, tp: 1, pp: 4 }, microBatches: 8, schedule });
+    const run = await train(config);
+    assert.equal(run.status, "ok", run.error?.message);
+    run.results.forEach((r) => assert.equal(r.peakInFlight, schedule === "gpipe" ? 8 : Math.min(8, 4 - r.coord.p)));
+  }
+  assert.deepEqual(oneFOneB(0, 2, 3).map((o) => o.op + o.mb), ["F0", "F1", "B0", "F2", "B1", "B2"]);
+});
+
+test("a configuration that does not fit the grid is a readable error, on the page and in every rank", async () => {
+  const config = lab({ grid: { dp: 1, tp: 3, pp: 1 } });
+  assert.throws(() => labInputs(config), /tp = 3 must divide the hidden width F = 16/);
+  const run = await runLocal(labProgram(), { ranks: 3, inputs: [config, config, config], timeoutMs: 5000, core });
+  assert.equal(run.status, "error");
+  assert.match(run.error.message, /tp = 3 must divide the hidden width F = 16/);
+});
+
+test("a learner's function replaces the reference; a schedule that runs B before F is named", async () => {
+  // SGD: Adam would hide a gradient scaled by dp (its update m/√v does not change when g is scaled).
+  const config = lab({ grid: { dp: 2, tp: 1, pp: 1 }, optimizer: { kind: "sgd", lr: 0.05 } });
+  const summing = labProgram({ replaces: ["syncGradients"], learnerCode: `async function syncGradients(grads, dp) {
+  for (const g of grads) await dp.allReduce(g);   // sums, never divides
+}` });
+  const run = await train(config, summing);
+  assert.equal(run.status, "ok", run.error?.message);
+  assert.ok(maxRelativeDifference(assembleParams(run.results, config).params, reference(config).params) > 1e-3);
+
+  const backwards = labProgram({ replaces: ["oneFOneB"], learnerCode: `function oneFOneB(stage, stages, m) {
+  return [{ op: "B", mb: 0 }, { op: "F", mb: 0 }];
+}` });
+  const bad = await train(lab({ grid: { dp: 1, tp: 1, pp: 2 }, schedule: "1f1b" }), backwards);
+  assert.equal(bad.status, "error");
+  assert.match(bad.error.message, /backward of micro-batch 0 before its forward/);
+});
