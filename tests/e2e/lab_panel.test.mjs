@@ -1,0 +1,74 @@
+// The lab's training panel in real Chromium: pressing Train runs the trainer on real Workers, the live loss
+// points land on the single-device curve, and the report shows equality, a per-rank timeline, the memory each
+// Worker held (matching the accountant where one exists) and the bytes by kind (matching the C++ log).
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { openSite } from "./harness.mjs";
+import { openLesson } from "./pages.mjs";
+
+let site;
+before(async () => { site = await openSite(); });
+after(async () => { await site?.close(); });
+
+const FIG = "[data-widget=train]";
+
+async function configure(page, values) {
+  for (const [label, value] of Object.entries(values)) {
+    await page.locator(FIG).getByLabel(label, { exact: true }).selectOption(value);
+  }
+}
+
+async function train(page) {
+  await page.locator(FIG).getByRole("button", { name: "Train" }).click();
+  await page.waitForFunction((sel) => /steps\/s|could not|threw|Deadlock|watchdog/.test(
+    document.querySelector(`${sel} .widget-readout`)?.textContent ?? ""), FIG, { timeout: 120000 });
+  return page.locator(`${FIG} .widget-readout`).first().innerText();
+}
+
+describe("lab training panel", () => {
+  test("3-D grid with 1F1B: the Workers' training equals one device; timeline, memory and bytes are shown", async () => {
+    const { page, problems } = await openLesson(site.context, site.url, "lab");
+    await configure(page, { "Blocks L": "4", "Width D": "16", "Hidden F": "64", "Batch B": "16", dp: "2", tp: "2",
+      pp: "2", "Micro-batches m": "2", Steps: "20" });
+    const text = await train(page);
+    assert.match(text, /20 steps on 8 Workers .* differ from single-device training by \d\.\de-1[4-7] \(relative\)/);
+    assert.match(text, /the same training/);
+    assert.equal(await page.locator(`${FIG} .train-timeline svg`).count(), 1);
+    assert.equal(await page.locator(`${FIG} .train-memory .bar-row`).count(), 8);
+    const kinds = await page.locator(`${FIG} .bytes-table tbody td:first-child`).allInnerTexts();
+    assert.deepEqual(kinds.sort(), ["all-reduce over dp", "all-reduce over tp", "send over pp"]);
+    // The live points sit on the reference curve.
+    const { points, gap } = await page.evaluate(async () => {
+      const { Chart } = await import("../web/vendor/chart.js");
+      const chart = Object.values(Chart.instances).find((c) => c.canvas.closest("[data-widget=train]"));
+      const [ref, live] = chart.data.datasets;
+      return { points: live.data.length,
+        gap: Math.max(...live.data.map((p) => Math.abs(p.y - ref.data[p.x].y) / ref.data[p.x].y)) };
+    });
+    assert.equal(points, 20);
+    assert.ok(gap < 1e-12, `live loss vs reference: ${gap}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("FSDP on a pure data-parallel grid: memory equals the accountant's, bytes equal the C++ zero3 log", async () => {
+    const { page, problems } = await openLesson(site.context, site.url, "lab");
+    await configure(page, { "Blocks L": "2", "Width D": "16", "Hidden F": "64", "Batch B": "16", dp: "4", tp: "1",
+      pp: "1", "Sharding over dp": "on", "Micro-batches m": "1", Optimizer: "sgd", Steps: "20" });
+    assert.match(await train(page), /the same training/);
+    assert.match(await page.locator(`${FIG} .train-memory`).innerText(), /accountant .* predicts exactly these bytes/);
+    const logged = await page.locator(`${FIG} .bytes-table tbody td:last-child`).allInnerTexts();
+    assert.deepEqual(logged.map((t) => t.endsWith("✓")), [true, true], logged.join(" | "));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("a grid that does not fit the model is explained and Train is disabled", async () => {
+    const { page, problems } = await openLesson(site.context, site.url, "lab");
+    await configure(page, { "Blocks L": "2", pp: "4" });
+    assert.match(await page.locator(`${FIG} .widget-readout`).first().innerText(), /pp = 4 must divide the number of blocks L = 2/);
+    assert.ok(await page.locator(FIG).getByRole("button", { name: "Train" }).isDisabled());
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
