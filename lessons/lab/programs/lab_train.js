@@ -115,6 +115,9 @@ export async function runStep(rank, step) {
   const stageRank = (p) => rankOf({ ...me, p }, grid);
   const tag = (dir, mb) => `send:pp|${step}|${dir}${mb}`;
 
+  // With FSDP a block's weights are gathered for every use — each micro-batch's forward and backward — and its
+  // gradient reduce-scattered after every backward, as PyTorch FSDP does without no_sync(): memory stays at one
+  // gathered block, and the bytes grow with m (the bytes table shows it).
   const weights = async (j) => {
     const [wIn, wOut] = [tensors[2 * j], tensors[2 * j + 1]];
     if (!config.fsdp) return { wIn: wIn.w, wOut: wOut.w };
