@@ -40,7 +40,7 @@ try {
   const page = await browser.newPage();
   await page.goto(new URL("index.html", url).href);
   const result = await page.evaluate(async ({ config, runs }) => {
-    const { Cluster } = await import("./web/cluster.js");
+    const { Cluster } = await import("./web/cluster/cluster.js");
     const { compileCore, loadCore } = await import("./web/wasm.js");
     const lab = await import("./lab/programs/lab_program.js");
     const core = await loadCore();

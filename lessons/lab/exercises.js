@@ -1,4 +1,4 @@
-// exercises.js — the lab's exercises as data (format: CONTRACT.md "Exercises are data"). Each has the learner
+// exercises.js — the lab's exercises as data (format: lessons/web/README.md). Each has the learner
 // write one piece of the lab's trainer (lessons/lab/programs/), which then trains on the Workers and must equal
 // single-device training (exercises/lab_checks.js):
 //   exercises/dp_sync.js        data parallelism: average the gradients with one bucketed all-reduce

@@ -1,32 +1,32 @@
 // The Worker cluster in real Chromium: results, trace, spans, logs, errors with line numbers, deadlock
 // detection (immediate, with the wait-for cycle), the watchdog, and recovery after a failed run.
-// Also the page-side deadlock bookkeeping (web/deadlock.js) on its own, in Node.
+// Also the page-side deadlock bookkeeping (web/cluster/deadlock.js) on its own, in Node.
 //   node --test tests/e2e/cluster.test.mjs
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
-import { WaitForGraph } from "../../web/deadlock.js";
+import { assembleSite } from "../../scripts/assemble_site.mjs";
+import { WaitForGraph } from "../../lessons/web/cluster/deadlock.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 const LIMIT = { timeout: 60_000 };  // a hang fails its test instead of stalling the whole suite
-const HAVE_CORE = existsSync(join(ROOT, "site/wasm/dsml.mjs")) && existsSync(join(ROOT, "site/wasm/dsml.wasm"));
 
 let server, context, page, profile, siteDir;
 const consoleErrors = [];
 
 before(async () => {
-  // Served: the repo's web/ and tests/, and the built core as /wasm/ (where web/wasm.js looks for it).
+  // Served: the site assembled from the working tree as /lessons/ (so the fixture's source-tree imports
+  // ../../../lessons/web/… resolve, to the bundled Worker the pages use) and the repo's tests/.
   siteDir = mkdtempSync(join(tmpdir(), "dsml-cluster-site-"));
-  symlinkSync(join(ROOT, "web"), join(siteDir, "web"));
+  await assembleSite(join(siteDir, "lessons"), { requireWasm: true });
   symlinkSync(join(ROOT, "tests"), join(siteDir, "tests"));
-  if (HAVE_CORE) symlinkSync(join(ROOT, "site/wasm"), join(siteDir, "wasm"));
   let url;
   ({ server, url } = await startServer(siteDir, 0));
   profile = mkdtempSync(join(tmpdir(), "dsml-cluster-"));
@@ -355,7 +355,7 @@ async function main(ctx) {
       const message = async (promise) => { try { await promise; return "accepted"; } catch (err) { return err.message; } };
       const badInput = await message(cluster.run("async function main() {}", { inputs: [() => 1, 2] }));
       const after = (await cluster.run("async function main(ctx) { return ctx.input; }", { inputs: ["a", "b"] })).results;
-      const { Cluster } = await import("../../../web/cluster.js");
+      const { Cluster } = await import("../../../lessons/web/cluster/cluster.js");
       const doomed = new Cluster(2);
       const running = doomed.run("async function main() { while (true) {} }", { timeoutMs: 3000 });
       setTimeout(() => doomed.terminate(), 200);
@@ -395,7 +395,7 @@ async function main(ctx) {
     assert.deepEqual(res.results, new Array(16).fill(16));
   });
 
-  test("ctx.core is the wasm core when the cluster is given the compiled module", { ...LIMIT, skip: !HAVE_CORE && "site/wasm not built" }, async () => {
+  test("ctx.core is the wasm core when the cluster is given the compiled module", LIMIT, async () => {
     const res = await run(2, `
 async function main(ctx) {
   return ctx.core.messageTime(1e-6, 1e-9, 1000);   // α + β·n
@@ -411,7 +411,7 @@ async function main(ctx) {
   });
 });
 
-describe("WaitForGraph (web/deadlock.js)", () => {
+describe("WaitForGraph (web/cluster/deadlock.js)", () => {
   test("a message in flight means no deadlock", LIMIT, () => {
     const g = new WaitForGraph(2);
     g.sent(1, 0, 0);

@@ -1,6 +1,6 @@
-// local_cluster.mjs — a single-threaded stand-in for web/cluster.js, so Node tests can run exercise
+// local_cluster.mjs — a single-threaded stand-in for lessons/web/cluster/cluster.js, so Node tests can run exercise
 // programs (reference solutions and the deliberately wrong ones) and hand their RunResult to a checker.
-// Same ctx API and RunResult shape as CONTRACT.md "Worker cluster"; every rank is an async function in
+// Same ctx API and RunResult shape as lessons/web/README.md "The Worker cluster"; every rank is an async function in
 // this thread (sharing one wasm core when the test passes `core`), and a message is delivered on a later
 // turn of the event loop (setImmediate), so sends are asynchronous and buffered like the Workers'.
 // No deadlock detection: a stuck run times out.

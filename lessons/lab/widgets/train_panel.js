@@ -3,9 +3,9 @@
 // training it with the core's kernels and real messages. Live: the loss of the parallel run on top of the
 // single-device run (core.trainSingle, computed here first). After the run: the parameter difference from
 // one device, the last step's timeline per rank, the memory each Worker held and the bytes moved by kind.
-import { button, chartBox, controlRow, readout, select } from "../../web/controls.js";
-import { createLineChart, describeChart } from "../../web/charts.js";
-import { describeFailure } from "../../web/exercise_code.js";
+import { button, chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../web/ui/charts.js";
+import { describeFailure } from "../../web/exercise/exercise_code.js";
 import { formatSeconds } from "../../web/units.js";
 import { labLayout } from "../programs/lab_grid.js";
 import {

@@ -1,7 +1,7 @@
 // hello_cluster.js — widget "hello-cluster": the ring greeting runs on p real Web Workers; each rank's
 // log gets its own pane, the measured timeline shows sends and waits, and the trace lists every message.
-import { button, controlRow, readout, slider } from "../../web/controls.js";
-import { renderTimeline } from "../../web/timeline.js";
+import { button, controlRow, readout, slider } from "../../web/ui/controls.js";
+import { renderTimeline } from "../../web/ui/timeline.js";
 import { formatSeconds } from "../../web/units.js";
 
 export function mountHelloCluster(figure, clusters, program) {

@@ -3,10 +3,10 @@
 // Run executes it once on a sample case and shows each rank's output and the timeline. Check draws fresh
 // cases (other rank counts and inputs), runs each, and hands the RunResult to the exercise's checker,
 // which inspects the recorded trace and results — never the program's own claims.
-import { createEditor } from "./editor.js";
-import { hashString } from "./progress.js";
+import { createEditor } from "../ui/editor.js";
+import { hashString } from "../storage/progress.js";
 import { exerciseRng } from "./random.js";
-import { renderTimeline } from "./timeline.js";
+import { renderTimeline } from "../ui/timeline.js";
 
 const make = (tag, attrs = {}, text = "") => {
   const el = document.createElement(tag);

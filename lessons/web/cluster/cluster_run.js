@@ -2,12 +2,12 @@
 // RunResult (trace, spans, logs, results) and decides when the run is over — every rank returned (ok), one
 // threw (error), nobody can make progress (deadlock, at once: deadlock.js), or the watchdog fired (timeout).
 //
-// RunResult (see CONTRACT.md, "Worker cluster"):
+// RunResult (lessons/web/README.md, "The Worker cluster"):
 //   { status, elapsedMs, results, logs, trace: [{ src, dst, tag, bytes, sendTime, recvTime }], spans,
 //     error: { rank, message, line, column } | null, deadlock: { cycle, message, waits } | null,
 //     timeout: { ms, running, blocked, message } | null }       times in seconds since the run started
 import { WaitForGraph } from "./deadlock.js";
-import { clockMs } from "./rank_spans.js";
+import { clockMs } from "../worker/rank_spans.js";
 
 export class ClusterRun {
   #resolve;

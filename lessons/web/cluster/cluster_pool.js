@@ -1,7 +1,7 @@
 // cluster_pool.js — one Worker cluster per page, resized on demand. Every Worker receives the core's
 // compiled WebAssembly.Module, so a new cluster costs Worker start-up only, not a download or compile.
 import { Cluster } from "./cluster.js";
-import { compileCore } from "./wasm.js";
+import { compileCore } from "../wasm.js";
 
 export class ClusterPool {
   #cluster = null;

@@ -19,9 +19,9 @@
 // channels. Starting a Worker is the slow part (tens of ms each), so this keeps ready() fast after a deadlock
 // or an exception, where usually no Worker is stuck. The next run() waits for it: it just works.
 import { ClusterRun } from "./cluster_run.js";
-import { clockMs } from "./rank_spans.js";
+import { clockMs } from "../worker/rank_spans.js";
 
-const WORKER_URL = new URL("./rank_worker.js", import.meta.url);
+const WORKER_URL = new URL("../worker/rank_worker.js", import.meta.url);
 const IDLE_ANSWER_MS = 250;  // an idle Worker answers "abandon" within a few ms; silence means it is stuck
 
 export class Cluster {

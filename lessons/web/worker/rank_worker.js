@@ -224,7 +224,7 @@ self.addEventListener("unhandledrejection", (event) => {
 // The Emscripten module built on the page's compiled WebAssembly.Module: instantiated here, never downloaded
 // or compiled again (same as instantiateCore in wasm.js, without importing it: one fetch less per Worker).
 async function instantiateCore(module) {
-  const { default: createDsml } = await import(new URL("../wasm/dsml.mjs", import.meta.url));
+  const { default: createDsml } = await import(new URL("../../wasm/dsml.mjs", import.meta.url));
   return createDsml({
     instantiateWasm(imports, done) {
       WebAssembly.instantiate(module, imports).then((instance) => done(instance, module));
