@@ -4,7 +4,8 @@
 // run's time budget ran out, or no rank reported anything for stallMs), or it was stopped (stopped).
 //
 // RunResult (lessons/web/README.md, "The Worker cluster"):
-//   { status, elapsedMs, results, logs, trace: [{ src, dst, tag, bytes, sendTime, recvTime }], spans,
+//   { status, elapsedMs, results, logs, progress (per rank: the values passed to ctx.progress),
+//     trace: [{ src, dst, tag, bytes, sendTime, recvTime }], spans,
 //     error: { rank, message, line, column } | null, deadlock: { cycle, message, waits } | null,
 //     timeout: { ms, running, blocked, message } | null }       times in seconds since the run started
 import { WaitForGraph } from "./deadlock.js";
@@ -27,6 +28,7 @@ export class ClusterRun {
     this.ended = false;
     this.results = new Array(size).fill(undefined);
     this.logs = Array.from({ length: size }, () => []);
+    this.progress = Array.from({ length: size }, () => []);
     this.spans = [];
     this.#graph = new WaitForGraph(size);
     this.#openWait = new Array(size).fill(null);
@@ -101,6 +103,7 @@ export class ClusterRun {
     }
     for (const line of msg.logs ?? []) this.#log(rank, line);
     for (const value of msg.progress ?? []) {
+      this.progress[rank].push(value);
       try { this.onProgress?.(rank, value); } catch { /* a failing UI callback must not break the run */ }
     }
   }
@@ -167,7 +170,8 @@ export class ClusterRun {
       .sort((a, b) => a.sendTime - b.sendTime);
     this.spans.sort((a, b) => a.rank - b.rank || a.start - b.start);
     this.#resolve({
-      status, elapsedMs: clockMs() - this.t0, results: this.results, logs: this.logs, trace, spans: this.spans,
+      status, elapsedMs: clockMs() - this.t0, results: this.results, logs: this.logs, progress: this.progress, trace,
+      spans: this.spans,
       error: null, deadlock: null, timeout: null, stopped: null, ...details,
     });
   }
