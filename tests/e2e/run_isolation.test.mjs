@@ -105,3 +105,18 @@ describe("the lab while other runs go on", () => {
     await page.close();
   });
 });
+
+describe("what the learner reads in a lab exercise's panes", () => {
+  test("each rank's pane summarises the trainer's report instead of dumping it", async () => {
+    const { page } = await openLesson(site.context, site.url, "lab");
+    await page.evaluate(() => { const x = window.dsml.exercises.get("lab-dp-sync"); x.setCode(x.exercise.solution); x.run(); });
+    await page.waitForSelector("#ex-lab-dp-sync .rank-log");
+    const panes = await page.locator("#ex-lab-dp-sync .rank-log pre").allInnerTexts();
+    assert.ok(panes.length >= 2);
+    for (const text of panes) {
+      assert.match(text, /^→ d\d t\d p\d: holds \d+ tensors? \(\d+ values, [\d.]+ k?B\), peak activations [\d.]+ k?B$/);
+      assert.doesNotMatch(text, /@loss|"shards"|phases/);
+    }
+    await page.close();
+  });
+});

@@ -82,7 +82,7 @@ export function mountCode(ctx) {
 
   function show(result, testCase) {
     const logs = make("div", { class: "rank-logs" });
-    renderRankLogs(logs, result);
+    renderRankLogs(logs, result, { summarize: exercise.summarizeResult ?? null });
     output.replaceChildren(logs);
     if (result.spans?.length) {
       const timeline = make("div", { class: "timeline" });

@@ -5,8 +5,9 @@ import { formatArgs } from "../worker/rank_console.js";
 
 const escapeHtml = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
-// One pane per rank: its output lines, then "→ returned …" (skipped for undefined).
-export function renderRankLogs(container, result) {
+// One pane per rank: its output lines, then "→ returned …" (skipped for undefined). summarize(value, rank), if
+// given, replaces the raw returned value by a sentence (the lab's trainer returns its whole report).
+export function renderRankLogs(container, result, { summarize = null } = {}) {
   container.replaceChildren(...result.logs.map((lines, rank) => {
     const pane = document.createElement("section");
     pane.className = "rank-log";
@@ -14,13 +15,16 @@ export function renderRankLogs(container, result) {
     const h = document.createElement("h4");
     h.textContent = `rank ${rank}`;
     const ret = result.results?.[rank];
-    const shown = ret === undefined ? lines : [...lines, `→ returned ${formatArgs([ret])}`];
+    const text = ret === undefined ? null : summarize ? safely(() => summarize(ret, rank)) : `returned ${formatArgs([ret])}`;
+    const shown = text === null ? lines : [...lines, `→ ${text}`];
     const pre = document.createElement("pre");
     pre.textContent = shown.join("\n") || "(no output)";
     pane.append(h, pre);
     return pane;
   }));
 }
+
+const safely = (f) => { try { return f(); } catch { return "returned a value the summary could not read"; } };
 
 // What went wrong in a run that did not finish, as HTML (the checker only sees finished runs).
 export function describeFailure(run) {
