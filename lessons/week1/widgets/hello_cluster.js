@@ -2,7 +2,7 @@
 // log gets its own pane, the measured timeline shows sends and waits, and the trace lists every message.
 import { button, controlRow, readout, slider } from "../../web/ui/controls.js";
 import { renderTimeline } from "../../web/ui/timeline.js";
-import { formatSeconds } from "../../web/units.js";
+import { formatSeconds, plural } from "../../web/units.js";
 
 export function mountHelloCluster(figure, clusters, program) {
   const ranks = slider({ label: "Ranks p", min: 2, max: 8, step: 1, value: 4, format: String });
@@ -25,7 +25,8 @@ export function mountHelloCluster(figure, clusters, program) {
       const cluster = await clusters.get(p);
       const result = await cluster.run(program, { inputs: Array(p).fill(null) });
       if (result.status !== "ok") throw new Error(result.error?.message ?? result.deadlock?.message ?? result.timeout?.message);
-      out.textContent = `${p} Workers exchanged ${result.trace.length} messages in ${result.elapsedMs.toFixed(1)} ms of wall time.`;
+      out.textContent = `${plural(p, "Worker")} exchanged ${plural(result.trace.length, "message")} in ` +
+        `${formatSeconds(result.elapsedMs / 1000)} of wall time.`;
       logs.replaceChildren(...result.logs.map((lines, r) => {
         const pane = document.createElement("section");
         pane.className = "rank-log";
