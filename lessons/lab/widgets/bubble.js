@@ -1,7 +1,7 @@
 // bubble.js — widget "bubble": the idle fraction of a pipeline step against the number of micro-batches m,
 // for P = 4, 8 and 16 stages, GPipe and 1F1B, from core.stepCost with free communication (α = 0, β → 0), so
-// the step is compute plus idle time. Theory: (P − 1)/(m + P − 1) for both schedules (Huang et al. 2019;
-// Narayanan et al. 2019). The readout adds the activations stage 0 keeps: m micro-batches (GPipe) against
+// the step is compute plus idle time. Theory: (P − 1)/(m + P − 1) of the step for both schedules (Huang et al. 2019;
+// Narayanan et al., ICML 2021); interleaved and zero-bubble schedules, not drawn here, do better. The readout adds the activations stage 0 keeps: m micro-batches (GPipe) against
 // min(P, m) (1F1B).
 import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
