@@ -65,7 +65,7 @@ test("text that is not a quantity the box reads is refused with an example, not 
   const wrongUnit = judgeAnswer("5 ms", 62500, BYTES);
   assert.equal(wrongUnit.pass, false);
   assert.ok(Number.isNaN(wrongUnit.value));
-  assert.match(wrongUnit.message, /“5 ms” is a time, but this answer is a size in bytes \(bytes\)/);
+  assert.match(wrongUnit.message, /“5 ms” is a time, but this answer is a size in bytes\.$/);
   assert.match(judgeAnswer("3 kB", 2, SPEEDUP).message, /is a size in bytes, but this answer is a ratio/);
   assert.match(judgeAnswer("64 GPUs", 64, RATIO).message, /Enter a number \(unknown unit “GPUs”\), for example/);
   assert.match(judgeAnswer("", 1, SECONDS).message, /Enter a number, for example .*39\.7 ms/);

@@ -71,8 +71,9 @@ export function judgeAnswer(text, want, exercise) {
     return { pass: false, value: NaN, message: `Enter a number${why}, for example ${example(exercise)}.` };
   }
   if (!(ACCEPTS[symbol] ?? [null]).includes(read.dimension)) {
-    return { pass: false, value: NaN, message: `“${esc(String(text).trim())}” is ${dimensionName(read.dimension)}, but this answer is ` +
-      `${symbol ? dimensionName(symbol) : "a plain number"}${exercise.unit ? ` (${exercise.unit})` : ""}.` };
+    const wanted = symbol ? dimensionName(symbol) : exercise.unit === "fraction" ? "a fraction" : "a plain number";
+    return { pass: false, value: NaN, message: `“${esc(String(text).trim())}” is ${dimensionName(read.dimension)}, but ` +
+      `this answer is ${wanted}.` };
   }
   const got = read.value;
   const pass = withinTolerance(got, want, exercise.tolerance ?? { rel: 0.01 });
