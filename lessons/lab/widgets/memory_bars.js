@@ -57,7 +57,7 @@ export function mountMemoryBars(figure, core) {
       },
       plugins: {
         legend: { labels: { color: p0.fg, boxWidth: 14, font: { size: 12 } } },
-        tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${Number(c.parsed.y.toPrecision(3))} GB` } },
+        tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${formatBytes(c.parsed.y * 1e9)}` } },
       },
     },
   });

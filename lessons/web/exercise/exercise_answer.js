@@ -1,7 +1,7 @@
 // exercise_answer.js — the body of numeric, predict-then-run and choice exercises.
-import { withinTolerance } from "./answer_check.js";
+import { judgeAnswer } from "./answer_check.js";
 import { renderTimeline } from "../ui/timeline.js";
-import { formatSI, formatSeconds, parseQuantity } from "../units.js";
+import { formatBytes, formatSeconds, plural } from "../units.js";
 
 let uid = 0;
 const make = (tag, attrs = {}, text = "") => {
@@ -13,19 +13,6 @@ const make = (tag, attrs = {}, text = "") => {
 
 export function mountAnswer(ctx) {
   return ctx.exercise.kind === "choice" ? mountChoice(ctx) : mountNumeric(ctx);
-}
-
-// Explains a wrong number by the mistakes learners actually make: units off by 10^3, 2^10 or 8.
-function diagnose(got, want) {
-  const ratio = got / want;
-  const near = (r) => Math.abs(ratio / r - 1) < 0.02;
-  for (const [r, why] of [[1e3, "1000× too large"], [1e-3, "1000× too small"], [1e6, "10⁶× too large"],
-    [1e-6, "10⁻⁶ of the answer"], [1024 / 1000, "off by 1024/1000 — this course uses SI units (1 KB = 1000 B)"],
-    [1000 / 1024, "off by 1000/1024 — this course uses SI units (1 KB = 1000 B)"], [8, "8× too large (bits vs bytes?)"],
-    [1 / 8, "8× too small (bits vs bytes?)"], [2, "2× too large"], [0.5, "half the answer"]]) {
-    if (near(r)) return `Your answer is ${why}: check the units and the formula.`;
-  }
-  return `Your answer is ${ratio > 1 ? "too large" : "too small"} (off by ${formatSI(Math.abs(ratio - 1) * 100, "", 2)}%).`;
 }
 
 function mountNumeric(ctx) {
@@ -47,7 +34,7 @@ function mountNumeric(ctx) {
       const scenario = exercise.scenario(params, core);
       const result = core.simulate(scenario);
       runOut.replaceChildren(make("p", {}, `Simulated time: ${formatSeconds(result.makespan)} ` +
-        `(${result.messages.length} messages, ${formatSI(result.totalBytes, "B")}).`));
+        `(${plural(result.messages.length, "message")}, ${formatBytes(result.totalBytes)}).`));
       const chart = make("div", { class: "timeline" });
       runOut.append(chart);
       renderTimeline(chart, result.spans, { ranks: scenario.ranks, title: "Simulated per-rank timeline" });
@@ -58,17 +45,11 @@ function mountNumeric(ctx) {
   const expected = () => exercise.answer(params, core);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    const got = parseQuantity(input.value);
-    if (!Number.isFinite(got)) {
-      ctx.setVerdict(false, "Enter a number, for example <code>62500</code>, <code>6.25e4</code> or <code>62.5k</code>.");
-      return;
-    }
-    const want = expected();
-    const pass = withinTolerance(got, want, exercise.tolerance ?? { rel: 0.01 });
+    const { pass, value, message } = judgeAnswer(input.value, expected(), exercise);
+    // Text that is not a quantity this box accepts is not an attempt: say what to type instead.
+    if (!Number.isFinite(value)) { ctx.setVerdict(false, message); return; }
     ctx.attempt(pass, { answer: input.value });
-    ctx.setVerdict(pass, pass
-      ? `${formatSI(got, exercise.unitSymbol ?? "")} matches the core's ${formatSI(want, exercise.unitSymbol ?? "")}.`
-      : diagnose(got, want));
+    ctx.setVerdict(pass, message);
     if (runButton) runButton.disabled = false;
   });
   return {

@@ -1,5 +1,6 @@
 // params.js — drawing an exercise's parameters from the learner's seeded rng, and writing them in prompts.
-// Units follow the course: SI prefixes in powers of ten (1 kB = 1000 B, 1 GB/s = 10^9 B/s); times in seconds.
+// Quantities in prompts and checker messages are written by ../units.js (formatBytes, formatSeconds, formatRate,
+// plural): SI prefixes in powers of ten (1 kB = 1000 B, 1 GB/s = 10^9 B/s); times in seconds.
 
 // One element of `list`, chosen by rng() ∈ [0, 1).
 export const pick = (rng, list) => list[Math.min(list.length - 1, Math.floor(rng() * list.length))];
@@ -17,28 +18,6 @@ export function pickSorted(rng, list, count) {
   }
   return idx.slice(0, k).sort((a, b) => a - b).map((i) => list[i]);
 }
-
-const trim = (x, digits = 3) => String(Number(x.toPrecision(digits)));
-
-// 62500 → "62.5 kB"; 8 → "8 B".
-export function fmtBytes(bytes) {
-  for (const [scale, unit] of [[1e9, "GB"], [1e6, "MB"], [1e3, "kB"]]) {
-    if (bytes >= scale) return `${trim(bytes / scale, 4)} ${unit}`;
-  }
-  return `${trim(bytes, 4)} B`;
-}
-
-// 5e-6 → "5 µs"; 0.0397 → "39.7 ms".
-export function fmtTime(seconds) {
-  const abs = Math.abs(seconds);
-  if (abs >= 1) return `${trim(seconds)} s`;
-  if (abs >= 1e-3) return `${trim(seconds * 1e3)} ms`;
-  if (abs >= 1e-6) return `${trim(seconds * 1e6)} µs`;
-  return `${trim(seconds * 1e9)} ns`;
-}
-
-// Bytes/second → "12.5 GB/s".
-export const fmtRate = (bytesPerSecond) => `${trim(bytesPerSecond / 1e9)} GB/s`;
 
 // Text for HTML (checker messages quote learner values).
 export const esc = (value) => String(value).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);

@@ -8,6 +8,7 @@ import { Progress } from "../storage/progress.js";
 import { mountExercises } from "../exercise/exercise.js";
 import { showNotices } from "./notices.js";
 import { fillCalcs } from "./calc.js";
+import { linkSectionsToExercises } from "./practise_links.js";
 
 // mountWidgets({ core, clusters, widget }) — widget(name) is the figure with data-widget="name".
 export async function startLesson({ exercises, calcs, mountWidgets }) {
@@ -24,6 +25,7 @@ export async function startLesson({ exercises, calcs, mountWidgets }) {
   };
   mountWidgets({ core, clusters, widget });
   const controllers = mountExercises(document.querySelector("[data-exercises]"), exercises, { core, progress, clusters });
+  linkSectionsToExercises(document, controllers);
   // For the page tests and the curious: the live exercises and the core.
   window.dsml = { core, progress, exercises: controllers };
   document.documentElement.dataset.ready = "true";

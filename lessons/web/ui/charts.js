@@ -9,14 +9,22 @@
 // Colours are the CSS variables --chart-1 … --chart-6, --fg, --muted and --grid, re-read on every
 // "dsml-theme" event (ui/theme.js), so a theme switch redraws the canvas in the new palette.
 // Vertical marker lines come from a small plugin in this file (no chartjs-plugin-annotation).
+// A chart with nothing to plot (before the learner's first run) shows a prompt instead of bare axes:
+// opts.empty, or "Press “<the widget's first button>” to draw this chart." The box keeps its height.
 import { Chart } from "../vendor/chart.js";
 import { cssVar } from "./theme.js";
+import { formatNumber } from "../units.js";
 
 const reducedMotion = globalThis.matchMedia?.("(prefers-reduced-motion: reduce)");
 
 /** Create a themed line chart on `canvas`. Returns { update, destroy, chart }. */
 export function createLineChart(canvas, opts = {}) {
-  ensureBox(canvas);
+  const box = ensureBox(canvas);
+  const prompt = document.createElement("p");
+  prompt.className = "chart-empty";
+  prompt.textContent = opts.empty ?? defaultPrompt(canvas);
+  box.append(prompt);
+  const showPrompt = () => box.classList.toggle("is-empty", !state.datasets.some((d) => d.data?.length));
   if (!canvas.hasAttribute("role")) canvas.setAttribute("role", "img");
   if (!canvas.hasAttribute("aria-label")) {
     canvas.setAttribute("aria-label", opts.ariaLabel
@@ -45,6 +53,7 @@ export function createLineChart(canvas, opts = {}) {
     },
     plugins: [verticalLinesPlugin],
   });
+  showPrompt();
 
   const retheme = () => {
     const p = readPalette();
@@ -73,6 +82,7 @@ export function createLineChart(canvas, opts = {}) {
         state.verticalLines = verticalLines;
         chart.options.plugins.dsmlVerticalLines.lines = verticalLines;
       }
+      showPrompt();
       chart.update();
     },
     destroy() {
@@ -113,16 +123,6 @@ export function describeChart(figure, sentence, rows) {
   details.append(dataTable(rows));
 }
 
-/** A compact, readable number: 3 significant digits, exponent form outside [1e-3, 1e6). */
-export function formatNumber(v) {
-  if (typeof v !== "number") return String(v);
-  if (!Number.isFinite(v)) return String(v);
-  if (v === 0) return "0";
-  const a = Math.abs(v);
-  if (a >= 1e-3 && a < 1e6) return String(Number(v.toPrecision(3)));
-  return v.toExponential(2).replace(/\.?0+e/, "e").replace("e+", "e");
-}
-
 // ── internals ──────────────────────────────────────────────────────────────────────────────────────
 
 // Chart.js sizes the canvas to its parent; give it a parent with a CSS height (.chart / .chart-box).
@@ -134,6 +134,12 @@ function ensureBox(canvas) {
   canvas.replaceWith(box);
   box.append(canvas);
   return box;
+}
+
+// What to do to fill an empty chart: press the widget's first button (Measure, Run, Train, …).
+function defaultPrompt(canvas) {
+  const button = canvas.closest("figure")?.querySelector(".widget-controls button");
+  return button ? `Press “${button.textContent.trim()}” to draw this chart.` : "Nothing to plot yet.";
 }
 
 function readPalette() {

@@ -4,6 +4,10 @@ let uid = 0;
 
 // A slider. With log: true it moves over log10(value), so "1 B … 1 GB" is usable.
 //   slider({ label: "Message size n", min: 1, max: 1e9, value: 1e5, log: true, format: formatBytes })
+// Its value is exactly the one it was given (or set to) until the learner moves it — a log slider's steps would
+// turn 0.03 into 10^−1.52 = 0.0302 — and both ends are exactly min and max: a log slider's positions are the whole
+// numbers 0 … N (N steps of about 0.01 decade, `step` decades if given), so no rounding of the browser's can stop it
+// short of its end (10^3.01 = 1023 for a maximum of 1024).
 export function slider({ label, min, max, value, step, log = false, format = String, onInput }) {
   const id = `ctl-${uid++}`;
   const wrap = document.createElement("div");
@@ -18,24 +22,33 @@ export function slider({ label, min, max, value, step, log = false, format = Str
   const input = document.createElement("input");
   input.type = "range";
   input.id = id;
-  const to = (v) => (log ? Math.log10(v) : v);
-  const from = (x) => (log ? 10 ** x : x);
-  input.min = String(to(min));
-  input.max = String(to(max));
-  input.step = String(step ?? (log ? 0.01 : (max - min) / 100));
+  const lo = log ? Math.log10(min) : min, hi = log ? Math.log10(max) : max;
+  const positions = log ? Math.max(1, Math.round((hi - lo) / (step ?? 0.01))) : null;
+  // position ↔ value. Linear: the value itself. Log: an integer k, 10^(lo + k·(hi − lo)/N), ends exact.
+  const to = (v) => (log ? Math.round(((Math.log10(v) - lo) / (hi - lo)) * positions) : v);
+  const from = (x) => {
+    if (!log) return x;
+    if (x <= 0) return min;
+    if (x >= positions) return max;
+    return 10 ** (lo + (x / positions) * (hi - lo));
+  };
+  input.min = String(log ? 0 : min);
+  input.max = String(log ? positions : max);
+  input.step = String(log ? 1 : step ?? (max - min) / 100);
+  let exact = value;   // the value given or set, until the learner moves the slider
   input.value = String(to(value));
   wrap.append(lab, input);
   const control = {
     el: wrap,
     input,
-    get value() { return from(Number(input.value)); },
-    set value(v) { input.value = String(to(v)); refresh(); },
+    get value() { return exact ?? from(Number(input.value)); },
+    set value(v) { exact = v; input.value = String(to(v)); refresh(); },
   };
   function refresh() {
     out.textContent = format(control.value);
     input.setAttribute("aria-valuetext", `${label}: ${out.textContent}`);
   }
-  input.addEventListener("input", () => { refresh(); onInput?.(control.value); });
+  input.addEventListener("input", () => { exact = undefined; refresh(); onInput?.(control.value); });
   refresh();
   return control;
 }
@@ -44,7 +57,7 @@ export function slider({ label, min, max, value, step, log = false, format = Str
 export function select({ label, options, value, onChange }) {
   const id = `ctl-${uid++}`;
   const wrap = document.createElement("div");
-  wrap.className = "control";
+  wrap.className = "control control-select";   // sized to its longest option (style.css), not clipped
   const lab = document.createElement("label");
   lab.htmlFor = id;
   lab.textContent = label;

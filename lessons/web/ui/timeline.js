@@ -10,6 +10,8 @@
 // Below the picture: a one-line summary and a <details> table of per-rank compute / send / wait totals.
 // Calling renderTimeline again on the same container replaces the drawing; it redraws on resize.
 
+import { formatBytes, formatPercent, formatSeconds, plural, siUnit } from "../units.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const KINDS = ["compute", "send", "wait"];
 const LEGEND = { compute: "compute", send: "send", wait: "wait (blocked in recv)" };
@@ -57,7 +59,7 @@ function draw(container, s) {
 
   const svg = node("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img",
     "aria-labelledby": `${id}-title`, "aria-describedby": `${id}-summary` });
-  svg.append(node("title", { id: `${id}-title` }, opts.title ?? `Timeline of ${ranks} rank${ranks === 1 ? "" : "s"}`));
+  svg.append(node("title", { id: `${id}-title` }, opts.title ?? `Timeline of ${plural(ranks, "rank")}`));
   const defs = node("defs");
   const hatch = node("pattern", { id: `${id}-hatch`, width: 6, height: 6, patternUnits: "userSpaceOnUse",
     patternTransform: "rotate(45)" });
@@ -83,7 +85,7 @@ function draw(container, s) {
 
   // Rows, grid and axis.
   const ticks = niceTicks(tMax, Math.max(3, Math.floor(plotW / 90)));
-  const unit = timeUnit(tMax);
+  const unit = siUnit(tMax, "s");
   for (let r = 0; r < ranks; r++) {
     const y = top + r * rowH;
     if (r % 2 === 0) svg.append(node("rect", { class: "tl-row", x: left, y, width: plotW, height: rowH }));
@@ -157,16 +159,16 @@ function textAlternative(spans, ranks, tEnd, id) {
   summary.id = `${id}-summary`;
   const totals = timelineTotals(spans, ranks);
   if (spans.length === 0) {
-    summary.textContent = `No activity recorded for ${ranks} rank${ranks === 1 ? "" : "s"}.`;
+    summary.textContent = `No activity recorded for ${plural(ranks, "rank")}.`;
   } else {
     const busiest = totals.reduce((a, b) => (b.compute + b.send > a.compute + a.send ? b : a));
     const waiter = totals.reduce((a, b) => (b.wait > a.wait ? b : a));
-    const share = (v) => (tEnd > 0 ? `${Math.round((100 * v) / tEnd)}% of the run` : "");
-    let text = `${ranks} rank${ranks === 1 ? "" : "s"}; the run takes ${formatDuration(tEnd)}. `
-      + `Busiest: rank ${busiest.rank} (computing or sending for ${formatDuration(busiest.compute + busiest.send)}, `
+    const share = (v) => (tEnd > 0 ? `${formatPercent(v / tEnd, { decimals: 0 })} of the run` : "");
+    let text = `${plural(ranks, "rank")}; the run takes ${formatSeconds(tEnd)}. `
+      + `Busiest: rank ${busiest.rank} (computing or sending for ${formatSeconds(busiest.compute + busiest.send)}, `
       + `${share(busiest.compute + busiest.send)}). `;
     text += waiter.wait > 0
-      ? `Longest wait: rank ${waiter.rank} (${formatDuration(waiter.wait)}, ${share(waiter.wait)}).`
+      ? `Longest wait: rank ${waiter.rank} (${formatSeconds(waiter.wait)}, ${share(waiter.wait)}).`
       : "No rank waits.";
     summary.textContent = text;
   }
@@ -181,9 +183,9 @@ function textAlternative(spans, ranks, tEnd, id) {
   const body = table.createTBody();
   for (const t of totals) {
     const tr = body.insertRow();
-    const busy = tEnd > 0 ? `${Math.round((100 * (t.compute + t.send)) / tEnd)}%` : "–";
-    for (const [v, num] of [[`rank ${t.rank}`, false], [formatDuration(t.compute), true], [formatDuration(t.send), true],
-      [formatDuration(t.wait), true], [busy, true], [formatDuration(t.finish), true]]) {
+    const busy = tEnd > 0 ? formatPercent((t.compute + t.send) / tEnd, { decimals: 0 }) : "–";
+    for (const [v, num] of [[`rank ${t.rank}`, false], [formatSeconds(t.compute), true], [formatSeconds(t.send), true],
+      [formatSeconds(t.wait), true], [busy, true], [formatSeconds(t.finish), true]]) {
       const td = tr.insertCell();
       td.textContent = v;
       if (num) td.className = "num";
@@ -193,31 +195,7 @@ function textAlternative(spans, ranks, tEnd, id) {
   return { summary, details };
 }
 
-// ── formatting ─────────────────────────────────────────────────────────────────────────────────────
-const UNITS = [{ name: "ns", scale: 1e-9 }, { name: "µs", scale: 1e-6 }, { name: "ms", scale: 1e-3 }, { name: "s", scale: 1 }];
-
-function timeUnit(seconds) {
-  if (seconds < 1e-6) return UNITS[0];
-  if (seconds < 1e-3) return UNITS[1];
-  if (seconds < 1) return UNITS[2];
-  return UNITS[3];
-}
-
-/** "0", "850 ns", "12.3 µs", "4.5 ms", "2.00 s" — three significant digits in the fitting unit. */
-export function formatDuration(seconds) {
-  if (!(seconds > 0)) return "0";
-  const u = timeUnit(seconds);
-  return `${Number((seconds / u.scale).toPrecision(3))} ${u.name}`;
-}
-
-function formatBytes(b) {
-  if (!(b >= 0)) return "";
-  const units = ["B", "kB", "MB", "GB", "TB"];
-  let i = 0;
-  while (b >= 1000 && i < units.length - 1) { b /= 1000; i++; }
-  return `${Number(b.toPrecision(3))} ${units[i]}`;
-}
-
+// ── axis ──────────────────────────────────────────────────────────────────────────────────────────
 /** Ticks 0, step, 2·step, … ≤ max with step ∈ {1, 2, 5} × 10^k, about `count` of them. */
 export function niceTicks(max, count = 5) {
   const raw = max / count;
@@ -239,7 +217,7 @@ function describeSpan(sp) {
     : sp.kind === "wait" ? (sp.peer != null && sp.peer >= 0 ? `wait for rank ${sp.peer}` : "wait")
     : sp.kind;
   const bytes = sp.bytes > 0 ? ` · ${formatBytes(sp.bytes)}` : "";
-  return `rank ${sp.rank} · ${what}${bytes} · ${formatDuration(sp.start)} → ${formatDuration(sp.end)} (${formatDuration(d)})`;
+  return `rank ${sp.rank} · ${what}${bytes} · ${formatSeconds(sp.start)} → ${formatSeconds(sp.end)} (${formatSeconds(d)})`;
 }
 
 function isSpan(sp) {

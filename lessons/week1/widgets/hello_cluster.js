@@ -3,7 +3,7 @@
 import { button, controlRow, readout, slider } from "../../web/ui/controls.js";
 import { renderTimeline } from "../../web/ui/timeline.js";
 import { renderRankLogs } from "../../web/ui/run_output.js";
-import { formatSeconds } from "../../web/units.js";
+import { formatSeconds, plural } from "../../web/units.js";
 
 export function mountHelloCluster(figure, clusters, program) {
   const ranks = slider({ label: "Ranks p", min: 2, max: 8, step: 1, value: 4, format: String });
@@ -26,7 +26,8 @@ export function mountHelloCluster(figure, clusters, program) {
       const p = Math.round(ranks.value);
       const result = await clusters.run(p, program, { inputs: Array(p).fill(null) });
       if (result.status !== "ok") throw new Error(result.error?.message ?? result.deadlock?.message ?? result.timeout?.message);
-      out.textContent = `${p} Workers exchanged ${result.trace.length} messages in ${result.elapsedMs.toFixed(1)} ms of wall time.`;
+      out.textContent = `${plural(p, "Worker")} exchanged ${plural(result.trace.length, "message")} in ` +
+        `${formatSeconds(result.elapsedMs / 1000)} of wall time.`;
       renderRankLogs(logs, result);
       renderTimeline(timeline, result.spans, { ranks: p, title: "Ring greeting: what each Worker did (measured)" });
       trace.innerHTML = "<caption>Trace: every message</caption><thead><tr><th scope=col>from → to</th>" +

@@ -3,7 +3,7 @@
 // the core fits T(n) = α + β·n to the medians by least squares.
 import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { button, chartBox, controlRow, readout } from "../../web/ui/controls.js";
-import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
+import { formatBytes, formatNumber, formatRate, formatSeconds, plural } from "../../web/units.js";
 
 const SIZES = [8, 64, 512, 4096, 32768, 262144, 1048576, 4194304];
 
@@ -13,7 +13,8 @@ export function mountPingPong(figure, core, clusters, program) {
   const out = readout(figure);
   out.textContent = "Press the button: two Workers exchange 20 round trips per size (about a second).";
   const canvas = chartBox(figure, "Measured one-way message time against size, with the fitted α–β line");
-  const chart = createLineChart(canvas, { xLabel: "message size n (bytes)", yLabel: "one-way time (s)", logX: true, logY: true, datasets: [] });
+  const chart = createLineChart(canvas, { xLabel: "message size n (bytes)", yLabel: "one-way time (s)", logX: true, logY: true,
+    datasets: [], empty: "Press “Measure my browser”: your browser's one-way times and the fitted line α + β·n appear here." });
 
   async function measure() {
     start.disabled = true;
@@ -33,8 +34,8 @@ export function mountPingPong(figure, core, clusters, program) {
       });
       const nStar = fit.beta > 0 && fit.alpha > 0 ? formatBytes(fit.alpha / fit.beta) : "—";
       out.innerHTML = `Your browser: α ≈ <strong>${formatSeconds(fit.alpha)}</strong>, bandwidth 1/β ≈ ` +
-        `<strong>${fit.beta > 0 ? formatRate(1 / fit.beta) : "—"}</strong>, n* ≈ ${nStar} (R² = ${fit.rSquared.toFixed(3)}, ` +
-        `${fit.points} sizes). Compare a datacentre link: α ≈ 1–10 µs, 25–400 GB/s.`;
+        `<strong>${fit.beta > 0 ? formatRate(1 / fit.beta) : "—"}</strong>, n* ≈ ${nStar} (R² = ${formatNumber(fit.rSquared)}, ` +
+        `${plural(fit.points, "size")}). Compare a datacentre link: α ≈ 1–10 µs, 25–400 GB/s.`;
       describeChart(figure, `Measured one-way times from ${formatSeconds(points[0].seconds)} at 8 B to ` +
         `${formatSeconds(points.at(-1).seconds)} at 4 MB; fitted α ${formatSeconds(fit.alpha)}.`,
       [["size", "one-way time"], ...points.map((p) => [formatBytes(p.bytes), formatSeconds(p.seconds)])]);
