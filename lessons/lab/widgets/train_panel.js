@@ -9,7 +9,7 @@
 import { button, chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { describeFailure } from "../../web/ui/run_output.js";
-import { formatSeconds } from "../../web/units.js";
+import { formatNumber, formatSeconds, plural, withArticle } from "../../web/units.js";
 import { labLayout } from "../programs/lab_grid.js";
 import {
   LAB_DEFAULTS, assembleParams, labInputs, labProgram, maxRelativeDifference,
@@ -63,6 +63,7 @@ export function mountTrainPanel(figure, core, clusters) {
     const h = document.createElement("h3");
     h.textContent = title;
     parts[key] = document.createElement("div");
+    section.hidden = key !== "moves";   // the measured panels appear with the first run's report
     section.append(h, parts[key]);
     figure.querySelector("figcaption").before(section);
   }
@@ -88,7 +89,7 @@ export function mountTrainPanel(figure, core, clusters) {
       renderMoves(parts.moves, { grid: cfg.grid, fsdp: cfg.fsdp, model: cfg.model, microBatches: cfg.microBatches });
       train.disabled = false;
       status.textContent = `${ranks} Worker${ranks > 1 ? "s" : ""}, each holding its part of a ` +
-        `${cfg.model.layers}-block model (Ψ = ${2 * cfg.model.layers * cfg.model.width * cfg.model.hidden} parameters). Press Train.`;
+        `${withArticle(`${cfg.model.layers}-block model`)} (Ψ = ${plural(2 * cfg.model.layers * cfg.model.width * cfg.model.hidden, "parameter")}). Press Train.`;
       return cfg;
     } catch (err) {
       train.disabled = true;
@@ -107,7 +108,10 @@ export function mountTrainPanel(figure, core, clusters) {
     progress.hidden = !locked;
   };
   // The panels below describe one run: cleared when the next starts.
-  const clearReport = () => { for (const key of ["timeline", "memory", "bytes"]) parts[key].replaceChildren(); };
+  const REPORT = ["timeline", "memory", "bytes"];
+  const clearReport = () => {
+    for (const key of REPORT) { parts[key].replaceChildren(); parts[key].parentElement.hidden = true; }
+  };
 
   async function run() {
     const cfg = preview();
@@ -185,13 +189,13 @@ export function mountTrainPanel(figure, core, clusters) {
     const { params, replicaGap } = assembleParams(result.results, cfg);
     const gap = maxRelativeDifference(params, ref.params);
     const ranks = result.results.length;
-    status.textContent = `${cfg.steps} steps on ${ranks} Workers in ${seconds.toFixed(2)} s ` +
-      `(${(cfg.steps / seconds).toFixed(1)} steps/s). Assembled from the Workers' shards, the parameters differ from ` +
-      `single-device training by ${gap.toExponential(1)} (relative)` +
-      `${cfg.grid.dp > 1 && !cfg.fsdp ? `; the dp replicas agree to ${replicaGap.toExponential(1)}` : ""}: ` +
+    status.textContent = `${plural(cfg.steps, "step")} on ${plural(ranks, "Worker")} in ${formatSeconds(seconds)} ` +
+      `(${formatNumber(cfg.steps / seconds, { digits: 2 })} steps/s). Assembled from the Workers' shards, the parameters differ from ` +
+      `single-device training by ${formatNumber(gap, { digits: 2 })} (relative)` +
+      `${cfg.grid.dp > 1 && !cfg.fsdp ? `; the dp replicas agree to ${formatNumber(replicaGap, { digits: 2 })}` : ""}: ` +
       `${gap < 1e-9 ? "the same training, up to the order of floating-point sums." : "NOT the same training."}`;
-    describeChart(figure, `Loss from ${ref.losses[0].toPrecision(3)} to ` +
-      `${ref.losses[cfg.steps - 1].toPrecision(3)} in ${cfg.steps} steps; the parallel curve lies on the single-device one.`);
+    describeChart(figure, `Loss from ${formatNumber(ref.losses[0])} to ` +
+      `${formatNumber(ref.losses[cfg.steps - 1])} in ${plural(cfg.steps, "step")}; the parallel curve lies on the single-device one.`);
     const phases = result.results.flatMap((r) => r.phases);
     const t0 = Math.min(...phases.map((p) => p.start));
     const name = rankName(cfg);
@@ -202,6 +206,7 @@ export function mountTrainPanel(figure, core, clusters) {
     });
     renderMemory(parts.memory, result.results, cfg, core, name);
     renderBytes(parts.bytes, result, cfg, core);
+    for (const key of REPORT) parts[key].parentElement.hidden = false;
   }
 
   preview();

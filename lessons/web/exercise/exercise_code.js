@@ -9,6 +9,7 @@ import { hashString } from "../storage/progress.js";
 import { exerciseRng } from "./random.js";
 import { renderTimeline } from "../ui/timeline.js";
 import { describeFailure, renderRankLogs } from "../ui/run_output.js";
+import { formatSeconds, plural } from "../units.js";
 
 const make = (tag, attrs = {}, text = "") => {
   const el = document.createElement(tag);
@@ -112,7 +113,7 @@ export function mountCode(ctx) {
   const runOnce = () => guarded(async () => {
     const [testCase] = exercise.cases(exerciseRng(progress.seed, exercise.id, 0));
     const result = await execute(testCase, "");
-    status.textContent = `Finished (${result.status}) in ${result.elapsedMs.toFixed(0)} ms on ${testCase.ranks} Workers.`;
+    status.textContent = `Finished (${result.status}) in ${formatSeconds(result.elapsedMs / 1000)} on ${plural(testCase.ranks, "Worker")}.`;
     show(result, testCase);
     if (result.status !== "ok") ctx.setVerdict(false, describeFailure(result));
     else ctx.setVerdict(null, "Ran to completion. Press <strong>Check</strong> to test it on fresh inputs.");
