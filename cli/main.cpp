@@ -82,7 +82,8 @@ Usage:
              [--lr LR] [--seed SEED] [--activation relu|gelu|tanh]
       trains the strategy (fp64, every rank simulated) beside one device from the same start on the same batches
       (defaults: adam, lr 0.01, seed 0, gelu)
-      -> {"strategy", "grid", "steps", "losses": [...], "single_losses": [...], "max_relative_difference",
+      -> {"strategy", "grid", "steps", "losses": [...], "single_losses": [...], "max_loss_relative_difference",
+          "max_relative_difference" (final parameters, max over tensors of |W - W_single| / |W_single|),
           "comm_bytes": {kind: bytes the busiest rank sent in the last step}, "memory_per_rank_bytes": [...]}
   dsml --help
 

@@ -92,6 +92,7 @@ int train(int argc, char** argv) {
             .add("steps", c.steps)
             .add("losses", r.losses)
             .add("single_losses", r.single_losses)
+            .add("max_loss_relative_difference", r.max_loss_relative_difference)
             .add("max_relative_difference", r.max_relative_difference)
             .add_object("comm_bytes", bytes)
             .add_objects("memory_per_rank_bytes", memory_json(r.memory)));

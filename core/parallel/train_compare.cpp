@@ -2,6 +2,7 @@
 #include "dsml/train_compare.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -24,6 +25,11 @@ TrainComparison train_compare(const TrainConfig& config) {
   }
   const SingleDeviceRun single = single_device_run(config.model, config.optimizer, initial, batches);
   out.single_losses = single.losses;
+  for (std::size_t i = 0; i < out.losses.size(); ++i) {
+    const double scale = std::abs(single.losses[i]) > 0 ? std::abs(single.losses[i]) : 1.0;
+    out.max_loss_relative_difference =
+        std::max(out.max_loss_relative_difference, std::abs(out.losses[i] - single.losses[i]) / scale);
+  }
   out.max_relative_difference = max_relative_difference(trainer->full_params(), single.params);
   out.comm_bytes = busiest_rank_bytes(last.comm, config.grid);
   out.memory = std::move(last.memory);

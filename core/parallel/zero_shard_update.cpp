@@ -6,6 +6,7 @@
 // and updating the pieces separately gives the same numbers as updating whole tensors. LARS and LAMB scale each
 // tensor by a trust ratio of its whole norm; a shard would see a partial norm, so they are refused here.
 #include <string>
+#include <utility>
 
 #include "dsml/error.h"
 #include "dsml/zero.h"
@@ -23,15 +24,15 @@ void update_shard(const OptimizerConfig& config, std::int64_t t, Buffer& params,
     throw Error("shard update: " + std::to_string(params.size()) + " parameters but " + std::to_string(grads.size()) +
                 " gradients");
   const auto n = static_cast<Eigen::Index>(params.size());
-  for (const Eigen::MatrixXd* state : {&moments.first, &moments.second})
-    if (state->size() != 0 && state->size() != n)
+  const bool first = config.kind != OptimizerKind::sgd;    // momentum buffer / Adam's m
+  const bool second = config.kind == OptimizerKind::adam;  // Adam's v
+  for (const auto& [used, state] : {std::pair{first, &moments.first}, std::pair{second, &moments.second}})
+    if (used && state->size() != 0 && state->size() != n)
       throw Error("shard update: optimizer state of " + std::to_string(state->size()) + " values for a shard of " +
                   std::to_string(n) + " (give the shard's size, or nothing to start from zeros)");
   const double lr = warmup_lr(config.lr, t - 1, config.warmup_steps);  // what Optimizer::current_lr() gives at t
   Eigen::MatrixXd w = Eigen::Map<const Eigen::MatrixXd>(params.data(), n, 1);  // (shard, 1)
   const Eigen::MatrixXd g = Eigen::Map<const Eigen::MatrixXd>(grads.data(), n, 1);
-  const bool first = config.kind != OptimizerKind::sgd;
-  const bool second = config.kind == OptimizerKind::adam;
   if (first && moments.first.size() == 0) moments.first = Eigen::MatrixXd::Zero(n, 1);  // lazily, like Optimizer
   if (second && moments.second.size() == 0) moments.second = Eigen::MatrixXd::Zero(n, 1);
   switch (config.kind) {

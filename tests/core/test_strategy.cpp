@@ -109,6 +109,7 @@ TEST(TrainCompare, ReportsBothCurvesTheDistanceAndTheBusiestRanksBytes) {
   ASSERT_EQ(dp.single_losses.size(), 4u);
   for (std::size_t i = 0; i < 4; ++i) EXPECT_NEAR(dp.losses[i], dp.single_losses[i], 1e-13 * dp.single_losses[i]);
   EXPECT_LT(dp.max_relative_difference, kSameModel);
+  EXPECT_LT(dp.max_loss_relative_difference, 1e-13);
   EXPECT_GT(dp.max_relative_difference, 0);  // a different order of additions: not bitwise equal, as expected
   EXPECT_DOUBLE_EQ(dp.comm_bytes.at("all-reduce"), 12288);
   ASSERT_EQ(dp.memory.size(), 4u);

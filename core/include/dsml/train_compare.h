@@ -34,6 +34,7 @@ struct TrainConfig {
 struct TrainComparison {
   std::vector<double> losses;           // the strategy's loss before each step's update
   std::vector<double> single_losses;    // the single device's
+  double max_loss_relative_difference = 0;  // max over steps of |loss − single| / |single|
   double max_relative_difference = 0;   // final parameters: max over tensors of ‖W − W_single‖_F / ‖W_single‖_F
   std::map<std::string, double> comm_bytes;  // busiest_rank_bytes of the LAST step, by kind
   std::vector<MemoryBreakdown> memory;  // per rank, the last step's ParallelStep::memory (fp64 bytes)
