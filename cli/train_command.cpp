@@ -4,7 +4,8 @@
 //
 //   $ dsml train --strategy zero2 --dp 4 --layers 2 --width 8 --hidden 32 --batch 16 --steps 3
 //   {"strategy": "zero2", "grid": {"dp": 4, "tp": 1, "pp": 1, "micro_batches": 1}, "steps": 3,
-//    "losses": [0.69…, …], "single_losses": [0.69…, …], "max_relative_difference": 1.9e-16, "comm_bytes": {…}, …}
+//    "losses": [0.69…, …], "single_losses": [0.69…, …], "max_loss_relative_difference": 4e-16,
+//    "max_relative_difference": 1.9e-16, "comm_bytes": {…}, …}
 #include "train_command.h"
 
 #include <string>
@@ -30,7 +31,9 @@ MlpConfig model_flags(const Args& args) {
   return c;
 }
 
-RankGrid grid_flags(const Args& args) { return RankGrid{args.whole_or("dp", 1), args.whole_or("tp", 1), args.whole_or("pp", 1)}; }
+RankGrid grid_flags(const Args& args) {
+  return RankGrid{args.whole_or("dp", 1), args.whole_or("tp", 1), args.whole_or("pp", 1)};
+}
 
 Strategy strategy_flag(const Args& args) {
   try {

@@ -74,7 +74,8 @@ double lower_bound(const std::string& collective, const val& options) {
   const std::string ctx = "lowerBound " + collective;
   const CostModel model{number_field(options, "alpha", ctx), number_field(options, "beta", ctx),
                         number_field_or(options, "gamma", 0.0, ctx)};
-  return lower_bound_time(collective, size_field(options, "ranks", ctx), number_field(options, "bytes", ctx), model).total();
+  return lower_bound_time(collective, size_field(options, "ranks", ctx), number_field(options, "bytes", ctx), model)
+      .total();
 }
 
 val bus_bandwidth(const std::string& collective, double ranks, double bytes, double seconds) {
@@ -88,7 +89,8 @@ val bus_bandwidth(const std::string& collective, double ranks, double bytes, dou
 val simulate_collective(const val& request) {
   const std::string ctx = "simulateCollective";
   require_object(request, ctx, "{collective, algorithm, ranks, bytes, topology, …}");
-  const std::string collective = text_field(request, "collective", ctx), algorithm = text_field(request, "algorithm", ctx);
+  const std::string collective = text_field(request, "collective", ctx);
+  const std::string algorithm = text_field(request, "algorithm", ctx);
   const int ranks = size_field(request, "ranks", ctx);
   // The schedule is dropped as soon as it has become programs: at 1024 ranks it holds 4 M steps, and freeing it
   // before the simulator allocates lets the wasm heap reuse that memory instead of growing for it.

@@ -405,8 +405,8 @@ export interface DsmlCore {
   scenario(name: ScenarioName, options: ScenarioOptions): ProgramStep[][];
   /** A named scenario built and simulated inside the core (nothing crosses the boundary but the result).
    *  `record: false` returns totals only (benchmarks, very large runs). @throws as scenario and simulate. */
-  simulateScenario(name: ScenarioName,
-                   options: ScenarioOptions & { alpha: number; beta: number; record?: boolean }): SimResult | SimSummary;
+  simulateScenario(name: ScenarioName, options: ScenarioOptions & { alpha: number; beta: number; record?: boolean }):
+      SimResult | SimSummary;
 
   /** Every (collective, algorithm) the core can build. */
   listAlgorithms(): { collective: Collective; algorithm: string }[];
@@ -430,7 +430,8 @@ export interface DsmlCore {
       TopologySimResult | (SimSummary & { busiestLink: LinkBusy });
   /** Messages recorded on Workers replayed on a topology. @throws on a rank out of range or a malformed
    *  record. */
-  simulateTrace(request: { ranks: number; topology: Topology; gamma?: number; trace: TraceMessage[] }): TopologySimResult;
+  simulateTrace(request: { ranks: number; topology: Topology; gamma?: number; trace: TraceMessage[] }):
+      TopologySimResult;
 
   /** Trains the strategy (fp64, every rank simulated) beside one device from the same start on the same
    *  batches. @throws if the grid, model, optimizer, batch or micro-batches do not fit the strategy, or the run

@@ -72,7 +72,8 @@ void average_gradients_bucketed(std::vector<MlpParams>& grads, double bucket_byt
     std::vector<Buffer> per_rank;
     for (const Buffer& f : flat) per_rank.emplace_back(f.begin() + begin, f.begin() + end);
     all_reduce(per_rank, CommOptions{algorithm, log, "bucket " + std::to_string(b)});
-    for (std::size_t d = 0; d < flat.size(); ++d) std::copy(per_rank[d].begin(), per_rank[d].end(), flat[d].begin() + begin);
+    for (std::size_t d = 0; d < flat.size(); ++d)
+      std::copy(per_rank[d].begin(), per_rank[d].end(), flat[d].begin() + begin);
   }
   // 3. Divide by p and write the buckets back into the tensors (DDP's buckets are views of .grad; ours copy).
   for (std::size_t d = 0; d < grads.size(); ++d) {

@@ -74,7 +74,8 @@ StepCost phased_cost(const StepCostConfig& c, const CommTimer& timer) {
       const double bytes = busiest_send_bytes(schedule_of(c, phase.kind, p, phase.values));
       known = seen.emplace(key, std::make_pair(bytes, p > 1 ? timer(phase, groups) : 0.0)).first;
     }
-    for (std::size_t i = 0; i < groups.size(); ++i) out.comm.add(CommRecord{phase.kind, phase.label, p, known->second.first});
+    for (std::size_t i = 0; i < groups.size(); ++i)
+      out.comm.add(CommRecord{phase.kind, phase.label, p, known->second.first});
     seconds.push_back(known->second.second);
     out.comm_s[phase.kind] += seconds.back();
   }
@@ -147,7 +148,8 @@ void validate(const StepCostConfig& c) {
     throw Error("micro-batches must be 1 for strategy " + name + " (≥ 1 for the dp family and the pipelines), got " +
                 std::to_string(c.micro_batches));
   if (c.batch < 1 || c.batch % g.dp != 0)
-    throw Error("batch must be a positive multiple of dp = " + std::to_string(g.dp) + ", got " + std::to_string(c.batch));
+    throw Error("batch must be a positive multiple of dp = " + std::to_string(g.dp) + ", got " +
+                std::to_string(c.batch));
   if (c.batch % (g.dp * c.micro_batches) != 0)
     throw Error("batch " + std::to_string(c.batch) + " is not divisible by dp · micro-batches = " +
                 std::to_string(g.dp) + " · " + std::to_string(c.micro_batches));

@@ -36,7 +36,8 @@ std::vector<MemoryBreakdown> step_memory(const StepCostConfig& c) {
   const Strategy s = c.strategy;
   const double e = c.element_bytes;
   const double L = c.model.layers, D = c.model.width, F = c.model.hidden;
-  const std::uint64_t block_values = 2 * static_cast<std::uint64_t>(c.model.width) * static_cast<std::uint64_t>(c.model.hidden);
+  const std::uint64_t block_values =
+      2 * static_cast<std::uint64_t>(c.model.width) * static_cast<std::uint64_t>(c.model.hidden);
   const std::uint64_t psi = static_cast<std::uint64_t>(c.model.layers) * block_values;
 
   // Activation values one rank keeps per block per micro-batch: rows × (D + hidden), or rows × D.

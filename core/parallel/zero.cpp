@@ -51,7 +51,7 @@ Zero::Zero(const RankGrid& grid, const MlpConfig& model, const OptimizerConfig& 
   grad_shards_.assign(n, {});
   for (int d = 0; d < N; ++d)
     for (std::size_t size : units_)
-      grad_shards_[static_cast<std::size_t>(d)].push_back(Buffer(shard_sizes(size, N)[static_cast<std::size_t>(d)], 0.0));
+      grad_shards_[static_cast<std::size_t>(d)].emplace_back(shard_sizes(size, N)[static_cast<std::size_t>(d)], 0.0);
   moments_.assign(n, std::vector<ShardMoments>(units_.size()));
 }
 
@@ -66,7 +66,8 @@ ParallelStep Zero::step(const Batch& global_batch) {
 void Zero::update_all(std::vector<std::vector<Buffer>>& params, const std::vector<std::vector<Buffer>>& grads) {
   const std::int64_t t = steps_ + 1;  // 1-based, for the warm-up and Adam's bias correction
   for (std::size_t d = 0; d < params.size(); ++d)
-    for (std::size_t u = 0; u < units_.size(); ++u) update_shard(optimizer_, t, params[d][u], grads[d][u], moments_[d][u]);
+    for (std::size_t u = 0; u < units_.size(); ++u)
+      update_shard(optimizer_, t, params[d][u], grads[d][u], moments_[d][u]);
   steps_ = t;
 }
 
@@ -85,9 +86,8 @@ ParallelStep Zero::step_replicated(const Batch& global_batch) {
     activations[static_cast<std::size_t>(d)] = local.activation_bytes;
   }
   // 2. Per bucket, in backward's order: reduce-scatter; rank d receives the mean of its shard d of the bucket.
-  auto slice = [](const Buffer& flat, const Bucket& b) {
-    return Buffer(flat.begin() + static_cast<std::ptrdiff_t>(b.begin), flat.begin() + static_cast<std::ptrdiff_t>(b.end));
-  };
+  const auto at = [](auto& flat, std::uint64_t i) { return flat.begin() + static_cast<std::ptrdiff_t>(i); };
+  const auto slice = [&](const Buffer& flat, const Bucket& b) { return Buffer(at(flat, b.begin), at(flat, b.end)); };
   for (std::size_t u = 0; u < buckets_.size(); ++u) {
     std::vector<Buffer> per_rank(n);
     for (std::size_t d = 0; d < n; ++d) per_rank[d] = slice(flat_grads[d], buckets_[u]);
@@ -98,8 +98,8 @@ ParallelStep Zero::step_replicated(const Batch& global_batch) {
   if (options_.stage == 1) {  // the whole buffer stays; its shards now hold the mean
     for (std::size_t d = 0; d < n; ++d) {
       for (std::size_t u = 0; u < buckets_.size(); ++u) {
-        const std::size_t at = static_cast<std::size_t>(buckets_[u].begin) + shard_offset(units_[u], N, static_cast<int>(d));
-        std::copy(grad_shards_[d][u].begin(), grad_shards_[d][u].end(), flat_grads[d].begin() + static_cast<std::ptrdiff_t>(at));
+        const std::uint64_t start = buckets_[u].begin + shard_offset(units_[u], N, static_cast<int>(d));
+        std::copy(grad_shards_[d][u].begin(), grad_shards_[d][u].end(), at(flat_grads[d], start));
       }
     }
     full_grads_ = std::move(flat_grads);
@@ -109,7 +109,8 @@ ParallelStep Zero::step_replicated(const Batch& global_batch) {
   std::vector<std::vector<Buffer>> mine(n, std::vector<Buffer>(buckets_.size()));
   for (std::size_t d = 0; d < n; ++d) {
     flat_params[d] = flatten(replicas_[d]);
-    for (std::size_t u = 0; u < buckets_.size(); ++u) mine[d][u] = shard_of(slice(flat_params[d], buckets_[u]), N, static_cast<int>(d));
+    for (std::size_t u = 0; u < buckets_.size(); ++u)
+      mine[d][u] = shard_of(slice(flat_params[d], buckets_[u]), N, static_cast<int>(d));
   }
   update_all(mine, grad_shards_);
   // 4. Per bucket, all-gather the updated shards back into every replica.
@@ -119,7 +120,7 @@ ParallelStep Zero::step_replicated(const Batch& global_batch) {
     const std::vector<Buffer> gathered =
         zero_gather_params(shards, options_.algorithm, &out.comm, "bucket " + std::to_string(u) + " params");
     for (std::size_t d = 0; d < n; ++d)
-      std::copy(gathered[d].begin(), gathered[d].end(), flat_params[d].begin() + static_cast<std::ptrdiff_t>(buckets_[u].begin));
+      std::copy(gathered[d].begin(), gathered[d].end(), at(flat_params[d], buckets_[u].begin));
   }
   for (std::size_t d = 0; d < n; ++d) {
     unflatten(flat_params[d], replicas_[d]);

@@ -20,5 +20,6 @@ inline dsml::OptimizerConfig test_optimizer(const std::string& kind) {
 
 // The distance between a parallel run's parameters and the single device's is dsml::max_relative_difference
 // (train_compare.h): max over tensors of ‖a − ref‖_F / ‖ref‖_F. Runs that do the same arithmetic in another order
-// land within kSameModel of each other after 20 steps (measured: ≤ 1e-14; see each test).
+// land within kSameModel of each other after 20 steps (measured: ≤ 1e-15 for every strategy, SGD and Adam,
+// with `dsml train … --steps 20`).
 constexpr double kSameModel = 1e-12;

@@ -68,7 +68,7 @@ TEST_P(DataParallelEquality, MatchesTheSingleDeviceRunAfter1And20Steps) {
     EXPECT_NEAR(got.loss, want_loss, 1e-12 * want_loss) << "step " << step;
     if (step == 0 || step == 19) {
       for (int d = 0; d < c.dp; ++d)
-        EXPECT_LT(max_relative_difference(dp.params(d), reference), kSameModel) << "rank " << d << " after " << step + 1;
+        EXPECT_LT(max_relative_difference(dp.params(d), reference), kSameModel) << "rank " << d << ", step " << step;
     }
   }
 }
