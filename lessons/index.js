@@ -1,8 +1,8 @@
-// The course home: a card per week (from web/course.js) with the learner's progress, the progress
+// The course home: a card per week (from web/lesson/course.js) with the learner's progress, the progress
 // notices (e.g. "your saved progress could not be read…"), and export / import of progress.
-import { initLesson } from "./web/lesson.js";
-import { WEEKS, weekLabel } from "./web/course.js";
-import { Progress, downloadProgress } from "./web/progress.js";
+import { initLesson } from "./web/lesson/lesson.js";
+import { WEEKS, weekLabel } from "./web/lesson/course.js";
+import { Progress, downloadProgress } from "./web/storage/progress.js";
 
 initLesson({ homeHref: "./index.html" });
 const progress = new Progress();

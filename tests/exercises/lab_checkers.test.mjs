@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 
 import exercises from "../../lessons/lab/exercises.js";
-import { mulberry32 } from "../../web/random.js";
+import { mulberry32 } from "../../lessons/web/exercise/random.js";
 import { runLocal } from "./local_cluster.mjs";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();

@@ -3,8 +3,8 @@
 // the step is compute plus idle time. Theory: (P − 1)/(m + P − 1) for both schedules (Huang et al. 2019;
 // Narayanan et al. 2019). The readout adds the activations stage 0 keeps: m micro-batches (GPipe) against
 // min(P, m) (1F1B).
-import { createLineChart, describeChart } from "../../web/charts.js";
-import { chartBox, controlRow, readout, select, slider } from "../../web/controls.js";
+import { createLineChart, describeChart } from "../../web/ui/charts.js";
+import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
 
 const MS = [1, 2, 4, 8, 16, 32, 64];
 const STAGES = [4, 8, 16];

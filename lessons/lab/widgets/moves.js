@@ -2,12 +2,12 @@
 // dp × tp × pp grid. renderMoves draws it (the training panel reuses it beside a live run); mountMoves adds
 // the controls.
 //
-// Ranks: r = (p·dp + d)·tp + t, tp fastest (the lab trainer's numbering, CONTRACT5 §2). The drawing stacks the
+// Ranks: r = (p·dp + d)·tp + t, tp fastest (the lab trainer's numbering, lessons/lab/programs/lab_grid.js). The drawing stacks the
 // pipeline stages top to bottom; inside a stage, rows are data-parallel replicas d and columns tensor-parallel
 // ranks t. So a row is a TP group (all-reduces of activations), a column inside a stage a DP group (gradients,
 // or the all-gathers and reduce-scatters of ZeRO/FSDP), and the arrows between stages the pipeline's sends.
 // Colours come from CSS (style.css "lab"), and every group kind also has its own line style and label.
-import { controlRow, select, slider } from "../../web/controls.js";
+import { controlRow, select, slider } from "../../web/ui/controls.js";
 import { MODEL } from "./presets.js";
 
 const SVG = "http://www.w3.org/2000/svg";

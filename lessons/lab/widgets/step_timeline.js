@@ -1,7 +1,7 @@
 // step_timeline.js — widget "timeline": one training step of the running model (presets.js) priced by
 // core.stepCost for a strategy, a number of GPUs and a kind of link, drawn phase by phase (phase_timeline.js).
 // Closed form, no overlap of compute and communication (step_cost.h): every phase waits for the one before.
-import { controlRow, readout, select, slider } from "../../web/controls.js";
+import { controlRow, readout, select, slider } from "../../web/ui/controls.js";
 import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
 import { renderPhases } from "./phase_timeline.js";
 import { FLOPS, LINKS, MODEL, BATCH, STRATEGIES, gridFor, priceStep, strategyName } from "./presets.js";

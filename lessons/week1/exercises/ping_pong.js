@@ -6,8 +6,8 @@
 // 0 → 1 and as many echoes 1 → 0 per size, alternating, with the right byte counts), recomputes
 // each size's median one-way time from the trace's timestamps, and accepts the program's reported
 // times only if they agree within a generous factor (clocks in browsers are coarsened to ~100 µs).
-import { fmtBytes, fmtTime, esc, intBetween, pick, pickSorted } from "./params.js";
-import { describeMessage, fail, median, ordinal, pass, undelivered, unfinished } from "./run_checks.js";
+import { fmtBytes, fmtTime, esc, intBetween, pick, pickSorted } from "../../web/exercise/params.js";
+import { describeMessage, fail, median, ordinal, pass, undelivered, unfinished } from "../../web/exercise/run_checks.js";
 
 const LADDER = [8, 64, 512, 4096, 32768, 262144, 1048576];
 const FACTOR = 4;        // reported time may be within ×4 / ÷4 of the trace's …

@@ -1,8 +1,8 @@
 // pingpong.js — widget "ping-pong": measure α and β of this browser. Two real Workers bounce messages
 // of 8 B … 4 MB (the reference solution of the ping-pong exercise, so what runs here is what CI tests);
 // the core fits T(n) = α + β·n to the medians by least squares.
-import { createLineChart, describeChart } from "../../web/charts.js";
-import { button, chartBox, controlRow, readout } from "../../web/controls.js";
+import { createLineChart, describeChart } from "../../web/ui/charts.js";
+import { button, chartBox, controlRow, readout } from "../../web/ui/controls.js";
 import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
 
 const SIZES = [8, 64, 512, 4096, 32768, 262144, 1048576, 4194304];
@@ -19,8 +19,7 @@ export function mountPingPong(figure, core, clusters, program) {
     start.disabled = true;
     out.textContent = "Measuring…";
     try {
-      const cluster = await clusters.get(2);
-      const run = await cluster.run(program, { inputs: [{ sizes: SIZES, repeats: 20 }, { sizes: SIZES, repeats: 20 }], timeoutMs: 20000 });
+      const run = await clusters.run(2, program, { inputs: [{ sizes: SIZES, repeats: 20 }, { sizes: SIZES, repeats: 20 }], timeoutMs: 20000 });
       if (run.status !== "ok") throw new Error(run.error?.message ?? run.deadlock?.message ?? run.timeout?.message ?? run.status);
       const points = run.results[0];
       const fit = core.fitAlphaBeta(points.map((p) => p.bytes), points.map((p) => p.seconds));

@@ -1,7 +1,7 @@
 // scaling_laws.js — widget "scaling-laws": Amdahl's fixed-size speed-up against Gustafson's scaled
 // speed-up for N = 1 … 1024 processors and a chosen serial fraction s.
-import { createLineChart, describeChart } from "../../web/charts.js";
-import { button, chartBox, controlRow, readout, slider } from "../../web/controls.js";
+import { createLineChart, describeChart } from "../../web/ui/charts.js";
+import { button, chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
 
 const NS = Array.from({ length: 41 }, (_, i) => 2 ** (i / 4));  // 1 … 1024
 const pct = (s) => `${Number((s * 100).toPrecision(3))}%`;

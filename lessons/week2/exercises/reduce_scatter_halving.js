@@ -5,8 +5,8 @@
 //
 // The checker reads the trace (log₂p messages per rank, the i-th to r XOR 2^j and carrying n/2^(i+1)
 // numbers) and recomputes each rank's block sum from the case's inputs.
-import { fmtBytes, intBetween, pick } from "../../week1/exercises/params.js";
-import { fail, pass, sentBy, undelivered, unfinished } from "../../week1/exercises/run_checks.js";
+import { fmtBytes, intBetween, pick } from "../../web/exercise/params.js";
+import { fail, pass, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
 import { BYTES_PER_NUMBER, asNumbers, describeWrongSum, nonZeroInt, plainArrayNote, replayNote, isPowerOfTwo } from "./collective_checks.js";
 
 const starter = `// Runs on p = 2, 4 or 8 ranks. ctx.input = { data: [n numbers] } with n = p·b: p blocks of b numbers.

@@ -6,8 +6,8 @@
 // The checker never trusts the program: it reads the trace (every message goes to the right neighbour,
 // 2(p − 1) messages per rank, each one chunk of 8-byte numbers) and recomputes the sum from the case's
 // own inputs; a wrong sum is explained by whose contributions a chunk misses or counts twice.
-import { fmtBytes, intBetween } from "../../week1/exercises/params.js";
-import { fail, pass, sentBy, undelivered, unfinished } from "../../week1/exercises/run_checks.js";
+import { fmtBytes, intBetween } from "../../web/exercise/params.js";
+import { fail, pass, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
 import {
   BYTES_PER_NUMBER, asNumbers, chunkOf, chunkText, describeWrongSum, nonZeroInt, plainArrayNote, replayNote,
 } from "./collective_checks.js";

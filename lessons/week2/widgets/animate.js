@@ -1,8 +1,8 @@
 // animate.js — widget "animate": any collective algorithm on p ranks, step by step. The core generates the
 // schedule and simulates it; the table shows which ranks' contributions each slot of each rank holds after
 // every batch of arrivals. "Run on Workers" executes the same schedule on real Workers with real data.
-import { button, controlRow, readout, select, slider } from "../../web/controls.js";
-import { renderTimeline } from "../../web/timeline.js";
+import { button, controlRow, readout, select, slider } from "../../web/ui/controls.js";
+import { renderTimeline } from "../../web/ui/timeline.js";
 import { formatSeconds } from "../../web/units.js";
 import { describeHolding, initialHoldings, replaySchedule } from "./schedule_replay.js";
 import { RUN_SCHEDULE, initialValue, scheduleInputs } from "../programs/run_schedule.js";
@@ -94,8 +94,7 @@ export function mountAnimate(figure, core, clusters, options = {}) {
     try {
       const holdings = initialHoldings(schedule);
       const { inputs, slotElements } = scheduleInputs(schedule, holdings);
-      const cluster = await clusters.get(schedule.ranks);
-      const run = await cluster.run(RUN_SCHEDULE, { inputs });
+      const run = await clusters.run(schedule.ranks, RUN_SCHEDULE, { inputs });
       if (run.status !== "ok") throw new Error(run.error?.message ?? run.deadlock?.message ?? run.timeout?.message);
       const final = frames.at(-1).holdings;
       let checked = 0;

@@ -1,7 +1,7 @@
 // cost_curves.js — widgets "time-vs-size" and "time-vs-p": the closed-form time of every all-reduce
 // algorithm (core.collectiveCost) against message size or rank count, with the lower bound.
-import { createLineChart, describeChart } from "../../web/charts.js";
-import { chartBox, controlRow, readout, slider } from "../../web/controls.js";
+import { createLineChart, describeChart } from "../../web/ui/charts.js";
+import { chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
 import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
 
 const ALGORITHMS = ["naive", "ring", "recursive-doubling", "rabenseifner"];

@@ -2,7 +2,7 @@
 // inline, <div class="m-display">n^* = \alpha/\beta</div> for display. The source is kept in data-tex so
 // an element can be re-rendered (e.g. after a page module changes it) and so the page prints even if
 // rendering failed. Bad TeX shows KaTeX's red error text, never an exception or a console message.
-import { katex } from "./vendor/katex.js";
+import { katex } from "../vendor/katex.js";
 
 const SELECTOR = ".m, .m-display";
 

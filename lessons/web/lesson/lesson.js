@@ -1,14 +1,14 @@
-// Shared behaviour of every lesson page (the page shape is in CONTRACT.md "Lesson page shape"):
+// Shared behaviour of every lesson page (the page shape: lessons/web/README.md):
 //   header.site-header  ← course link + theme toggle          nav.toc        ← from article > section[id] > h2
 //   .m / .m-display     ← KaTeX                                nav.prev-next  ← from course.js and body[data-week]
 // A page module calls initLesson() once, then builds its widgets. Nothing here logs to the console.
-import { currentTheme, setTheme } from "./theme.js";
-import { fillToc } from "./toc.js";
-import { renderMath } from "./math.js";
+import { currentTheme, setTheme } from "../ui/theme.js";
+import { fillToc } from "../ui/toc.js";
+import { renderMath } from "../ui/math.js";
 import { findWeek, neighbours, weekLabel } from "./course.js";
 
-export { renderMath, renderMathElement, mathToString } from "./math.js";
-export { fillToc } from "./toc.js";
+export { renderMath, renderMathElement, mathToString } from "../ui/math.js";
+export { fillToc } from "../ui/toc.js";
 
 /**
  * Wire up a lesson page. `homeHref` is the course index relative to this page ("./index.html" on the

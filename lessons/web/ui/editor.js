@@ -2,7 +2,7 @@
 // Ctrl/Cmd-Enter runs; Escape then Tab leaves the editor (Tab indents inside it).
 import {
   EditorView, EditorState, Compartment, Prec, basicSetup, javascript, oneDark, keymap, indentWithTab,
-} from "./vendor/editor.js";
+} from "../vendor/editor.js";
 import { currentTheme } from "./theme.js";
 
 export function createEditor(parent, { doc, label, onRun, onChange }) {

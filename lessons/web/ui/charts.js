@@ -7,9 +7,9 @@
 //   describeChart(figure, "Time grows linearly above n* = 100 kB.", [["size", "time"], [1e3, 1e-6], …]);
 //
 // Colours are the CSS variables --chart-1 … --chart-6, --fg, --muted and --grid, re-read on every
-// "dsml-theme" event (web/theme.js), so a theme switch redraws the canvas in the new palette.
+// "dsml-theme" event (ui/theme.js), so a theme switch redraws the canvas in the new palette.
 // Vertical marker lines come from a small plugin in this file (no chartjs-plugin-annotation).
-import { Chart } from "./vendor/chart.js";
+import { Chart } from "../vendor/chart.js";
 import { cssVar } from "./theme.js";
 
 const reducedMotion = globalThis.matchMedia?.("(prefers-reduced-motion: reduce)");

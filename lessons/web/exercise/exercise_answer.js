@@ -1,7 +1,7 @@
 // exercise_answer.js — the body of numeric, predict-then-run and choice exercises.
 import { withinTolerance } from "./answer_check.js";
-import { renderTimeline } from "./timeline.js";
-import { formatSI, formatSeconds, parseQuantity } from "./units.js";
+import { renderTimeline } from "../ui/timeline.js";
+import { formatSI, formatSeconds, parseQuantity } from "../units.js";
 
 let uid = 0;
 const make = (tag, attrs = {}, text = "") => {

@@ -2,10 +2,10 @@
 // prev/next), saved progress and its notices, the core, the numbers in the prose, the page's own widgets,
 // and the exercises. A page module only names its exercises, its calculations and how to mount its widgets.
 import { initLesson } from "./lesson.js";
-import { loadCore } from "./wasm.js";
-import { ClusterPool } from "./cluster_pool.js";
-import { Progress } from "./progress.js";
-import { mountExercises } from "./exercise.js";
+import { loadCore } from "../wasm.js";
+import { ClusterPool } from "../cluster/cluster_pool.js";
+import { Progress } from "../storage/progress.js";
+import { mountExercises } from "../exercise/exercise.js";
 import { showNotices } from "./notices.js";
 import { fillCalcs } from "./calc.js";
 

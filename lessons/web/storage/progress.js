@@ -2,7 +2,7 @@
 //
 // Stored shape (SCHEMA_VERSION 2):
 //   { schema: 2, seed: <int>, exercises: { "<id>": { code, starterHash, solved, solvedAt, attempts, answer, hintsShown } } }
-// `seed` is drawn once per learner and varies exercise parameters (see CONTRACT.md "Exercises are data").
+// `seed` is drawn once per learner and varies exercise parameters (lessons/web/README.md, "Exercises are data").
 // `starterHash` (hashString of the starter the code was edited from) lets a page notice that an exercise's
 // starter changed in a new version and *offer* it, while the learner's own code is kept.
 //
