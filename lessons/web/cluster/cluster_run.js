@@ -162,12 +162,14 @@ export class ClusterRun {
 
   #end(status, details = {}) {
     this.#finish();
-    const trace = [...this.#messages.values()].filter((m) => m.sendTime !== undefined)
+    // Sorted by send time; equal times (the clock is coarse) by sender, then in the order it sent them.
+    const trace = [...this.#messages.entries()].filter(([, m]) => m.sendTime !== undefined)
+      .map(([key, m]) => ({ m, id: Number(key.slice(key.indexOf(":") + 1)) }))
+      .sort((a, b) => a.m.sendTime - b.m.sendTime || a.m.src - b.m.src || a.id - b.id)
       // Each Worker's clock is its own performance.timeOrigin + now(), and browsers coarsen timeOrigin: two
       // Workers can disagree by ~0.1 ms. A message cannot be received before it was sent, so clamp.
-      .map(({ src, dst, tag, bytes, sendTime, recvTime }) =>
-        ({ src, dst, tag, bytes, sendTime, recvTime: recvTime === null ? null : Math.max(recvTime, sendTime) }))
-      .sort((a, b) => a.sendTime - b.sendTime);
+      .map(({ m: { src, dst, tag, bytes, sendTime, recvTime } }) =>
+        ({ src, dst, tag, bytes, sendTime, recvTime: recvTime === null ? null : Math.max(recvTime, sendTime) }));
     this.spans.sort((a, b) => a.rank - b.rank || a.start - b.start);
     this.#resolve({
       status, elapsedMs: clockMs() - this.t0, results: this.results, logs: this.logs, progress: this.progress, trace,
