@@ -4,7 +4,9 @@
 // Every Worker reports to the page, in order, on its own channel:
 //   sent(src→dst, tag)        BEFORE the data leaves the Worker,
 //   received(src→dst, tag)    when a recv() consumes a message,
-//   blocked(on, barrierGen)   when its code is suspended on recv()/barrier() and nothing else can wake it,
+//   blocked(on, barrierGen, sends)   when its code is suspended on recv()/barrier() — or, in synchronous-send
+//                             mode, on a send() whose message the receiver has not taken yet — and nothing
+//                             else can wake it,
 //   barrier entry, done.
 // The page declares a deadlock the moment
 //     every unfinished rank is blocked, and no blocked recv has a matching message in flight
@@ -25,6 +27,14 @@
 // or, if there is none, a chain ending at a rank that has already returned,
 //   "rank 2 waits for rank 1, rank 1 waits for rank 0, which has finished"   cycle []
 // A rank in a barrier waits for every rank that has not reached it: "rank 0 waits in barrier for rank 1".
+//
+// Synchronous sends (MPI_Ssend; the clusters' sendMode "sync"): a send completes only when the receiver's
+// recv() has taken the message. A rank blocked in such a send to d waits for d ("rank 0 waits in send for
+// rank 1"); its message was reported sent, so it counts as in flight, and d's matching recv can take it. The
+// receiver's "received" report is what completes the send, so it also clears the sender's wait on it (the
+// sender wakes because of that very take; the argument above applies unchanged, with the take in place of the
+// message). Two ranks that both `await send()` to each other before receiving wait for each other:
+//   "rank 0 waits in send for rank 1, rank 1 waits in send for rank 0"          cycle [0, 1]
 
 export class WaitForGraph {
   constructor(size) {
@@ -43,10 +53,18 @@ export class WaitForGraph {
   received(src, dst, tag) {
     this.#add(src, dst, tag, -1);
     if (this.state[dst].kind !== "done") this.state[dst] = { kind: "running" };
+    const sender = this.state[src];  // a synchronous send of src to dst with this tag is complete
+    const i = sender.kind === "blocked" ? sender.sends.findIndex((w) => w.to === dst && sameTag(w.tag, tag)) : -1;
+    if (i >= 0) {
+      const sends = sender.sends.filter((_, k) => k !== i);
+      const still = sends.length > 0 || sender.on.length > 0 || sender.barrierGen === this.barrierGen;
+      this.state[src] = still ? { ...sender, sends } : { kind: "running" };
+    }
   }
 
-  // on: [{ from, tag }] — the recvs the rank is suspended on; barrierGen: the barrier it waits in, or null.
-  blocked(rank, on, barrierGen) { this.state[rank] = { kind: "blocked", on, barrierGen }; }
+  // on: [{ from, tag }] — the recvs the rank is suspended on; barrierGen: the barrier it waits in, or null;
+  // sends: [{ to, tag }] — the synchronous sends it is suspended on (none in buffered mode).
+  blocked(rank, on, barrierGen, sends = []) { this.state[rank] = { kind: "blocked", on, barrierGen, sends }; }
 
   running(rank) { if (this.state[rank].kind !== "done") this.state[rank] = { kind: "running" }; }
 
@@ -72,7 +90,7 @@ export class WaitForGraph {
       if (edges.some((e) => e.kind === "recv" && this.#count(e.to, r, e.tag) > 0)) return null;
     }
     const waits = live.map((r) => ({
-      rank: r, on: this.state[r].on, barrier: this.state[r].barrierGen === this.barrierGen }));
+      rank: r, on: this.state[r].on, sends: this.state[r].sends, barrier: this.state[r].barrierGen === this.barrierGen }));
     const cycle = this.#findCycle(live);
     if (cycle) {
       const text = cycle.map((step) => describe(step.rank, step.edge)).join(", ");
@@ -98,13 +116,15 @@ export class WaitForGraph {
     return hints;
   }
 
-  // Out-edges of rank r in the wait-for graph; null if r is not blocked. Recv edges first (by source),
-  // then one barrier edge per rank that has not arrived.
+  // Out-edges of rank r in the wait-for graph; null if r is not blocked. Recv edges first (by source), then
+  // send edges (by destination), then one barrier edge per rank that has not arrived.
   #edges(r) {
     const s = this.state[r];
     if (s.kind !== "blocked") return null;
-    const edges = s.on.map((w) => ({ kind: "recv", to: w.from, tag: w.tag }))
-      .sort((a, b) => a.to - b.to);
+    const edges = [
+      ...s.on.map((w) => ({ kind: "recv", to: w.from, tag: w.tag })).sort((a, b) => a.to - b.to),
+      ...s.sends.map((w) => ({ kind: "send", to: w.to, tag: w.tag })).sort((a, b) => a.to - b.to),
+    ];
     if (s.barrierGen === this.barrierGen) {
       for (let q = 0; q < this.size; q++) if (!this.arrived.has(q)) edges.push({ kind: "barrier", to: q });
     }
@@ -163,8 +183,10 @@ export class WaitForGraph {
   }
 }
 
+const sameTag = (a, b) => JSON.stringify(a) === JSON.stringify(b);  // 1 ≠ "1", as in the in-flight keys
+
 function describe(rank, edge) {
   if (edge.kind === "barrier") return `rank ${rank} waits in barrier for rank ${edge.to}`;
   const tag = edge.tag === 0 ? "" : ` (tag ${JSON.stringify(edge.tag)})`;
-  return `rank ${rank} waits for rank ${edge.to}${tag}`;
+  return `rank ${rank} waits${edge.kind === "send" ? " in send" : ""} for rank ${edge.to}${tag}`;
 }
