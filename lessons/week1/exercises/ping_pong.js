@@ -3,18 +3,19 @@
 // so what CI checks is what the learner sees.
 //
 // The checker trusts the trace, not the program: it checks the message sequence (repeats pings
-// 0 → 1 and as many echoes 1 → 0 per size, alternating, with the right byte counts), recomputes
-// each size's median one-way time from the trace's timestamps, and accepts the program's reported
-// times only if they agree within a generous factor (clocks in browsers are coarsened to ~100 µs).
+// 0 → 1 and as many echoes 1 → 0 per size, alternating, with the right byte counts), recomputes each
+// size's median one-way time M from the trace's timestamps of the same round trips, and accepts rank 0's
+// number only within resolution + MAD/2 of M: the clock's resolution (learner and cluster read the same
+// clock a few microseconds apart) plus half the trace's own spread (its median absolute deviation), for the
+// jitter that can fall between reading the clock and the message leaving. A whole round trip (2M), the
+// mean of the round trips, a constant, or milliseconds land outside that whenever the trace can tell them
+// apart, and the message names which one it was.
 import { fmtBytes, fmtTime, esc, intBetween, pick, pickSorted } from "../../web/exercise/params.js";
-import { describeMessage, fail, median, ordinal, pass, undelivered, unfinished } from "../../web/exercise/run_checks.js";
+import {
+  clockResolution, clockSkew, describeMessage, fail, median, ordinal, pass, undelivered, unfinished,
+} from "../../web/exercise/run_checks.js";
 
 const LADDER = [8, 64, 512, 4096, 32768, 262144, 1048576];
-const FACTOR = 4;        // reported time may be within ×4 / ÷4 of the trace's …
-// … plus 5 ms: a busy machine can delay a Worker's continuation after a message by milliseconds (seen on a
-// loaded 2-core CI box). Still catches the usual slip, ms reported as s, which is ≥ 1000× off.
-const SLACK_S = 5e-3;
-const ORDER_TOL_S = 5e-4; // how far two Workers' timestamps of causally ordered events may disagree
 
 const starter = `// Runs on 2 ranks. Both get ctx.input = { sizes: [bytes, ...], repeats: number }.
 // ctx.now() is a clock in MILLISECONDS; report seconds.
@@ -63,10 +64,52 @@ async function main(ctx) {
 }
 `;
 
-// A classic mistake: rank 1 answers with a 1-byte acknowledgement, so the "round trip" moves n bytes
-// only one way and the fit would halve β.
-const wrong = solution.replace("ctx.send(0, echo);                          // the same n bytes back",
-  "ctx.send(0, new Uint8Array(1));             // just an ack");
+// The mistakes a learner makes here, each of which the checker must catch and name.
+const wrongs = [
+  { name: "a 1-byte acknowledgement instead of the echo (the fit would halve β)",
+    code: solution.replace("ctx.send(0, echo);                          // the same n bytes back",
+      "ctx.send(0, new Uint8Array(1));             // just an ack"),
+    expect: /carried 1 B; expected \d+ B\. Rank 1 must send back the same bytes/ },
+  { name: "the whole round trip reported as the one-way time",
+    code: solution.replace("oneWay.push((ctx.now() - t0) / 2 / 1000);", "oneWay.push((ctx.now() - t0) / 1000);"),
+    expect: /a whole round trip/ },
+  { name: "the mean of the round trips instead of their median",
+    code: solution.replace("results.push({ bytes, seconds: median(oneWay) })",
+      "results.push({ bytes, seconds: oneWay.reduce((a, b) => a + b, 0) / oneWay.length })"),
+    expect: /the mean of the round trips, not their median/ },
+  { name: "a constant instead of a measurement",
+    code: solution.replace("results.push({ bytes, seconds: median(oneWay) })", "results.push({ bytes, seconds: 1e-4 })"),
+    expect: /the same time, 100 µs, for every size/ },
+  { name: "milliseconds reported as seconds",
+    code: solution.replace("oneWay.push((ctx.now() - t0) / 2 / 1000);", "oneWay.push((ctx.now() - t0) / 2);"),
+    expect: /about 1000× too large/ },
+  { name: "timing the send alone (it returns at once)",
+    code: solution.replace(`        ctx.send(1, payload);
+        await ctx.recv(1);
+        oneWay.push((ctx.now() - t0) / 2 / 1000);`, `        ctx.send(1, payload);
+        oneWay.push((ctx.now() - t0) / 2 / 1000);
+        await ctx.recv(1);`),
+    expect: /Every time rank 0 reported is 0/ },
+  { name: "all pings first, then all echoes (a pipeline, not round trips)",
+    code: `async function main(ctx) {
+  const { sizes, repeats } = ctx.input;
+  const results = [];
+  for (const bytes of sizes) {
+    if (ctx.rank === 0) {
+      const t0 = ctx.now(), oneWay = [];
+      for (let i = 0; i < repeats; i++) ctx.send(1, new Uint8Array(bytes));
+      for (let i = 0; i < repeats; i++) { await ctx.recv(1); oneWay.push((ctx.now() - t0) / 2 / 1000); }
+      oneWay.sort((a, b) => a - b);
+      results.push({ bytes, seconds: oneWay[oneWay.length >> 1] });
+    } else {
+      for (let i = 0; i < repeats; i++) ctx.send(0, await ctx.recv(0));
+    }
+  }
+  if (ctx.rank === 0) return results;
+}
+`,
+    expect: /sent the ping of round trip 2 of \d+ for .* before the echo of round trip 1/ },
+];
 
 function cases(rng) {
   const one = (count) => {
@@ -76,6 +119,12 @@ function cases(rng) {
     return { ranks: 2, inputs: [input, input], sizes, repeats };
   };
   return [one(intBetween(rng, 3, 4)), one(intBetween(rng, 3, 5))];
+}
+
+// Hidden: every size of the ladder with few repeats, and one large size with many.
+function edgeCases(rng) {
+  const one = (sizes, repeats) => ({ ranks: 2, inputs: [{ sizes, repeats }, { sizes, repeats }], sizes, repeats });
+  return [one(LADDER, 3), one([pick(rng, LADDER.slice(-2))], 11)];
 }
 
 // Messages of one direction, in the order they were sent. A coarse clock (~100 µs) can give two messages
@@ -115,12 +164,13 @@ function check(run, testCase) {
   const lost = undelivered(trace);
   if (lost) return fail(`The message ${describeMessage(lost)} was never received: every ping and every echo needs a <code>recv</code>.`);
   // Alternation: echo k leaves after ping k arrived; ping k + 1 leaves after echo k arrived.
-  // (Tolerance: Workers' clocks agree only to a few clock ticks.)
+  // (Tolerance: Workers' clocks agree only to a few clock ticks; the judge's clock is exact.)
+  const skew = clockSkew(run);
   for (let k = 0; k < trips; k++) {
-    if (echoes[k].sendTime < pings[k].recvTime - ORDER_TOL_S) {
+    if (echoes[k].sendTime < pings[k].recvTime - skew) {
       return fail(`Rank 1 sent the echo of ${where(k)} before it had received the ping. Rank 1 must <code>recv</code> first, then send.`);
     }
-    if (k + 1 < trips && pings[k + 1].sendTime < echoes[k].recvTime - ORDER_TOL_S) {
+    if (k + 1 < trips && pings[k + 1].sendTime < echoes[k].recvTime - skew) {
       return fail(`Rank 0 sent the ping of ${where(k + 1)} before the echo of ${where(k)} came back. ` +
         "Wait for each echo (<code>await ctx.recv(1)</code>) before the next ping, or you time a pipeline, not a round trip.");
     }
@@ -135,7 +185,6 @@ function check(run, testCase) {
   if (report.length !== sizes.length) {
     return fail(`Rank 0 returned ${report.length} entries for ${sizes.length} sizes; push one <code>{ bytes, seconds }</code> after each size's round trips.`);
   }
-  let anyPositive = false;
   for (let j = 0; j < sizes.length; j++) {
     const entry = report[j] ?? {};
     if (entry.bytes !== sizes[j]) {
@@ -144,24 +193,46 @@ function check(run, testCase) {
     if (typeof entry.seconds !== "number" || !Number.isFinite(entry.seconds) || entry.seconds < 0) {
       return fail(`Rank 0 reported seconds = ${esc(JSON.stringify(entry.seconds))} for ${fmtBytes(sizes[j])}; expected a non-negative number.`);
     }
-    anyPositive ||= entry.seconds > 0;
+  }
+  if (report.every((e) => e.seconds === 0)) {
+    return fail("Every time rank 0 reported is 0. Read <code>ctx.now()</code> before the send and after the echo " +
+      "has arrived (after <code>await ctx.recv(1)</code>): a send returns at once, so timing it alone measures nothing.");
+  }
+  const resolution = clockResolution(run);
+  const rows = sizes.map((bytes, j) => {
     const oneWay = [];
     for (let k = j * repeats; k < (j + 1) * repeats; k++) oneWay.push((echoes[k].recvTime - pings[k].sendTime) / 2);
-    const traced = median(oneWay);
-    const lo = traced / FACTOR - SLACK_S, hi = traced * FACTOR + SLACK_S;
-    if (entry.seconds < lo || entry.seconds > hi) {
-      const unitSlip = entry.seconds > 100 * traced && entry.seconds > SLACK_S
-        ? " It looks about 1000× too large: <code>ctx.now()</code> is in milliseconds, so divide by 1000." : "";
-      return fail(`For ${fmtBytes(sizes[j])}, rank 0 reported a one-way time of ${fmtTime(entry.seconds)}, but the trace's ` +
-        `round trips give a median one-way time of ${fmtTime(traced)}.${unitSlip} Read <code>ctx.now()</code> just before ` +
-        "the send and just after the echo arrives, halve the difference, and report the median in seconds.");
-    }
-  }
-  if (!anyPositive) {
-    return fail("Every time rank 0 reported is 0. Read <code>ctx.now()</code> before the send and after the echo arrives.");
-  }
+    const M = median(oneWay);
+    const spread = median(oneWay.map((t) => Math.abs(t - M)));
+    return { bytes, got: report[j].seconds, M, mean: oneWay.reduce((a, b) => a + b, 0) / repeats,
+             tol: resolution + spread / 2 + 1e-9 * M };
+  });
+  const off = rows.find((row) => Math.abs(row.got - row.M) > row.tol);
+  if (off) return fail(explainTime(off, rows));
   return pass(`${2 * trips} messages in the right order and sizes, and rank 0's medians agree with the trace ` +
     `(for ${fmtBytes(sizes.at(-1))}: ${fmtTime(report.at(-1).seconds)} one way).`);
+}
+
+// Why rank 0's number for one size is off: the usual slips, recognised by what the number equals.
+function explainTime({ bytes, got, M, mean, tol }, rows) {
+  const said = `For ${fmtBytes(bytes)}, rank 0 reported a one-way time of ${fmtTime(got)}, but the trace's round trips ` +
+    `give a median one-way time of ${fmtTime(M)}`;
+  const how = " Read <code>ctx.now()</code> just before the send and just after the echo arrives, halve the " +
+    "difference, and report the median in seconds.";
+  if (rows.length > 1 && rows.every((r) => r.got === got) && rows.some((r) => Math.abs(r.M - M) > r.tol)) {
+    return `Rank 0 reported the same time, ${fmtTime(got)}, for every size, but the trace's medians differ ` +
+      `(${rows.map((r) => `${fmtBytes(r.bytes)}: ${fmtTime(r.M)}`).join(", ")}): measure each size, do not assume a number.${how}`;
+  }
+  // The closest of the usual slips, if it explains the number to within the tolerance.
+  const slips = [
+    [2 * M, 1, `${said}. ${fmtTime(got)} is a whole round trip — the ping and the echo each cross once, so one way is half of it.`],
+    [mean, 1, `${said}. ${fmtTime(got)} is the mean of the round trips, not their median: one slow round trip (a garbage ` +
+      `collection, a busy thread) drags a mean, while the median ignores it.${how}`],
+    [1000 * M, 1000, `${said}. It is about 1000× too large: <code>ctx.now()</code> is in milliseconds, so divide by 1000.`],
+  ].map(([value, scale, text]) => ({ miss: Math.abs(got - value) / scale, text }))
+    .filter(({ miss }) => miss <= tol).sort((a, b) => a.miss - b.miss);
+  if (slips.length) return slips[0].text;
+  return `${said}.${how}`;
 }
 
 export const pingPong = {
@@ -173,13 +244,17 @@ export const pingPong = {
     <code>Uint8Array</code> of that size to rank 1, and rank 1 sends the same bytes back. Rank 0 times each round trip
     with <code>ctx.now()</code> (milliseconds) and returns an array with one <code>{ bytes, seconds }</code> per size:
     the <strong>median</strong> one-way time (half a round trip) in <strong>seconds</strong>. Rank 1 returns nothing.</p>
-    <p>The checker compares your times with the timestamps the cluster recorded for every message.</p>`,
+    <p>The checker replays your program under several delivery orders and recomputes each median from the
+    timestamps the cluster recorded for the same round trips; yours must agree to within the clock's resolution plus
+    half the round trips' own spread.</p>`,
   ranks: 2,
   starter,
   solution,
-  wrong,
+  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
+  wrongs,
   timeoutMs: 10000,
   cases,
+  edgeCases,
   check,
   hints: [
     "Branch on <code>ctx.rank</code>: rank 0 does send-then-recv, rank 1 does recv-then-send. Both loop over the same sizes and repeats, so the messages pair up.",
