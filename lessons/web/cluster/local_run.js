@@ -2,8 +2,8 @@
 // one step at a time by a scheduler, so a run is reproducible and every interleaving a seed names can be tried.
 //
 // A step is one of
-//   deliver   the oldest message in flight on one ordered pair src → dst reaches dst (per-pair FIFO); if dst
-//             has a recv() waiting for it (same source and tag) the recv takes it at once;
+//   deliver   the oldest message in flight on one ordered pair src → dst reaches dst (per-pair FIFO) and is
+//             matched to a recv() of dst that waits for it (same source and tag), if there is one;
 //   resume    a rank runs on: the oldest thing it was waiting for happens — its recv() takes its message (a
 //             synchronous sender may then go on), its send() completes, its barrier releases, its timer fires,
 //             or (first step) its main() starts. A rank's resumptions keep their order, so per-pair FIFO holds
@@ -20,6 +20,8 @@
 // thread (the Worker cluster terminates it); the watchdog stops everything else: too long in real time, or
 // more than MAX_STEPS steps.
 import { WaitForGraph } from "./deadlock.js";
+import { LocalNetwork } from "./local_network.js";
+import { VirtualTimers } from "./local_timers.js";
 import { interleaving } from "./run_options.js";
 import { describe } from "../worker/learner_module.js";
 import { messageBytes, preparePayload } from "../worker/message_size.js";
@@ -44,10 +46,11 @@ const drain = () => new Promise((resolve) => {
 const realMs = () => globalThis.performance.now();
 
 export class LocalRun {
-  // mains[r]: rank r's main; where(err) → { line, column } in the learner's code; shims[r] fills in rank r's
-  // console and timer functions (local_cluster.js passes them to the code).
+  // The options of LocalCluster.run (local_cluster.js compiles the code, with shims(r) as rank r's console and
+  // timers, and hands the mains to execute()).
   constructor({ size, inputs, core, timeoutMs, onLog, delivery, sendMode }) {
     Object.assign(this, { size, inputs, core, timeoutMs, onLog, sendMode });
+    this.where = () => ({ line: null, column: null });
     this.policy = interleaving(delivery);
     this.clock = 0;              // seconds since the run started
     this.ended = false;
@@ -56,10 +59,8 @@ export class LocalRun {
     this.spans = [];
     this.results = new Array(size).fill(undefined);
     this.logs = Array.from({ length: size }, () => []);
-    this.pairs = new Map();      // "src>dst" → messages in flight, oldest first
-    this.mailbox = new Map();    // "dst|src#tag" → arrived messages no recv() has taken yet
-    this.waiting = new Map();    // "dst|src#tag" → recv() waiters, oldest first
-    this.timers = [];            // [{ id, rank, due, fn, every }]
+    this.network = new LocalNetwork();
+    this.timers = new VirtualTimers();
     this.seq = 0;
     this.ranks = Array.from({ length: size }, (_, r) => ({
       r, open: new Set(), ready: [], barrier: null, barrierGen: 0, finished: false, lines: 0, dropped: 0,
@@ -68,6 +69,7 @@ export class LocalRun {
   }
 
   // Runs mains[r](ctx) on every rank; resolves with the RunResult (lessons/web/README.md, "The Worker cluster").
+  // where(err) → { line, column } of an error in the learner's code.
   async execute(mains, where) {
     this.where = where;
     this.started = realMs();
@@ -94,21 +96,12 @@ export class LocalRun {
     };
   }
 
-  // A rank's console and timers (virtual: a timer fires when the clock reaches it, in due order).
+  // A rank's console and timers (virtual: local_timers.js).
   shims(r) {
-    const add = (fn, ms, args, repeat) => {
-      if (typeof fn !== "function") return 0;
-      const every = Math.max(0, Number(ms) || 0) / 1000;
-      const id = ++this.seq;
-      this.timers.push({ id, rank: r, due: this.clock + every, fn: () => fn(...args), every: repeat ? Math.max(every, 1e-6) : null });
-      return id;
-    };
-    const clear = (id) => { this.timers = this.timers.filter((t) => t.id !== id); };
     const line = (prefix) => (...args) => this.log(r, prefix + formatArgs(args));
     return {
       console: { log: line(""), info: line(""), debug: line(""), warn: line("warning: "), error: line("error: ") },
-      setTimeout: (fn, ms, ...args) => add(fn, ms, args, false), clearTimeout: clear,
-      setInterval: (fn, ms, ...args) => add(fn, ms, args, true), clearInterval: clear,
+      ...this.timers.functions(r, () => this.clock),
     };
   }
 
@@ -132,13 +125,13 @@ export class LocalRun {
 
   // ---- steps ------------------------------------------------------------------------------------------------
   #step() {
-    for (const t of this.timers.filter((x) => x.due <= this.clock).sort((a, b) => a.due - b.due || a.id - b.id)) this.#fire(t);
-    const heads = [...this.pairs.values()].filter((q) => q.length);
+    for (const timer of this.timers.due(this.clock)) this.#schedule(timer.rank, timer.run);
+    const heads = this.network.heads();
     const runnable = this.ranks.filter((x) => x.ready.length);
     const n = runnable.length + heads.length;
     if (n === 0) {
-      if (!this.timers.length) return false;
-      this.clock = Math.min(...this.timers.map((t) => t.due));   // nothing else can happen before it
+      if (!this.timers.pending) return false;
+      this.clock = this.timers.next();   // nothing else can happen before it
       return true;
     }
     // Without a seed: the oldest message in flight first, then the rank that became ready first.
@@ -150,21 +143,15 @@ export class LocalRun {
       this.clock += this.policy.tick();
       try { item.run(); } catch (err) { this.fail(rank.r, err); }
     } else {
-      const message = heads[k - runnable.length].shift();
+      const { message, waiter } = this.network.arrive(heads[k - runnable.length]);
       this.clock += this.policy.tick() + SECONDS_PER_BYTE * message.bytes;
-      this.#arrive(message);
+      if (waiter) this.#take(message, waiter);
     }
     return true;
   }
 
   #schedule(rank, run) {
     this.ranks[rank].ready.push({ run, seq: ++this.seq });
-  }
-
-  #fire(timer) {
-    if (timer.every === null) this.timers = this.timers.filter((t) => t !== timer);
-    else timer.due += timer.every;
-    this.#schedule(timer.rank, timer.fn);
   }
 
   #start(r, main) {
@@ -209,8 +196,7 @@ export class LocalRun {
     this.ranks[r].spans.send(to, bytes, this.clock, this.clock);
     this.graph.sent(r, to, tag);
     const message = { src: r, dst: to, tag, bytes, data: copy, record, seq: ++this.seq, sender: null };
-    const key = `${r}>${to}`;
-    (this.pairs.get(key) ?? this.pairs.set(key, []).get(key)).push(message);
+    this.network.post(message);
     if (this.sendMode !== "sync") return Promise.resolve();
     message.sender = { kind: "send", to, tag, peer: to };
     return this.#pending(r, message.sender);
@@ -223,18 +209,9 @@ export class LocalRun {
     checkTag(tag, "recv");
     const waiter = { kind: "recv", from, tag, peer: from };
     const promise = this.#pending(r, waiter);
-    const key = boxKey(r, from, tag);
-    const arrived = this.mailbox.get(key);
-    if (arrived?.length) this.#take(arrived.shift(), waiter);
-    else (this.waiting.get(key) ?? this.waiting.set(key, []).get(key)).push(waiter);
+    const arrived = this.network.match(r, from, tag, waiter);
+    if (arrived) this.#take(arrived, waiter);
     return promise;
-  }
-
-  #arrive(message) {
-    const key = boxKey(message.dst, message.src, message.tag);
-    const waiters = this.waiting.get(key);
-    if (waiters?.length) this.#take(message, waiters.shift());
-    else (this.mailbox.get(key) ?? this.mailbox.set(key, []).get(key)).push(message);
   }
 
   // A message is matched to a recv(); the receiving rank takes it when it next runs (its recvTime is that
@@ -315,8 +292,11 @@ export class LocalRun {
   }
 
   #timeout(tooManySteps) {
-    const running = this.ranks.filter((x) => !x.finished && x.ready.length > 0).map((x) => x.r);
-    const blocked = this.ranks.filter((x) => !x.finished && x.ready.length === 0).map((x) => x.r);
+    // Running: something to resume, or a message on its way to it; blocked: neither.
+    const coming = new Set(this.network.heads().map((q) => q[0].dst));
+    const live = this.ranks.filter((x) => !x.finished);
+    const running = live.filter((x) => x.ready.length > 0 || coming.has(x.r)).map((x) => x.r);
+    const blocked = live.filter((x) => !running.includes(x.r)).map((x) => x.r);
     const list = (xs) => (xs.length === 1 ? `rank ${xs[0]} was` : `ranks ${xs.join(", ")} were`);
     let message = `Stopped by the watchdog after ${tooManySteps ? `${MAX_STEPS} steps` : `${this.timeoutMs} ms`}: `;
     message += running.length ? `${list(running)} still running (an endless loop, or more work than the time allows?)`
@@ -342,8 +322,6 @@ export class LocalRun {
     return new (class extends SpanRecorder { now() { return run.clock; } })(r, 0);
   }
 }
-
-const boxKey = (dst, src, tag) => `${dst}|${src}#${JSON.stringify(tag)}`;  // tags are integers or strings; 1 ≠ "1"
 
 function checkRank(peer, size, what) {
   if (!Number.isInteger(peer) || peer < 0 || peer >= size) {
