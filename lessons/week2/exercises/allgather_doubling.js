@@ -65,7 +65,7 @@ const wrongs = [
     expect: /put at the wrong offset|is still zeros|did not fit where you put it/ },
   { name: "the steps in the wrong order (distance p/2 first)",
     code: solution.replace("for (let d = 1; d < p; d *= 2) {", "for (let d = p / 2; d >= 1; d /= 2) {"),
-    expect: /in step 1 a rank holds and sends exactly 2\^0 = 1 block/ },
+    expect: /take the distances in the order 1, 2, 4/ },
   { name: "a central computation: gather to rank 0, broadcast",
     code: `async function main(ctx) {
   const p = ctx.size, r = ctx.rank, b = ctx.input.block.length;
@@ -148,7 +148,11 @@ function check(run, testCase, core) {
         return fail(`Rank ${r}'s message ${i + 1} (to rank ${m.dst}) carried ${m.bytes} B` +
           `${Number.isInteger(count) ? ` = ${count} block(s)` : ""}; in step ${i + 1} a rank holds and sends exactly ` +
           `2^${i} = ${blocksHeld} block(s) of b = ${b} numbers: ${want} B. ` +
-          (m.bytes % BYTES_PER_NUMBER ? plainArrayNote : "Send only the contiguous run of blocks you hold, not the whole buffer."));
+          (m.bytes % BYTES_PER_NUMBER ? plainArrayNote
+            : count === (m.src ^ m.dst) && count !== blocksHeld ? `You sent as many blocks as the distance to the partner ` +
+              `(${count}) while holding ${blocksHeld}: take the distances in the order 1, 2, 4, …, so that what a rank ` +
+              "holds doubles every step and the partner at distance d needs exactly d blocks."
+              : "Send only the contiguous run of blocks you hold, not the whole buffer."));
       }
     }
   }
