@@ -4,50 +4,19 @@
 //   node --test tests/e2e/cluster.test.mjs
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium } from "playwright-core";
-import { startServer } from "../../scripts/serve.mjs";
-import { assembleSite } from "../../scripts/assemble_site.mjs";
+import { openClusterFixture } from "./cluster_page.mjs";
 import { WaitForGraph } from "../../lessons/web/cluster/deadlock.js";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
-const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 const LIMIT = { timeout: 60_000 };  // a hang fails its test instead of stalling the whole suite
 
-let server, context, page, profile, siteDir;
-const consoleErrors = [];
-
+let fx, page, consoleErrors;
 before(async () => {
-  // Served: the site assembled from the working tree as /lessons/ (so the fixture's source-tree imports
-  // ../../../lessons/web/… resolve, to the bundled Worker the pages use) and the repo's tests/.
-  siteDir = mkdtempSync(join(tmpdir(), "dsml-cluster-site-"));
-  await assembleSite(join(siteDir, "lessons"), { requireWasm: true });
-  symlinkSync(join(ROOT, "tests"), join(siteDir, "tests"));
-  let url;
-  ({ server, url } = await startServer(siteDir, 0));
-  profile = mkdtempSync(join(tmpdir(), "dsml-cluster-"));
-  context = await chromium.launchPersistentContext(profile, { executablePath: "/usr/bin/chromium", headless: true, args: FLAGS });
-  page = await context.newPage();
-  const collect = (where) => (msg) => { if (msg.type() === "error") consoleErrors.push(`${where}: ${msg.text()}`); };
-  page.on("console", collect("page"));
-  page.on("pageerror", (err) => consoleErrors.push(`pageerror: ${err.message}`));
-  page.on("worker", (worker) => worker.on("console", collect("worker")));
-  await page.goto(`${url}tests/e2e/fixtures/cluster.html`);
-  await page.waitForFunction(() => window.fixture);
+  fx = await openClusterFixture();
+  ({ page, consoleErrors } = fx);
 });
+after(async () => { await fx?.close(); });
 
-after(async () => {
-  await context?.close();
-  server?.close();
-  for (const dir of [profile, siteDir]) if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-const run = (size, code, options = {}) =>
-  page.evaluate(([s, c, o]) => window.fixture.run(s, c, o), [size, code, options]);
+const run = (size, code, options = {}) => fx.run(size, code, options);
 
 // Spans of each rank must tile its time without overlapping.
 function assertSpansTile(spans, size) {

@@ -12,7 +12,7 @@ export async function judgeEntry(exercise, code, entry, core = null) {
   const { testCase, delivery, sendMode } = entry;
   const program = exercise.program ? exercise.program(code) : code;
   const run = await runLocal(program, { ranks: testCase.ranks, inputs: testCase.inputs, core, delivery, sendMode,
-    timeoutMs: exercise.timeoutMs ?? 5000 });
+    timeoutMs: exercise.timeoutMs ?? 5000, learnerLines: exercise.program ? code.split("\n").length : null });
   return { run, verdict: exercise.check(run, testCase, core) };
 }
 

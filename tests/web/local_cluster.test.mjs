@@ -15,7 +15,7 @@ const RING = `async function main(ctx) {
 test("a RunResult of the Worker cluster's shape, with an exact virtual clock", async () => {
   const run = await runLocal(RING, { ranks: 4, inputs: [10, 0, 0, 0] });
   assert.deepEqual(Object.keys(run).sort(),
-    ["clock", "deadlock", "elapsedMs", "error", "logs", "results", "spans", "status", "timeout", "trace"]);
+    ["clock", "deadlock", "elapsedMs", "error", "logs", "progress", "results", "spans", "status", "stopped", "timeout", "trace"]);
   assert.equal(run.status, "ok");
   assert.deepEqual(run.results, [13, undefined, undefined, undefined]);
   assert.deepEqual(run.clock, { kind: "virtual", resolution: 0, skew: 0 });
@@ -208,6 +208,36 @@ async function main(ctx) {
   });
   assert.deepEqual(shared.list, [], "the caller's input is not touched");
   assert.deepEqual(run.logs[2], ["rank 2 { calls: 1 }", "warning: careful"]);
+});
+
+test("progress values reach the page as copies; Stop (an AbortSignal) ends a run as stopped", async () => {
+  const seen = [];
+  const run = await runLocal(`async function main(ctx) {
+    const point = { step: 0, loss: 2.5 };
+    ctx.progress(point);
+    point.step = 9;
+    ctx.progress({ step: 1, loss: 1.25 });
+  }`, { ranks: 2, onProgress: (rank, value) => seen.push([rank, value.step]) });
+  assert.deepEqual(run.progress, Array(2).fill([{ step: 0, loss: 2.5 }, { step: 1, loss: 1.25 }]));
+  assert.deepEqual(seen.sort(), [[0, 0], [0, 1], [1, 0], [1, 1]]);
+  const forever = "async function main(ctx) { for (;;) { ctx.send(1 - ctx.rank, 0); await ctx.recv(1 - ctx.rank); } }";
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 50);
+  const stopped = await runLocal(forever, { ranks: 2, timeoutMs: Infinity, signal: controller.signal });
+  assert.deepEqual([stopped.status, stopped.stopped], ["stopped", { message: "Stopped." }]);
+  const before = await runLocal(forever, { ranks: 2, signal: AbortSignal.abort() });
+  assert.equal(before.status, "stopped");
+});
+
+test("a composed program (learnerLines): an error in the course's part is reported at the learner's calling line", async () => {
+  const learner = `function helper(x) {
+  return course(x + 1);
+}`;
+  const course = `async function main(ctx) { return helper(ctx.rank); }
+function course(x) { if (x > 1) throw new RangeError("x is too large"); return x; }`;
+  const run = await runLocal(`${learner}\n${course}`, { ranks: 2, learnerLines: 3 });
+  assert.deepEqual(run.error, { rank: 1, line: 2, column: 10,
+    message: "RangeError: x is too large — raised inside the course's code by your call at line 2" });
 });
 
 test("a rank's log keeps at most 1000 lines and says how many it dropped", async () => {

@@ -4,7 +4,7 @@
 // batches — plus, per exercise, what the trace shows about the communication. Pure functions, no DOM.
 import { esc } from "../../web/exercise/params.js";
 import { fail, pass, unfinished } from "../../web/exercise/run_checks.js";
-import { LAB_DEFAULTS, assembleParams, labInputs, labProgram, lossesFromLogs, maxRelativeDifference } from "../programs/lab_program.js";
+import { LAB_DEFAULTS, assembleParams, labInputs, labProgram, lossesFromProgress, maxRelativeDifference } from "../programs/lab_program.js";
 
 export { fail, pass, unfinished };
 
@@ -56,7 +56,7 @@ export function trainingVerdict(run, testCase, core) {
     const i = per.indexOf(Math.max(...per));
     const moved = (a) => Math.hypot(...a.map((v, e) => v - init[i][e]));
     const ratio = moved(params[i]) / moved(ref.params[i]);
-    const losses = lossesFromLogs(run.logs, config);
+    const losses = lossesFromProgress(run.progress, config);
     const firstLoss = Math.abs(losses[0] - ref.losses[0]) <= 1e-9 * ref.losses[0]
       ? "The loss of step 0 matches, so the forward pass is right and the gradient or its sync is not. "
       : `The loss of step 0 is ${losses[0].toPrecision(6)} instead of ${ref.losses[0].toPrecision(6)}: the forward pass already differs. `;

@@ -4,13 +4,19 @@
 //   const cluster = new Cluster(4, { wasmModule });      // wasmModule: optional compiled WebAssembly.Module
 //   await cluster.ready();
 //   const run = await cluster.run(code, { inputs, timeoutMs: 5000, onLog(rank, line) {} });
-//   run.status  // "ok" | "error" | "timeout" | "deadlock"  — the RunResult is described in cluster_run.js
+//   run.status  // "ok" | "error" | "timeout" | "deadlock" | "stopped" — the RunResult: cluster_run.js
+// Options: inputs (one per rank), timeoutMs (the whole run's budget; Infinity for none), stallMs (stop when no
+// rank reports anything for that long), onLog(rank, line), onProgress(rank, value) (ctx.progress), signal (an
+// AbortSignal: Stop), sendMode ("buffered" | "sync": send completes only when received, as MPI_Ssend),
+// delivery ({ seed }: messages of different senders delivered in a seeded random interleaving, per-pair order
+// kept), learnerLines (the learner's code is the first lines of a composed program: errors are reported there).
 //   cluster.terminate();
 //
 // Wiring: the page creates one MessageChannel per pair of ranks and transfers its two ports to the two Workers,
 // so data goes Worker → Worker without passing through the page (p·(p−1)/2 channels, like a fully connected
-// network). The page only receives each Worker's small reports (sent/received/blocked/log/done), which feed
-// the trace, the timeline and the deadlock detector, and it coordinates barriers.
+// network). The page only receives each Worker's batched reports (records of messages sent and received, state,
+// output, spans: rank_reports.js), which feed the trace, the timeline and the deadlock detector, and it
+// coordinates barriers.
 //
 // After a run that did not end "ok" some Workers may still be executing the learner's code (an endless loop),
 // so the cluster recycles itself before the next run: ranks the watchdog caught running are terminated at
@@ -54,14 +60,20 @@ export class Cluster {
 
   // Runs `code` on every rank; resolves with a RunResult (it rejects only on misuse: a run already in
   // progress, bad arguments, or terminate() during the run). One run at a time per cluster.
-  async run(code, { inputs = [], timeoutMs = 5000, onLog = null } = {}) {
+  async run(code, { inputs = [], timeoutMs = 5000, stallMs = Infinity, onLog = null, onProgress = null, signal = null,
+                    sendMode = "buffered", delivery = null, learnerLines = null } = {}) {
     if (this.#terminated) throw new Error("Cluster.run: this cluster has been terminated");
     if (this.#busy) {
       throw new Error("Cluster.run: another run is still in progress on this cluster; await it before starting the next");
     }
     if (typeof code !== "string") throw new TypeError("Cluster.run: code must be a string");
     if (!Array.isArray(inputs)) throw new TypeError("Cluster.run: inputs must be an array (one value per rank)");
-    if (!(timeoutMs > 0 && timeoutMs <= 2 ** 31 - 1)) throw new RangeError(`Cluster.run: timeoutMs must be a positive number of ms (got ${timeoutMs})`);
+    const ms = (x) => x === Infinity || (x > 0 && x <= 2 ** 31 - 1);
+    if (!ms(timeoutMs)) throw new RangeError(`Cluster.run: timeoutMs must be a positive number of ms or Infinity (got ${timeoutMs})`);
+    if (!ms(stallMs)) throw new RangeError(`Cluster.run: stallMs must be a positive number of ms or Infinity (got ${stallMs})`);
+    if (sendMode !== "buffered" && sendMode !== "sync") throw new RangeError(`Cluster.run: sendMode must be "buffered" or "sync" (got ${sendMode})`);
+    const fuzzSeed = delivery === null ? null : delivery.seed;
+    if (fuzzSeed !== null && !Number.isInteger(fuzzSeed)) throw new TypeError("Cluster.run: delivery must be null or { seed: an integer }");
     this.#busy = true;
     try {
       await this.ready();
@@ -69,17 +81,22 @@ export class Cluster {
       const id = ++this.#runs;
       const t0 = clockMs();
       const workers = this.#workers;
-      const run = new ClusterRun({ id, size: this.size, t0, timeoutMs, onLog,
+      const run = new ClusterRun({ id, size: this.size, t0, timeoutMs, stallMs, onLog, onProgress,
                                    broadcast: (msg) => workers.forEach((w) => w.postMessage(msg)) });
       this.#run = run;
+      const stop = () => run.stop("Stopped.");
+      if (signal?.aborted) stop();
+      signal?.addEventListener("abort", stop);
       try {
-        workers.forEach((w, r) => w.postMessage({ type: "run", run: id, t0, code, input: inputs[r] }));
+        workers.forEach((w, r) => w.postMessage({ type: "run", run: id, t0, code, input: inputs[r], sendMode,
+                                                  fuzzSeed, learnerLines }));
       } catch (err) {
         run.abort(err);
         this.#setReady(this.#recycle(id, []));  // the ranks before the failing one have started
         throw new TypeError(`Cluster.run: an input cannot be sent to a Worker (${err.message}); use plain data`);
       }
-      const result = await run.outcome;
+      const result = await run.outcome.finally(() => signal?.removeEventListener("abort", stop));
+      // After a stop, ranks busy in long work do not answer "abandon" in time and are replaced (#recycle).
       if (result.status !== "ok") this.#setReady(this.#recycle(id, result.timeout?.running ?? []));
       return result;
     } finally {

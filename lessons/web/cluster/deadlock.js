@@ -1,46 +1,38 @@
 // deadlock.js — the page's wait-for bookkeeping for a Worker cluster: who is blocked on what, how many
 // messages are in flight on each (src → dst, tag), and whether any rank can still make progress.
 //
-// Every Worker reports to the page, in order, on its own channel:
-//   sent(src→dst, tag)        BEFORE the data leaves the Worker,
-//   received(src→dst, tag)    when a recv() consumes a message,
-//   blocked(on, barrierGen, sends)   when its code is suspended on recv()/barrier() — or, in synchronous-send
-//                             mode, on a send() whose message the receiver has not taken yet — and nothing
-//                             else can wake it,
-//   barrier entry, done.
-// The page declares a deadlock the moment
-//     every unfinished rank is blocked, and no blocked recv has a matching message in flight
-//     (in flight = sent − received, as reported so far), and no barrier can complete.
-// No timer is involved, and there are no false positives. The reports of different Workers may reach the page
-// in any interleaving, so suppose the page sees rank r blocked (its latest report) but r has in fact already
-// consumed a message m from rank s. Then s reported sent(m) before transmitting m. If the page has processed
-// that report, m counts as in flight (r's "received" comes after its "blocked" on r's ordered channel, so it
-// was not processed yet) → not a deadlock. If it has not, then s's latest state seen by the page predates
-// sent(m): "running" (→ not a deadlock) or "blocked" although s had actually woken up earlier to send m — the
-// same situation one step earlier in time, with s in place of r. A barrier is released by the page itself, so
-// a rank the page sees in a barrier really is still in it. The chain moves strictly back in time, so it ends
-// in one of the "not a deadlock" cases. (This relies on only messages, barrier releases and the rank's own
-// timers waking a rank — see rank_worker.js.)
+// Each Worker reports to the page, in order, on its own channel (rank_reports.js): batches of records — every
+// message it sent (src→dst, tag, id) and every message its recv() took — each batch with the rank's state at
+// the moment the batch was posted: running, blocked (suspended on recv/send/barrier calls and nothing else can
+// wake it: rank_blocking.js), or done. Records are batched, so a report may be late, but it is never wrong
+// about the moment it describes. The page declares a deadlock the moment
+//     every unfinished rank's latest report says blocked, no blocked recv has a matching message in flight
+//     (in flight = sent as reported by the sender − received as reported by the receiver), no blocked sync send
+//     has had its message taken, and no barrier can complete.
+// No timer is involved, and there are no false positives. Suppose the page declares a deadlock but some rank x
+// is in fact not stuck: x's latest report (blocked on waits W, at time T_x) is stale, and after T_x x consumed a
+// message m matching W, sent by s at time t_m. If s's latest report is later than t_m, the page counts m as sent
+// but (by T_x) not received: in flight on one of x's blocked recvs → not a deadlock, contradiction. So s's latest
+// report is earlier than t_m, and it says blocked: s too woke after its report, by a message consumed before
+// t_m. (A sync send is the same with the roles swapped: its sender wakes when the receiver reports taking the
+// message. A barrier is released by the page itself, so a rank the page sees in a barrier really is still in
+// it.) Each step moves strictly back in time through finitely many events, so the chain ends in the first
+// case: a contradiction. (This relies on only messages, barrier releases and the rank's own timers waking a
+// rank — see rank_worker.js.) A real deadlock is always found: its ranks' final reports describe it exactly.
 //
 // When it is a deadlock we explain it the way the simulator does: a wait-for cycle,
 //   "rank 0 waits for rank 1, rank 1 waits for rank 0"            cycle [0, 1]
 // or, if there is none, a chain ending at a rank that has already returned,
 //   "rank 2 waits for rank 1, rank 1 waits for rank 0, which has finished"   cycle []
-// A rank in a barrier waits for every rank that has not reached it: "rank 0 waits in barrier for rank 1".
-//
-// Synchronous sends (MPI_Ssend; the clusters' sendMode "sync"): a send completes only when the receiver's
-// recv() has taken the message. A rank blocked in such a send to d waits for d ("rank 0 waits in send for
-// rank 1"); its message was reported sent, so it counts as in flight, and d's matching recv can take it. The
-// receiver's "received" report is what completes the send, so it also clears the sender's wait on it (the
-// sender wakes because of that very take; the argument above applies unchanged, with the take in place of the
-// message). Two ranks that both `await send()` to each other before receiving wait for each other:
-//   "rank 0 waits in send for rank 1, rank 1 waits in send for rank 0"          cycle [0, 1]
+// A rank in a barrier waits for every rank that has not reached it: "rank 0 waits in barrier for rank 1"; a rank
+// in a synchronous send waits for the receiver: "rank 0 waits in send for rank 1".
 
 export class WaitForGraph {
   constructor(size) {
     this.size = size;
     this.state = Array.from({ length: size }, () => ({ kind: "running" }));  // running | blocked | done
     this.inFlight = new Map();   // "src>dst#tag" → { src, dst, tag, count: sent − received (as reported) }
+    this.taken = new Set();      // "src:id" of every message a receiver reported taking (sync sends wait on it)
     this.barrierGen = 0;         // generation of the barrier that has not been released yet
     this.arrived = new Set();    // ranks inside that barrier
   }
@@ -53,18 +45,24 @@ export class WaitForGraph {
   received(src, dst, tag) {
     this.#add(src, dst, tag, -1);
     if (this.state[dst].kind !== "done") this.state[dst] = { kind: "running" };
-    const sender = this.state[src];  // a synchronous send of src to dst with this tag is complete
-    const i = sender.kind === "blocked" ? sender.sends.findIndex((w) => w.to === dst && sameTag(w.tag, tag)) : -1;
-    if (i >= 0) {
-      const sends = sender.sends.filter((_, k) => k !== i);
-      const still = sends.length > 0 || sender.on.length > 0 || sender.barrierGen === this.barrierGen;
-      this.state[src] = still ? { ...sender, sends } : { kind: "running" };
-    }
   }
 
-  // on: [{ from, tag }] — the recvs the rank is suspended on; barrierGen: the barrier it waits in, or null;
-  // sends: [{ to, tag }] — the synchronous sends it is suspended on (none in buffered mode).
-  blocked(rank, on, barrierGen, sends = []) { this.state[rank] = { kind: "blocked", on, barrierGen, sends }; }
+  // A record of a batched report: the receiver took message `id` of src (its state comes with the report).
+  receivedId(src, dst, tag, id) {
+    this.#add(src, dst, tag, -1);
+    this.taken.add(`${src}:${id}`);
+  }
+
+  // A batched report's state: { kind: "running" } | { kind: "blocked", on, barrierGen } | { kind: "done" }.
+  setState(rank, state) {
+    if (this.state[rank].kind === "done") return;
+    if (state.kind === "blocked") this.blocked(rank, state.on, state.barrierGen);
+    else this.state[rank] = { kind: state.kind };
+  }
+
+  // on: [{ kind: "recv", from, tag } | { kind: "send", to, tag, id }] — the calls the rank is suspended on
+  // (an entry without a kind is a recv); barrierGen: the barrier it waits in, or null.
+  blocked(rank, on, barrierGen) { this.state[rank] = { kind: "blocked", on, barrierGen }; }
 
   running(rank) { if (this.state[rank].kind !== "done") this.state[rank] = { kind: "running" }; }
 
@@ -88,9 +86,10 @@ export class WaitForGraph {
       const edges = this.#edges(r);
       if (edges === null || edges.length === 0) return null;          // running, or not really blocked
       if (edges.some((e) => e.kind === "recv" && this.#count(e.to, r, e.tag) > 0)) return null;
+      if (edges.some((e) => e.kind === "send" && this.taken.has(`${r}:${e.id}`))) return null;
     }
     const waits = live.map((r) => ({
-      rank: r, on: this.state[r].on, sends: this.state[r].sends, barrier: this.state[r].barrierGen === this.barrierGen }));
+      rank: r, on: this.state[r].on, barrier: this.state[r].barrierGen === this.barrierGen }));
     const cycle = this.#findCycle(live);
     if (cycle) {
       const text = cycle.map((step) => describe(step.rank, step.edge)).join(", ");
@@ -116,15 +115,14 @@ export class WaitForGraph {
     return hints;
   }
 
-  // Out-edges of rank r in the wait-for graph; null if r is not blocked. Recv edges first (by source), then
-  // send edges (by destination), then one barrier edge per rank that has not arrived.
+  // Out-edges of rank r in the wait-for graph; null if r is not blocked. Recv edges first (by source),
+  // then one barrier edge per rank that has not arrived.
   #edges(r) {
     const s = this.state[r];
     if (s.kind !== "blocked") return null;
-    const edges = [
-      ...s.on.map((w) => ({ kind: "recv", to: w.from, tag: w.tag })).sort((a, b) => a.to - b.to),
-      ...s.sends.map((w) => ({ kind: "send", to: w.to, tag: w.tag })).sort((a, b) => a.to - b.to),
-    ];
+    const edges = s.on.map((w) => (w.kind === "send" ? { kind: "send", to: w.to, tag: w.tag, id: w.id }
+                                                      : { kind: "recv", to: w.from, tag: w.tag }))
+      .sort((a, b) => a.to - b.to);
     if (s.barrierGen === this.barrierGen) {
       for (let q = 0; q < this.size; q++) if (!this.arrived.has(q)) edges.push({ kind: "barrier", to: q });
     }
@@ -183,10 +181,9 @@ export class WaitForGraph {
   }
 }
 
-const sameTag = (a, b) => JSON.stringify(a) === JSON.stringify(b);  // 1 ≠ "1", as in the in-flight keys
-
 function describe(rank, edge) {
   if (edge.kind === "barrier") return `rank ${rank} waits in barrier for rank ${edge.to}`;
   const tag = edge.tag === 0 ? "" : ` (tag ${JSON.stringify(edge.tag)})`;
-  return `rank ${rank} waits${edge.kind === "send" ? " in send" : ""} for rank ${edge.to}${tag}`;
+  if (edge.kind === "send") return `rank ${rank} waits in send for rank ${edge.to}${tag}`;
+  return `rank ${rank} waits for rank ${edge.to}${tag}`;
 }

@@ -7,6 +7,8 @@
 //   const cluster = new LocalCluster(4, { core });     // core: the wasm core every rank sees as ctx.core
 //   const run = await cluster.run(code, { inputs, delivery: { seed: 7 }, sendMode: "sync" });
 //   // or, in one call:  await runLocal(code, { ranks: 4, inputs, delivery: { seed: 7 } })
+// Options as cluster.js's: inputs, timeoutMs (real time; Infinity for none), stallMs (accepted; a judge run
+// always moves on or ends, so it never stalls), onLog, onProgress, signal (Stop), sendMode, delivery, learnerLines.
 //
 // Differences from the Workers, on purpose: time is virtual (deterministic; RunResult.clock says so), each
 // rank's code is compiled on its own (its top-level variables are its own, as in a Worker) with its own
@@ -35,12 +37,14 @@ export class LocalCluster {
   }
 
   // Resolves with a RunResult; rejects only on misuse (bad arguments, a run already in progress).
-  async run(code, { inputs = [], timeoutMs = 5000, onLog = null, delivery = null, sendMode = "buffered" } = {}) {
+  async run(code, { inputs = [], timeoutMs = 5000, stallMs = Infinity, onLog = null, onProgress = null, signal = null,
+                    delivery = null, sendMode = "buffered", learnerLines = null } = {}) {
     if (this.#terminated) throw new Error("LocalCluster.run: this cluster has been terminated");
     if (this.#busy) throw new Error("LocalCluster.run: another run is still in progress on this cluster; await it before starting the next");
     if (typeof code !== "string") throw new TypeError("LocalCluster.run: code must be a string");
     if (!Array.isArray(inputs)) throw new TypeError("LocalCluster.run: inputs must be an array (one value per rank)");
-    if (!(timeoutMs > 0)) throw new RangeError(`LocalCluster.run: timeoutMs must be a positive number of ms (got ${timeoutMs})`);
+    if (!(timeoutMs > 0)) throw new RangeError(`LocalCluster.run: timeoutMs must be a positive number of ms or Infinity (got ${timeoutMs})`);
+    if (!(stallMs > 0)) throw new RangeError(`LocalCluster.run: stallMs must be a positive number of ms or Infinity (got ${stallMs})`);
     checkRunOptions({ delivery, sendMode }, "LocalCluster.run");
     try {
       inputs.forEach((x) => structuredClone(x));
@@ -49,8 +53,11 @@ export class LocalCluster {
     }
     this.#busy = true;
     const id = ++runs;
-    const run = new LocalRun({ size: this.size, inputs, core: this.core, timeoutMs, onLog, delivery, sendMode });
+    const run = new LocalRun({ size: this.size, inputs, core: this.core, timeoutMs, onLog, onProgress, delivery, sendMode });
     const stopWatching = watchRejections(id, run);
+    const stop = () => run.stop();
+    if (signal?.aborted) stop();
+    signal?.addEventListener?.("abort", stop);
     try {
       const loaded = Array.from({ length: this.size }, (_, r) => load(code, sourceName(id, r), run.shims(r)));
       const failed = loaded.findIndex((x) => x.error);
@@ -59,9 +66,10 @@ export class LocalCluster {
         run.failWith(failed, message, line, column);
         return await run.execute([], () => ({}));
       }
-      return await run.execute(loaded.map((x) => x.main), (err) => locate(err, id));
+      return await run.execute(loaded.map((x) => x.main), (err) => locate(err, id, learnerLines));
     } finally {
       this.#busy = false;
+      signal?.removeEventListener?.("abort", stop);
       stopWatching();
     }
   }
@@ -96,11 +104,17 @@ function load(code, name, shims) {
   return { main };
 }
 
-// Line and column in the learner's code of the innermost stack frame that lies in it (any rank's copy).
-function locate(err, id) {
+// The innermost stack frame in the learner's code (any rank's copy): { line, column, inCourseCode }. With
+// learnerLines (the learner's code is the first lines of a composed program), an error raised in the course's part
+// is placed at the learner's calling line, as the Workers do (learner_module.js).
+function locate(err, id, learnerLines) {
   const stack = typeof err?.stack === "string" ? err.stack : "";
-  const m = new RegExp(`dsml-run-${id}-rank-\\d+\\.js:(\\d+):(\\d+)`).exec(stack);
-  return m ? position(Number(m[1]), Number(m[2])) : { line: null, column: null };
+  const frames = [...stack.matchAll(new RegExp(`dsml-run-${id}-rank-\\d+\\.js:(\\d+):(\\d+)`, "g"))]
+    .map((m) => position(Number(m[1]), Number(m[2])));
+  if (!frames.length) return { line: null, column: null, inCourseCode: false };
+  if (!learnerLines || frames[0].line <= learnerLines) return { ...frames[0], inCourseCode: false };
+  const mine = frames.find((f) => f.line <= learnerLines);
+  return { line: mine?.line ?? null, column: mine?.column ?? null, inCourseCode: true };
 }
 function locateIn(err, name) {
   const stack = typeof err?.stack === "string" ? err.stack : "";

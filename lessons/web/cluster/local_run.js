@@ -23,7 +23,7 @@ import { WaitForGraph } from "./deadlock.js";
 import { LocalNetwork } from "./local_network.js";
 import { VirtualTimers } from "./local_timers.js";
 import { interleaving } from "./run_options.js";
-import { describe } from "../worker/learner_module.js";
+import { learnerErrorFrom } from "../worker/learner_module.js";
 import { messageBytes, preparePayload } from "../worker/message_size.js";
 import { Pending } from "../worker/rank_blocking.js";
 import { formatArgs } from "../worker/rank_console.js";
@@ -48,9 +48,9 @@ const realMs = () => globalThis.performance.now();
 export class LocalRun {
   // The options of LocalCluster.run (local_cluster.js compiles the code, with shims(r) as rank r's console and
   // timers, and hands the mains to execute()).
-  constructor({ size, inputs, core, timeoutMs, onLog, delivery, sendMode }) {
-    Object.assign(this, { size, inputs, core, timeoutMs, onLog, sendMode });
-    this.where = () => ({ line: null, column: null });
+  constructor({ size, inputs, core, timeoutMs, onLog, onProgress, delivery, sendMode }) {
+    Object.assign(this, { size, inputs, core, timeoutMs, onLog, onProgress, sendMode });
+    this.where = () => ({ line: null, column: null, inCourseCode: false });
     this.policy = interleaving(delivery);
     this.clock = 0;              // seconds since the run started
     this.ended = false;
@@ -59,6 +59,7 @@ export class LocalRun {
     this.spans = [];
     this.results = new Array(size).fill(undefined);
     this.logs = Array.from({ length: size }, () => []);
+    this.progress = Array.from({ length: size }, () => []);
     this.network = new LocalNetwork();
     this.timers = new VirtualTimers();
     this.seq = 0;
@@ -69,7 +70,7 @@ export class LocalRun {
   }
 
   // Runs mains[r](ctx) on every rank; resolves with the RunResult (lessons/web/README.md, "The Worker cluster").
-  // where(err) → { line, column } of an error in the learner's code.
+  // where(err) → { line, column, inCourseCode } of an error in the learner's code (learner_module.js).
   async execute(mains, where) {
     this.where = where;
     this.started = realMs();
@@ -92,6 +93,7 @@ export class LocalRun {
       recv: (from, options) => this.#recv(r, from, options),
       barrier: () => this.#barrier(r),
       log: (...args) => this.log(r, formatArgs(args)),
+      progress: (value) => this.#progress(r, value),
       now: () => this.clock * 1000,
     };
   }
@@ -115,12 +117,27 @@ export class LocalRun {
 
   // The learner's code on rank r threw (or rejected) `err`: the run ends with its message and line.
   fail(r, err) {
-    const { line, column } = this.where(err);
-    this.failWith(r, describe(err), line, column);
+    const { message, line, column } = learnerErrorFrom(err, this.where);
+    this.failWith(r, message, line, column);
+  }
+
+  // The learner (or the page) stopped the run.
+  stop(message = "Stopped.") {
+    if (!this.ended) this.#end("stopped", { stopped: { message } });
   }
 
   failWith(r, message, line = null, column = null) {
     if (!this.ended) this.#end("error", { error: { rank: r, message, line, column } });
+  }
+
+  #progress(r, value) {
+    if (this.ended || this.ranks[r].finished) return;
+    let copy;
+    try { copy = structuredClone(value); } catch (err) {
+      throw new TypeError(`progress: this value cannot be passed to the page (${err.message}); use plain data`);
+    }
+    this.progress[r].push(copy);
+    try { this.onProgress?.(r, copy); } catch { /* a failing UI callback must not break the run */ }
   }
 
   // ---- steps ------------------------------------------------------------------------------------------------
@@ -198,7 +215,7 @@ export class LocalRun {
     const message = { src: r, dst: to, tag, bytes, data: copy, record, seq: ++this.seq, sender: null };
     this.network.post(message);
     if (this.sendMode !== "sync") return Promise.resolve();
-    message.sender = { kind: "send", to, tag, peer: to };
+    message.sender = { kind: "send", to, tag, id: message.seq, peer: to };
     return this.#pending(r, message.sender);
   }
 
@@ -218,7 +235,7 @@ export class LocalRun {
   // moment, when its code sees the data, as on a Worker), and only then can a synchronous sender go on.
   #take(message, waiter) {
     this.#schedule(message.dst, () => {
-      this.graph.received(message.src, message.dst, message.tag);
+      this.graph.receivedId(message.src, message.dst, message.tag, message.seq);
       if (message.sender) this.#schedule(message.src, () => message.sender.settle(undefined, 0));
       message.record.recvTime = this.clock;
       waiter.settle(message.data, message.bytes);
@@ -276,10 +293,9 @@ export class LocalRun {
       const awaited = [...rank.open].filter((w) => w.awaited);
       if (rank.ready.length > 0 || awaited.length === 0) { this.graph.running(rank.r); continue; }
       const barrier = awaited.find((w) => w.kind === "barrier");
-      this.graph.blocked(rank.r,
-        awaited.filter((w) => w.kind === "recv").map(({ from, tag }) => ({ from, tag })),
-        barrier ? barrier.gen : null,
-        awaited.filter((w) => w.kind === "send").map(({ to, tag }) => ({ to, tag })));
+      const on = awaited.flatMap((w) => (w.kind === "recv" ? [{ kind: "recv", from: w.from, tag: w.tag }]
+        : w.kind === "send" ? [{ kind: "send", to: w.to, tag: w.tag, id: w.id }] : []));
+      this.graph.blocked(rank.r, on, barrier ? barrier.gen : null);
     }
   }
 
@@ -302,7 +318,7 @@ export class LocalRun {
     message += running.length ? `${list(running)} still running (an endless loop, or more work than the time allows?)`
       : "no rank finished in time";
     if (blocked.length) message += `; ${list(blocked)} waiting`;
-    this.#end("timeout", { timeout: { ms: this.timeoutMs, running, blocked, message: message + "." } });
+    this.#end("timeout", { timeout: { ms: this.timeoutMs, stalled: false, running, blocked, message: message + "." } });
   }
 
   #end(status, details = {}) {
@@ -311,9 +327,9 @@ export class LocalRun {
     for (const rank of this.ranks) if (!rank.finished) this.#finish(rank);
     this.spans.sort((a, b) => a.rank - b.rank || a.start - b.start);
     this.outcome = {
-      status, elapsedMs: this.clock * 1000, results: this.results, logs: this.logs,
+      status, elapsedMs: this.clock * 1000, results: this.results, logs: this.logs, progress: this.progress,
       trace: this.trace.map((m) => ({ ...m })), spans: this.spans, error: null, deadlock: null, timeout: null,
-      clock: VIRTUAL_CLOCK, ...details,
+      stopped: null, clock: VIRTUAL_CLOCK, ...details,
     };
   }
 

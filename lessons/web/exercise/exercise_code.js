@@ -2,11 +2,13 @@
 //
 // Run executes it once on a sample case and shows each rank's output and the timeline. Check draws fresh
 // cases (other rank counts and inputs), runs each, and hands the RunResult to the exercise's checker,
-// which inspects the recorded trace and results — never the program's own claims.
+// which inspects the recorded trace and results — never the program's own claims. A run can be stopped; its
+// Workers are its own (cluster_pool.js), so a widget or the lab running meanwhile is not disturbed.
 import { createEditor } from "../ui/editor.js";
 import { hashString } from "../storage/progress.js";
 import { exerciseRng } from "./random.js";
 import { renderTimeline } from "../ui/timeline.js";
+import { describeFailure, renderRankLogs } from "../ui/run_output.js";
 
 const make = (tag, attrs = {}, text = "") => {
   const el = document.createElement(tag);
@@ -14,19 +16,6 @@ const make = (tag, attrs = {}, text = "") => {
   if (text) el.textContent = text;
   return el;
 };
-const escapeHtml = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
-
-// What went wrong in a run that did not finish, in words (the checker only sees finished runs).
-export function describeFailure(run) {
-  if (run.status === "timeout") return escapeHtml(run.timeout.message);
-  if (run.status === "deadlock") return `Deadlock: ${escapeHtml(run.deadlock.message)}. Nothing is in flight, so no rank can continue.`;
-  if (run.status === "error") {
-    const where = run.error.line ? ` at line ${run.error.line}` : "";
-    return `Rank ${run.error.rank} threw${where}: <code>${escapeHtml(run.error.message)}</code>`;
-  }
-  return "";
-}
-
 export function mountCode(ctx) {
   const { exercise, progress, clusters, body } = ctx;
   const starterHash = hashString(exercise.starter);
@@ -36,8 +25,9 @@ export function mountCode(ctx) {
   const buttons = make("div", { class: "button-row" });
   const run = make("button", { type: "button" }, "Run");
   const check = make("button", { type: "button" }, "Check");
+  const stop = make("button", { type: "button", class: "secondary", hidden: "" }, "Stop");
   const reset = make("button", { type: "button", class: "secondary" }, "Reset to starter");
-  buttons.append(run, check, reset, make("span", { class: "kbd-hint" }, "Ctrl/⌘-Enter runs · Esc then Tab leaves the editor"));
+  buttons.append(run, check, stop, reset, make("span", { class: "kbd-hint" }, "Ctrl/⌘-Enter runs · Esc then Tab leaves the editor"));
   const status = make("p", { class: "run-status", role: "status", "aria-live": "polite" });
   const output = make("div", { class: "run-output" });
   body.append(notice, editorBox, buttons, status, output);
@@ -63,37 +53,37 @@ export function mountCode(ctx) {
   }
 
   let busy = false;
-  async function execute(testCase) {
-    const cluster = await clusters.get(testCase.ranks);
+  let stopper = null;   // AbortController of the run in progress
+  // Runs the learner's program on a cluster of its own (runs on this page never share Workers).
+  // `how`: { delivery, sendMode } — the judge's interleaving and send semantics for this case.
+  async function execute(testCase, label, how = {}) {
     const timeoutMs = exercise.timeoutMs ?? 5000;
-    const started = performance.now();
+    let started = null;
     const tick = () => {
+      if (started === null) { status.textContent = `${label}Starting ${testCase.ranks} Workers…`; return; }
       const left = Math.max(0, (timeoutMs - (performance.now() - started)) / 1000);
-      status.textContent = `Running on ${testCase.ranks} Workers… the watchdog stops it in ${left.toFixed(1)} s.`;
+      status.textContent = `${label}Running on ${testCase.ranks} Workers… the watchdog stops it in ${left.toFixed(1)} s.`;
     };
     tick();
     const timer = setInterval(tick, 100);
     try {
-      // An exercise that has the learner write one piece of a larger program (the lab's trainer) composes it.
+      // An exercise that has the learner write one piece of a larger program (the lab's trainer) composes it; the
+      // learner's code comes first, so errors are reported at the editor's lines (learnerLines).
       const code = exercise.program ? exercise.program(editor.value) : editor.value;
-      return await cluster.run(code, { inputs: testCase.inputs, timeoutMs });
+      return await clusters.run(testCase.ranks, code, {
+        inputs: testCase.inputs, timeoutMs, signal: stopper.signal, ...how,
+        learnerLines: exercise.program ? editor.value.split("\n").length : null,
+        onStart: () => { started = performance.now(); tick(); },
+      });
     } finally {
       clearInterval(timer);
     }
   }
 
   function show(result, testCase) {
-    output.replaceChildren();
     const logs = make("div", { class: "rank-logs" });
-    result.logs.forEach((lines, rank) => {
-      const pane = make("section", { class: "rank-log", "aria-label": `Rank ${rank} output` });
-      pane.append(make("h4", {}, `rank ${rank}`));
-      const ret = result.results?.[rank];
-      const shown = [...lines, ...(ret !== undefined ? [`→ returned ${JSON.stringify(ret)?.slice(0, 200)}`] : [])];
-      pane.append(make("pre", {}, shown.join("\n") || "(no output)"));
-      logs.append(pane);
-    });
-    output.append(logs);
+    renderRankLogs(logs, result, { summarize: exercise.summarizeResult ?? null });
+    output.replaceChildren(logs);
     if (result.spans?.length) {
       const timeline = make("div", { class: "timeline" });
       output.append(timeline);
@@ -104,18 +94,24 @@ export function mountCode(ctx) {
   async function guarded(action) {
     if (busy) return;
     busy = true;
+    stopper = new AbortController();
     run.disabled = check.disabled = true;
+    stop.hidden = false;
+    output.replaceChildren();   // the previous run's output and timeline describe another run
+    ctx.setVerdict(null, "");
     try { await action(); } catch (err) {
       ctx.setVerdict(false, `The runtime failed: ${escapeHtml(err.message)}`);
     } finally {
       busy = false;
+      stopper = null;
       run.disabled = check.disabled = false;
+      stop.hidden = true;
     }
   }
 
   const runOnce = () => guarded(async () => {
     const [testCase] = exercise.cases(exerciseRng(progress.seed, exercise.id, 0));
-    const result = await execute(testCase);
+    const result = await execute(testCase, "");
     status.textContent = `Finished (${result.status}) in ${result.elapsedMs.toFixed(0)} ms on ${testCase.ranks} Workers.`;
     show(result, testCase);
     if (result.status !== "ok") ctx.setVerdict(false, describeFailure(result));
@@ -128,8 +124,13 @@ export function mountCode(ctx) {
     const cases = exercise.cases(exerciseRng(progress.seed, exercise.id, attempt));
     let last = null;
     for (const [i, testCase] of cases.entries()) {
-      const result = await execute(testCase);
+      const result = await execute(testCase, `Case ${i + 1} of ${cases.length}: `);
       show(result, testCase);
+      if (result.status === "stopped") {
+        status.textContent = "Stopped.";
+        ctx.setVerdict(null, "Check stopped. Press <strong>Check</strong> to start again.");
+        return;
+      }
       const where = `Case ${i + 1} of ${cases.length} (${testCase.ranks} ranks): `;
       const verdict = result.status === "ok" ? exercise.check(result, testCase, ctx.core)
         : { pass: false, message: describeFailure(result) };
@@ -148,6 +149,7 @@ export function mountCode(ctx) {
   });
 
   run.addEventListener("click", runOnce);
+  stop.addEventListener("click", () => stopper?.abort());
   check.addEventListener("click", checkAll);
   reset.addEventListener("click", () => {
     editor.value = exercise.starter;
@@ -163,6 +165,8 @@ export function mountCode(ctx) {
     showSolution() { editor.value = exercise.solution; },
   };
 }
+
+const escapeHtml = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
 function highlightLine(editor, line) {
   const doc = editor.view.state.doc;

@@ -18,9 +18,12 @@ export class LearnerError extends Error {
 
 // → { main, where(err) } ; throws LearnerError if the code does not load (with .syntax = true for a
 // SyntaxError). Locating a SyntaxError costs a nested Worker, so a cluster asks only one rank to do it.
-export async function loadLearnerModule(code, { locateSyntaxError = true } = {}) {
+// learnerLines: when the learner's code is the first lines of a larger program (an exercise that has the learner
+// write one function of the lab's trainer), how many lines are theirs; an error raised in the course's code is
+// then reported at the learner's line that called into it.
+export async function loadLearnerModule(code, { locateSyntaxError = true, learnerLines = null } = {}) {
   const url = URL.createObjectURL(new Blob([code, "\nexport default main;"], { type: "text/javascript" }));
-  const where = (err) => locate(err, url);
+  const where = (err) => locate(err, url, learnerLines);
   let module;
   try {
     module = await import(url);
@@ -48,8 +51,11 @@ export async function loadLearnerModule(code, { locateSyntaxError = true } = {})
 // of the innermost stack frame that lies in the learner's code.
 export function learnerErrorFrom(err, where) {
   if (err instanceof LearnerError) return err;
-  const { line, column } = where(err);
-  return new LearnerError(describe(err), line, column);
+  const { line, column, inCourseCode } = where(err);
+  const message = describe(err);
+  if (!inCourseCode) return new LearnerError(message, line, column);
+  return new LearnerError(line === null ? `${message} (raised inside the course's code, not in yours)`
+    : `${message} — raised inside the course's code by your call at line ${line}`, line, column);
 }
 
 export function describe(err) {
@@ -61,12 +67,19 @@ export function describe(err) {
   }
 }
 
-function locate(err, url) {
+// The innermost stack frame in the learner's code: { line, column, inCourseCode } (inCourseCode: the error was
+// raised in lines after the learner's, i.e. in the course's part of a composed program).
+function locate(err, url, learnerLines) {
   const stack = typeof err?.stack === "string" ? err.stack : "";
-  const at = stack.indexOf(url + ":");
-  if (at < 0) return { line: null, column: null };
-  const m = /^:(\d+):(\d+)/.exec(stack.slice(at + url.length));
-  return m ? { line: Number(m[1]), column: Number(m[2]) } : { line: null, column: null };
+  const frames = [];
+  for (let at = stack.indexOf(url + ":"); at >= 0; at = stack.indexOf(url + ":", at + url.length)) {
+    const m = /^:(\d+):(\d+)/.exec(stack.slice(at + url.length));
+    if (m) frames.push({ line: Number(m[1]), column: Number(m[2]) });
+  }
+  if (!frames.length) return { line: null, column: null, inCourseCode: false };
+  if (!learnerLines || frames[0].line <= learnerLines) return { ...frames[0], inCourseCode: false };
+  const mine = frames.find((f) => f.line <= learnerLines);
+  return { line: mine?.line ?? null, column: mine?.column ?? null, inCourseCode: true };
 }
 
 const lineCount = (code) => code.split("\n").length;

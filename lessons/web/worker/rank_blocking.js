@@ -1,14 +1,14 @@
 // rank_blocking.js — inside a rank's Worker: is this rank blocked? The page's deadlock detector (deadlock.js)
-// trusts these reports, so "blocked" must mean it: the rank's code is suspended on recv()/barrier() calls that
-// have not resolved, and nothing else can wake it up.
+// trusts what the rank reports, so "blocked" must mean it: the rank's code is suspended on send()/recv()/
+// barrier() calls that have not resolved, and nothing else can wake it up.
 //
-// "Suspended" is observed, not guessed. recv() and barrier() return a Pending promise whose then() runs when
-// the code awaits it (await, Promise.all, .then). Being awaited is not enough — `const p = ctx.recv(1);
-// work(); await p` is busy in work() — so the verdict is taken in a fresh task, i.e. after the current
-// synchronous code and all its microtasks have run. Pending timers (the learner's setTimeout/setInterval)
-// could wake the rank, so they are tracked too, and a rank with a live timer is never blocked. Other
-// wake-up sources (fetch, IndexedDB, …) are not tracked: a rank awaiting both a recv and a fetch would be
-// reported blocked too early. SPMD code for this course has no use for them.
+// "Suspended" is observed, not guessed. Those calls return a Pending promise whose then() runs when the code
+// awaits it (await, Promise.all, .then). Being awaited is not enough — `const p = ctx.recv(1); work(); await p`
+// is busy in work() — so the verdict is only ever taken in a fresh task (a timer callback, see rank_reports.js),
+// i.e. after the current synchronous code and all its microtasks have run. Pending timers (the learner's
+// setTimeout/setInterval) could wake the rank, so they are tracked too, and a rank with a live timer is never
+// blocked. Other wake-up sources (fetch, IndexedDB, …) are not tracked: a rank awaiting both a recv and a fetch
+// would be reported blocked too early. SPMD code for this course has no use for them.
 
 export class Pending extends Promise {
   static get [Symbol.species]() { return Promise; }  // .then() of a Pending gives a plain Promise
@@ -18,23 +18,21 @@ export class Pending extends Promise {
   }
 }
 
-// One per run. onBlocked(on: [{ from, tag }], barrierGen: number | null) is called when the rank blocks.
+// One per run. onChange() is called whenever the rank may have become blocked or changed what it waits for
+// (it starts awaiting a call, a call it awaits resolves, a timer of its own ends); the reporter then takes the
+// verdict, state(), in a fresh task.
 export class BlockWatch {
   #awaited = new Set();   // waiters the code awaits that have not resolved
-  #reported = null;       // what the page was last told (null: the page thinks the rank is running)
-  #queued = false;
-  #tick = new MessageChannel();
 
-  constructor(onBlocked) {
-    this.onBlocked = onBlocked;
+  constructor(onChange) {
+    this.onChange = onChange;
     this.timers = new Set();  // ids of the learner's pending timers
     this.closed = false;
-    this.#tick.port1.onmessage = () => { this.#queued = false; this.#check(); };
   }
 
-  // A promise for `waiter` ({ kind: "recv", from, tag } or { kind: "barrier", gen }). The watch adds
-  // waiter.settle(value, bytes) to resolve it; hooks.awaited() / hooks.settled(bytes) bracket the time the
-  // code spent waiting on it (for the timeline).
+  // A promise for `waiter` ({ kind: "recv", from, tag } · { kind: "send", to, tag, id } · { kind: "barrier",
+  // gen }). The watch adds waiter.settle(value, bytes) to resolve it; hooks.awaited() / hooks.settled(bytes)
+  // bracket the time the code spent waiting on it (for the timeline).
   pending(waiter, hooks) {
     let resolve;
     const promise = new Pending((ok) => { resolve = ok; });
@@ -43,48 +41,42 @@ export class BlockWatch {
       waiter.awaited = true;
       this.#awaited.add(waiter);
       hooks.awaited();
-      this.schedule();
+      this.changed();
     };
     waiter.settle = (value, bytes) => {
       waiter.settled = true;
-      if (this.#awaited.delete(waiter)) hooks.settled(bytes);
+      if (this.#awaited.delete(waiter)) {
+        hooks.settled(bytes);
+        this.changed();
+      }
       resolve(value);
     };
     return promise;
   }
 
-  // The page now considers this rank running (it received a message, or left a barrier): if the rank is
-  // still blocked on something else, say so again.
-  wokeUp() {
-    this.#reported = null;
-    this.schedule();
-  }
+  get awaiting() { return this.#awaited.size > 0; }
 
-  schedule() {
-    if (!this.#queued && !this.closed) { this.#queued = true; this.#tick.port2.postMessage(null); }
-  }
+  changed() { if (!this.closed) this.onChange(); }
 
-  close() {
-    this.closed = true;
-    this.#tick.port1.close();
-  }
+  close() { this.closed = true; }
 
-  #check() {
-    if (this.closed || this.#awaited.size === 0 || this.timers.size > 0) return;
+  // Only meaningful in a fresh task. null: the rank is running (or may be woken by its own timer); otherwise
+  // what it waits for: { on: [{ kind: "recv", from, tag } | { kind: "send", to, tag, id }], barrierGen }.
+  state() {
+    if (this.closed || this.#awaited.size === 0 || this.timers.size > 0) return null;
     const on = [];
     let barrierGen = null;
     for (const w of this.#awaited) {
-      if (w.kind === "recv") on.push({ from: w.from, tag: w.tag });
+      if (w.kind === "recv") on.push({ kind: "recv", from: w.from, tag: w.tag });
+      else if (w.kind === "send") on.push({ kind: "send", to: w.to, tag: w.tag, id: w.id });
       else barrierGen = w.gen;
     }
-    const key = JSON.stringify([on, barrierGen]);
-    if (key === this.#reported) return;
-    this.#reported = key;
-    this.onBlocked(on, barrierGen);
+    return { on, barrierGen };
   }
 }
 
 // Wraps the Worker's timer functions once, so the learner's timers are counted on the current run's watch.
+// Returns the native functions (the runtime's own timers must not count) and a cleanup for a finished run.
 export function watchTimers(currentWatch) {
   const native = {
     setTimeout: setTimeout.bind(globalThis), clearTimeout: clearTimeout.bind(globalThis),
@@ -95,15 +87,16 @@ export function watchTimers(currentWatch) {
     if (!watch || typeof fn !== "function") return native.setTimeout(fn, ms, ...args);
     const id = native.setTimeout(() => {
       watch.timers.delete(id);
-      try { fn(...args); } finally { watch.schedule(); }  // it may have fired the rank's last timer
+      try { fn(...args); } finally { watch.changed(); }  // it may have been the rank's last timer
     }, ms);
     watch.timers.add(id);
     return id;
   };
   globalThis.clearTimeout = (id) => {
-    currentWatch()?.timers.delete(id);
+    const watch = currentWatch();
+    watch?.timers.delete(id);
     native.clearTimeout(id);
-    currentWatch()?.schedule();
+    watch?.changed();
   };
   globalThis.setInterval = (fn, ms, ...args) => {
     const id = native.setInterval(fn, ms, ...args);
@@ -112,5 +105,6 @@ export function watchTimers(currentWatch) {
   };
   globalThis.clearInterval = globalThis.clearTimeout;  // one list of timer ids per global (HTML spec)
   // Timers a finished run left behind must not fire into the next one.
-  return (watch) => { for (const id of watch.timers) native.clearTimeout(id); watch.timers.clear(); };
+  const clearTimersOf = (watch) => { for (const id of watch.timers) native.clearTimeout(id); watch.timers.clear(); };
+  return { native, clearTimersOf };
 }

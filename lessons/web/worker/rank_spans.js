@@ -28,6 +28,13 @@ export class SpanRecorder {
 
   now() { return (clockMs() - this.t0Ms) / 1000; }
 
+  // main() starts now: what happened before (loading the code, instantiating the core) is not on the timeline.
+  restart() {
+    this.#spans = [];
+    this.#depth = 0;
+    this.cursor = this.now();
+  }
+
   get waiting() { return this.#depth > 0; }
 
   // The code now awaits a call that has not resolved: the open compute span ends here.

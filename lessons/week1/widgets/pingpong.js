@@ -19,8 +19,7 @@ export function mountPingPong(figure, core, clusters, program) {
     start.disabled = true;
     out.textContent = "Measuring…";
     try {
-      const cluster = await clusters.get(2);
-      const run = await cluster.run(program, { inputs: [{ sizes: SIZES, repeats: 20 }, { sizes: SIZES, repeats: 20 }], timeoutMs: 20000 });
+      const run = await clusters.run(2, program, { inputs: [{ sizes: SIZES, repeats: 20 }, { sizes: SIZES, repeats: 20 }], timeoutMs: 20000 });
       if (run.status !== "ok") throw new Error(run.error?.message ?? run.deadlock?.message ?? run.timeout?.message ?? run.status);
       const points = run.results[0];
       const fit = core.fitAlphaBeta(points.map((p) => p.bytes), points.map((p) => p.seconds));

@@ -94,8 +94,7 @@ export function mountAnimate(figure, core, clusters, options = {}) {
     try {
       const holdings = initialHoldings(schedule);
       const { inputs, slotElements } = scheduleInputs(schedule, holdings);
-      const cluster = await clusters.get(schedule.ranks);
-      const run = await cluster.run(RUN_SCHEDULE, { inputs });
+      const run = await clusters.run(schedule.ranks, RUN_SCHEDULE, { inputs });
       if (run.status !== "ok") throw new Error(run.error?.message ?? run.deadlock?.message ?? run.timeout?.message);
       const final = frames.at(-1).holdings;
       let checked = 0;
