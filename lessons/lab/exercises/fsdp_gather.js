@@ -103,9 +103,11 @@ function check(run, testCase, core) {
       return fail(`Training matches, but rank ${rank} sent ${sent.length} messages for ${gathers} gathers in a step; ` +
         `sending straight to every other member takes p − 1 = ${p - 1} per gather (${gathers * (p - 1)}).`);
     }
-    const peers = new Set(sent.slice(0, p - 1).map((m) => m.dst));
+    // Each gather (its own tag: the trainer numbers the collectives of a step) sends to p − 1 distinct members.
+    const first = sent.filter((m) => m.tag === sent[0].tag);
+    const peers = new Set(first.map((m) => m.dst));
     if (peers.size !== p - 1) {
-      return fail(`Rank ${rank} sent its first gather's ${p - 1} messages to ${peers.size} distinct rank(s): each ` +
+      return fail(`Rank ${rank} sent its first gather's ${first.length} messages to ${peers.size} distinct rank(s): each ` +
         "member's shard goes once to every other member (a ring would forward others' shards instead).");
     }
   }

@@ -103,10 +103,18 @@ export function ordinal(k) {
 // "rank 2 → rank 3 (8 B)"
 export const describeMessage = (m) => `rank ${m.src} → rank ${m.dst} (${m.bytes} B)`;
 
-// Messages each rank sent, as arrays indexed by rank.
-export function sentBy(trace, ranks) {
+// Messages each rank sent, as arrays indexed by rank, in the order it sent them. The trace is in send-time order,
+// but a coarse clock (0.1 ms in a browser) gives messages sent close together the same time, and the Worker
+// cluster's trace then lists them in no particular order: a message number `id` settles it when the cluster
+// records one; otherwise `tie(a, b)` — the order the algorithm sends them in — does, when the clock is coarse
+// (not for the judge's exact clock, whose trace is in send order).
+export function sentBy(trace, ranks, { tie = null, run = null } = {}) {
   const out = Array.from({ length: ranks }, () => []);
-  for (const m of trace) if (out[m.src]) out[m.src].push(m);
+  for (const m of trace ?? []) if (out[m.src]) out[m.src].push(m);
+  const exact = run?.clock?.kind === "virtual";
+  for (const list of out) {
+    list.sort((a, b) => a.sendTime - b.sendTime || (a.id ?? 0) - (b.id ?? 0) || (tie && !exact ? tie(a, b) : 0));
+  }
   return out;
 }
 

@@ -53,7 +53,7 @@ const wrongs = [
     expect: /Deadlock with synchronous sends: rank \d+ waits in send for rank \d+/ },
   { name: "the right neighbour's sum left out",
     code: solution.replace("return fromLeft + mine + fromRight;", "return fromLeft + mine;"),
-    expect: /misses rank \d+'s sum \(its right neighbour\)/ },
+    expect: /misses (one of )?rank \d+'s sum \(its (left neighbour\) and rank \d+'s sum \(its )?right neighbour\)/ },
   { name: "left without wrapping around (JavaScript's % keeps the sign)",
     code: solution.replace("const left = (ctx.rank - 1 + ctx.size) % ctx.size;", "const left = (ctx.rank - 1) % ctx.size;"),
     expect: /there is no rank -1.*keeps the sign/ },
@@ -128,10 +128,11 @@ function check(run, testCase) {
     if (!sameNumber(got, expected)) {
       const terms = [[sums[left(r)], `rank ${left(r)}'s sum (its left neighbour)`], [sums[r], "its own sum"],
         [sums[right(r)], `rank ${right(r)}'s sum (its right neighbour)`]];
-      const missing = terms.find(([x]) => x !== 0 && sameNumber(got, expected - x));
+      const missing = terms.filter(([x]) => x !== 0 && sameNumber(got, expected - x)).map(([, who]) => who);
+      const which = missing.length === 1 ? ` That misses ${missing[0]}.`
+        : missing.length > 1 ? ` That misses one of ${missing.join(" and ")}, which are equal here.` : "";
       return fail(`Rank ${r} returned ${esc(JSON.stringify(got) ?? "nothing")}; expected ${term(sums[left(r)])} (rank ${left(r)}) + ` +
-        `${term(sums[r])} (its own) + ${term(sums[right(r)])} (rank ${right(r)}) = ${expected}.` +
-        (missing ? ` That misses ${missing[1]}.` : "") + " Return left + own + right.");
+        `${term(sums[r])} (its own) + ${term(sums[right(r)])} (rank ${right(r)}) = ${expected}.${which} Return left + own + right.`);
     }
   }
   return pass(`${2 * p} messages of at most ${Math.max(...trace.map((m) => m.bytes))} B, one to each neighbour, and all ${p} ` +

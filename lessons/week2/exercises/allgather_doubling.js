@@ -113,7 +113,7 @@ function check(run, testCase, core) {
   // on whatever part of the trace exists, because a wrong partner usually ends in a deadlock.
   const hub = run?.status === "ok" ? hubOf(trace, p) : null;
   if (hub !== null) return centralMessage(hub, "recursive doubling");
-  const perRank = sentBy(trace, p);
+  const perRank = sentBy(trace, p, { run, tie: (a, b) => a.bytes - b.bytes });   // a rank sends more each step
   for (let r = 0; r < p; r++) {
     const used = new Set();
     for (const [i, m] of perRank[r].slice(0, steps).entries()) {

@@ -61,7 +61,7 @@ const wrongs = [
   return buf.slice(r * b, (r + 1) * b);
 }
 `,
-    expect: /recursive-doubling all-reduce: right answer/ },
+    expect: /recursive-doubling all-reduce/ },
   { name: "keeps the half that holds the partner's block",
     code: solution.replace("const upper = (r & d) !== 0; ", "const upper = (r & d) === 0; "),
     expect: /misses the contributions? of/ },
@@ -116,7 +116,12 @@ function check(run, testCase, core) {
   // so the distance must too) — checked on whatever part of the trace exists: a wrong partner often deadlocks.
   const hub = run?.status === "ok" ? hubOf(trace, p) : null;
   if (hub !== null) return centralMessage(hub, "recursive halving");
-  const perRank = sentBy(trace, p);
+  if (run?.status === "ok" && trace.length && trace.every((m) => m.bytes === n * BYTES_PER_NUMBER)) {
+    return fail(`Every message carried the whole vector (n = ${n} numbers): that is recursive-doubling all-reduce — right ` +
+      `answer, log₂p·n numbers sent per rank instead of ((p − 1)/p)·n. In recursive halving each step sends only the ` +
+      "half of the range your partner keeps: n/2, then n/4, …, then n/p.");
+  }
+  const perRank = sentBy(trace, p, { run, tie: (a, b) => b.bytes - a.bytes });   // a rank sends less each step
   for (let r = 0; r < p; r++) {
     for (const [i, m] of perRank[r].slice(0, steps).entries()) {
       if ((m.src ^ m.dst) !== p >> (i + 1)) {
