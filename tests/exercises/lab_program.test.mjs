@@ -9,7 +9,7 @@ import {
   LAB_DEFAULTS, assembleParams, bytesByKind, labInputs, labProgram, lossesFromProgress, maxRelativeDifference,
 } from "../../lessons/lab/programs/lab_program.js";
 import { oneFOneB } from "../../lessons/lab/programs/lab_strategies.js";
-import { runLocal } from "./local_cluster.mjs";
+import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 

@@ -180,5 +180,5 @@ test("bad input is a readable Error, and the module still works afterwards", asy
       `expected an Error matching ${pattern}`);
   }
   const after = core.trainCompare(ok);
-  assert.ok(after.maxRelativeDifference < 1e-12);
+  assert.ok(after.maxRelativeDifference < 1e-12, `${after.maxRelativeDifference}`);
 });

@@ -3,6 +3,8 @@
 // bucket, as PyTorch DDP with one bucket). Checked by training equality with one device, and by the trace:
 // exactly one ring all-reduce of Ψ_rank numbers per replica group per step.
 import { intBetween, pick } from "../../web/exercise/params.js";
+import { hubOf } from "../../web/exercise/run_checks.js";
+import { coordOf } from "../programs/lab_grid.js";
 import { fail, labCase, messagesOf, programWith, trainingVerdict } from "./lab_checks.js";
 
 const starter = `// grads: this rank's gradient tensors (Float64Arrays: W_in and W_out of each block it holds), computed on
@@ -28,8 +30,48 @@ async function syncGradients(grads, dp) {
 }
 `;
 
-// The classic slip: sum, but never divide — every replica applies dp× the gradient.
-const wrong = solution.replace("bucket[offset + i] / dp.size", "bucket[offset + i]");
+const wrongs = [
+  // The classic slip: sum, but never divide — every replica applies dp× the gradient.
+  { name: "summed, never divided by dp",
+    code: solution.replace("bucket[offset + i] / dp.size", "bucket[offset + i]"),
+    expect: /the gradients were summed over the replicas, not averaged/ },
+  { name: "one all-reduce per tensor instead of one bucket",
+    code: `async function syncGradients(grads, dp) {
+  for (const g of grads) {
+    await dp.allReduce(g);
+    for (let i = 0; i < g.length; i++) g[i] /= dp.size;
+  }
+}
+`,
+    expect: /Training matches, but rank \d+ sent \d+ all-reduce messages in a step: that is \d+ all-reduces.*one bucket/ },
+  { name: "the mean computed but never copied back into grads",
+    code: solution.replace("g[i] = bucket[offset + i] / dp.size;", "bucket[offset + i] /= dp.size;"),
+    expect: /replicas ended with different parameters.*write the synchronised values back/ },
+  { name: "divided by dp twice",
+    code: solution.replace("bucket[offset + i] / dp.size", "bucket[offset + i] / dp.size / dp.size"),
+    expect: /1\/dp = 1\/\d of the update: the gradient was divided by dp twice/ },
+  { name: "a central average: every replica's gradients to replica 0 and back",
+    code: `async function syncGradients(grads, dp) {
+  const bucket = new Float64Array(grads.reduce((n, g) => n + g.length, 0));
+  let offset = 0;
+  for (const g of grads) { bucket.set(g, offset); offset += g.length; }
+  if (dp.rank === 0) {
+    for (let i = 1; i < dp.size; i++) {
+      const got = await dp.recv(i);
+      for (let e = 0; e < bucket.length; e++) bucket[e] += got[e];
+    }
+    for (let e = 0; e < bucket.length; e++) bucket[e] /= dp.size;
+    for (let i = 1; i < dp.size; i++) dp.send(i, bucket);
+  } else {
+    dp.send(0, bucket);
+    bucket.set(await dp.recv(0));
+  }
+  offset = 0;
+  for (const g of grads) { g.set(bucket.subarray(offset, offset + g.length)); offset += g.length; }
+}
+`,
+    expect: /central computation|not a whole number of ring all-reduces/ },
+];
 
 function cases(rng) {
   const dp = intBetween(rng, 2, 4);
@@ -41,19 +83,36 @@ function cases(rng) {
   ];
 }
 
+// Hidden: 8 replicas, and dp = 3 around tensor parallelism.
+function edgeCases(rng) {
+  return [
+    labCase({ grid: { dp: 8, tp: 1, pp: 1 }, batch: 32, steps: 1, seed: intBetween(rng, 1, 1000) }),
+    labCase({ grid: { dp: 3, tp: 2, pp: 1 }, batch: 12, seed: intBetween(rng, 1, 1000), optimizer: { kind: "momentum", lr: 0.02 } }),
+  ];
+}
+
 function check(run, testCase, core) {
   const verdict = trainingVerdict(run, testCase, core);
   if (!verdict.pass) return verdict;
   const { config } = testCase, p = config.grid.dp;
   const last = config.steps - 1;
+  const sync = messagesOf(run.trace, "all-reduce:dp", last);
+  const hub = hubOf(sync.map((m) => ({ src: coordOf(m.src, config.grid).d, dst: coordOf(m.dst, config.grid).d })), p);
+  if (hub !== null) {
+    return fail(`Training matches, but every gradient message went to or from replica ${hub}: that is a central ` +
+      "computation (gather to one replica, average there, send back), not an all-reduce — that replica's link carries " +
+      "p − 1 times the data. Use <code>dp.allReduce</code>.");
+  }
   for (let rank = 0; rank < testCase.ranks; rank++) {
-    const sent = messagesOf(run.trace, "all-reduce:dp", last).filter((m) => m.src === rank);
+    const sent = sync.filter((m) => m.src === rank);
     if (sent.length !== 2 * (p - 1)) {
       const calls = sent.length / (2 * (p - 1));
       return fail(`Training matches, but rank ${rank} sent ${sent.length} all-reduce messages in a step: that is ` +
         `${Number.isInteger(calls) ? `${calls} all-reduces` : "not a whole number of ring all-reduces"}, and the ` +
         `exercise asks for one (a ring all-reduce over ${p} replicas sends 2(p − 1) = ${2 * (p - 1)} messages). ` +
-        "Put every tensor into one bucket first.");
+        (Number.isInteger(calls) ? "Put every tensor into one bucket first."
+          : "Call <code>dp.allReduce</code> once, on one bucket of every tensor; sending the gradients to one replica " +
+            "and back is a central computation, not an all-reduce."));
     }
   }
   return verdict;
@@ -75,8 +134,11 @@ export const dpSync = {
   program: programWith(["syncGradients"]),
   starter,
   solution,
-  wrong,
+  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
+  wrongs,
   cases,
+  edgeCases,
+  judge: { interleavings: 1 },   // each case trains a model: one delivery order per case, plus sync and hidden
   check,
   hints: [
     "The loss is a mean over the batch. Replica d's gradient is the mean over its B/dp rows, so the full-batch " +

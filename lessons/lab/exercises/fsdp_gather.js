@@ -5,7 +5,7 @@
 // trainer gathers with it in forward and again in backward) and by the trace: p − 1 messages per gather, one to
 // each other member, each exactly the sender's chunk.
 import { intBetween, pick } from "../../web/exercise/params.js";
-import { fail, labCase, messagesOf, programWith, trainingVerdict } from "./lab_checks.js";
+import { fail, labCase, messagesOf, programWith, trainingVerdict, unfinished } from "./lab_checks.js";
 
 const starter = `// FSDP: this rank holds only its chunk (shard) of a tensor of n values. Member i of the group dp holds chunk i;
 // chunks follow the collectives' rule: n = q·p + r splits into p chunks, the first r of them q + 1 values long,
@@ -19,13 +19,13 @@ async function gatherWeights(shard, dp, n) {
 }
 `;
 
-const solution = `// A direct all-gather: one step of p − 1 messages per member (latency α, not (p − 1)·α as a ring).
+const solution = `// A direct all-gather: every member sends its own shard to each of the p − 1 others (a ring forwards others').
 async function gatherWeights(shard, dp, n) {
   const p = dp.size, q = Math.floor(n / p), r = n % p;
   const start = (i) => i * q + Math.min(i, r);          // chunk i = [start(i), start(i + 1))
   const full = new Float64Array(n);
   full.set(shard, start(dp.rank));
-  for (let i = 0; i < p; i++) if (i !== dp.rank) dp.send(i, shard);
+  for (let i = 0; i < p; i++) if (i !== dp.rank) dp.send(i, shard);   // not awaited: nonblocking sends
   for (let i = 0; i < p; i++) {
     if (i !== dp.rank) full.set(await dp.recv(i), start(i));
   }
@@ -33,8 +33,35 @@ async function gatherWeights(shard, dp, n) {
 }
 `;
 
-// Assumes equal chunks: with n not divisible by p, chunks land at the wrong offsets.
-const wrong = solution.replace("i * q + Math.min(i, r)", "i * Math.ceil(n / p)");
+const RING = `async function gatherWeights(shard, dp, n) {
+  const p = dp.size, q = Math.floor(n / p), r = n % p;
+  const start = (i) => i * q + Math.min(i, r);
+  const full = new Float64Array(n);
+  full.set(shard, start(dp.rank));
+  for (let k = 0; k < p - 1; k++) {                  // a ring: forward the chunk received in the previous step
+    const c = (dp.rank - k + p) % p, from = (dp.rank - k - 1 + p) % p;
+    dp.send((dp.rank + 1) % p, full.slice(start(c), start(c + 1)));
+    full.set(await dp.recv((dp.rank - 1 + p) % p), start(from));
+  }
+  return full;
+}
+`;
+
+const wrongs = [
+  // Assumes equal chunks: with n not divisible by p, chunks land at the wrong offsets (or past the end).
+  { name: "chunks assumed equal, ⌈n/p⌉ each",
+    code: solution.replace("i * q + Math.min(i, r)", "i * Math.ceil(n / p)"),
+    expect: /chunk i starts at i·q \+ min\(i, r\)/ },
+  { name: "a ring all-gather instead of sending straight to every member",
+    code: RING,
+    expect: /a ring would forward others' shards instead/ },
+  { name: "its own shard left out of the gathered tensor",
+    code: solution.replace("  full.set(shard, start(dp.rank));\n", ""),
+    expect: /your own included/ },
+  { name: "awaiting each send before receiving (relies on buffered sends)",
+    code: solution.replace("if (i !== dp.rank) dp.send(i, shard);", "if (i !== dp.rank) await dp.send(i, shard);"),
+    expect: /Deadlock with synchronous sends: rank \d+ waits in send for rank \d+/ },
+];
 
 function cases(rng) {
   const dp = pick(rng, [3, 4]);
@@ -48,11 +75,27 @@ function cases(rng) {
   ];
 }
 
+// Hidden: 8 members (n mod 8 = 6), and 2 members around 2 pipeline stages.
+function edgeCases(rng) {
+  return [
+    labCase({ grid: { dp: 8, tp: 1, pp: 1 }, fsdp: true, batch: 16, steps: 1, seed: intBetween(rng, 1, 1000),
+      model: { layers: 1, width: 7, hidden: 10, activation: "gelu", residual: true } }),
+    labCase({ grid: { dp: 2, tp: 1, pp: 2 }, fsdp: true, microBatches: 2, batch: 8, seed: intBetween(rng, 1, 1000),
+      model: { layers: 2, width: 5, hidden: 9, activation: "tanh", residual: true } }),
+  ];
+}
+
+const CHUNKS = " Every member's chunk, your own included, goes to its place in the gathered tensor: with n = q·p + r, " +
+  "chunk i starts at i·q + min(i, r) (the first r chunks are one value longer).";
+
 function check(run, testCase, core) {
+  const stop = unfinished(run);
+  if (stop) return /waits in send/.test(stop.message) ? stop : fail(stop.message + CHUNKS);
   const verdict = trainingVerdict(run, testCase, core);
-  if (!verdict.pass) return verdict;
+  if (!verdict.pass) return fail(verdict.message.trimEnd() + CHUNKS);
   const { config } = testCase, p = config.grid.dp;
-  const gathers = 2 * 2 * config.model.layers / config.grid.pp;   // W_in and W_out, forward and backward
+  // W_in and W_out of each of the stage's blocks, gathered for every use: each micro-batch's forward and backward
+  const gathers = 2 * 2 * (config.model.layers / config.grid.pp) * config.microBatches;
   const step = config.steps - 1;
   for (let rank = 0; rank < testCase.ranks; rank++) {
     const sent = messagesOf(run.trace, "all-gather:dp", step).filter((m) => m.src === rank);
@@ -60,9 +103,11 @@ function check(run, testCase, core) {
       return fail(`Training matches, but rank ${rank} sent ${sent.length} messages for ${gathers} gathers in a step; ` +
         `sending straight to every other member takes p − 1 = ${p - 1} per gather (${gathers * (p - 1)}).`);
     }
-    const peers = new Set(sent.slice(0, p - 1).map((m) => m.dst));
+    // Each gather (its own tag: the trainer numbers the collectives of a step) sends to p − 1 distinct members.
+    const first = sent.filter((m) => m.tag === sent[0].tag);
+    const peers = new Set(first.map((m) => m.dst));
     if (peers.size !== p - 1) {
-      return fail(`Rank ${rank} sent its first gather's ${p - 1} messages to ${peers.size} distinct rank(s): each ` +
+      return fail(`Rank ${rank} sent its first gather's ${first.length} messages to ${peers.size} distinct rank(s): each ` +
         "member's shard goes once to every other member (a ring would forward others' shards instead).");
     }
   }
@@ -86,18 +131,23 @@ export const fsdpGather = {
   program: programWith(["gatherWeights"]),
   starter,
   solution,
-  wrong,
+  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
+  wrongs,
   cases,
+  edgeCases,
+  judge: { interleavings: 1 },   // each case trains a model: one delivery order per case, plus sync and hidden
   check,
   hints: [
     "Member i's chunk starts at i·q + min(i, r) with q = ⌊n/p⌋, r = n mod p: the first r chunks are q + 1 long.",
-    "Send first, then receive: <code>dp.send</code> is buffered and never blocks, so p − 1 sends followed by " +
-      "p − 1 receives cannot deadlock.",
+    "Start the p − 1 sends without <code>await</code> (a send that is not awaited never blocks), then await the p − 1 " +
+      "receives. The checker also runs with synchronous sends, where awaiting each send before receiving deadlocks.",
     "<code>full.set(array, offset)</code> copies a received chunk into place. Put your own shard in too.",
   ],
   solutionText: `<p>Each member sends its n/p values to the p − 1 others and receives theirs: (p − 1)/p·n values in
-    and out per member, the same volume as a ring all-gather, but in one step (α once instead of p − 1 times) at the
-    price of p − 1 concurrent messages per link endpoint — fine inside a node, not across a large cluster. FSDP
+    and out per member, the same volume as a ring all-gather. On the course's single-port model the p − 1 sends
+    leave one port one after another, so the direct gather costs (p − 1)(α + (n/p)β) — exactly the ring's time;
+    it finishes in one step only where a member can drive all its links at once (NVSwitch inside a node), and it
+    needs p − 1 connections per member, which is why large clusters use rings and trees instead. FSDP
     gathers every tensor twice per step (forward, and again in backward because it was dropped) and
     reduce-scatters its gradient once: 3 × (p − 1)/p·Ψ values per step, 1.5× DDP's all-reduce, in exchange for
     holding Ψ/p parameters instead of Ψ (Rajbhandari et al. 2020; Zhao et al. 2023).</p>`,

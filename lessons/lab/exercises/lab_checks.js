@@ -44,6 +44,12 @@ export function trainingVerdict(run, testCase, core) {
       "Keep <code>main</code> as it is; write only the function the exercise asks for.");
   }
   const { params, replicaGap } = assembled;
+  // Replicas that disagree never applied one common gradient: say that first, it is the more specific diagnosis.
+  if (!(replicaGap < EQUALITY)) {
+    return fail(`The data-parallel replicas ended with different parameters (largest gap ${formatNumber(replicaGap)}): ` +
+      "every replica must apply the same averaged gradient — write the synchronised values back into the arrays the " +
+      "optimizer reads.");
+  }
   const worst = maxRelativeDifference(params, ref.params);
   if (!(worst < EQUALITY)) {
     const init = core.mlpInit({ ...config.model, seed: config.seed + 1 });
@@ -59,10 +65,6 @@ export function trainingVerdict(run, testCase, core) {
       `${formatPercent(worst)} (worst: ${TENSOR(i)}, which moved ${formatRatio(ratio)} as far as it ` +
       `should). ${firstLoss}${Number.isFinite(ratio) && Math.abs(ratio - 1) > 0.05 ? hintForRatio(ratio, config) : ""}`);
   }
-  if (!(replicaGap < EQUALITY)) {
-    return fail(`The data-parallel replicas ended with different parameters (largest gap ${formatNumber(replicaGap)}): ` +
-      "every replica must apply the same averaged gradient.");
-  }
   return pass(`Parameters equal single-device training to ${formatNumber(worst, 2)} (relative) after ${plural(config.steps, "step")}.`);
 }
 
@@ -71,6 +73,7 @@ function hintForRatio(ratio, config) {
   const near = (k) => Math.abs(ratio - k) < 0.05 * k;
   if (dp > 1 && near(dp)) return `That is dp = ${dp}×: the gradients were summed over the replicas, not averaged.`;
   if (tp > 1 && near(tp)) return `That is tp = ${tp}×: something was summed over the tensor-parallel group once too often.`;
+  if (dp > 1 && near(1 / dp)) return `That is 1/dp = 1/${dp} of the update: the gradient was divided by dp twice, or the sum over the replicas is missing.`;
   if (near(1 / Math.max(dp, tp))) return "That is 1/p of the update: a sum over the group is missing.";
   return "";
 }

@@ -2,7 +2,9 @@
 // ordered operations; the trainer runs them on real pipeline stages (a bad order deadlocks or is named by the
 // trainer's check), training must equal one device, and the activations the stages actually held must follow
 // 1F1B: stage s of P has exactly min(m, P − s) micro-batches in flight at its peak — fewer means the pipeline
-// never fills, more is GPipe's memory.
+// never fills, more is GPipe's memory — and, replayed with unit forward and backward times, the schedule finishes
+// in (m + P − 1)·(t_f + t_b), as 1F1B does (Narayanan et al. 2021): "newest pending backward first" and other
+// orders that respect the dependencies but not 1F1B's take longer, and the message says where the time goes.
 import { intBetween, pick } from "../../web/exercise/params.js";
 import { fail, labCase, programWith, trainingVerdict } from "./lab_checks.js";
 
@@ -32,14 +34,52 @@ function oneFOneB(stage, stages, microBatches) {
 }
 `;
 
-// GPipe's order: correct training, but every micro-batch's activations alive at once.
-const wrong = `function oneFOneB(stage, stages, microBatches) {
+const wrongs = [
+  // GPipe's order: correct training, but every micro-batch's activations alive at once.
+  { name: "GPipe's order (all forwards, then all backwards)",
+    code: `function oneFOneB(stage, stages, microBatches) {
   const ops = [];
   for (let mb = 0; mb < microBatches; mb++) ops.push({ op: "F", mb });
   for (let mb = 0; mb < microBatches; mb++) ops.push({ op: "B", mb });
   return ops;
 }
-`;
+`,
+    expect: /stage \d+ of \d+ held \d+ micro-batches .* 1F1B holds min\(m, P − s\)/ },
+  { name: "each micro-batch forward and backward before the next (the pipeline never fills)",
+    code: `function oneFOneB(stage, stages, microBatches) {
+  const ops = [];
+  for (let mb = 0; mb < microBatches; mb++) ops.push({ op: "F", mb }, { op: "B", mb });
+  return ops;
+}
+`,
+    expect: /never fills/ },
+  { name: "the newest pending backward first",
+    code: `function oneFOneB(stage, stages, microBatches) {
+  const warmup = Math.min(stages - stage - 1, microBatches);
+  const ops = [], pending = [];
+  for (let mb = 0; mb < warmup; mb++) { ops.push({ op: "F", mb }); pending.push(mb); }
+  for (let mb = warmup; mb < microBatches; mb++) {
+    ops.push({ op: "F", mb });
+    pending.push(mb);
+    ops.push({ op: "B", mb: pending.pop() });       // the newest, not the oldest
+  }
+  while (pending.length) ops.push({ op: "B", mb: pending.pop() });
+  return ops;
+}
+`,
+    expect: /finishes at t = \d+; 1F1B finishes at \(m \+ P − 1\)·\(t_f \+ t_b\) = \d+.*oldest pending backward/ },
+  { name: "one warm-up forward too many",
+    code: solution.replace("const warmup = Math.min(stages - stage - 1, microBatches);", "const warmup = Math.min(stages - stage, microBatches);"),
+    expect: /held \d+ micro-batches .* 1F1B holds min\(m, P − s\) = \d+\. Start a backward as soon as the pipeline is full/ },
+  { name: "a backward before its forward",
+    code: solution.replace(`    ops.push({ op: "F", mb: warmup + i });
+    ops.push({ op: "B", mb: i });`, `    ops.push({ op: "B", mb: i });
+    ops.push({ op: "F", mb: warmup + i });`),
+    expect: /backward of micro-batch \d+ before its forward/ },
+  { name: "the cool-down backwards forgotten",
+    code: solution.replace(`  for (let mb = microBatches - warmup; mb < microBatches; mb++) ops.push({ op: "B", mb });\n`, ""),
+    expect: /the schedule runs \d+ forwards and \d+ backwards, expected \d+ of each/ },
+];
 
 function cases(rng) {
   const P = pick(rng, [3, 4]);
@@ -49,6 +89,16 @@ function cases(rng) {
     labCase({ grid: { dp: 1, tp: 1, pp: P }, microBatches: 2, schedule: "1f1b", batch: 24,
       model: { layers: 12, width: 4, hidden: 8, activation: "tanh", residual: true }, seed: intBetween(rng, 1, 1000) }),
     labCase({ grid: { dp: 2, tp: 1, pp: 2 }, microBatches: 3, schedule: "1f1b", batch: 24, seed: intBetween(rng, 1, 1000) }),
+  ];
+}
+
+// Hidden: more stages than micro-batches (m < P) on 8 stages, and 8 micro-batches on 4 stages inside dp = 2.
+function edgeCases(rng) {
+  return [
+    labCase({ grid: { dp: 1, tp: 1, pp: 8 }, microBatches: 3, schedule: "1f1b", batch: 24, steps: 1,
+      model: { layers: 8, width: 4, hidden: 8, activation: "gelu", residual: true }, seed: intBetween(rng, 1, 1000) }),
+    labCase({ grid: { dp: 2, tp: 1, pp: 4 }, microBatches: 8, schedule: "1f1b", batch: 32, steps: 1,
+      model: { layers: 4, width: 4, hidden: 8, activation: "tanh", residual: true }, seed: intBetween(rng, 1, 1000) }),
   ];
 }
 
@@ -65,7 +115,66 @@ function check(run, testCase, core) {
         : "The pipeline never fills: run P − s − 1 forwards before the first backward, or the stages wait on each other."));
     }
   }
-  return { ...verdict, message: `${verdict.message} Every stage held min(m, P − s) micro-batches at its peak.` };
+  // The time: the stages' schedules (what the trainer ran, from rank d = 0, t = 0 of each stage) with unit times.
+  const stages = Array.from({ length: P }, (_, s) => run.results.find((r) => r.coord.p === s && r.coord.d === 0 && r.coord.t === 0).schedule);
+  const { makespan, timeline } = unitReplay(stages);
+  const ideal = (m + P - 1) * 2;
+  if (makespan > ideal) {
+    return fail(`Training matches and every stage held min(m, P − s) micro-batches, but with unit forward and backward ` +
+      `times (t_f = t_b = 1) your schedule finishes at t = ${makespan}; 1F1B finishes at (m + P − 1)·(t_f + t_b) = ` +
+      `${ideal} (m = ${m}, P = ${P}). ${whyLate(stages, timeline)}`);
+  }
+  return { ...verdict, message: `${verdict.message} Every stage held min(m, P − s) micro-batches at its peak, and the ` +
+    `schedule takes (m + P − 1)·(t_f + t_b) = ${ideal} time units.` };
+}
+
+// Replays the stages' operations with t_f = t_b = 1, each stage in its own order: F(mb) on stage s waits for
+// F(mb) on s − 1, B(mb) for B(mb) on s + 1 (the last stage's B follows its own F). → { makespan, timeline }
+// with timeline[s] = [{ op, start, after }] (`after`: the operation it waited for, or null).
+export function unitReplay(stages) {
+  const P = stages.length, finished = new Map(), free = new Array(P).fill(0), next = new Array(P).fill(0);
+  const timeline = stages.map(() => []);
+  for (let moved = true; moved;) {
+    moved = false;
+    for (let s = 0; s < P; s++) {
+      for (; next[s] < stages[s].length; next[s]++, moved = true) {
+        const op = stages[s][next[s]], mb = op.slice(1);
+        const after = op[0] === "F" ? (s > 0 ? `${s - 1}:F${mb}` : null) : (s < P - 1 ? `${s + 1}:B${mb}` : null);
+        if (after && !finished.has(after)) break;
+        const start = Math.max(free[s], after ? finished.get(after) : 0);
+        free[s] = start + 1;
+        finished.set(`${s}:${op}`, start + 1);
+        timeline[s].push({ op, start, after });
+      }
+    }
+  }
+  return { makespan: next.every((n, s) => n === stages[s].length) ? Math.max(...free) : Infinity, timeline };
+}
+
+// Why a schedule is slower than 1F1B, in one sentence: forwards out of order, a newer backward taken before an
+// older one, or else the first time a stage sits idle waiting for another.
+function whyLate(stages, timeline) {
+  for (const [s, ops] of stages.entries()) {
+    const pending = [];
+    for (const op of ops) {
+      const mb = Number(op.slice(1));
+      if (op[0] === "F") {
+        if (pending.length && mb < Math.max(...pending)) return `Stage ${s} runs its forwards out of order (F${mb} after F${Math.max(...pending)}): micro-batches enter the pipeline in order.`;
+        pending.push(mb);
+      } else {
+        const oldest = Math.min(...pending);
+        if (mb !== oldest) {
+          return `Stage ${s} runs B${mb} while the older micro-batch ${oldest} is still waiting for its backward: 1F1B ` +
+            "takes the oldest pending backward, whose gradient comes back from the next stage first — a newer one " +
+            "makes the stage wait for a gradient that is still travelling, and every stage below it waits too.";
+        }
+        pending.splice(pending.indexOf(mb), 1);
+      }
+    }
+  }
+  const idle = timeline.flatMap((ops, s) => ops.map((o, i) => ({ s, ...o, prev: i ? ops[i - 1].start + 1 : 0 })))
+    .filter((o) => o.start > o.prev).sort((a, b) => a.prev - b.prev || a.s - b.s)[0];
+  return idle ? `Stage ${idle.s} sits idle from t = ${idle.prev} to t = ${idle.start}, waiting for ${idle.after.replace(/^(\d+):/, "stage $1's ")} before its ${idle.op}.` : "";
 }
 
 export const oneFOneBSchedule = {
@@ -77,23 +186,27 @@ export const oneFOneBSchedule = {
     <code>oneFOneB(stage, stages, microBatches)</code>, returning the stage's operations
     <code>{op: "F" | "B", mb}</code> in order.</p>
     <p>The trainer runs your schedule on 2 to 4 real pipeline stages, with m from 2 to 8 and with data parallelism
-    around them. The checker compares the trained parameters with one device and reads how many micro-batches each
-    stage actually kept.</p>`,
+    around them. The checker compares the trained parameters with one device, reads how many micro-batches each
+    stage actually kept, and replays your schedule with unit forward and backward times: it must finish in
+    (m + P − 1)·(t_f + t_b), as 1F1B does.</p>`,
   ranks: 4,
   timeoutMs: 20000,
   program: programWith(["oneFOneB"]),
   starter,
   solution,
-  wrong,
+  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
+  wrongs,
   cases,
+  edgeCases,
+  judge: { interleavings: 1 },   // each case trains a model: one delivery order per case, plus sync and hidden
   check,
   hints: [
     "The last stage (s = P − 1) can run B right after each F: F0 B0 F1 B1 … The first stage must first push " +
       "P − 1 micro-batches into the pipeline before the first gradient can come back.",
     "Warm-up: min(P − s − 1, m) forwards. Steady state: for the remaining m − warm-up micro-batches, one F (the next " +
       "new micro-batch) then one B (the oldest pending one). Cool-down: the last warm-up backwards.",
-    "Sends never block, so any order in which every B follows its own F trains correctly; the peak count is what " +
-      "makes it 1F1B.",
+    "Any order in which every B follows its own F trains correctly; the peak count and the time — (m + P − 1)·(t_f + t_b) " +
+      "with unit forward and backward times — are what make it 1F1B.",
   ],
   solutionText: `<p>Stage s starts with P − s − 1 forwards — exactly enough for micro-batch 0 to reach the last stage by
     the time the stage does its next forward — and then alternates, taking the oldest pending backward each time. At

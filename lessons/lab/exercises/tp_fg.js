@@ -48,8 +48,25 @@ async function tpBlockBackward(dy, saved, w, tp, k) {
 }
 `;
 
-// f's backward forgotten: each rank passes back only its own partial input gradient.
-const wrong = solution.replace("  await tp.allReduce(dX);                                  // f backward: dX = Σ_t dH_t·W_in,t\n", "");
+const G_FORWARD = "  await tp.allReduce(y);                                   // g forward: Y = Σ_t Y_t\n";
+const F_BACKWARD = "  await tp.allReduce(dX);                                  // f backward: dX = Σ_t dH_t·W_in,t\n";
+
+const wrongs = [
+  // f's backward forgotten: each rank passes back only its own partial input gradient.
+  { name: "f's backward all-reduce forgotten",
+    code: solution.replace(F_BACKWARD, ""),
+    expect: /The loss of step 0 matches, so the forward pass is right[\s\S]*ran 1 all-reduce per block/ },
+  { name: "g's forward all-reduce forgotten",
+    code: solution.replace(G_FORWARD, ""),
+    expect: /the forward pass already differs[\s\S]*ran 1 all-reduce per block/ },
+  { name: "the residual added before the all-reduce (counted tp times)",
+    code: solution.replace(G_FORWARD + "  if (k.residual) for (let i = 0; i < y.length; i++) y[i] += x[i];   // once, after the sum\n",
+      "  if (k.residual) for (let i = 0; i < y.length; i++) y[i] += x[i];\n" + G_FORWARD),
+    expect: /the forward pass already differs[\s\S]*before the residual/ },
+  { name: "dY all-reduced in backward too (it is already whole)",
+    code: solution.replace("  const act = k.activate(saved.pre);\n", "  const act = k.activate(saved.pre);\n  await tp.allReduce(dy);\n"),
+    expect: /ran 3 all-reduces per block and micro-batch; Megatron's block needs exactly two/ },
+];
 
 function cases(rng) {
   return [
@@ -59,19 +76,33 @@ function cases(rng) {
   ];
 }
 
+// Hidden: 4 tensor-parallel ranks inside 2 pipeline stages, and tp = 8 (one hidden unit pair per rank).
+function edgeCases(rng) {
+  return [
+    labCase({ grid: { dp: 1, tp: 4, pp: 2 }, microBatches: 2, batch: 16, seed: intBetween(rng, 1, 1000) }),
+    labCase({ grid: { dp: 1, tp: 8, pp: 1 }, batch: 8, steps: 1, seed: intBetween(rng, 1, 1000),
+      model: { layers: 2, width: 4, hidden: 16, activation: "gelu", residual: true } }),
+  ];
+}
+
 function check(run, testCase, core) {
   const verdict = trainingVerdict(run, testCase, core);
-  if (!verdict.pass) {
-    return { ...verdict, message: verdict.message + " In forward, the partial outputs Y_t must be summed " +
-      "before the residual; in backward, the partial input gradients dX_t likewise." };
-  }
   const { config, ranks } = testCase;
   const rows = config.batch / (config.grid.dp * config.microBatches);
   const p = config.grid.tp, blocks = config.model.layers / config.grid.pp;
-  const expected = 2 * blocks * config.microBatches * 2 * (p - 1);   // 2 all-reduces per block, 2(p − 1) messages each
+  const perBlock = blocks * config.microBatches * 2 * (p - 1);      // messages of one all-reduce per block and micro-batch
+  const sentBy = (rank) => messagesOf(run.trace, "all-reduce:tp", config.steps - 1).filter((m) => m.src === rank);
+  if (!verdict.pass) {
+    const calls = run.status === "ok" ? sentBy(0).length / perBlock : 2;
+    const count = calls === 2 ? "" : ` Your ranks ran ${calls} all-reduce${calls === 1 ? "" : "s"} per block and ` +
+      "micro-batch; Megatron's block needs exactly two: g after W_out in forward, f on the input gradient in backward.";
+    return { ...verdict, message: verdict.message.trimEnd() + count + " In forward, the partial outputs Y_t must be summed " +
+      "before the residual; in backward, the partial input gradients dX_t likewise." };
+  }
+  const expected = 2 * perBlock;                                    // 2 all-reduces per block, 2(p − 1) messages each
   const bytes = 2 * blocks * config.microBatches * (2 * (p - 1) / p) * rows * config.model.width * 8;
   for (let rank = 0; rank < ranks; rank++) {
-    const sent = messagesOf(run.trace, "all-reduce:tp", config.steps - 1).filter((m) => m.src === rank);
+    const sent = sentBy(rank);
     const total = sent.reduce((n, m) => n + m.bytes, 0);
     if (sent.length !== expected || Math.abs(total - bytes) > 8 * p) {
       return fail(`Training matches, but rank ${rank} sent ${sent.length} all-reduce messages (${total} B) in a step; ` +
@@ -97,8 +128,11 @@ export const tpFg = {
   program: programWith(["tpBlockForward", "tpBlockBackward"]),
   starter,
   solution,
-  wrong,
+  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
+  wrongs,
   cases,
+  edgeCases,
+  judge: { interleavings: 1 },   // each case trains a model: one delivery order per case, plus sync and hidden
   check,
   hints: [
     "Y = A·W_outᵀ = Σ_t A_t·W_out,tᵀ: each rank's <code>y</code> is one term of that sum. Which call makes it whole?",

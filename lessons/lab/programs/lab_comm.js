@@ -55,7 +55,7 @@ export function makeGroup(ctx, name, ranks, activity) {
       calls.set(kind, n + 1);
       tag = `${kind}:${name}|${group.step}|${n}`;
     },
-    send(i, data) { ctx.send(ranks[i], data, { tag }); },
+    send(i, data) { return ctx.send(ranks[i], data, { tag }); },   // a promise (settled at once unless sends are synchronous)
     recv(i) { return ctx.recv(ranks[i], { tag }); },
 
     // Sum over the group, in place; returns buf. Sends 2(p − 1)/p · n numbers.

@@ -24,6 +24,7 @@ export async function main(ctx) {
     tensors: initShards(ctx.core, config, layout, me),
     memory: { params: 0, grads: 0, optimizer: 0, activations: 0, gathered: 0 },
     peakInFlight: 0,
+    schedule: [],   // the pipeline operations this stage ran in the last step, as "F0", "B0", …
   };
   for (let step = 0; step < config.steps; step++) {
     activity.recording = step === config.steps - 1;   // the timeline shows the last step
@@ -33,7 +34,7 @@ export async function main(ctx) {
   const bytes = (key) => rank.tensors.reduce((n, t) => n + t[key].byteLength, 0);
   Object.assign(rank.memory, { params: bytes("w"), grads: bytes("g"), optimizer: bytes("m") + bytes("v") });
   return {
-    coord: me, memory: rank.memory, peakInFlight: rank.peakInFlight, phases: activity.segments,
+    coord: me, memory: rank.memory, peakInFlight: rank.peakInFlight, schedule: rank.schedule, phases: activity.segments,
     shards: rank.tensors.map(({ index, w }) => ({ index, data: w })),
   };
 }
@@ -139,7 +140,9 @@ export async function runStep(rank, step) {
 
   const stashes = new Map(), dys = new Map();
   let live = 0, lossSum = 0;
-  for (const { op, mb } of stageOps(config, me.p)) {
+  const ops = stageOps(config, me.p);
+  rank.schedule = ops.map((o) => o.op + o.mb);
+  for (const { op, mb } of ops) {
     if (op === "F") {
       let x = me.p === 0 ? rowsOf(batch.inputs, mb)
         : await activity.during("bubble", `wait for stage ${me.p - 1}`, () => ctx.recv(stageRank(me.p - 1), { tag: tag("F", mb) }));

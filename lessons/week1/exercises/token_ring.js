@@ -4,13 +4,13 @@
 //
 // The checker trusts the trace: exactly p messages, rank r's one message goes to (r + 1) mod p, and they
 // were sent in ring order 0, 1, …, p − 1; only then does it compare rank 0's result with start + Σ values.
-import { esc, intBetween, term } from "../../web/exercise/params.js";
-import { bySendTime, fail, ordinal, pass, sameNumber, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
+import { esc, intBetween, pick, term } from "../../web/exercise/params.js";
+import {
+  bySendTime, centralMessage, clockSkew, fail, hubOf, ordinal, pass, reversedMessage, reversedRing, sameNumber, sentBy,
+  undelivered, unfinished,
+} from "../../web/exercise/run_checks.js";
 
-// Workers' clocks agree only to a few clock ticks; a later hop may appear up to this much earlier.
-const ORDER_TOL_S = 5e-4;
-
-const starter = `// Runs on p ranks (3 to 8). Rank 0 gets ctx.input = { start, value }; the others { value }.
+const starter = `// Runs on p ranks (2 to 16). Rank 0 gets ctx.input = { start, value }; the others { value }.
 // The token starts on rank 0 as ctx.input.start. Each rank adds its own value and passes the token
 // to the next rank; after one lap rank 0 receives it back and returns it. Other ranks return nothing.
 async function main(ctx) {
@@ -37,19 +37,52 @@ async function main(ctx) {
 }
 `;
 
-// The token goes the wrong way round (0 → p − 1 → … → 1 → 0). The sum is still right, so only the
-// trace shows the mistake — the reason checkers never trust results alone.
-const wrong = `async function main(ctx) {
-  const next = (ctx.rank - 1 + ctx.size) % ctx.size;
-  const prev = (ctx.rank + 1) % ctx.size;
-  if (ctx.rank === 0) {
-    ctx.send(next, ctx.input.start + ctx.input.value);
-    return await ctx.recv(prev);
-  }
+// The mistakes a learner makes here; CI proves each fails with a message that names it.
+const wrongs = [
+  // The token goes the wrong way round (0 → p − 1 → … → 1 → 0). The sum is still right, so only the
+  // trace shows the mistake — the reason checkers never trust results alone.
+  { name: "the token goes the wrong way round",
+    code: solution.replace("const next = (ctx.rank + 1) % ctx.size;", "const next = (ctx.rank - 1 + ctx.size) % ctx.size;")
+      .replace("const prev = (ctx.rank - 1 + ctx.size) % ctx.size;   // + size: JavaScript's % keeps the sign",
+        "const prev = (ctx.rank + 1) % ctx.size;"),
+    expect: /the ring runs backwards/ },
+  { name: "rank 0 forgets its own value",
+    code: solution.replace("ctx.send(next, ctx.input.start + ctx.input.value);", "ctx.send(next, ctx.input.start);"),
+    expect: /exactly rank 0's own value short/ },
+  { name: "prev without wrapping around (JavaScript's % keeps the sign)",
+    code: solution.replace("const prev = (ctx.rank - 1 + ctx.size) % ctx.size;", "const prev = (ctx.rank - 1) % ctx.size;"),
+    expect: /there is no rank -1.*JavaScript's <code>%<\/code> keeps the sign/ },
+  { name: "every rank receives first, rank 0 too",
+    code: `async function main(ctx) {
+  const next = (ctx.rank + 1) % ctx.size, prev = (ctx.rank - 1 + ctx.size) % ctx.size;
   const token = await ctx.recv(prev);
+  if (ctx.rank === 0) return token;
   ctx.send(next, token + ctx.input.value);
 }
-`;
+`,
+    expect: /Deadlock: rank 0 waits for rank \d+, rank \d+ waits for rank/ },
+  { name: "a central sum: every rank sends its value to rank 0",
+    code: `async function main(ctx) {
+  if (ctx.rank !== 0) { ctx.send(0, ctx.input.value); return; }
+  let token = ctx.input.start + ctx.input.value;
+  for (let r = 1; r < ctx.size; r++) token += await ctx.recv(r);
+  return token;
+}
+`,
+    expect: /central computation/ },
+  { name: "two laps instead of one",
+    code: `async function main(ctx) {
+  const next = (ctx.rank + 1) % ctx.size, prev = (ctx.rank - 1 + ctx.size) % ctx.size;
+  if (ctx.rank === 0) {
+    ctx.send(next, ctx.input.start + ctx.input.value);
+    ctx.send(next, await ctx.recv(prev));
+    return await ctx.recv(prev);
+  }
+  for (let lap = 0; lap < 2; lap++) ctx.send(next, (await ctx.recv(prev)) + (lap === 0 ? ctx.input.value : 0));
+}
+`,
+    expect: /Rank \d+ sent 2 messages; in one lap each rank sends the token exactly once/ },
+];
 
 function cases(rng) {
   const one = (ranks) => {
@@ -61,6 +94,15 @@ function cases(rng) {
   return [one(intBetween(rng, 3, 5)), one(intBetween(rng, 6, 8))];
 }
 
+// Hidden: the smallest ring (2 ranks: next and prev are the same rank) and the largest.
+function edgeCases(rng) {
+  return [2, pick(rng, [13, 16]), 16].map((ranks) => {
+    const values = Array.from({ length: ranks }, () => intBetween(rng, -50, 50));
+    const start = intBetween(rng, 100, 999);
+    return { ranks, inputs: values.map((value, r) => (r === 0 ? { start, value } : { value })), start, values };
+  });
+}
+
 function check(run, testCase) {
   const stop = unfinished(run);
   if (stop) return stop;
@@ -68,6 +110,9 @@ function check(run, testCase) {
   const trace = run.trace ?? [];
 
   // 1. Each rank r sends exactly one message, to (r + 1) mod p.
+  const hub = hubOf(trace, p);
+  if (hub !== null) return centralMessage(hub, "a ring");
+  if (reversedRing(trace, p)) return reversedMessage(p);
   const wrongHop = trace.find((m) => m.dst !== (m.src + 1) % p);
   if (wrongHop) {
     return fail(`Rank ${wrongHop.src} sent to rank ${wrongHop.dst}; in a ring, rank r sends to (r + 1) mod p, ` +
@@ -87,9 +132,9 @@ function check(run, testCase) {
   if (lost) return fail(`Rank ${lost.dst} never received the token from rank ${lost.src}: it must <code>recv(${lost.src})</code>.`);
 
   // 2. Ring order: hop r (sent by rank r) leaves no earlier than hop r − 1.
-  const hops = bySendTime(trace);
+  const hops = bySendTime(trace), skew = clockSkew(run);
   for (let r = 1; r < p; r++) {
-    if (perRank[r][0].sendTime < perRank[r - 1][0].sendTime - ORDER_TOL_S) {
+    if (perRank[r][0].sendTime < perRank[r - 1][0].sendTime - skew) {
       const k = hops.indexOf(perRank[r][0]);
       return fail(`Rank ${r} sent the ${ordinal(k + 1)} message, before rank ${r - 1} had passed the token on. ` +
         `Rank ${r} must first <code>recv(${r - 1})</code>, then add its value and send.`);
@@ -116,12 +161,15 @@ export const tokenRing = {
   prompt: `<p>Write <code>main(ctx)</code> for p ranks arranged in a ring. Rank 0 holds a token, initially
     <code>ctx.input.start</code>. Every rank adds its <code>ctx.input.value</code> to the token and passes it to rank
     (r + 1) mod p. After one lap rank 0 receives the token back and returns it; the other ranks return nothing.
-    The checker varies p (3 to 8) and the inputs, and checks the recorded messages as well as the result.</p>`,
+    The checker varies p (2 to 16) and the inputs, runs your code under several delivery orders, and checks the
+    recorded messages as well as the result.</p>`,
   ranks: (rng) => intBetween(rng, 3, 8),
   starter,
   solution,
-  wrong,
+  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
+  wrongs,
   cases,
+  edgeCases,
   check,
   hints: [
     "Rank r's neighbours are next = (r + 1) mod p and prev = (r − 1) mod p. Rank p − 1's next is rank 0.",

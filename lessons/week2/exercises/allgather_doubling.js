@@ -7,10 +7,10 @@
 // carrying 2^i blocks; then it compares every rank's result with the inputs of the case, block by block.
 import { intBetween, pick } from "../../web/exercise/params.js";
 import { formatBytes } from "../../web/units.js";
-import { fail, pass, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
+import { centralMessage, fail, hubOf, pass, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
 import { BYTES_PER_NUMBER, asNumbers, nonZeroInt, plainArrayNote, replayNote, isPowerOfTwo } from "./collective_checks.js";
 
-const starter = `// Runs on p = 2, 4 or 8 ranks. ctx.input = { block: [b numbers] }, this rank's block.
+const starter = `// Runs on p = 2, 4, 8 or 16 ranks. ctx.input = { block: [b numbers] }, this rank's block.
 // Return all p blocks concatenated in rank order (p·b numbers): block j comes from rank j.
 // Use recursive doubling: log2(p) steps; in step k the partner is r XOR 2^k, and each side sends
 // every block it already holds. Send Float64Array views (8 bytes per number).
@@ -34,16 +34,18 @@ async function main(ctx) {
     const partner = r ^ d;
     const mine = (r & ~(d - 1)) * b;            // I hold blocks [r & ~(d − 1), … + d): contiguous
     const theirs = (partner & ~(d - 1)) * b;    // the partner holds the neighbouring run of d blocks
-    ctx.send(partner, out.subarray(mine, mine + d * b));
+    ctx.send(partner, out.subarray(mine, mine + d * b));   // not awaited: a nonblocking send
     out.set(await ctx.recv(partner), theirs);
   }
   return out;
 }
 `;
 
-// Sends the whole output buffer every step, zeros and all. The result is right; the traffic is not:
-// log₂p·p·b numbers per rank instead of (p − 1)·b — the checker reads it in the trace.
-const wrong = `async function main(ctx) {
+const wrongs = [
+  // Sends the whole output buffer every step, zeros and all. The result is right; the traffic is not:
+  // log₂p·p·b numbers per rank instead of (p − 1)·b — the checker reads it in the trace.
+  { name: "the whole output buffer sent every step",
+    code: `async function main(ctx) {
   const p = ctx.size, r = ctx.rank;
   const b = ctx.input.block.length;
   const out = new Float64Array(p * b);
@@ -57,7 +59,33 @@ const wrong = `async function main(ctx) {
   }
   return out;
 }
-`;
+`,
+    expect: /Send only the contiguous run of blocks you hold/ },
+  { name: "received blocks placed at the partner's own block, not its group's run",
+    code: solution.replace("const theirs = (partner & ~(d - 1)) * b;", "const theirs = partner * b;"),
+    expect: /put at the wrong offset|is still zeros|did not fit where you put it/ },
+  { name: "the steps in the wrong order (distance p/2 first)",
+    code: solution.replace("for (let d = 1; d < p; d *= 2) {", "for (let d = p / 2; d >= 1; d /= 2) {"),
+    expect: /take the distances in the order 1, 2, 4/ },
+  { name: "a central computation: gather to rank 0, broadcast",
+    code: `async function main(ctx) {
+  const p = ctx.size, r = ctx.rank, b = ctx.input.block.length;
+  if (r !== 0) { ctx.send(0, Float64Array.from(ctx.input.block)); return await ctx.recv(0); }
+  const out = new Float64Array(p * b);
+  out.set(ctx.input.block, 0);
+  for (let s = 1; s < p; s++) out.set(await ctx.recv(s), s * b);
+  for (let s = 1; s < p; s++) ctx.send(s, out);
+  return out;
+}
+`,
+    expect: /central computation|not the whole buffer/ },   // with 2 ranks only the buffer rank 0 sends back shows it
+  { name: "awaiting each send before receiving (relies on buffered sends)",
+    code: solution.replace("    ctx.send(partner, out.subarray(mine, mine + d * b));", "    await ctx.send(partner, out.subarray(mine, mine + d * b));"),
+    expect: /Deadlock with synchronous sends: rank 0 waits in send for rank 1/ },
+  { name: "partners r + d (mod p) instead of r XOR d",
+    code: solution.replace("const partner = r ^ d;", "const partner = (r + d) % p;"),
+    expect: /partners are r XOR 1, r XOR 2/ },
+];
 
 function cases(rng) {
   const one = (ranks, b) => {
@@ -67,45 +95,72 @@ function cases(rng) {
   return [one(pick(rng, [2, 4]), intBetween(rng, 1, 6)), one(pick(rng, [4, 8]), intBetween(rng, 2, 12))];
 }
 
+// Hidden: 16 ranks (4 steps), and the smallest blocks.
+function edgeCases(rng) {
+  const one = (ranks, b) => {
+    const blocks = Array.from({ length: ranks }, () => Array.from({ length: b }, () => nonZeroInt(rng)));
+    return { ranks, b, inputs: blocks.map((block) => ({ block })) };
+  };
+  return [one(16, intBetween(rng, 1, 3)), one(2, 1), one(16, 1)];
+}
+
 function check(run, testCase, core) {
-  const stop = unfinished(run);
-  if (stop) return stop;
   const { ranks: p, b, inputs } = testCase;
   const blocks = inputs.map((x) => x.block);
   const steps = Math.log2(p);
-  const trace = run.trace ?? [];
+  const trace = run?.trace ?? [];
 
-  // 1. log₂p messages per rank; the i-th goes to r XOR 2^j (each distance once) and carries 2^i blocks.
-  const perRank = sentBy(trace, p);
+  // 1. Not a central computation; the i-th message of rank r goes to r XOR 2^j, each distance once — checked
+  // on whatever part of the trace exists, because a wrong partner usually ends in a deadlock.
+  const hub = run?.status === "ok" ? hubOf(trace, p) : null;
+  if (hub !== null) return centralMessage(hub, "recursive doubling");
+  const perRank = sentBy(trace, p, { run, tie: (a, b) => a.bytes - b.bytes });   // a rank sends more each step
   for (let r = 0; r < p; r++) {
-    const msgs = perRank[r];
-    if (msgs.length !== steps) {
-      return fail(`Rank ${r} sent ${msgs.length} message(s); recursive doubling on p = ${p} ranks takes log₂p = ${steps} ` +
-        `step(s), one message per rank per step.`);
-    }
     const used = new Set();
-    for (let i = 0; i < steps; i++) {
-      const m = msgs[i], dist = m.src ^ m.dst;
+    for (const [i, m] of perRank[r].slice(0, steps).entries()) {
+      const dist = m.src ^ m.dst;
       if (!isPowerOfTwo(dist) || used.has(dist)) {
         return fail(`Rank ${r}'s message ${i + 1} went to rank ${m.dst}. In recursive doubling rank r's partners are ` +
           `r XOR 1, r XOR 2, r XOR 4, …, each once: for rank ${r} that is rank${steps > 1 ? "s" : ""} ` +
           `${[...Array(steps).keys()].map((j) => r ^ (1 << j)).join(", ")}.`);
       }
       used.add(dist);
+    }
+  }
+  const stop = unfinished(run);
+  if (stop) {
+    return /offset is out of bounds/.test(run.error?.message ?? "") ? fail(`${stop.message} What arrived did not fit ` +
+      "where you put it: after the exchange with distance d, the partner's d blocks go at the start of its group, " +
+      "the partner's run (partner &amp; ~(d − 1))·b.") : stop;
+  }
+
+  // 2. log₂p messages per rank, the i-th carrying the 2^i blocks the rank holds.
+  for (let r = 0; r < p; r++) {
+    const msgs = perRank[r];
+    if (msgs.length !== steps) {
+      return fail(`Rank ${r} sent ${msgs.length} message(s); recursive doubling on p = ${p} ranks takes log₂p = ${steps} ` +
+        `step(s), one message per rank per step.`);
+    }
+    for (let i = 0; i < steps; i++) {
+      const m = msgs[i];
       const blocksHeld = 1 << i, want = blocksHeld * b * BYTES_PER_NUMBER;
       if (m.bytes !== want) {
         const count = m.bytes / (b * BYTES_PER_NUMBER);
         return fail(`Rank ${r}'s message ${i + 1} (to rank ${m.dst}) carried ${m.bytes} B` +
           `${Number.isInteger(count) ? ` = ${count} block(s)` : ""}; in step ${i + 1} a rank holds and sends exactly ` +
           `2^${i} = ${blocksHeld} block(s) of b = ${b} numbers: ${want} B. ` +
-          (m.bytes % BYTES_PER_NUMBER ? plainArrayNote : "Send only the contiguous run of blocks you hold, not the whole buffer."));
+          (m.bytes % BYTES_PER_NUMBER ? plainArrayNote
+            : count === (m.src ^ m.dst) && count !== blocksHeld ? `You sent as many blocks as the distance to the partner ` +
+              `(${count}) while holding ${blocksHeld}: take the distances in the order 1, 2, 4, …, so that what a rank ` +
+              "holds doubles every step and the partner at distance d needs exactly d blocks."
+              : "Send only the contiguous run of blocks you hold, not the whole buffer."));
       }
     }
   }
   const lost = undelivered(trace);
   if (lost) return fail(`Rank ${lost.dst} never received the message rank ${lost.src} sent: each exchange is a send and a <code>recv</code> on both sides.`);
 
-  // 2. Every rank's result: block j is rank j's input.
+  // 3. Every rank's result: block j is rank j's input.
   for (let r = 0; r < p; r++) {
     const got = asNumbers(run.results?.[r]);
     if (!got || got.length !== p * b) {
@@ -135,17 +190,20 @@ export const allgatherDoubling = {
   id: "w2-allgather-rd",
   kind: "code",
   title: "All-gather by recursive doubling",
-  prompt: `<p>Write <code>main(ctx)</code> for p = 2, 4 or 8 ranks. Rank r holds one block
+  prompt: `<p>Write <code>main(ctx)</code> for p = 2, 4, 8 or 16 ranks. Rank r holds one block
     <code>ctx.input.block</code> of b numbers; every rank must return all p blocks concatenated in rank order
     (p·b numbers). Use <em>recursive doubling</em>: in step k (k = 0, 1, …, log₂p − 1) rank r exchanges with rank
     r XOR 2<sup>k</sup>, and each side sends every block it holds so far.</p>
     <p>Send <code>Float64Array</code> views. The checker reads the trace — exactly log₂p messages per rank, the k-th
-    carrying 2<sup>k</sup> blocks — and compares every block with the case's inputs.</p>`,
+    carrying 2<sup>k</sup> blocks — and compares every block with the case's inputs, under several delivery orders,
+    once with synchronous sends, and on sizes you do not see.</p>`,
   ranks: (rng) => pick(rng, [2, 4, 8]),
   starter,
   solution,
-  wrong,
+  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
+  wrongs,
   cases,
+  edgeCases,
   check,
   hints: [
     "Write d = 2<sup>k</sup> and loop <code>for (let d = 1; d &lt; p; d *= 2)</code>; the partner is <code>r ^ d</code>.",

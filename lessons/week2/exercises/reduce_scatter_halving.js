@@ -7,10 +7,10 @@
 // numbers) and recomputes each rank's block sum from the case's inputs.
 import { intBetween, pick } from "../../web/exercise/params.js";
 import { formatBytes } from "../../web/units.js";
-import { fail, pass, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
-import { BYTES_PER_NUMBER, asNumbers, describeWrongSum, nonZeroInt, plainArrayNote, replayNote, isPowerOfTwo } from "./collective_checks.js";
+import { centralMessage, fail, hubOf, pass, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
+import { BYTES_PER_NUMBER, asNumbers, describeWrongSum, nonZeroInt, plainArrayNote, replayNote } from "./collective_checks.js";
 
-const starter = `// Runs on p = 2, 4 or 8 ranks. ctx.input = { data: [n numbers] } with n = p·b: p blocks of b numbers.
+const starter = `// Runs on p = 2, 4, 8 or 16 ranks. ctx.input = { data: [n numbers] } with n = p·b: p blocks of b numbers.
 // Rank r must return block r of the elementwise sum over all ranks (b numbers).
 // Use recursive halving: log2(p) steps with partners r XOR p/2, r XOR p/4, …, r XOR 1; each step send
 // the half of your current range that the partner keeps, and add the half you keep.
@@ -37,7 +37,7 @@ async function main(ctx) {
     const upper = (r & d) !== 0;                 // is block r in the upper half of [lo, hi)?
     const [keepLo, keepHi] = upper ? [mid, hi] : [lo, mid];
     const [sendLo, sendHi] = upper ? [lo, mid] : [mid, hi];
-    ctx.send(partner, buf.subarray(sendLo * b, sendHi * b));   // the partner's half: d blocks
+    ctx.send(partner, buf.subarray(sendLo * b, sendHi * b));   // the partner's half: d blocks (not awaited)
     const got = await ctx.recv(partner);                       // the partner's copy of my half
     for (let i = 0; i < got.length; i++) buf[keepLo * b + i] += got[i];
     lo = keepLo; hi = keepHi;
@@ -46,9 +46,11 @@ async function main(ctx) {
 }
 `;
 
-// All-reduce by recursive doubling, then keep block r: the right numbers, but every message carries the
-// whole vector — log₂p·n instead of ((p − 1)/p)·n per rank. Only the trace shows it.
-const wrong = `async function main(ctx) {
+const wrongs = [
+  // All-reduce by recursive doubling, then keep block r: the right numbers, but every message carries the
+  // whole vector — log₂p·n instead of ((p − 1)/p)·n per rank. Only the trace shows it.
+  { name: "recursive-doubling all-reduce, then keep block r",
+    code: `async function main(ctx) {
   const p = ctx.size, r = ctx.rank;
   const buf = Float64Array.from(ctx.input.data);
   const b = buf.length / p;
@@ -59,7 +61,34 @@ const wrong = `async function main(ctx) {
   }
   return buf.slice(r * b, (r + 1) * b);
 }
-`;
+`,
+    expect: /recursive-doubling all-reduce/ },
+  { name: "keeps the half that holds the partner's block",
+    code: solution.replace("const upper = (r & d) !== 0; ", "const upper = (r & d) === 0; "),
+    expect: /misses the contributions? of/ },
+  { name: "copies the partner's half instead of adding it",
+    code: solution.replace("buf[keepLo * b + i] += got[i];", "buf[keepLo * b + i] = got[i];"),
+    expect: /misses the contributions? of/ },
+  { name: "the steps in the wrong order (distance 1 first)",
+    code: solution.replace("for (let d = p / 2; d >= 1; d /= 2) {", "for (let d = 1; d < p; d *= 2) {"),
+    expect: /partners are r XOR p\/2, r XOR p\/4/ },
+  { name: "a central computation: reduce to rank 0, then scatter",
+    code: `async function main(ctx) {
+  const p = ctx.size, r = ctx.rank, buf = Float64Array.from(ctx.input.data), b = buf.length / p;
+  if (r !== 0) { ctx.send(0, buf); return await ctx.recv(0); }
+  for (let s = 1; s < p; s++) {
+    const got = await ctx.recv(s);
+    for (let i = 0; i < buf.length; i++) buf[i] += got[i];
+  }
+  for (let s = 1; s < p; s++) ctx.send(s, buf.slice(s * b, (s + 1) * b));
+  return buf.slice(0, b);
+}
+`,
+    expect: /central computation|recursive-doubling all-reduce/ },   // with 2 ranks it is one whole vector each way
+  { name: "awaiting each send before receiving (relies on buffered sends)",
+    code: solution.replace("    ctx.send(partner, buf.subarray(sendLo * b, sendHi * b));", "    await ctx.send(partner, buf.subarray(sendLo * b, sendHi * b));"),
+    expect: /Deadlock with synchronous sends: rank 0 waits in send for rank/ },
+];
 
 function cases(rng) {
   const one = (ranks, b) => {
@@ -69,31 +98,53 @@ function cases(rng) {
   return [one(pick(rng, [2, 4]), intBetween(rng, 1, 6)), one(pick(rng, [4, 8]), intBetween(rng, 1, 8))];
 }
 
+// Hidden: 16 ranks (4 steps, the last of one block), and one number per block.
+function edgeCases(rng) {
+  const one = (ranks, b) => {
+    const data = Array.from({ length: ranks }, () => Array.from({ length: ranks * b }, () => nonZeroInt(rng)));
+    return { ranks, b, inputs: data.map((d) => ({ data: d })) };
+  };
+  return [one(16, intBetween(rng, 1, 3)), one(16, 1), one(2, 1)];
+}
+
 function check(run, testCase, core) {
-  const stop = unfinished(run);
-  if (stop) return stop;
   const { ranks: p, b, inputs } = testCase;
   const data = inputs.map((x) => x.data);
   const n = p * b, steps = Math.log2(p);
-  const trace = run.trace ?? [];
+  const trace = run?.trace ?? [];
 
-  // 1. log₂p messages per rank, partners r XOR 2^j (each once), sizes n/2, n/4, …, n/p.
-  const perRank = sentBy(trace, p);
+  // 1. Not a central computation; partners r XOR p/2, r XOR p/4, …, r XOR 1 in that order (the range halves,
+  // so the distance must too) — checked on whatever part of the trace exists: a wrong partner often deadlocks.
+  const hub = run?.status === "ok" ? hubOf(trace, p) : null;
+  if (hub !== null) return centralMessage(hub, "recursive halving");
+  if (run?.status === "ok" && trace.length && trace.every((m) => m.bytes === n * BYTES_PER_NUMBER)) {
+    return fail(`Every message carried the whole vector (n = ${n} numbers): that is recursive-doubling all-reduce — right ` +
+      `answer, log₂p·n numbers sent per rank instead of ((p − 1)/p)·n. In recursive halving each step sends only the ` +
+      "half of the range your partner keeps: n/2, then n/4, …, then n/p.");
+  }
+  const perRank = sentBy(trace, p, { run, tie: (a, b) => b.bytes - a.bytes });   // a rank sends less each step
+  for (let r = 0; r < p; r++) {
+    for (const [i, m] of perRank[r].slice(0, steps).entries()) {
+      if ((m.src ^ m.dst) !== p >> (i + 1)) {
+        return fail(`Rank ${r}'s message ${i + 1} went to rank ${m.dst}. In recursive halving rank r's partners are ` +
+          `r XOR p/2, r XOR p/4, …, r XOR 1, in that order — the range being reduced halves every step, and so does ` +
+          `the distance: for rank ${r} that is rank${steps > 1 ? "s" : ""} ` +
+          `${[...Array(steps).keys()].map((j) => r ^ (p >> (j + 1))).join(", ")}.`);
+      }
+    }
+  }
+  const stop = unfinished(run);
+  if (stop) return stop;
+
+  // 2. log₂p messages per rank, sizes n/2, n/4, …, n/p.
   for (let r = 0; r < p; r++) {
     const msgs = perRank[r];
     if (msgs.length !== steps) {
       return fail(`Rank ${r} sent ${msgs.length} message(s); recursive halving on p = ${p} ranks takes log₂p = ${steps} ` +
         "step(s), one message per rank per step.");
     }
-    const used = new Set();
     for (let i = 0; i < steps; i++) {
-      const m = msgs[i], dist = m.src ^ m.dst;
-      if (!isPowerOfTwo(dist) || used.has(dist)) {
-        return fail(`Rank ${r}'s message ${i + 1} went to rank ${m.dst}. In recursive halving rank r's partners are ` +
-          `r XOR p/2, r XOR p/4, …, r XOR 1, each once: for rank ${r} that is rank${steps > 1 ? "s" : ""} ` +
-          `${[...Array(steps).keys()].map((j) => r ^ (p >> (j + 1))).join(", ")}.`);
-      }
-      used.add(dist);
+      const m = msgs[i];
       const numbers = n >> (i + 1), want = numbers * BYTES_PER_NUMBER;
       if (m.bytes !== want) {
         const got = m.bytes / BYTES_PER_NUMBER;
@@ -109,7 +160,7 @@ function check(run, testCase, core) {
   const lost = undelivered(trace);
   if (lost) return fail(`Rank ${lost.dst} never received the message rank ${lost.src} sent: each exchange is a send and a <code>recv</code> on both sides.`);
 
-  // 2. Rank r's block of the sum, recomputed from the inputs.
+  // 3. Rank r's block of the sum, recomputed from the inputs.
   for (let r = 0; r < p; r++) {
     const got = asNumbers(run.results?.[r]);
     if (!got || got.length !== b) {
@@ -135,17 +186,20 @@ export const reduceScatterHalving = {
   id: "w2-reduce-scatter-rh",
   kind: "code",
   title: "Reduce-scatter by recursive halving",
-  prompt: `<p>Write <code>main(ctx)</code> for p = 2, 4 or 8 ranks. Every rank holds a vector
+  prompt: `<p>Write <code>main(ctx)</code> for p = 2, 4, 8 or 16 ranks. Every rank holds a vector
     <code>ctx.input.data</code> of n = p·b numbers, seen as p blocks of b. Rank r must return block r of the
     elementwise sum over all ranks (b numbers). Use <em>recursive halving</em>: with partners r XOR p/2, r XOR p/4,
     …, r XOR 1, each step send the half of your current range that the partner keeps and add the half you keep.</p>
     <p>Send <code>Float64Array</code> views. The checker reads the trace — log₂p messages per rank of n/2, n/4, …,
-    n/p numbers, ((p − 1)/p)·n in all — and recomputes each block's sum.</p>`,
+    n/p numbers, ((p − 1)/p)·n in all — and recomputes each block's sum, under several delivery orders, once with
+    synchronous sends, and on sizes you do not see.</p>`,
   ranks: (rng) => pick(rng, [2, 4, 8]),
   starter,
   solution,
-  wrong,
+  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
+  wrongs,
   cases,
+  edgeCases,
   check,
   hints: [
     "Keep a range of blocks [lo, hi) that you still reduce; it starts as [0, p) and always contains block r. " +

@@ -6,9 +6,11 @@
 // The checker never trusts the program: it reads the trace (every message goes to the right neighbour,
 // 2(p − 1) messages per rank, each one chunk of 8-byte numbers) and recomputes the sum from the case's
 // own inputs; a wrong sum is explained by whose contributions a chunk misses or counts twice.
-import { intBetween } from "../../web/exercise/params.js";
+import { intBetween, pick } from "../../web/exercise/params.js";
 import { formatBytes } from "../../web/units.js";
-import { fail, pass, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
+import {
+  centralMessage, fail, hubOf, pass, reversedMessage, reversedRing, sentBy, undelivered, unfinished,
+} from "../../web/exercise/run_checks.js";
 import {
   BYTES_PER_NUMBER, asNumbers, chunkOf, chunkText, describeWrongSum, nonZeroInt, plainArrayNote, replayNote,
 } from "./collective_checks.js";
@@ -17,8 +19,9 @@ const RULE = "In step k of the ring (k = 0 … 2p − 3), rank r sends chunk (r 
   "(r − k − 1) mod p: it <em>adds</em> what arrives in steps 0 … p − 2 (reduce-scatter) and <em>copies</em> it " +
   "in steps p − 1 … 2p − 3 (all-gather).";
 
-const starter = `// Runs on p ranks (2 to 8) in a ring. ctx.input = { data: [n numbers] }, this rank's vector
-// (n ≥ p, not always divisible by p). Every rank must return the elementwise sum over all ranks.
+const starter = `// Runs on p ranks (2 to 16) in a ring. ctx.input = { data: [n numbers] }, this rank's vector
+// (n ≥ 1, not always divisible by p; if n < p some chunks are empty). Every rank must return the
+// elementwise sum over all ranks.
 // Send chunks as Float64Array views (8 bytes per number): the checker counts the bytes.
 async function main(ctx) {
   const p = ctx.size, r = ctx.rank;
@@ -43,7 +46,7 @@ async function main(ctx) {
   const chunk = (c) => buf.subarray(start(c), start(c + 1));
   const next = mod(r + 1), prev = mod(r - 1);
   for (let k = 0; k < 2 * (p - 1); k++) {
-    ctx.send(next, chunk(mod(r - k)));        // n/p numbers; the cluster copies them at the send
+    ctx.send(next, chunk(mod(r - k)));        // n/p numbers, copied at the send; not awaited (nonblocking)
     const got = await ctx.recv(prev);         // chunk (r − k − 1) mod p, from the left neighbour
     const mine = chunk(mod(r - k - 1));
     if (k < p - 1) {
@@ -56,13 +59,49 @@ async function main(ctx) {
 }
 `;
 
-// The classic slip: adding in the all-gather half too. Same messages, same bytes — only the sums show it:
-// every chunk ends up counting some ranks' contributions twice.
-const wrong = solution.replace(`    if (k < p - 1) {
+const REDUCE_SCATTER = `    if (k < p - 1) {
       for (let i = 0; i < got.length; i++) mine[i] += got[i];   // reduce-scatter: one more rank's share
     } else {
       mine.set(got);                                            // all-gather: the chunk is complete; copy it
-    }`, `    for (let i = 0; i < got.length; i++) mine[i] += got[i];     // adds in both halves`);
+    }`;
+
+// The mistakes a learner makes here; CI proves each fails with a message that names it.
+const wrongs = [
+  // The classic slip: adding in the all-gather half too. Same messages, same bytes — only the sums show it:
+  // every chunk ends up counting some ranks' contributions twice.
+  { name: "adding in the all-gather half too",
+    code: solution.replace(REDUCE_SCATTER, "    for (let i = 0; i < got.length; i++) mine[i] += got[i];     // adds in both halves"),
+    expect: /counts the contributions? of .* twice/ },
+  { name: "off by one chunk: the received chunk added into the one just sent",
+    code: solution.replace("const mine = chunk(mod(r - k - 1));", "const mine = chunk(mod(r - k));"),
+    expect: /(misses|counts|is wrong in|did not fit)[\s\S]*In step k of the ring/ },
+  { name: "only the reduce-scatter half (p − 1 steps)",
+    code: solution.replace("for (let k = 0; k < 2 * (p - 1); k++) {", "for (let k = 0; k < p - 1; k++) {"),
+    expect: /sent \d+ message\(s\); ring all-reduce sends 2\(p − 1\) = \d+ per rank/ },
+  { name: "the ring reversed: send to the left neighbour",
+    code: solution.replace("const next = mod(r + 1), prev = mod(r - 1);", "const next = mod(r - 1), prev = mod(r + 1);"),
+    expect: /the ring runs backwards/ },
+  { name: "a central computation: gather to rank 0, sum, broadcast",
+    code: `async function main(ctx) {
+  const p = ctx.size, buf = Float64Array.from(ctx.input.data);
+  if (ctx.rank !== 0) { ctx.send(0, buf); return await ctx.recv(0); }
+  for (let r = 1; r < p; r++) {
+    const got = await ctx.recv(r);
+    for (let i = 0; i < buf.length; i++) buf[i] += got[i];
+  }
+  for (let r = 1; r < p; r++) ctx.send(r, buf);
+  return buf;
+}
+`,
+    expect: /central computation/ },
+  { name: "awaiting each send before receiving (relies on buffered sends)",
+    code: solution.replace("    ctx.send(next, chunk(mod(r - k)));", "    await ctx.send(next, chunk(mod(r - k)));"),
+    expect: /Deadlock with synchronous sends: rank 0 waits in send for rank 1/ },
+  { name: "chunks of ⌈n/p⌉ numbers (the last one short)",
+    code: solution.replace("const start = (c) => c * Math.floor(n / p) + Math.min(c, n % p);",
+      "const start = (c) => Math.min(n, c * Math.ceil(n / p));"),
+    expect: /each message is one chunk of/ },
+];
 
 function cases(rng) {
   const one = (ranks, n) => {
@@ -75,16 +114,37 @@ function cases(rng) {
           one(p2, p2 * intBetween(rng, 2, 5) + intBetween(rng, 1, p2 - 1))];
 }
 
+// Hidden: 16 ranks, a prime number of ranks, fewer numbers than ranks (empty chunks), one number per rank.
+function edgeCases(rng) {
+  const one = (ranks, n) => {
+    const data = Array.from({ length: ranks }, () => Array.from({ length: n }, () => nonZeroInt(rng)));
+    return { ranks, n, inputs: data.map((d) => ({ data: d })) };
+  };
+  const prime = pick(rng, [11, 13]);
+  return [one(16, 16 * intBetween(rng, 2, 4) + intBetween(rng, 1, 15)), one(prime, prime + intBetween(rng, 1, prime - 1)),
+          one(16, intBetween(rng, 3, 15)), one(pick(rng, [2, 9]), 1 + intBetween(rng, 0, 1))];
+}
+
 function check(run, testCase, core) {
-  const stop = unfinished(run);
-  if (stop) return stop;
   const { ranks: p, n, inputs } = testCase;
+  const trace = run?.trace ?? [];
+  // A ring that runs backwards shows in the first messages, even if the run then failed.
+  if (reversedRing(trace, p)) return reversedMessage(p);
+  const stop = unfinished(run);
+  if (stop) {
+    if (!/offset is out of bounds/.test(run.error?.message ?? "")) return stop;
+    return fail(`${stop.message} The chunk that arrived did not fit the chunk you put it into (here the chunks are not ` +
+      `all the same length). ${RULE}`);
+  }
   const data = inputs.map((x) => x.data);
-  const trace = run.trace ?? [];
   const q = Math.floor(n / p);
   const chunkBytes = new Set([q * BYTES_PER_NUMBER, (n % p ? q + 1 : q) * BYTES_PER_NUMBER]);
 
   // 1. Only ring neighbours, 2(p − 1) messages per rank, each one chunk.
+  // Gather to one rank and send back: every message touches that rank (with 2 ranks: one whole vector each way).
+  const pair = p === 2 && trace.length === 2 && trace.every((m) => m.bytes === n * BYTES_PER_NUMBER) && n > 1;
+  const hub = pair ? trace.find((m) => m.src !== 0)?.dst ?? 0 : hubOf(trace, p);
+  if (hub !== null) return centralMessage(hub, "a ring all-reduce");
   const offRing = trace.find((m) => m.dst !== (m.src + 1) % p);
   if (offRing) {
     return fail(`Rank ${offRing.src} sent to rank ${offRing.dst}; in a ring, rank r sends only to (r + 1) mod p, ` +
@@ -140,23 +200,27 @@ export const ringAllreduce = {
   id: "w2-ring-allreduce",
   kind: "code",
   title: "Ring all-reduce",
-  prompt: `<p>Write <code>main(ctx)</code> for p ranks (2 to 8) arranged in a ring. Each rank holds a vector
-    <code>ctx.input.data</code> of n numbers (n ≥ p, not always divisible by p). Every rank must return the
+  prompt: `<p>Write <code>main(ctx)</code> for p ranks (2 to 16) arranged in a ring. Each rank holds a vector
+    <code>ctx.input.data</code> of n numbers (not always divisible by p; when n &lt; p some chunks are empty). Every rank must return the
     elementwise sum over all ranks, computed by ring all-reduce: split the vector into p chunks (the first
     n mod p one element longer — the starter's <code>chunk(c)</code>), run p − 1 reduce-scatter steps and then
     p − 1 all-gather steps, sending only to rank (r + 1) mod p.</p>
     <p>Send chunks as <code>Float64Array</code> views (8 bytes per number). The checker reads the trace — 2(p − 1)
-    messages per rank, each one chunk — and recomputes the sum itself; it then replays your messages in the
-    simulator and compares them with the formula and the lower bound.</p>`,
+    messages per rank, each one chunk — and recomputes the sum itself, under several delivery orders, once with
+    synchronous sends, and on sizes you do not see; it then replays your messages in the simulator and compares
+    them with the formula and the lower bound.</p>`,
   ranks: (rng) => intBetween(rng, 2, 8),
   starter,
   solution,
-  wrong,
+  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
+  wrongs,
   cases,
+  edgeCases,
   check,
   hints: [
-    "Loop <code>for (let k = 0; k &lt; 2 * (p - 1); k++)</code>. In each step send one chunk to <code>next</code>, then " +
-      "<code>await ctx.recv(prev)</code> one chunk. Sends are buffered, so sending first cannot deadlock.",
+    "Loop <code>for (let k = 0; k &lt; 2 * (p - 1); k++)</code>. In each step send one chunk to <code>next</code> " +
+      "without awaiting it, then <code>await ctx.recv(prev)</code> one chunk. A send that is not awaited never blocks, so " +
+      "sending first cannot deadlock — awaiting it can, when a send completes only once it is received.",
     "In step k rank r sends chunk <code>mod(r - k)</code> and receives chunk <code>mod(r - k - 1)</code> — the chunk its " +
       "left neighbour sent, which is the one rank r sends on in step k + 1.",
     "For k &lt; p − 1 add the received numbers into your chunk; from k = p − 1 on the chunk that arrives is already " +

@@ -1,0 +1,351 @@
+// local_run.js — one run of the judge cluster (local_cluster.js): every rank's main(ctx) in this thread, driven
+// one step at a time by a scheduler, so a run is reproducible and every interleaving a seed names can be tried.
+//
+// A step is one of
+//   deliver   the oldest message in flight on one ordered pair src → dst reaches dst (per-pair FIFO) and is
+//             matched to a recv() of dst that waits for it (same source and tag), if there is one;
+//   resume    a rank runs on: the oldest thing it was waiting for happens — its recv() takes its message (a
+//             synchronous sender may then go on), its send() completes, its barrier releases, its timer fires,
+//             or (first step) its main() starts. A rank's resumptions keep their order, so per-pair FIFO holds
+//             for everything the code can observe; which rank runs next is the scheduler's choice.
+// After each step the scheduler lets every microtask run (the learner's code continues until it awaits
+// again) and only then chooses the next step (run_options.js: the first possible step, or a seeded choice).
+// When no step is possible and no timer is pending, every unfinished rank waits for something that cannot
+// happen: a deadlock, explained by the same WaitForGraph as the Worker cluster's.
+//
+// Time is virtual: a clock that advances by one tick per step (plus 0.1 ns per byte delivered), so the trace,
+// the spans and ctx.now() are deterministic for a seed; code between two awaits takes no time. The RunResult
+// says so (clock: { kind: "virtual", resolution: 0, skew: 0 }), so checkers need no slack for coarse browser
+// clocks or Workers whose clocks disagree. A rank that loops forever WITHOUT awaiting cannot be stopped in one
+// thread (the Worker cluster terminates it); the watchdog stops everything else: too long in real time, or
+// more than MAX_STEPS steps.
+import { WaitForGraph } from "./deadlock.js";
+import { LocalNetwork } from "./local_network.js";
+import { VirtualTimers } from "./local_timers.js";
+import { interleaving } from "./run_options.js";
+import { learnerErrorFrom } from "../worker/learner_module.js";
+import { messageBytes, preparePayload } from "../worker/message_size.js";
+import { Pending } from "../worker/rank_blocking.js";
+import { formatArgs } from "../worker/rank_console.js";
+import { SpanRecorder } from "../worker/rank_spans.js";
+
+const MAX_LOG_LINES = 1000;   // per rank, as on the Workers
+const MAX_STEPS = 5e6;
+const SECONDS_PER_BYTE = 1e-10;
+export const VIRTUAL_CLOCK = Object.freeze({ kind: "virtual", resolution: 0, skew: 0 });
+
+// Lets every pending microtask run: a macrotask boundary (setImmediate in Node, a MessageChannel elsewhere).
+const channel = globalThis.setImmediate ? null : new MessageChannel();
+const queued = [];
+if (channel) channel.port1.onmessage = () => queued.shift()();
+const drain = () => new Promise((resolve) => {
+  if (!channel) { setImmediate(resolve); return; }
+  queued.push(resolve);
+  channel.port2.postMessage(null);
+});
+const realMs = () => globalThis.performance.now();
+
+export class LocalRun {
+  // The options of LocalCluster.run (local_cluster.js compiles the code, with shims(r) as rank r's console and
+  // timers, and hands the mains to execute()).
+  constructor({ size, inputs, core, timeoutMs, onLog, onProgress, delivery, sendMode }) {
+    Object.assign(this, { size, inputs, core, timeoutMs, onLog, onProgress, sendMode });
+    this.where = () => ({ line: null, column: null, inCourseCode: false });
+    this.policy = interleaving(delivery);
+    this.clock = 0;              // seconds since the run started
+    this.ended = false;
+    this.graph = new WaitForGraph(size);
+    this.trace = [];
+    this.spans = [];
+    this.results = new Array(size).fill(undefined);
+    this.logs = Array.from({ length: size }, () => []);
+    this.progress = Array.from({ length: size }, () => []);
+    this.network = new LocalNetwork();
+    this.timers = new VirtualTimers();
+    this.seq = 0;
+    this.ranks = Array.from({ length: size }, (_, r) => ({
+      r, open: new Set(), ready: [], barrier: null, barrierGen: 0, finished: false, lines: 0, dropped: 0,
+      spans: this.#spanRecorder(r),
+    }));
+  }
+
+  // Runs mains[r](ctx) on every rank; resolves with the RunResult (lessons/web/README.md, "The Worker cluster").
+  // where(err) → { line, column, inCourseCode } of an error in the learner's code (learner_module.js).
+  async execute(mains, where) {
+    this.where = where;
+    this.started = realMs();
+    mains.forEach((main, r) => this.#schedule(r, () => this.#start(r, main)));
+    let steps = 0;
+    while (!this.ended) {
+      if (++steps > MAX_STEPS || realMs() - this.started > this.timeoutMs) { this.#timeout(steps > MAX_STEPS); break; }
+      if (!this.#step()) { this.#stuck(); break; }
+      await drain();
+      this.#refresh();
+    }
+    return this.outcome;
+  }
+
+  // The ctx of rank r (the same API as a Worker's, rank_worker.js).
+  context(r) {
+    return {
+      rank: r, size: this.size, input: structuredClone(this.inputs[r]), core: this.core,
+      send: (to, data, options) => this.#send(r, to, data, options),
+      recv: (from, options) => this.#recv(r, from, options),
+      barrier: () => this.#barrier(r),
+      log: (...args) => this.log(r, formatArgs(args)),
+      progress: (value) => this.#progress(r, value),
+      now: () => this.clock * 1000,
+    };
+  }
+
+  // A rank's console and timers (virtual: local_timers.js).
+  shims(r) {
+    const line = (prefix) => (...args) => this.log(r, prefix + formatArgs(args));
+    return {
+      console: { log: line(""), info: line(""), debug: line(""), warn: line("warning: "), error: line("error: ") },
+      ...this.timers.functions(r, () => this.clock),
+    };
+  }
+
+  log(r, line) {
+    const rank = this.ranks[r];
+    if (this.ended || rank.finished) return;
+    if (rank.lines++ >= MAX_LOG_LINES) { rank.dropped += 1; return; }
+    this.logs[r].push(line);
+    try { this.onLog?.(r, line); } catch { /* a failing UI callback must not break the run */ }
+  }
+
+  // The learner's code on rank r threw (or rejected) `err`: the run ends with its message and line.
+  fail(r, err) {
+    const { message, line, column } = learnerErrorFrom(err, this.where);
+    this.failWith(r, message, line, column);
+  }
+
+  // The learner (or the page) stopped the run.
+  stop(message = "Stopped.") {
+    if (!this.ended) this.#end("stopped", { stopped: { message } });
+  }
+
+  failWith(r, message, line = null, column = null) {
+    if (!this.ended) this.#end("error", { error: { rank: r, message, line, column } });
+  }
+
+  #progress(r, value) {
+    if (this.ended || this.ranks[r].finished) return;
+    let copy;
+    try { copy = structuredClone(value); } catch (err) {
+      throw new TypeError(`progress: this value cannot be passed to the page (${err.message}); use plain data`);
+    }
+    this.progress[r].push(copy);
+    try { this.onProgress?.(r, copy); } catch { /* a failing UI callback must not break the run */ }
+  }
+
+  // ---- steps ------------------------------------------------------------------------------------------------
+  #step() {
+    for (const timer of this.timers.due(this.clock)) this.#schedule(timer.rank, timer.run);
+    const heads = this.network.heads();
+    const runnable = this.ranks.filter((x) => x.ready.length);
+    const n = runnable.length + heads.length;
+    if (n === 0) {
+      if (!this.timers.pending) return false;
+      this.clock = this.timers.next();   // nothing else can happen before it
+      return true;
+    }
+    // Without a seed: the oldest message in flight first, then the rank that became ready first.
+    const oldest = (list, first) => list.reduce((best, x, i) => (first(x) < first(list[best]) ? i : best), 0);
+    const k = this.policy.seeded ? this.policy.pick(n)
+      : heads.length ? runnable.length + oldest(heads, (q) => q[0].seq) : oldest(runnable, (x) => x.ready[0].seq);
+    if (k < runnable.length) {
+      const rank = runnable[k], item = rank.ready.shift();
+      this.clock += this.policy.tick();
+      try { item.run(); } catch (err) { this.fail(rank.r, err); }
+    } else {
+      const { message, waiter } = this.network.arrive(heads[k - runnable.length]);
+      this.clock += this.policy.tick() + SECONDS_PER_BYTE * message.bytes;
+      if (waiter) this.#take(message, waiter);
+    }
+    return true;
+  }
+
+  #schedule(rank, run) {
+    this.ranks[rank].ready.push({ run, seq: ++this.seq });
+  }
+
+  #start(r, main) {
+    const rank = this.ranks[r];
+    Promise.resolve().then(() => main(this.context(r))).then((result) => {
+      if (this.ended || rank.finished) return;
+      let copy;
+      try { copy = structuredClone(result); } catch (err) {
+        this.failWith(r, `main() returned a value that cannot be passed to the page (${err.message}); return plain data`);
+        return;
+      }
+      this.#finish(rank);
+      this.results[r] = copy;
+      this.graph.done(r);
+      if (this.ranks.every((x) => x.finished)) this.#end("ok");
+    }, (err) => this.fail(r, err));
+  }
+
+  #finish(rank) {
+    rank.finished = true;
+    rank.spans.finish();
+    this.spans.push(...rank.spans.take());
+    if (rank.dropped) this.logs[rank.r].push(`… ${rank.dropped} more lines not shown (at most ${MAX_LOG_LINES} per rank)`);
+  }
+
+  // ---- messages ---------------------------------------------------------------------------------------------
+  #send(r, to, data, { tag = 0, move = false } = {}) {
+    if (this.ended) return new Promise(() => {});   // the run is over: whatever still runs stays suspended
+    this.#checkLive(r, "send");
+    checkRank(to, this.size, "send");
+    checkTag(tag, "send");
+    let copy;
+    try {
+      const { payload, transfer } = preparePayload(data, move);
+      copy = structuredClone(payload, { transfer });
+    } catch (err) {
+      throw new TypeError(`send: this value cannot be sent to another Worker (${err.message})`);
+    }
+    const bytes = messageBytes(copy);
+    const record = { src: r, dst: to, tag, bytes, sendTime: this.clock, recvTime: null };
+    this.trace.push(record);
+    this.ranks[r].spans.send(to, bytes, this.clock, this.clock);
+    this.graph.sent(r, to, tag);
+    const message = { src: r, dst: to, tag, bytes, data: copy, record, seq: ++this.seq, sender: null };
+    this.network.post(message);
+    if (this.sendMode !== "sync") return Promise.resolve();
+    message.sender = { kind: "send", to, tag, id: message.seq, peer: to };
+    return this.#pending(r, message.sender);
+  }
+
+  #recv(r, from, { tag = 0 } = {}) {
+    if (this.ended) return new Promise(() => {});
+    this.#checkLive(r, "recv");
+    checkRank(from, this.size, "recv");
+    checkTag(tag, "recv");
+    const waiter = { kind: "recv", from, tag, peer: from };
+    const promise = this.#pending(r, waiter);
+    const arrived = this.network.match(r, from, tag, waiter);
+    if (arrived) this.#take(arrived, waiter);
+    return promise;
+  }
+
+  // A message is matched to a recv(); the receiving rank takes it when it next runs (its recvTime is that
+  // moment, when its code sees the data, as on a Worker), and only then can a synchronous sender go on.
+  #take(message, waiter) {
+    this.#schedule(message.dst, () => {
+      this.graph.receivedId(message.src, message.dst, message.tag, message.seq);
+      if (message.sender) this.#schedule(message.src, () => message.sender.settle(undefined, 0));
+      message.record.recvTime = this.clock;
+      waiter.settle(message.data, message.bytes);
+    });
+  }
+
+  #barrier(r) {
+    if (this.ended) return new Promise(() => {});
+    this.#checkLive(r, "barrier");
+    const rank = this.ranks[r];
+    if (rank.barrier) throw new Error("barrier() was called again before the previous barrier() had resolved — await it");
+    rank.barrier = { kind: "barrier", gen: rank.barrierGen, peer: null };
+    const promise = this.#pending(r, rank.barrier);
+    if (this.graph.enterBarrier(r)) {
+      for (const x of this.ranks) {
+        const waiter = x.barrier;
+        x.barrier = null;
+        x.barrierGen += 1;
+        this.#schedule(x.r, () => waiter.settle(undefined, 0));
+      }
+    }
+    return promise;
+  }
+
+  // A promise for `waiter` that knows when the code awaits it (for the wait-for graph and the timeline).
+  #pending(r, waiter) {
+    const rank = this.ranks[r];
+    let resolve;
+    const promise = new Pending((ok) => { resolve = ok; });
+    promise.onAwait = () => {
+      if (waiter.settled || waiter.awaited) return;
+      waiter.awaited = true;
+      rank.spans.beginWait(waiter.peer);
+    };
+    waiter.settle = (value, bytes) => {
+      waiter.settled = true;
+      rank.open.delete(waiter);
+      if (waiter.awaited && !rank.finished) rank.spans.endWait(bytes);
+      resolve(value);
+    };
+    rank.open.add(waiter);
+    return promise;
+  }
+
+  #checkLive(r, what) {
+    if (this.ranks[r].finished) throw new Error(`${what}() was called after this rank's main() had finished`);
+  }
+
+  // ---- who waits for what -----------------------------------------------------------------------------------
+  // The wait-for graph learns each rank's state after every step: blocked on the calls its code awaits, or
+  // running (something to resume, or suspended on a promise that is none of ours).
+  #refresh() {
+    for (const rank of this.ranks) {
+      if (rank.finished) continue;
+      const awaited = [...rank.open].filter((w) => w.awaited);
+      if (rank.ready.length > 0 || awaited.length === 0) { this.graph.running(rank.r); continue; }
+      const barrier = awaited.find((w) => w.kind === "barrier");
+      const on = awaited.flatMap((w) => (w.kind === "recv" ? [{ kind: "recv", from: w.from, tag: w.tag }]
+        : w.kind === "send" ? [{ kind: "send", to: w.to, tag: w.tag, id: w.id }] : []));
+      this.graph.blocked(rank.r, on, barrier ? barrier.gen : null);
+    }
+  }
+
+  #stuck() {
+    const deadlock = this.graph.deadlock();
+    if (deadlock) { this.#end("deadlock", { deadlock }); return; }
+    const ranks = this.ranks.filter((x) => !x.finished).map((x) => x.r);
+    this.#end("deadlock", { deadlock: { cycle: [], waits: [], message: `${ranks.length === 1 ? `rank ${ranks[0]} is` : `ranks ${ranks.join(", ")} are`} ` +
+      "suspended on a promise that no message, send, barrier or timer of this run can resolve" } });
+  }
+
+  #timeout(tooManySteps) {
+    // Running: something to resume, or a message on its way to it; blocked: neither.
+    const coming = new Set(this.network.heads().map((q) => q[0].dst));
+    const live = this.ranks.filter((x) => !x.finished);
+    const running = live.filter((x) => x.ready.length > 0 || coming.has(x.r)).map((x) => x.r);
+    const blocked = live.filter((x) => !running.includes(x.r)).map((x) => x.r);
+    const list = (xs) => (xs.length === 1 ? `rank ${xs[0]} was` : `ranks ${xs.join(", ")} were`);
+    let message = `Stopped by the watchdog after ${tooManySteps ? `${MAX_STEPS} steps` : `${this.timeoutMs} ms`}: `;
+    message += running.length ? `${list(running)} still running (an endless loop, or more work than the time allows?)`
+      : "no rank finished in time";
+    if (blocked.length) message += `; ${list(blocked)} waiting`;
+    this.#end("timeout", { timeout: { ms: this.timeoutMs, stalled: false, running, blocked, message: message + "." } });
+  }
+
+  #end(status, details = {}) {
+    if (this.ended) return;
+    this.ended = true;
+    for (const rank of this.ranks) if (!rank.finished) this.#finish(rank);
+    this.spans.sort((a, b) => a.rank - b.rank || a.start - b.start);
+    this.outcome = {
+      status, elapsedMs: this.clock * 1000, results: this.results, logs: this.logs, progress: this.progress,
+      trace: this.trace.map((m) => ({ ...m })), spans: this.spans, error: null, deadlock: null, timeout: null,
+      stopped: null, clock: VIRTUAL_CLOCK, ...details,
+    };
+  }
+
+  #spanRecorder(r) {
+    const run = this;
+    return new (class extends SpanRecorder { now() { return run.clock; } })(r, 0);
+  }
+}
+
+function checkRank(peer, size, what) {
+  if (!Number.isInteger(peer) || peer < 0 || peer >= size) {
+    throw new RangeError(`${what}: there is no rank ${JSON.stringify(peer)} (ranks are 0 … ${size - 1})`);
+  }
+}
+function checkTag(tag, what) {
+  if (!Number.isInteger(tag) && typeof tag !== "string") {
+    throw new TypeError(`${what}: tag must be an integer or a string (got ${JSON.stringify(tag)})`);
+  }
+}
