@@ -94,7 +94,7 @@ describe("the lab while other runs go on", () => {
 
     // An exercise runs meanwhile on Workers of its own.
     await page.evaluate(() => { const x = window.dsml.exercises.get("lab-dp-sync"); x.setCode(x.exercise.solution); x.check(); });
-    assert.match(await waitVerdict(page, "lab-dp-sync", "pass", 90000), /cases passed/);
+    assert.match(await waitVerdict(page, "lab-dp-sync", "pass", 90000), /runs passed/);
     assert.match(await readout(page), /step \d+ of 100/, "the lab is still training");
 
     await page.locator(FIG).getByRole("button", { name: "Stop" }).click();

@@ -7,6 +7,7 @@
 import { createEditor } from "../ui/editor.js";
 import { hashString } from "../storage/progress.js";
 import { exerciseRng } from "./random.js";
+import { describeEntry, judgePlan } from "./judge_plan.js";
 import { renderTimeline } from "../ui/timeline.js";
 import { describeFailure, renderRankLogs } from "../ui/run_output.js";
 import { formatSeconds, plural } from "../units.js";
@@ -111,7 +112,7 @@ export function mountCode(ctx) {
   }
 
   const runOnce = () => guarded(async () => {
-    const [testCase] = exercise.cases(exerciseRng(progress.seed, exercise.id, 0));
+    const [{ testCase }] = judgePlan(exercise, exerciseRng(progress.seed, exercise.id, 0), 0);
     const result = await execute(testCase, "");
     status.textContent = `Finished (${result.status}) in ${formatSeconds(result.elapsedMs / 1000)} on ${plural(testCase.ranks, "Worker")}.`;
     show(result, testCase);
@@ -120,23 +121,26 @@ export function mountCode(ctx) {
     if (result.error?.line) highlightLine(editor, result.error.line);
   });
 
+  // A Check is the judge's plan (judge_plan.js): every case under seeded delivery orders, once with synchronous
+  // sends, then hidden edge cases. The checker sees every run, finished or not: it names mistakes a bare
+  // "deadlock" or "error" would hide (a ring running backwards before it deadlocked, an await on a sync send).
   const checkAll = () => guarded(async () => {
     const attempt = (ctx.record().attempts ?? 0) + 1;
-    const cases = exercise.cases(exerciseRng(progress.seed, exercise.id, attempt));
+    const plan = judgePlan(exercise, exerciseRng(progress.seed, exercise.id, attempt), attempt);
     let last = null;
-    for (const [i, testCase] of cases.entries()) {
-      const result = await execute(testCase, `Case ${i + 1} of ${cases.length}: `);
-      show(result, testCase);
+    for (const [i, entry] of plan.entries()) {
+      const where = describeEntry(entry, i, plan.length);
+      const result = await execute(entry.testCase, where, { delivery: entry.delivery, sendMode: entry.sendMode });
+      if (entry.hidden) output.replaceChildren();   // a hidden case shows its verdict, not its inputs
+      else show(result, entry.testCase);
       if (result.status === "stopped") {
         status.textContent = "Stopped.";
         ctx.setVerdict(null, "Check stopped. Press <strong>Check</strong> to start again.");
         return;
       }
-      const where = `Case ${i + 1} of ${cases.length} (${testCase.ranks} ranks): `;
-      const verdict = result.status === "ok" ? exercise.check(result, testCase, ctx.core)
-        : { pass: false, message: describeFailure(result) };
+      const verdict = exercise.check(result, entry.testCase, ctx.core);
       if (!verdict.pass) {
-        status.textContent = `Case ${i + 1} of ${cases.length} failed.`;
+        status.textContent = `Case ${i + 1} of ${plan.length} failed.`;
         ctx.attempt(false, { code: editor.value, starterHash });
         ctx.setVerdict(false, where + verdict.message);
         if (result.error?.line) highlightLine(editor, result.error.line);
@@ -144,9 +148,12 @@ export function mountCode(ctx) {
       }
       last = verdict;
     }
-    status.textContent = `All ${cases.length} cases passed.`;
+    const ranks = [...new Set(plan.filter((e) => !e.hidden).map((e) => e.testCase.ranks))];
+    const hidden = plan.filter((e) => e.hidden).length;
+    status.textContent = `All ${plural(plan.length, "run")} passed.`;
     ctx.attempt(true, { code: editor.value, starterHash });
-    ctx.setVerdict(true, `All ${cases.length} cases passed (ranks: ${cases.map((c) => c.ranks).join(", ")}). ${last?.message ?? ""}`);
+    ctx.setVerdict(true, `All ${plural(plan.length, "run")} passed (ranks: ${ranks.join(", ")}; seeded delivery orders, ` +
+      `synchronous sends${hidden ? `, ${plural(hidden, "hidden case")}` : ""}). ${last?.message ?? ""}`);
   });
 
   run.addEventListener("click", runOnce);

@@ -30,7 +30,12 @@ const safely = (f) => { try { return f(); } catch { return "returned a value the
 export function describeFailure(run) {
   if (run.status === "timeout") return escapeHtml(run.timeout.message);
   if (run.status === "stopped") return "Stopped before it finished.";
-  if (run.status === "deadlock") return `Deadlock: ${escapeHtml(run.deadlock.message)}. Nothing is in flight, so no rank can continue.`;
+  if (run.status === "deadlock") {
+    const why = /waits in send/.test(run.deadlock.message)
+      ? "With synchronous sends a send completes only when its message is received, so these ranks wait on each other."
+      : "Nothing they wait for is in flight, so no rank can continue.";
+    return `Deadlock: ${escapeHtml(run.deadlock.message)}. ${why}`;
+  }
   if (run.status === "error") {
     const where = run.error.line ? ` at line ${run.error.line}` : "";
     return `Rank ${run.error.rank} threw${where}: <code>${escapeHtml(run.error.message)}</code>`;
