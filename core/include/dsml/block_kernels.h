@@ -2,6 +2,8 @@
 // the scalar type: double for the core (mlp.cpp, the single-device reference every strategy is compared with,
 // and the lab's wasm kernels), float for the benchmark. Because the reference and the lab call the very same
 // functions, a lab run can match the reference to rounding, not to "close enough".
+// Every product goes through dsml/gemm.h: its fastest kernel here by default (AVX2/FMA natively when the CPU has
+// it, SIMD128 in wasm), or the one `kernel` names — GemmKernel::eigen is Eigen's own product, the reference.
 //
 // One block (see dsml/mlp.h), x: (B, D) one example per row, W_in: (F, D), W_out: (D, F):
 //   forward    H = x · W_inᵀ (B, F)     A = act(H) (B, F)     Y = A · W_outᵀ (B, D)     [x_next = x + Y]
@@ -16,6 +18,7 @@
 #include <cmath>
 
 #include "dsml/error.h"
+#include "dsml/gemm.h"
 #include "dsml/mlp.h"
 
 namespace dsml {
@@ -74,14 +77,16 @@ BlockMatrix<Scalar> activate_derivative(Activation activation, const BlockMatrix
 // H (B, Fl) = x (B, D) · W_inᵀ (Fl, D)ᵀ — the one place H is computed, in forward and in recomputation alike,
 // which is why recomputed gradients are bit-identical to kept ones.
 template <typename Scalar>
-BlockMatrix<Scalar> pre_activation(const BlockMatrix<Scalar>& x, const BlockMatrix<Scalar>& w_in) {
-  return x * w_in.transpose();
+BlockMatrix<Scalar> pre_activation(const BlockMatrix<Scalar>& x, const BlockMatrix<Scalar>& w_in,
+                                   GemmKernel kernel = GemmKernel::automatic) {
+  return matmul<Scalar>(x, Transpose::no, w_in, Transpose::yes, kernel);
 }
 
 // Y (B, D) = A (B, Fl) · W_outᵀ (D, Fl)ᵀ. Without the residual; with W_out cut by columns it is a partial sum.
 template <typename Scalar>
-BlockMatrix<Scalar> block_out_forward(const BlockMatrix<Scalar>& a, const BlockMatrix<Scalar>& w_out) {
-  return a * w_out.transpose();
+BlockMatrix<Scalar> block_out_forward(const BlockMatrix<Scalar>& a, const BlockMatrix<Scalar>& w_out,
+                                      GemmKernel kernel = GemmKernel::automatic) {
+  return matmul<Scalar>(a, Transpose::no, w_out, Transpose::yes, kernel);
 }
 
 // ---- backward --------------------------------------------------------------------------------------------
@@ -94,8 +99,10 @@ struct BlockOutGradients {
 // Given dY = ∂loss/∂Y (B, D), the block's A (B, Fl) and W_out (D, Fl).
 template <typename Scalar>
 BlockOutGradients<Scalar> block_out_backward(const BlockMatrix<Scalar>& dy, const BlockMatrix<Scalar>& a,
-                                             const BlockMatrix<Scalar>& w_out) {
-  return {dy.transpose() * a, dy * w_out};
+                                             const BlockMatrix<Scalar>& w_out,
+                                             GemmKernel kernel = GemmKernel::automatic) {
+  return {matmul<Scalar>(dy, Transpose::yes, a, Transpose::no, kernel),
+          matmul<Scalar>(dy, Transpose::no, w_out, Transpose::no, kernel)};
 }
 
 template <typename Scalar>
@@ -109,9 +116,11 @@ struct BlockInGradients {
 template <typename Scalar>
 BlockInGradients<Scalar> block_in_backward(Activation activation, const BlockMatrix<Scalar>& d_a,
                                            const BlockMatrix<Scalar>& pre, const BlockMatrix<Scalar>& x,
-                                           const BlockMatrix<Scalar>& w_in) {
+                                           const BlockMatrix<Scalar>& w_in,
+                                           GemmKernel kernel = GemmKernel::automatic) {
   const BlockMatrix<Scalar> dh = d_a.cwiseProduct(activate_derivative<Scalar>(activation, pre));
-  return {dh.transpose() * x, dh * w_in};
+  return {matmul<Scalar>(dh, Transpose::yes, x, Transpose::no, kernel),
+          matmul<Scalar>(dh, Transpose::no, w_in, Transpose::no, kernel)};
 }
 
 }  // namespace dsml
