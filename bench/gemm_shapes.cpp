@@ -2,7 +2,7 @@
 // fp32 by default, through each GEMM kernel this build and CPU have (dsml/gemm.h), one thread. Built natively
 // (the bench/ glob) and for Node (target gemm_shapes_wasm):
 //
-//   build/native/gemm_shapes [--batch 64 --width 512 --hidden 2048 --repeats 20 --double]
+//   build/native/gemm_shapes [--batch 64 --width 512 --hidden 2048 --repeats 20 --double --kernel avx2_fma]
 //   node build/wasm/bench/gemm_shapes.cjs [same options]
 //
 //   name      product       op(A) · op(B)   m × n × k
@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "dsml/error.h"
 #include "dsml/gemm.h"
 
 namespace {
@@ -49,6 +50,7 @@ const Shape kShapes[] = {
 struct Sizes {
   int batch = 64, width = 512, hidden = 2048, repeats = 20;
   bool fp64 = false;
+  const char* only = nullptr;  // --kernel: just this one
   int operator()(char dim) const { return dim == 'B' ? batch : dim == 'D' ? width : hidden; }
 };
 
@@ -60,6 +62,7 @@ void run_all(const Sizes& s) {
   std::printf("%-13s %-8s %9s %9s %8s\n", "kernel", "product", "min ms", "median", "GFLOP/s");
   for (GemmKernel kernel : {GemmKernel::eigen, GemmKernel::portable, GemmKernel::avx2_fma, GemmKernel::wasm_simd128}) {
     if (!dsml::gemm_kernel_available(kernel)) continue;
+    if (s.only && dsml::parse_gemm_kernel(s.only) != kernel) continue;
     for (const Shape& shape : kShapes) {
       const Matrix a = Matrix::Random(s(shape.a_rows), s(shape.a_cols));
       const Matrix b = Matrix::Random(s(shape.b_rows), s(shape.b_cols));
@@ -91,12 +94,22 @@ int main(int argc, char** argv) {
     const std::string key = argv[i];
     if (key == "--double") { s.fp64 = true; continue; }
     if (i + 1 >= argc) { std::fprintf(stderr, "%s needs a value\n", key.c_str()); return 2; }
+    if (key == "--kernel") {
+      s.only = argv[++i];
+      try {
+        dsml::parse_gemm_kernel(s.only);
+      } catch (const dsml::Error& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+      }
+      continue;
+    }
     const int value = std::atoi(argv[++i]);
     if (key == "--batch") s.batch = value;
     else if (key == "--width") s.width = value;
     else if (key == "--hidden") s.hidden = value;
     else if (key == "--repeats") s.repeats = value;
-    else { std::fprintf(stderr, "unknown option %s (--batch --width --hidden --repeats --double)\n", argv[i - 1]); return 2; }
+    else { std::fprintf(stderr, "unknown option %s (--batch --width --hidden --repeats --double --kernel)\n", argv[i - 1]); return 2; }
   }
   if (s.batch < 1 || s.width < 1 || s.hidden < 1 || s.repeats < 1) {
     std::fprintf(stderr, "sizes and repeats must be >= 1\n");
