@@ -51,7 +51,7 @@ constexpr int kNr = 6;
 // loops: GCC keeps arrays of vectors in memory and stores them back on every step.
 template <typename Scalar>
 DSML_AVX2 void avx2_tile(int kc, const Scalar* a, const Scalar* b, std::ptrdiff_t b_row, std::ptrdiff_t b_col,
-                         Scalar* c, std::ptrdiff_t ldc, bool accumulate) {
+                         Scalar* c, std::ptrdiff_t ldc, bool accumulate) noexcept {
   using Y = Ymm<Scalar>;
   using V = typename Y::V;
   constexpr int w = Y::width;

@@ -9,7 +9,7 @@ namespace {
 
 template <typename Scalar, int MR, int NR>
 void portable_tile(int kc, const Scalar* a, const Scalar* b, std::ptrdiff_t b_row, std::ptrdiff_t b_col, Scalar* c,
-                   std::ptrdiff_t ldc, bool accumulate) {
+                   std::ptrdiff_t ldc, bool accumulate) noexcept {
   Scalar acc[NR][MR] = {};
   for (int p = 0; p < kc; ++p, a += MR, b += b_row) {
     for (int j = 0; j < NR; ++j) {

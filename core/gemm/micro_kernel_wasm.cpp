@@ -39,7 +39,7 @@ struct V128<double> {
 // C tile (2·W × NR): upper[j] holds rows 0…W−1 of column j, lower[j] rows W…2W−1.
 template <typename Scalar, int NR>
 void wasm_tile(int kc, const Scalar* a, const Scalar* b, std::ptrdiff_t b_row, std::ptrdiff_t b_col, Scalar* c,
-               std::ptrdiff_t ldc, bool accumulate) {
+               std::ptrdiff_t ldc, bool accumulate) noexcept {
   using V = V128<Scalar>;
   constexpr int w = V::width;
   v128_t upper[NR], lower[NR];
