@@ -45,7 +45,7 @@ bool cpu_has_avx2_fma();
 #endif
 
 #ifdef DSML_GEMM_HAS_WASM_SIMD128
-// micro_kernel_wasm.cpp: 8 × 5 floats, 4 × 5 doubles.
+// micro_kernel_wasm.cpp: 16 × 2 floats, 8 × 2 doubles.
 template <typename Scalar>
 MicroKernel<Scalar> wasm_simd128_micro_kernel();
 #endif
