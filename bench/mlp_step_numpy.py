@@ -121,7 +121,7 @@ def main():
     times.sort()
     median = times[len(times) // 2]
     flops = 3.0 * 2.0 * B * D * F * 2.0 * L
-    blas = next((lib["internal_api"] + " " + lib.get("version", "") for lib in _threadpool_info()), "unknown")
+    blas = ", ".join(blas_libraries()) or "unknown"
     print(json.dumps({"impl": "numpy", "numpy": np.__version__, "blas": blas,
                       "threads": int(os.environ["OPENBLAS_NUM_THREADS"]),
                       "width": D, "hidden": F, "layers": L, "batch": B, "repeats": o["repeats"],
@@ -129,11 +129,12 @@ def main():
                       "flops_per_step": flops, "loss": loss, "grad_checksum": checksum}))
 
 
-def _threadpool_info():
-    """Which BLAS NumPy loaded, read from the process's mapped libraries (threadpoolctl is not installed)."""
+def blas_libraries():
+    """The BLAS NumPy loaded, as the directory of its mapped libblas (Debian's alternatives: openblas-pthread, blas
+    for the reference BLAS), read from /proc/self/maps since threadpoolctl is not installed."""
     with open("/proc/self/maps") as maps:
-        names = {line.split()[-1] for line in maps if "blas" in line}
-    return [{"internal_api": os.path.basename(os.path.dirname(n)) or os.path.basename(n)} for n in sorted(names)]
+        paths = {line.split()[-1] for line in maps if "libblas" in line or "libopenblas" in line}
+    return sorted({os.path.basename(os.path.dirname(p)) for p in paths})
 
 
 if __name__ == "__main__":
