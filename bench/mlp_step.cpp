@@ -1,7 +1,7 @@
 // mlp_step.cpp — one training step of the residual GELU MLP (forward + backward + SGD update), fp32, through the
 // very kernels the core runs in double (dsml/block_kernels.h). Built from this one file natively (the bench/
-// glob in CMakeLists.txt) and for Node (targets mlp_step_wasm: the core's flags; mlp_step_wasm_sse: Eigen's SSE
-// kernels translated to wasm SIMD), so bench/mlp_step.sh can set them beside TensorFlow.js (mlp_step_tfjs.mjs).
+// glob in CMakeLists.txt) and for Node (target mlp_step_wasm, the core's flags), so bench/mlp_step.sh can set them
+// beside TensorFlow.js (mlp_step_tfjs.mjs) and NumPy (mlp_step_numpy.py).
 //
 //   build/native/mlp_step --width 512 --hidden 2048 --layers 4 --batch 64 --repeats 20 [--kernel eigen]
 //   node build/wasm/bench/mlp_step.cjs --width 512 --hidden 2048 --layers 4 --batch 64 --repeats 20
