@@ -2,6 +2,8 @@
 // the scalar type: double for the core (mlp.cpp, the single-device reference every strategy is compared with,
 // and the lab's wasm kernels), float for the benchmark. Because the reference and the lab call the very same
 // functions, a lab run can match the reference to rounding, not to "close enough".
+// Every product goes through dsml/gemm.h: its fastest kernel here by default (AVX2/FMA natively when the CPU has
+// it, SIMD128 in wasm), or the one `kernel` names — GemmKernel::eigen is Eigen's own product, the reference.
 //
 // One block (see dsml/mlp.h), x: (B, D) one example per row, W_in: (F, D), W_out: (D, F):
 //   forward    H = x · W_inᵀ (B, F)     A = act(H) (B, F)     Y = A · W_outᵀ (B, D)     [x_next = x + Y]
@@ -16,6 +18,7 @@
 #include <cmath>
 
 #include "dsml/error.h"
+#include "dsml/gemm.h"
 #include "dsml/mlp.h"
 
 namespace dsml {
@@ -27,22 +30,21 @@ using BlockMatrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
 //   gelu(h)  = ½·h·(1 + t),   t = tanh(u),   u = c·(h + k·h³),   c = √(2/π),   k = 0.044715
 //   gelu'(h) = ½·(1 + t) + ½·h·(1 − t²)·c·(1 + 3k·h²)
 // ReLU's derivative at exactly 0 is taken as 0 (the subgradient PyTorch uses).
+// Written as Eigen array expressions, so each is one pass that Eigen vectorises. tanh is Eigen's: std::tanh for
+// double (the core's values are those of the C library), and for float a rational approximation within a few
+// ulp that vectorises (glibc's tanhf, one call per entry, took a sixth of the fp32 benchmark's step).
 namespace block_detail {
 
 template <typename Scalar>
-Scalar gelu(Scalar h) {
+using BlockArray = Eigen::Array<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+
+// t = tanh(c·(h + k·h³)), the tanh shared by gelu and gelu'.
+template <typename Scalar>
+BlockArray<Scalar> gelu_tanh(const BlockMatrix<Scalar>& h) {
   const Scalar c = Scalar(0.7978845608028654);  // √(2/π)
   const Scalar k = Scalar(0.044715);
-  return Scalar(0.5) * h * (Scalar(1) + std::tanh(c * (h + k * h * h * h)));
-}
-
-template <typename Scalar>
-Scalar gelu_derivative(Scalar h) {
-  const Scalar c = Scalar(0.7978845608028654);
-  const Scalar k = Scalar(0.044715);
-  const Scalar t = std::tanh(c * (h + k * h * h * h));
-  return Scalar(0.5) * (Scalar(1) + t) +
-         Scalar(0.5) * h * (Scalar(1) - t * t) * c * (Scalar(1) + Scalar(3) * k * h * h);
+  const auto x = h.array();
+  return (c * (x + k * x * x * x)).tanh();
 }
 
 }  // namespace block_detail
@@ -50,10 +52,11 @@ Scalar gelu_derivative(Scalar h) {
 // act(h), elementwise on (B, F).
 template <typename Scalar>
 BlockMatrix<Scalar> activate(Activation activation, const BlockMatrix<Scalar>& h) {
+  const auto x = h.array();
   switch (activation) {
     case Activation::relu: return h.cwiseMax(Scalar(0));
-    case Activation::gelu: return h.unaryExpr([](Scalar v) { return block_detail::gelu(v); });
-    case Activation::tanh: return h.unaryExpr([](Scalar v) { return Scalar(std::tanh(v)); });
+    case Activation::gelu: return (Scalar(0.5) * x * (Scalar(1) + block_detail::gelu_tanh(h))).matrix();
+    case Activation::tanh: return x.tanh().matrix();
   }
   throw Error("unknown activation");
 }
@@ -61,11 +64,20 @@ BlockMatrix<Scalar> activate(Activation activation, const BlockMatrix<Scalar>& h
 // act'(h), elementwise on (B, F).
 template <typename Scalar>
 BlockMatrix<Scalar> activate_derivative(Activation activation, const BlockMatrix<Scalar>& h) {
+  const auto x = h.array();
   switch (activation) {
     case Activation::relu: return h.unaryExpr([](Scalar v) { return v > Scalar(0) ? Scalar(1) : Scalar(0); });
-    case Activation::gelu: return h.unaryExpr([](Scalar v) { return block_detail::gelu_derivative(v); });
-    case Activation::tanh:
-      return h.unaryExpr([](Scalar v) { const Scalar t = std::tanh(v); return Scalar(1) - t * t; });
+    case Activation::gelu: {
+      const Scalar c = Scalar(0.7978845608028654), k = Scalar(0.044715);
+      const block_detail::BlockArray<Scalar> t = block_detail::gelu_tanh(h);
+      return (Scalar(0.5) * (Scalar(1) + t) +
+              Scalar(0.5) * x * (Scalar(1) - t * t) * c * (Scalar(1) + Scalar(3) * k * x * x))
+          .matrix();
+    }
+    case Activation::tanh: {
+      const block_detail::BlockArray<Scalar> t = x.tanh();
+      return (Scalar(1) - t * t).matrix();
+    }
   }
   throw Error("unknown activation");
 }
@@ -74,14 +86,16 @@ BlockMatrix<Scalar> activate_derivative(Activation activation, const BlockMatrix
 // H (B, Fl) = x (B, D) · W_inᵀ (Fl, D)ᵀ — the one place H is computed, in forward and in recomputation alike,
 // which is why recomputed gradients are bit-identical to kept ones.
 template <typename Scalar>
-BlockMatrix<Scalar> pre_activation(const BlockMatrix<Scalar>& x, const BlockMatrix<Scalar>& w_in) {
-  return x * w_in.transpose();
+BlockMatrix<Scalar> pre_activation(const BlockMatrix<Scalar>& x, const BlockMatrix<Scalar>& w_in,
+                                   GemmKernel kernel = GemmKernel::automatic) {
+  return matmul<Scalar>(x, Transpose::no, w_in, Transpose::yes, kernel);
 }
 
 // Y (B, D) = A (B, Fl) · W_outᵀ (D, Fl)ᵀ. Without the residual; with W_out cut by columns it is a partial sum.
 template <typename Scalar>
-BlockMatrix<Scalar> block_out_forward(const BlockMatrix<Scalar>& a, const BlockMatrix<Scalar>& w_out) {
-  return a * w_out.transpose();
+BlockMatrix<Scalar> block_out_forward(const BlockMatrix<Scalar>& a, const BlockMatrix<Scalar>& w_out,
+                                      GemmKernel kernel = GemmKernel::automatic) {
+  return matmul<Scalar>(a, Transpose::no, w_out, Transpose::yes, kernel);
 }
 
 // ---- backward --------------------------------------------------------------------------------------------
@@ -94,8 +108,10 @@ struct BlockOutGradients {
 // Given dY = ∂loss/∂Y (B, D), the block's A (B, Fl) and W_out (D, Fl).
 template <typename Scalar>
 BlockOutGradients<Scalar> block_out_backward(const BlockMatrix<Scalar>& dy, const BlockMatrix<Scalar>& a,
-                                             const BlockMatrix<Scalar>& w_out) {
-  return {dy.transpose() * a, dy * w_out};
+                                             const BlockMatrix<Scalar>& w_out,
+                                             GemmKernel kernel = GemmKernel::automatic) {
+  return {matmul<Scalar>(dy, Transpose::yes, a, Transpose::no, kernel),
+          matmul<Scalar>(dy, Transpose::no, w_out, Transpose::no, kernel)};
 }
 
 template <typename Scalar>
@@ -109,9 +125,11 @@ struct BlockInGradients {
 template <typename Scalar>
 BlockInGradients<Scalar> block_in_backward(Activation activation, const BlockMatrix<Scalar>& d_a,
                                            const BlockMatrix<Scalar>& pre, const BlockMatrix<Scalar>& x,
-                                           const BlockMatrix<Scalar>& w_in) {
+                                           const BlockMatrix<Scalar>& w_in,
+                                           GemmKernel kernel = GemmKernel::automatic) {
   const BlockMatrix<Scalar> dh = d_a.cwiseProduct(activate_derivative<Scalar>(activation, pre));
-  return {dh.transpose() * x, dh * w_in};
+  return {matmul<Scalar>(dh, Transpose::yes, x, Transpose::no, kernel),
+          matmul<Scalar>(dh, Transpose::no, w_in, Transpose::no, kernel)};
 }
 
 }  // namespace dsml
