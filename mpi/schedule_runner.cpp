@@ -12,6 +12,7 @@ namespace dsml::mpi {
 namespace {
 
 constexpr int kTag = 11;
+constexpr std::size_t kKeptBytes = std::size_t{64} << 20;  // messages in flight kept before freeing finished ones
 
 template <typename T> MPI_Datatype datatype();
 template <> MPI_Datatype datatype<float>() { return MPI_FLOAT; }
@@ -59,6 +60,8 @@ void RankSchedule::run(T* data, MPI_Comm comm) const {
   std::vector<char> written(layout_.slots(), 0);  // a posted receive will write this slot
   std::vector<std::vector<T>> sent;               // messages in flight, kept until their send completes
   std::vector<MPI_Request> send_requests;
+  std::size_t kept_bytes = 0;       // held by `sent`
+  std::size_t test_at = kKeptBytes;  // test for finished sends when kept_bytes passes this
 
   // Complete every posted receive and apply it, in step order: copy or add, slot by slot.
   const auto complete_receives = [&] {
@@ -79,13 +82,17 @@ void RankSchedule::run(T* data, MPI_Comm comm) const {
     }
     receives.clear();
     receive_requests.clear();
-    // Free the messages whose sends have completed meanwhile (a naive root would otherwise keep p − 1 copies).
-    if (send_requests.empty()) return;
+    // Free the messages whose sends have completed meanwhile once they hold more than kKeptBytes (a naive root
+    // would otherwise keep p − 1 copies). Not every time: a test is not free (SMPI charges 100 µs per call).
+    if (kept_bytes <= test_at) return;
     int done = 0;
     std::vector<int> indices(send_requests.size());
     MPI_Testsome(static_cast<int>(send_requests.size()), send_requests.data(), &done, indices.data(),
                  MPI_STATUSES_IGNORE);
     for (int i = 0; i < done; ++i) std::vector<T>().swap(sent[static_cast<std::size_t>(indices[i])]);
+    kept_bytes = 0;
+    for (const std::vector<T>& message : sent) kept_bytes += message.size() * sizeof(T);
+    test_at = kept_bytes + kKeptBytes;
   };
 
   for (const ScheduleStep& step : steps_) {
@@ -101,6 +108,7 @@ void RankSchedule::run(T* data, MPI_Comm comm) const {
         const auto s = static_cast<std::size_t>(slot);
         message.insert(message.end(), data + layout_.offset[s], data + layout_.offset[s + 1]);
       }
+      kept_bytes += n * sizeof(T);
       sent.push_back(std::move(message));
       send_requests.emplace_back();
       MPI_Isend(sent.back().data(), static_cast<int>(n), datatype<T>(), step.peer, kTag, comm, &send_requests.back());

@@ -93,9 +93,9 @@ TrainPlan train_plan(const cli::Args& args, int world_size) {
   const RankGrid& g = plan.grid;
   require(g.size() == world_size,
           "the grid dp x tp x pp = " + std::to_string(g.dp) + " x " + std::to_string(g.tp) + " x " +
-              std::to_string(g.pp) + " needs " + std::to_string(g.size()) + " ranks, but mpirun started " +
-              std::to_string(world_size) + " (use mpirun -np " + std::to_string(g.size()) + ")");
-  require(plan.strategy != "single" || world_size == 1, "strategy single runs on 1 rank (mpirun -np 1)");
+              std::to_string(g.pp) + " needs " + std::to_string(g.size()) + " ranks, but the job has " +
+              std::to_string(world_size) + " (run it with -np " + std::to_string(g.size()) + ")");
+  require(plan.strategy != "single" || world_size == 1, "strategy single runs on 1 rank (-np 1)");
   require(plan.batch >= 1 && plan.steps >= 1 && plan.micro_batches >= 1,
           "--batch, --steps and --micro-batches must be >= 1");
   require(plan.model.hidden % g.tp == 0, "tp = " + std::to_string(g.tp) + " must divide the hidden width F = " +
