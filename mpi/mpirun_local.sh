@@ -12,6 +12,12 @@ export OMPI_MCA_oob_tcp_if_include="${OMPI_MCA_oob_tcp_if_include:-lo}"  # mpiru
 export OMPI_MCA_mpi_yield_when_idle="${OMPI_MCA_mpi_yield_when_idle:-1}" # waiting ranks give the core away
 export OMPI_MCA_rmaps_base_oversubscribe="${OMPI_MCA_rmaps_base_oversubscribe:-1}"  # more ranks than cores
 export OMPI_MCA_hwloc_base_binding_policy="${OMPI_MCA_hwloc_base_binding_policy:-none}"
+# Docker gives /dev/shm 64 MiB: too little for 8 ranks' shared-memory segments, so use /tmp when it is small.
+if [ -z "${OMPI_MCA_btl_vader_backing_directory:-}" ]; then
+  unset OMPI_MCA_btl_vader_backing_directory
+  shm_free_kib="$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')"
+  [ "${shm_free_kib:-0}" -ge 1048576 ] || export OMPI_MCA_btl_vader_backing_directory=/tmp
+fi
 if [ "$(id -u)" -eq 0 ]; then                                            # containers and CI run as root
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
