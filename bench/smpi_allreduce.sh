@@ -14,7 +14,7 @@ for platform in fat_tree_256 torus_16x16; do
     for bytes in ${SIZES:-65536 1048576}; do
       start=$(date +%s%N)
       bash "$root/mpi/smpirun_platform.sh" "$root/mpi/platforms/$platform.xml" -np "$p" \
-        --cfg=smpi/allreduce:lr --log=smpi_colls.thres:warning \
+        --cfg=smpi/allreduce:lr --log=smpi_coll.thres:warning --log=smpi_colls.thres:warning \
         "$bin" collective --collective all-reduce --algorithm ring --bytes "$bytes" --repetitions 1 --repeats 3
       echo "$bytes B: the simulation took $(( ($(date +%s%N) - start) / 1000000 )) ms of wall clock" >&2
     done | node "$root/bench/mpi_table.mjs"

@@ -45,8 +45,8 @@ std::string library_version() {
   int length = 0;
   MPI_Get_library_version(text, &length);
   std::string version(text, static_cast<std::size_t>(std::max(length, 0)));
-  const std::size_t end = version.find_first_of(",\n\r");  // "Open MPI v4.1.4, package: …" → "Open MPI v4.1.4"
-  if (end != std::string::npos) version.resize(end);
+  // "Open MPI v4.1.4, package: …" → "Open MPI v4.1.4"; "SMPI Version 3.32. Copyright …" → "SMPI Version 3.32"
+  version.resize(std::min({version.find_first_of(",\n\r"), version.find(". "), version.size()}));
   while (!version.empty() && (version.back() == ' ' || version.back() == '\0')) version.pop_back();
   return version;
 }
