@@ -104,7 +104,7 @@ std::vector<std::string> words(const std::string& list) {
 }  // namespace
 
 Run prepare_verify(int argc, char** argv, const World& world) {
-  const Args args("verify", argc, argv, 2, {"bytes", "collective"});
+  const Args args("verify", argc, argv, 2, {"bytes", "collective"}, {}, "dsml-mpi");
   const std::vector<double> sizes = args.has("bytes") ? args.numbers("bytes") : std::vector<double>{4, 4004, 1048588};
   std::vector<Case> cases;
   for (const AlgorithmName& name : list_algorithms()) {
@@ -131,7 +131,7 @@ Run prepare_verify(int argc, char** argv, const World& world) {
 Run prepare_collective(int argc, char** argv, const World& world) {
   std::vector<std::string> valued = {"collective", "algorithm", "bytes", "root", "devices-per-node", "repetitions"};
   for (const std::string& flag : model_flag_names()) valued.push_back(flag);
-  const Args args("collective", argc, argv, 2, valued);
+  const Args args("collective", argc, argv, 2, valued, {}, "dsml-mpi");
   const Case c = make_case(world, args.text("collective"), args.text("algorithm"), args.number("bytes"),
                            args.whole_or("root", 0), args.whole_or("devices-per-node", 0));
   const int repetitions = repetitions_flag(args, 10);
@@ -148,7 +148,7 @@ Run prepare_collective(int argc, char** argv, const World& world) {
 Run prepare_sweep(int argc, char** argv, const World& world) {
   std::vector<std::string> valued = {"collective", "algorithms", "from", "to", "factor", "repetitions"};
   for (const std::string& flag : model_flag_names()) valued.push_back(flag);
-  const Args args("sweep", argc, argv, 2, valued);
+  const Args args("sweep", argc, argv, 2, valued, {}, "dsml-mpi");
   const std::string collective = args.has("collective") ? args.text("collective") : "all-reduce";
   std::vector<std::string> algorithms;
   if (args.has("algorithms")) {

@@ -18,7 +18,7 @@
 namespace dsml::mpi {
 
 Run prepare_ping_pong(int argc, char** argv, const World& world) {
-  const cli::Args args("ping-pong", argc, argv, 2, {"peer", "repeats", "sizes"});
+  const cli::Args args("ping-pong", argc, argv, 2, {"peer", "repeats", "sizes"}, {}, "dsml-mpi");
   const int peer = args.whole_or("peer", 1);
   const int repeats = args.whole_or("repeats", 20);
   const std::vector<double> sizes = args.has("sizes") ? args.numbers("sizes") : ping_pong_sizes();

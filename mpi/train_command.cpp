@@ -130,7 +130,7 @@ int run_training(const TrainPlan& plan, const World& world) {
 }  // namespace
 
 Run prepare_train(int argc, char** argv, const World& world) {
-  const cli::Args args("train", argc, argv, 2, train_flag_names(), train_switch_names());
+  const cli::Args args("train", argc, argv, 2, train_flag_names(), train_switch_names(), "dsml-mpi");
   const TrainPlan plan = train_plan(args, world.size);
   return [plan, world] { return run_training(plan, world); };
 }
