@@ -67,7 +67,7 @@ void BM_Simulate(benchmark::State& state) {
 }
 BENCHMARK(BM_Simulate)->Unit(benchmark::kMillisecond);
 
-// The same run with recording switched off (SimOptions, CONTRACT3): what the spans and message records cost.
+// The same run with recording switched off (SimOptions, dsml/simulator.h): what the spans and message records cost.
 void BM_SimulateNoRecords(benchmark::State& state) {
   const std::vector<dsml::Program> programs = dsml::to_programs(ring(), kModel.gamma);
   const dsml::Topology net = dsml::Topology::fully_connected(kRanks, kModel);

@@ -1,11 +1,11 @@
 // Training steps per second of the parallelism lab in headless Chromium: the lab's rank program on a real
 // Worker cluster, every rank holding its shard, computing with the wasm core and exchanging Float64 messages.
-//   node bench/lab_steps.mjs [--dp 2 --tp 2 --pp 2] [--micro 4] [--steps 40] [--runs 3] [--width 32 --hidden 128]
+//   node bench/lab_steps.mjs [--dp 2 --tp 2 --pp 2] [--micro 4] [--steps 40] [--runs 3] [--width 32 --hidden 128] [--site dir]
 // Needs the built site (bash scripts/serve.sh or scripts/test.sh builds it). Worker start-up is not timed (the
 // cluster is ready before the clock starts); each run's time is from cluster.run() to its result, so it
 // includes every message's trip through the page's deadlock bookkeeping. Prints the median over runs, and
 // checks that each run still equals single-device training.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -15,7 +15,8 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const SITE = new URL("../site/", import.meta.url).pathname;
+const at = process.argv.indexOf("--site");   // another built site (e.g. an older runtime, for a before/after)
+const SITE = at > 0 ? process.argv[at + 1] : new URL("../site/", import.meta.url).pathname;
 if (!existsSync(join(SITE, "lab/programs/lab_program.js"))) {
   console.error("site/ is not built: run bash scripts/serve.sh (or scripts/test.sh) first");
   process.exit(2);
@@ -29,6 +30,20 @@ const config = {
 };
 const RUNS = arg("runs", 3);
 
+// CPU time (user + system, ms) of every Chromium process this benchmark started: the work a step costs,
+// whatever else the machine is doing (wall-clock steps/s moves with the machine's load; this does much less).
+function chromiumCpuMs(profile) {
+  let ticks = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(profile)) continue;
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);   // utime, stime (fields 14 and 15 of stat)
+    } catch { /* the process ended */ }
+  }
+  return ticks * 10;   // USER_HZ = 100
+}
+
 const { server, url } = await startServer(SITE, 0);
 const profile = mkdtempSync(join(tmpdir(), "dsml-bench-"));
 const browser = await chromium.launchPersistentContext(profile, {
@@ -39,8 +54,9 @@ const browser = await chromium.launchPersistentContext(profile, {
 try {
   const page = await browser.newPage();
   await page.goto(new URL("index.html", url).href);
+  const cpu0 = chromiumCpuMs(profile);
   const result = await page.evaluate(async ({ config, runs }) => {
-    const { Cluster } = await import("./web/cluster.js");
+    const { Cluster } = await import("./web/cluster/cluster.js");
     const { compileCore, loadCore } = await import("./web/wasm.js");
     const lab = await import("./lab/programs/lab_program.js");
     const core = await loadCore();
@@ -61,6 +77,7 @@ try {
     cluster.terminate();
     return { ranks, times, worst, messages };
   }, { config, runs: RUNS });
+  const cpuMs = chromiumCpuMs(profile) - cpu0;   // includes one trainSingle and the Workers' start-up
   const sorted = [...result.times].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
   const { dp, tp, pp } = config.grid;
@@ -69,6 +86,7 @@ try {
     microBatches: config.microBatches, fsdp: config.fsdp, steps: config.steps,
     seconds: result.times.map((t) => Number(t.toFixed(3))),
     steps_per_second: Number((config.steps / median).toFixed(2)),
+    cpu_ms_per_step: Number((cpuMs / (config.steps * RUNS)).toFixed(1)),
     messages_per_step: result.messages / config.steps,
     max_relative_difference_vs_single_device: result.worst,
   }, null, 1));

@@ -8,7 +8,7 @@ const page = await site.context.newPage();
 await page.goto(`${site.url}week2/`);
 await page.waitForSelector("html[data-ready=true]");
 const result = await page.evaluate(async () => {
-  const { Cluster } = await import("../web/cluster.js");
+  const { Cluster } = await import("../web/cluster/cluster.js");
   const { compileCore } = await import("../web/wasm.js");
   const cluster = new Cluster(1, { wasmModule: await compileCore() });
   await cluster.ready();

@@ -2,16 +2,16 @@
 // first run (new Cluster + ready()), and before the next run after a failed one (cluster.js recycles: idle
 // Workers are kept, stuck ones replaced).
 //   node bench/workers_ready.mjs [--ranks 16] [--loads 7] [--bundled]
-// Each page load is fresh; we print medians over the loads. If site/wasm/ exists (the built core), every Worker
+// Each page load is fresh; we print medians over the loads. If build/wasm/wasm/ exists (the built core), every Worker
 // is handed the compiled core, as the lesson pages do (it instantiates it on first use), and the output says so.
 // For scale, the same number of empty module Workers is timed too: the floor this browser and machine allow.
 // --bundled serves rank_worker.js bundled into one file with esbuild (one fetch per Worker instead of six).
-import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "esbuild";
 import { chromium } from "playwright-core";
 import { startServer } from "../scripts/serve.mjs";
+import { assembleSite } from "../scripts/assemble_site.mjs";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -21,22 +21,21 @@ const RANKS = arg("ranks", 16);
 const LOADS = arg("loads", 7);
 const BUNDLED = process.argv.includes("--bundled");
 const ROOT = new URL("../", import.meta.url).pathname;
-const WASM = join(ROOT, "site/wasm");
+const WASM = join(ROOT, "build/wasm/wasm");
 const withWasm = existsSync(join(WASM, "dsml.wasm")) && existsSync(join(WASM, "dsml.mjs"));
 
-// A throwaway site: web/ is this repo's runtime (not a stale site/ copy), wasm/ the built core if any.
+// A throwaway site from this working tree (not a stale site/ copy): assembled as the pages get it (--bundled),
+// or lessons/web/ as plain modules; wasm/ is the built core if any.
 const dir = mkdtempSync(join(tmpdir(), "dsml-bench-site-"));
 if (BUNDLED) {
-  cpSync(join(ROOT, "web"), join(dir, "web"), { recursive: true });
-  await build({ entryPoints: [join(ROOT, "web/rank_worker.js")], bundle: true, format: "esm",
-                outfile: join(dir, "web/rank_worker.js"), allowOverwrite: true, logLevel: "warning" });
+  await assembleSite(dir, { wasmDir: WASM });
 } else {
-  symlinkSync(join(ROOT, "web"), join(dir, "web"));
+  symlinkSync(join(ROOT, "lessons/web"), join(dir, "web"));
+  if (withWasm) symlinkSync(WASM, join(dir, "wasm"));
 }
-if (withWasm) symlinkSync(WASM, join(dir, "wasm"));
-writeFileSync(join(dir, "index.html"), `<!doctype html><html lang="en"><head><meta charset="utf-8">
+writeFileSync(join(dir, "bench.html"), `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <link rel="icon" href="data:,"><title>workers ready</title><script type="module">
-import { Cluster } from "./web/cluster.js";
+import { Cluster } from "./web/cluster/cluster.js";
 ${withWasm ? 'import { compileCore } from "./web/wasm.js";' : ""}
 const EMPTY = URL.createObjectURL(new Blob(["postMessage(0)"], { type: "text/javascript" }));
 window.measure = async (ranks) => {
@@ -77,7 +76,7 @@ const samples = [];
 try {
   const page = await context.newPage();
   for (let i = 0; i < LOADS; i++) {
-    await page.goto(url);
+    await page.goto(`${url}bench.html`);
     await page.waitForFunction(() => window.measure);
     samples.push(await page.evaluate((n) => window.measure(n), RANKS));
   }
@@ -93,7 +92,7 @@ const fmt = (key) => {
   const xs = samples.map((s) => s[key]);
   return `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
 };
-console.log(`${RANKS} Workers, ${withWasm ? "each handed the compiled wasm core from site/wasm (instantiated on first use)" : "without the wasm core (site/wasm not built)"}, ` +
+console.log(`${RANKS} Workers, ${withWasm ? "each handed the compiled wasm core from build/wasm (instantiated on first use)" : "without the wasm core (build/wasm not built)"}, ` +
             `${BUNDLED ? "rank_worker.js bundled" : "rank_worker.js as plain modules"}, ${LOADS} page loads:`);
 console.log(`  new Cluster → ready():                 ${fmt("first")}`);
 console.log(`  after a deadlock (all kept) → ready(): ${fmt("kept")}`);

@@ -61,6 +61,20 @@ JsonObject& JsonObject::add_object(const std::string& name, const JsonObject& ob
   return *this;
 }
 
+JsonObject& JsonObject::add_objects(const std::string& name, const std::vector<JsonObject>& objects) {
+  key(name);
+  body_ += "[";
+  for (std::size_t i = 0; i < objects.size(); ++i) body_ += (i ? ", " : "") + objects[i].str();
+  body_ += "]";
+  return *this;
+}
+
+JsonObject& JsonObject::add_bool(const std::string& name, bool value) {
+  key(name);
+  body_ += value ? "true" : "false";
+  return *this;
+}
+
 JsonObject& JsonObject::add_null(const std::string& name) {
   key(name);
   body_ += "null";

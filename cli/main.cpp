@@ -1,5 +1,6 @@
 // main.cpp — `dsml`, the native command-line face of the core: the α–β cost model, Amdahl and Gustafson,
-// the α–β fit and the message-passing simulator, each printing one line of JSON on stdout.
+// the α–β fit, the message-passing simulator, collectives, and training (a step's cost; a strategy trained beside
+// one device), each printing one line of JSON on stdout.
 //
 //   $ dsml cost --alpha 1e-6 --beta 1e-11 --bytes 1000
 //   {"message_time_s": 1.0099999999999999e-06, "crossover_bytes": 100000, "effective_bandwidth_Bps": 990099009.9009902}
@@ -69,12 +70,21 @@ Usage:
   dsml collective --list                   -> [{"collective", "algorithm"}, ...]
   dsml train-step --layers L --width D --hidden F --batch B --strategy S [--dp N --tp N --pp N]
                   [--micro-batches M] --flops FLOP_PER_S --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
-                  [--gamma S_PER_B] [--algorithm A] [--bucket-bytes N] [--element-bytes E] [--recompute]
-                  [--topology ... as for simulate; its ranks = dp*tp*pp]
-      S: single | dp | dp-bucketed | zero1 | zero2 | zero3 | tp | fsdp-tp | pp-gpipe | pp-1f1b
-      one step, no compute/communication overlap; closed-form collectives, or simulated with --topology
-      -> {"strategy", "grid", "network", "total_s", "compute_s", "bubble_s", "comm_s": {kind: s},
+                  [--gamma S_PER_B] [--algorithm A] [--bucket-bytes N] [--element-bytes E] [--optimizer-states K]
+                  [--recompute] [--overlap] [--topology ... as for simulate; its ranks = dp*tp*pp]
+      S: single | dp | dp-bucketed | dp-accumulate | zero1 | zero2 | zero3 | tp | fsdp-tp | pp-gpipe | pp-1f1b
+      one step; closed-form collectives, or simulated with --topology; --overlap runs the collectives on a
+      communication stream beside compute (each issued when its data is ready), otherwise one after the other
+      -> {"strategy", "grid", "network", "overlap", "total_s", "compute_s", "bubble_s", "comm_s": {kind: s},
           "memory_per_rank_bytes": [{"params", "grads", "optimizer", "activations", "total"}, ...]}
+  dsml train --strategy S --steps N --layers L --width D --hidden F --batch B [--dp N --tp N --pp N]
+             [--micro-batches M] [--bucket-bytes N] [--algorithm A] [--optimizer sgd|momentum|adam|lars|lamb]
+             [--lr LR] [--seed SEED] [--activation relu|gelu|tanh]
+      trains the strategy (fp64, every rank simulated) beside one device from the same start on the same batches
+      (defaults: adam, lr 0.01, seed 0, gelu)
+      -> {"strategy", "grid", "steps", "losses": [...], "single_losses": [...], "max_loss_relative_difference",
+          "max_relative_difference" (final parameters, max over tensors of |W - W_single| / |W_single|),
+          "comm_bytes": {kind: bytes the busiest rank sent in the last step}, "memory_per_rank_bytes": [...]}
   dsml --help
 
 Units: seconds, bytes, bytes per second. --ranks defaults to 2, --rounds and --laps to 1, --compute to 0.
@@ -203,8 +213,10 @@ int run(int argc, char** argv) {
   if (command == "simulate") return simulate(argc, argv);
   if (command == "collective") return dsml::cli::collective(argc, argv);
   if (command == "train-step") return dsml::cli::train_step(argc, argv);
+  if (command == "train") return dsml::cli::train(argc, argv);
   throw UsageError("unknown subcommand '" + command +
-                   "'; expected cost, amdahl, gustafson, fit, simulate, collective or train-step (see dsml --help)");
+                   "'; expected cost, amdahl, gustafson, fit, simulate, collective, train-step or train "
+                   "(see dsml --help)");
 }
 
 }  // namespace

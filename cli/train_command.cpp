@@ -1,112 +1,104 @@
-// train_command.cpp — `dsml train-step`: what one training step of the MLP costs under a parallel strategy —
-// compute from FLOPs, the collectives the strategy issues (closed form on the --alpha/--beta switch, or
-// simulated on a --topology), the pipeline bubble, and the bytes every rank holds (dsml/step_cost.h).
+// train_command.cpp — `dsml train`: a parallel strategy trained for N steps beside the single-device reference
+// (dsml/train_compare.h), printing both loss curves, how far apart the final parameters are, the bytes the busiest
+// rank sent in the last step, and what each rank held. Also the flags `train` and `train-step` share.
 //
-//   $ dsml train-step --layers 4 --width 1024 --hidden 4096 --batch 32 --strategy dp --dp 4 --flops 1e14 \
-//                     --alpha 5e-6 --bandwidth 25e9
-//   {"strategy": "dp", "grid": {"dp": 4, "tp": 1, "pp": 1}, "total_s": …, "compute_s": …, "bubble_s": 0,
-//    "comm_s": {"all-reduce": …}, "memory_per_rank_bytes": [{"params": …, "grads": …, "optimizer": …,
-//    "activations": …, "total": …}, …]}
+//   $ dsml train --strategy zero2 --dp 4 --layers 2 --width 8 --hidden 32 --batch 16 --steps 3
+//   {"strategy": "zero2", "grid": {"dp": 4, "tp": 1, "pp": 1, "micro_batches": 1}, "steps": 3,
+//    "losses": [0.69…, …], "single_losses": [0.69…, …], "max_loss_relative_difference": 4e-16,
+//    "max_relative_difference": 1.9e-16, "comm_bytes": {…}, …}
 #include "train_command.h"
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
-#include "args.h"
-#include "dsml/step_cost.h"
-#include "dsml/topology.h"
-#include "json_output.h"
+#include "dsml/error.h"
+#include "dsml/optimizer.h"
+#include "dsml/train_compare.h"
 #include "network_flags.h"
 
 namespace dsml::cli {
 
-namespace {
+std::vector<std::string> training_flags() {
+  return {"layers", "width", "hidden", "batch", "strategy", "dp", "tp", "pp", "micro-batches", "bucket-bytes",
+          "algorithm"};
+}
 
-StepCostConfig config_from(const Args& args) {
-  StepCostConfig c;
-  c.model.layers = args.whole("layers");
-  c.model.width = args.whole("width");
-  c.model.hidden = args.whole("hidden");
-  c.batch = args.whole("batch");
-  c.strategy = args.text("strategy");
-  c.grid = RankGrid{args.whole_or("dp", 1), args.whole_or("tp", 1), args.whole_or("pp", 1)};
-  c.micro_batches = args.whole_or("micro-batches", 1);
-  c.flops_per_s = args.number("flops");
-  c.element_bytes = args.number_or("element-bytes", 4);
-  c.recompute = args.has("recompute");
-  if (args.has("algorithm")) c.algorithm = args.text("algorithm");
-  if (args.has("bucket-bytes")) c.bucket_bytes = args.number("bucket-bytes");
+MlpConfig model_flags(const Args& args) {
+  MlpConfig c;
+  c.layers = args.whole("layers");
+  c.width = args.whole("width");
+  c.hidden = args.whole("hidden");
   return c;
 }
 
-// The network over grid.size() ranks: fully-connected and ring take the grid's size (there is no --ranks);
-// torus2d and hierarchical their own shape, which must match it.
-StepCost cost_on_topology(const Args& args, const StepCostConfig& c) {
-  const std::string name = args.text("topology");
-  const double gamma = args.number_or("gamma", 0.0);
-  if (name == "fully-connected" || name == "ring") {
-    for (const std::string& flag : topology_flags(""))
-      if (args.has(flag)) throw UsageError("--" + flag + " does not apply to --topology " + name);
-    const CostModel model = model_from(args);
-    const int ranks = c.grid.size();
-    return step_cost(c, name == "ring" ? Topology::ring(ranks, model) : Topology::fully_connected(ranks, model),
-                     gamma);
-  }
-  int ranks = 0;
-  const Topology topology = topology_from(args, ranks);
-  if (ranks != c.grid.size())
-    throw UsageError("--topology " + name + " has " + std::to_string(ranks) + " ranks; the grid dp·tp·pp has " +
-                     std::to_string(c.grid.size()));
-  return step_cost(c, topology, gamma);
+RankGrid grid_flags(const Args& args) {
+  return RankGrid{args.whole_or("dp", 1), args.whole_or("tp", 1), args.whole_or("pp", 1)};
 }
 
-}  // namespace
-
-int train_step(int argc, char** argv) {
-  std::vector<std::string> valued = {"layers", "width", "hidden", "batch", "strategy", "dp", "tp", "pp",
-                                     "micro-batches", "flops", "alpha", "beta", "bandwidth", "gamma", "algorithm",
-                                     "bucket-bytes", "element-bytes", "topology"};
-  for (const std::string& flag : topology_flags("")) valued.push_back(flag);
-  const Args args("train-step", argc, argv, 2, valued, {"recompute"});
-  if (!args.has("topology"))
-    for (const std::string& flag : topology_flags(""))
-      if (args.has(flag)) throw UsageError("--" + flag + " needs a --topology (see dsml --help)");
-
-  const StepCostConfig c = config_from(args);
-  const StepCost cost = args.has("topology") ? cost_on_topology(args, c) : step_cost(c, model_from(args));
-
-  JsonObject comm;
-  for (const auto& kv : cost.comm_s) comm.add(kv.first, kv.second);
-  JsonObject json;
-  json.add_text("strategy", c.strategy)
-      .add_object("grid", JsonObject()
-                              .add("dp", c.grid.dp)
-                              .add("tp", c.grid.tp)
-                              .add("pp", c.grid.pp)
-                              .add("micro_batches", c.micro_batches))
-      .add_text("network", args.has("topology") ? "simulated " + args.text("topology") : "closed form")
-      .add("total_s", cost.total_s)
-      .add("compute_s", cost.compute_s)
-      .add("bubble_s", cost.bubble_s)
-      .add_object("comm_s", comm);
-  // JsonObject has no arrays of objects: close the object by hand.
-  std::string line = json.str();
-  line.pop_back();  // the closing '}'
-  line += ", \"memory_per_rank_bytes\": [";
-  for (std::size_t r = 0; r < cost.memory.size(); ++r) {
-    const MemoryBreakdown& m = cost.memory[r];
-    if (r > 0) line += ", ";
-    line += JsonObject()
-                .add("params", m.params)
-                .add("grads", m.grads)
-                .add("optimizer", m.optimizer)
-                .add("activations", m.activations)
-                .add("total", m.total)
-                .str();
+Strategy strategy_flag(const Args& args) {
+  try {
+    return parse_strategy(args.text("strategy"));
+  } catch (const dsml::Error& e) {
+    throw UsageError(std::string("--strategy: ") + e.what());
   }
-  line += "]}";
-  std::printf("%s\n", line.c_str());
+}
+
+StrategyOptions strategy_flags(const Args& args, Strategy strategy) {
+  StrategyOptions o;
+  o.micro_batches = args.whole_or("micro-batches", default_micro_batches(strategy));
+  o.bucket_bytes = args.number_or("bucket-bytes", o.bucket_bytes);
+  if (args.has("algorithm")) o.algorithm = args.text("algorithm");
+  return o;
+}
+
+JsonObject grid_json(const RankGrid& grid, int micro_batches) {
+  return JsonObject().add("dp", grid.dp).add("tp", grid.tp).add("pp", grid.pp).add("micro_batches", micro_batches);
+}
+
+std::vector<JsonObject> memory_json(const std::vector<MemoryBreakdown>& memory) {
+  std::vector<JsonObject> out;
+  for (const MemoryBreakdown& m : memory)
+    out.push_back(JsonObject()
+                      .add("params", m.params)
+                      .add("grads", m.grads)
+                      .add("optimizer", m.optimizer)
+                      .add("activations", m.activations)
+                      .add("total", m.total));
+  return out;
+}
+
+int train(int argc, char** argv) {
+  std::vector<std::string> valued = training_flags();
+  for (const char* flag : {"steps", "optimizer", "lr", "seed", "activation"}) valued.push_back(flag);
+  const Args args("train", argc, argv, 2, valued);
+
+  TrainConfig c;
+  c.strategy = strategy_flag(args);
+  c.grid = grid_flags(args);
+  c.model = model_flags(args);
+  if (args.has("activation")) c.model.activation = parse_activation(args.text("activation"));
+  c.optimizer.kind = parse_optimizer(args.has("optimizer") ? args.text("optimizer") : "adam");
+  c.optimizer.lr = args.number_or("lr", 0.01);
+  c.options = strategy_flags(args, c.strategy);
+  c.batch = args.whole("batch");
+  c.steps = args.whole("steps");
+  const int seed = args.whole_or("seed", 0);
+  if (seed < 0) throw UsageError("--seed must be a whole number >= 0, got " + args.text("seed"));
+  c.seed = static_cast<std::uint64_t>(seed);
+  const TrainComparison r = train_compare(c);
+
+  JsonObject bytes;
+  for (const auto& [kind, value] : r.comm_bytes) bytes.add(kind, value);
+  print(JsonObject()
+            .add_text("strategy", strategy_name(c.strategy))
+            .add_object("grid", grid_json(c.grid, c.options.micro_batches))
+            .add("steps", c.steps)
+            .add("losses", r.losses)
+            .add("single_losses", r.single_losses)
+            .add("max_loss_relative_difference", r.max_loss_relative_difference)
+            .add("max_relative_difference", r.max_relative_difference)
+            .add_object("comm_bytes", bytes)
+            .add_objects("memory_per_rank_bytes", memory_json(r.memory)));
   return 0;
 }
 

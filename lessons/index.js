@@ -1,8 +1,9 @@
-// The course home: a card per week (from web/course.js) with the learner's progress, the progress
+// The course home: a card per week (from web/lesson/course.js) with the learner's progress, the progress
 // notices (e.g. "your saved progress could not be read…"), and export / import of progress.
-import { initLesson } from "./web/lesson.js";
-import { WEEKS, weekLabel } from "./web/course.js";
-import { Progress, downloadProgress } from "./web/progress.js";
+import { initLesson } from "./web/lesson/lesson.js";
+import { WEEKS, weekLabel } from "./web/lesson/course.js";
+import { Progress, downloadProgress } from "./web/storage/progress.js";
+import { plural } from "./web/units.js";
 
 initLesson({ homeHref: "./index.html" });
 const progress = new Progress();
@@ -99,7 +100,7 @@ function wireExportImport() {
     if (!file) return;
     try {
       const { exercises, solved } = progress.importJSON(await file.text());
-      say("success", `Imported ${file.name}: ${exercises} exercise record${exercises === 1 ? "" : "s"}, ${solved} solved.`);
+      say("success", `Imported ${file.name}: ${plural(exercises, "exercise record")}, ${solved} solved.`);
     } catch (err) {
       say("error", err.message);
     } finally {

@@ -53,28 +53,10 @@ build_wasm() {
   cmake --build "$BUILD/wasm" -j"$(nproc)"
 }
 
-# Assemble the static site: lessons at the top, the runtime under web/, the core under wasm/.
+# Assemble the static site from lessons/ (laid out as the site is served) plus the vendor bundles and the core.
 build_site() {
   log "assembling site/"
-  rm -rf "$SITE"
-  mkdir -p "$SITE/web/vendor" "$SITE/wasm"
-  cp -r "$ROOT"/lessons/. "$SITE/"
-  cp -r "$ROOT"/web/. "$SITE/web/"
-  rm -rf "$SITE/web/vendor-src"
-  cp "$BUILD/wasm/wasm/dsml.mjs" "$BUILD/wasm/wasm/dsml.wasm" "$SITE/wasm/"
-  local esbuild="$ROOT/node_modules/.bin/esbuild"
-  for entry in editor chart katex; do
-    "$esbuild" "$ROOT/web/vendor-src/$entry.js" --bundle --format=esm --minify \
-      --log-level=warning --outfile="$SITE/web/vendor/$entry.js"
-  done
-  # Each Worker would otherwise fetch the runtime's modules one by one: bundle the Worker's entry into one file
-  # (the source stays plain modules); this halves the time until 16 Workers are ready.
-  "$esbuild" "$ROOT/web/rank_worker.js" --bundle --format=esm --minify --log-level=warning \
-    --outfile="$SITE/web/rank_worker.js" --allow-overwrite
-  cp "$ROOT/node_modules/katex/dist/katex.min.css" "$SITE/web/vendor/katex.css"
-  mkdir -p "$SITE/web/vendor/fonts"
-  cp "$ROOT"/node_modules/katex/dist/fonts/*.woff2 "$SITE/web/vendor/fonts/"
-  touch "$SITE/.nojekyll"
+  node "$ROOT/scripts/assemble_site.mjs" "$SITE" --wasm "$BUILD/wasm/wasm"
 }
 
 build_all() {

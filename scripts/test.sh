@@ -7,6 +7,8 @@ log "core tests (GoogleTest via ctest)"
 ctest --test-dir "$BUILD/native" --output-on-failure -j"$(nproc)"
 log "wasm module tests (node --test)"
 node --test "$ROOT"/tests/wasm/*.test.cjs
+log "browser runtime and lesson modules in Node (node --test)"
+node --test "$ROOT"/tests/web/*.test.mjs
 log "exercise checkers (node --test)"
 node --test "$ROOT"/tests/exercises/*.test.mjs
 log "page tests (Playwright on Chromium)"

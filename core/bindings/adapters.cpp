@@ -21,12 +21,6 @@ CostModel model(double alpha, double beta) {
   return m;
 }
 
-int whole(double x, const char* name) {
-  if (!(x >= 1) || x != static_cast<double>(static_cast<long long>(x)) || x > 1e6)
-    throw Error(std::string(name) + " must be a whole number between 1 and 1e6, got " + std::to_string(x));
-  return static_cast<int>(x);
-}
-
 SimResult run(const val& scenario) {
   const Network network = to_network(scenario);
   return dsml::simulate(network, to_programs(scenario["programs"], network.ranks));
@@ -65,11 +59,13 @@ namespace {
 
 ScenarioOptions scenario_options(const std::string& name, const val& options) {
   const std::string where = "scenario " + name;
+  require_object(options, where, "{ranks, bytes, rounds?, laps?, computeSeconds?}");
+  constexpr std::int64_t kMax = 1000000;  // a scenario's programs are built in memory
   ScenarioOptions o;
-  o.ranks = whole(number_field_or(options, "ranks", 2, where), "ranks");
+  o.ranks = static_cast<int>(whole_field_or(options, "ranks", 2, where, 1, kMax));
   o.bytes = number_field_or(options, "bytes", 0.0, where);
-  o.rounds = whole(number_field_or(options, "rounds", 1, where), "rounds");
-  o.laps = whole(number_field_or(options, "laps", 1, where), "laps");
+  o.rounds = static_cast<int>(whole_field_or(options, "rounds", 1, where, 1, kMax));
+  o.laps = static_cast<int>(whole_field_or(options, "laps", 1, where, 1, kMax));
   o.compute_seconds = number_field_or(options, "computeSeconds", 0.0, where);
   return o;
 }
@@ -81,7 +77,7 @@ val scenario(const std::string& name, const val& options) { return to_val(make_s
 val simulate_scenario(const std::string& name, const val& options) {
   const ScenarioOptions o = scenario_options(name, options);
   const std::vector<Program> programs = make_scenario(name, o);
-  const bool record = options["record"].isUndefined() || options["record"].as<bool>();
+  const bool record = flag_field_or(options, "record", true, "simulateScenario");
   const SimOptions sim{record, record};
   const SimResult result = dsml::simulate(Topology::fully_connected(static_cast<int>(programs.size()), model(
       number_field(options, "alpha", "simulateScenario"), number_field(options, "beta", "simulateScenario"))), programs, sim);

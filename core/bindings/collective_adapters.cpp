@@ -16,11 +16,9 @@ namespace dsml::bindings {
 
 namespace {
 
-int whole_field(const val& obj, const char* name, int fallback, const std::string& context) {
-  const double x = number_field_or(obj, name, fallback, context);
-  if (x != static_cast<double>(static_cast<long long>(x)) || x < 0 || x > 1e9)
-    throw Error(context + ": " + name + " must be a whole number >= 0, got " + format_number(x));
-  return static_cast<int>(x);
+// ranks, root, devicesPerNode: 0 when absent (make_schedule names what it needs).
+int size_field(const val& obj, const char* name, const std::string& context) {
+  return static_cast<int>(whole_field_or(obj, name, 0, context, 0, 1000000000));
 }
 
 // The request's topology, with `ranks` filled in, checked against the number of ranks the run needs.
@@ -51,9 +49,9 @@ val list_algorithms() {
 
 val schedule(const std::string& collective, const std::string& algorithm, const val& options) {
   const std::string ctx = "schedule " + collective + "/" + algorithm;
-  return to_val(make_schedule(collective, algorithm, whole_field(options, "ranks", 0, ctx),
-                              number_field(options, "bytes", ctx), whole_field(options, "root", 0, ctx),
-                              whole_field(options, "devicesPerNode", 0, ctx)));
+  return to_val(make_schedule(collective, algorithm, size_field(options, "ranks", ctx),
+                              number_field(options, "bytes", ctx), size_field(options, "root", ctx),
+                              size_field(options, "devicesPerNode", ctx)));
 }
 
 val verify_schedule(const val& schedule) {
@@ -68,45 +66,44 @@ double collective_cost(const std::string& collective, const std::string& algorit
   const std::string ctx = "collectiveCost " + collective + "/" + algorithm;
   const CostModel model{number_field(options, "alpha", ctx), number_field(options, "beta", ctx),
                         number_field_or(options, "gamma", 0.0, ctx)};
-  return closed_form_time(collective, algorithm, whole_field(options, "ranks", 0, ctx), number_field(options, "bytes", ctx),
-                          model, whole_field(options, "devicesPerNode", 0, ctx)).total();
+  return closed_form_time(collective, algorithm, size_field(options, "ranks", ctx), number_field(options, "bytes", ctx),
+                          model, size_field(options, "devicesPerNode", ctx)).total();
 }
 
 double lower_bound(const std::string& collective, const val& options) {
   const std::string ctx = "lowerBound " + collective;
   const CostModel model{number_field(options, "alpha", ctx), number_field(options, "beta", ctx),
                         number_field_or(options, "gamma", 0.0, ctx)};
-  return lower_bound_time(collective, whole_field(options, "ranks", 0, ctx), number_field(options, "bytes", ctx), model).total();
+  return lower_bound_time(collective, size_field(options, "ranks", ctx), number_field(options, "bytes", ctx), model)
+      .total();
 }
 
 val bus_bandwidth(const std::string& collective, double ranks, double bytes, double seconds) {
-  if (ranks != static_cast<double>(static_cast<long long>(ranks)) || ranks < 1)
-    throw Error("busBandwidth: ranks must be a whole number >= 1, got " + format_number(ranks));
+  const int p = static_cast<int>(whole_value(ranks, "busBandwidth: ranks", 1, 1000000000));
   val out = val::object();
   out.set("algbw", algbw(bytes, seconds));
-  out.set("busbw", busbw(collective, static_cast<int>(ranks), bytes, seconds));
+  out.set("busbw", busbw(collective, p, bytes, seconds));
   return out;
 }
 
 val simulate_collective(const val& request) {
   const std::string ctx = "simulateCollective";
-  if (request.typeOf().as<std::string>() != "object" || request.isNull()) throw Error(ctx + ": expected an object");
-  const val c = request["collective"], a = request["algorithm"];
-  if (c.typeOf().as<std::string>() != "string" || a.typeOf().as<std::string>() != "string")
-    throw Error(ctx + ": collective and algorithm must be strings");
-  const int ranks = whole_field(request, "ranks", 0, ctx);
+  require_object(request, ctx, "{collective, algorithm, ranks, bytes, topology, …}");
+  const std::string collective = text_field(request, "collective", ctx);
+  const std::string algorithm = text_field(request, "algorithm", ctx);
+  const int ranks = size_field(request, "ranks", ctx);
   // The schedule is dropped as soon as it has become programs: at 1024 ranks it holds 4 M steps, and freeing it
   // before the simulator allocates lets the wasm heap reuse that memory instead of growing for it.
   std::vector<Program> programs;
   {
-    const Schedule s = make_schedule(c.as<std::string>(), a.as<std::string>(), ranks,
-                                     number_field(request, "bytes", ctx), whole_field(request, "root", 0, ctx),
-                                     whole_field(request, "devicesPerNode", 0, ctx));
+    const Schedule s = make_schedule(collective, algorithm, ranks,
+                                     number_field(request, "bytes", ctx), size_field(request, "root", ctx),
+                                     size_field(request, "devicesPerNode", ctx));
     const double gamma = number_field_or(request, "gamma", 0.0, ctx);
     require_non_negative("gamma", gamma);
     programs = to_programs(s, gamma);
   }
-  const bool record = request["record"].isUndefined() || request["record"].as<bool>();
+  const bool record = flag_field_or(request, "record", true, ctx);
   const SimResult result = simulate(topology_for(request, ranks, ctx), programs, SimOptions{record, record});
   if (record) return sim_to_val(result);
   val out = summary_to_val(result);
@@ -116,8 +113,8 @@ val simulate_collective(const val& request) {
 
 val simulate_trace(const val& request) {
   const std::string ctx = "simulateTrace";
-  if (request.typeOf().as<std::string>() != "object" || request.isNull()) throw Error(ctx + ": expected an object");
-  const int ranks = whole_field(request, "ranks", 0, ctx);
+  require_object(request, ctx, "{ranks, topology, trace}");
+  const int ranks = size_field(request, "ranks", ctx);
   return sim_to_val(simulate(topology_for(request, ranks, ctx), programs_from_trace(ranks, to_trace(request["trace"]))));
 }
 

@@ -1,7 +1,6 @@
 // collective_convert.cpp — see collective_convert.h.
 #include "collective_convert.h"
 
-#include <cmath>
 #include <limits>
 #include <string>
 
@@ -23,16 +22,9 @@ const char* op_name(ScheduleStep::Kind kind) {
 
 bool is_array(const val& v) { return val::global("Array").call<bool>("isArray", v); }
 
-std::string string_field(const val& obj, const char* name, const std::string& context) {
-  const val v = obj[name];
-  if (v.typeOf().as<std::string>() != "string") throw Error(context + ": " + name + " must be a string");
-  return v.as<std::string>();
-}
-
+// A whole number in ±1e9: ranks, peers, roots, shapes. Out-of-range peers are the verifier's to report.
 int int_field(const val& obj, const char* name, const std::string& context) {
-  const double x = number_field(obj, name, context);
-  if (x != std::floor(x) || std::fabs(x) > 1e9) throw Error(context + ": " + name + " must be a whole number");
-  return static_cast<int>(x);
+  return static_cast<int>(whole_field(obj, name, context, -1000000000, 1000000000));
 }
 
 CostModel model_field(const val& obj, const std::string& context) {
@@ -72,10 +64,10 @@ val to_val(const Schedule& schedule) {
 
 Schedule to_schedule(const val& v) {
   const std::string ctx = "schedule";
-  if (v.typeOf().as<std::string>() != "object" || v.isNull()) throw Error("schedule must be an object");
+  if (!is_object(v)) throw Error("schedule must be an object");
   Schedule s;
-  s.collective = string_field(v, "collective", ctx);
-  s.algorithm = v["algorithm"].isUndefined() ? "custom" : string_field(v, "algorithm", ctx);
+  s.collective = text_field(v, "collective", ctx);
+  s.algorithm = v["algorithm"].isUndefined() ? "custom" : text_field(v, "algorithm", ctx);
   s.ranks = int_field(v, "ranks", ctx);
   s.root = v["root"].isUndefined() ? 0 : int_field(v, "root", ctx);
   s.slot_bytes = to_doubles(v["slotBytes"], "schedule.slotBytes");
@@ -93,7 +85,7 @@ Schedule to_schedule(const val& v) {
     for (unsigned i = 0; i < n; ++i) {
       const val step = list[i];
       const std::string at = where + "[" + std::to_string(i) + "]";
-      const std::string op = string_field(step, "op", at);
+      const std::string op = text_field(step, "op", at);
       ScheduleStep out;
       if (op == "send") out.kind = ScheduleStep::Kind::kSend;
       else if (op == "recv-copy") out.kind = ScheduleStep::Kind::kRecvCopy;
@@ -109,9 +101,9 @@ Schedule to_schedule(const val& v) {
 
 Topology to_topology(const val& t) {
   const std::string ctx = "topology";
-  if (t.typeOf().as<std::string>() != "object" || t.isNull())
+  if (!is_object(t))
     throw Error("topology must be an object like {kind: \"ring\", alpha: 1e-6, beta: 1e-10}");
-  const std::string kind = string_field(t, "kind", ctx);
+  const std::string kind = text_field(t, "kind", ctx);
   if (kind == "fully-connected") return Topology::fully_connected(int_field(t, "ranks", ctx), model_field(t, ctx));
   if (kind == "ring") return Topology::ring(int_field(t, "ranks", ctx), model_field(t, ctx));
   if (kind == "torus2d") return Topology::torus2d(int_field(t, "rows", ctx), int_field(t, "cols", ctx), model_field(t, ctx));

@@ -2,8 +2,6 @@
 // so a learner who builds a scenario by hand can find the mistake.
 #include "convert.h"
 
-#include <cmath>
-
 #include "dsml/error.h"
 
 namespace dsml::bindings {
@@ -11,6 +9,8 @@ namespace dsml::bindings {
 namespace {
 
 bool is_number(const val& v) { return v.typeOf().as<std::string>() == "number"; }
+
+constexpr std::int64_t kMaxRank = 1 << 30;
 
 const char* span_kind_name(Span::Kind kind) {
   switch (kind) {
@@ -22,16 +22,15 @@ const char* span_kind_name(Span::Kind kind) {
 }
 
 Step to_step(const val& step, const std::string& where) {
-  if (step.typeOf().as<std::string>() != "object" || step.isNull())
-    throw Error(where + " must be an object like {op: \"send\", to: 1, bytes: 1024}");
+  if (!is_object(step)) throw Error(where + " must be an object like {op: \"send\", to: 1, bytes: 1024}");
   const val op = step["op"];
   const std::string name = op.typeOf().as<std::string>() == "string" ? op.as<std::string>() : "";
-  const int tag = static_cast<int>(number_field_or(step, "tag", 0, where));
+  const int tag = static_cast<int>(whole_field_or(step, "tag", 0, where, -kMaxRank, kMaxRank));
   if (name == "send") {
-    const double to = number_field(step, "to", where);
-    return Step::send(static_cast<int>(to), number_field(step, "bytes", where), tag);
+    const int to = static_cast<int>(whole_field(step, "to", where, -kMaxRank, kMaxRank));
+    return Step::send(to, number_field(step, "bytes", where), tag);
   }
-  if (name == "recv") return Step::recv(static_cast<int>(number_field(step, "from", where)), tag);
+  if (name == "recv") return Step::recv(static_cast<int>(whole_field(step, "from", where, -kMaxRank, kMaxRank)), tag);
   if (name == "compute") return Step::compute(number_field(step, "seconds", where));
   throw Error(where + ": op must be \"send\", \"recv\" or \"compute\"");
 }
@@ -42,18 +41,6 @@ Step to_step(const val& step, const std::string& where) {
   val error = val::global("Error").new_(message);
   error.set("name", val("DsmlError"));
   error.throw_();
-}
-
-double number_field(const val& obj, const char* name, const std::string& context) {
-  const val v = obj[name];
-  if (!is_number(v)) throw Error(context + ": " + name + " must be a number");
-  const double x = v.as<double>();
-  if (!std::isfinite(x)) throw Error(context + ": " + name + " must be finite, got " + std::to_string(x));
-  return x;
-}
-
-double number_field_or(const val& obj, const char* name, double fallback, const std::string& context) {
-  return obj[name].isUndefined() ? fallback : number_field(obj, name, context);
 }
 
 std::vector<double> to_doubles(const val& array, const char* name) {
@@ -72,13 +59,9 @@ std::vector<double> to_doubles(const val& array, const char* name) {
 }
 
 Network to_network(const val& scenario) {
-  if (scenario.typeOf().as<std::string>() != "object" || scenario.isNull())
-    throw Error("simulate: expected an object {ranks, alpha, beta, programs}");
+  require_object(scenario, "simulate", "{ranks, alpha, beta, programs}");
   Network network;
-  const double ranks = number_field(scenario, "ranks", "simulate");
-  if (ranks < 1 || ranks != std::floor(ranks))
-    throw Error("simulate: ranks must be a whole number >= 1, got " + std::to_string(ranks));
-  network.ranks = static_cast<int>(ranks);
+  network.ranks = static_cast<int>(whole_field(scenario, "ranks", "simulate", 1, kMaxRank));
   network.model.alpha = number_field(scenario, "alpha", "simulate");
   network.model.beta = number_field(scenario, "beta", "simulate");
   network.model.gamma = number_field_or(scenario, "gamma", 0.0, "simulate");

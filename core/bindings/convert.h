@@ -9,15 +9,12 @@
 
 #include "dsml/fit.h"
 #include "dsml/simulator.h"
+#include "fields.h"
 
 namespace dsml::bindings {
 
 using emscripten::val;
 
-// A finite JS number at obj[name]; throws dsml::Error("<context>: <name> must be a number") otherwise.
-double number_field(const val& obj, const char* name, const std::string& context);
-// Same, but returns `fallback` when the field is absent (undefined).
-double number_field_or(const val& obj, const char* name, double fallback, const std::string& context);
 // A JS array (or typed array) of numbers as a vector; throws dsml::Error if it is not one.
 std::vector<double> to_doubles(const val& array, const char* name);
 

@@ -6,21 +6,20 @@
 #include <cstdint>
 #include <vector>
 
-#include "convert.h"
 #include "dsml/block_kernels.h"
 #include "dsml/error.h"
 #include "dsml/mlp.h"
 #include "dsml/optimizer.h"
+#include "dsml/single_device.h"
 #include "dsml/teacher_task.h"
+#include "dsml/zero.h"
+#include "fields.h"
 #include "lab_convert.h"
-#include "lab_reference.h"
 #include "training_convert.h"
 
 namespace dsml::bindings {
 
 namespace {
-
-bool is_object(const val& v) { return v.typeOf().as<std::string>() == "object" && !v.isNull(); }
 
 Activation activation_arg(const std::string& name, const std::string& fn) {
   try {
@@ -37,22 +36,8 @@ struct Dims {
 };
 
 Dims dims(double rows, double width, const std::string& fn) {
-  return {positive_count(rows, fn, "rows"), positive_count(width, fn, "width")};
-}
-
-// An optimizer request: training_convert's fields plus epsilon (Adam's denominator guard).
-OptimizerConfig lab_optimizer_config(const val& optimizer, const std::string& fn) {
-  if (!is_object(optimizer)) throw Error(fn + ": optimizer must be an object like {kind: \"adam\", lr: 0.01}");
-  OptimizerConfig c = to_optimizer_config(optimizer, fn);
-  c.epsilon = number_field_or(optimizer, "epsilon", c.epsilon, fn + ": optimizer");
-  validate(c);
-  return c;
-}
-
-// Steps, rows and model size a browser tab can train in a moment (trainCompare's limits).
-void check_run_size(const MlpConfig& model, int batch, int steps, const std::string& fn) {
-  if (steps > 10000) throw Error(fn + ": steps must be at most 10000");
-  if (static_cast<double>(batch) * model.width > 1e7) throw Error(fn + ": batch·width must be at most 1e7");
+  return {static_cast<Eigen::Index>(whole_value(rows, fn + ": rows", 1, 1000000000)),
+          static_cast<Eigen::Index>(whole_value(width, fn + ": width", 1, 1000000000))};
 }
 
 val params_to_val(const MlpParams& params) {
@@ -139,20 +124,20 @@ val lab_mse_loss(const val& y, const val& t) {
 
 val mlp_init(const val& request) {
   const std::string fn = "mlpInit";
-  if (!is_object(request)) throw Error(fn + ": expected an object {layers, width, hidden, seed}");
+  require_object(request, fn, "{layers, width, hidden, seed}");
   const MlpConfig model = to_mlp_config(request, fn);
-  const auto seed = static_cast<std::uint64_t>(whole_number_field(request, "seed", 0, 0, fn));
+  check_run_size(model, 1, 1, fn);
+  const auto seed = static_cast<std::uint64_t>(whole_field_or(request, "seed", 0, fn));
   return params_to_val(init_mlp(model, seed));
 }
 
 val teacher_batch(const val& request) {
   const std::string fn = "teacherBatch";
-  if (!is_object(request)) throw Error(fn + ": expected an object {model, seed, step, batch}");
+  require_object(request, fn, "{model, seed, step, batch}");
   const MlpConfig model = to_mlp_config(object_field(request, "model", fn), fn);
-  const auto seed = static_cast<std::uint64_t>(whole_number_field(request, "seed", 0, 0, fn));
-  const auto step = static_cast<std::uint64_t>(whole_number_field(request, "step", 0, 0, fn));
-  const int batch = static_cast<int>(whole_number_field(request, "batch", -1, 1, fn));
-  if (batch < 0) throw Error(fn + ": batch is required");
+  const auto seed = static_cast<std::uint64_t>(whole_field_or(request, "seed", 0, fn));
+  const auto step = static_cast<std::uint64_t>(whole_field_or(request, "step", 0, fn));
+  const int batch = static_cast<int>(whole_field(request, "batch", fn, 1, 1 << 30));
   check_run_size(model, batch, 1, fn);
   const Batch b = TeacherTask(model, seed).make_batch(step, batch);
   val out = val::object();
@@ -163,58 +148,40 @@ val teacher_batch(const val& request) {
 
 val optimizer_step(const val& options, double t, const val& w, const val& g, const val& m, const val& v) {
   const std::string fn = "optimizerStep";
-  const OptimizerConfig c = lab_optimizer_config(options, fn);
-  if (c.kind != OptimizerKind::sgd && c.kind != OptimizerKind::momentum && c.kind != OptimizerKind::adam)
-    throw Error(fn + ": kind must be sgd, momentum or adam (LARS and LAMB need norms of whole tensors), got \"" +
-                optimizer_name(c.kind) + "\"");
-  const std::int64_t step = positive_count(t, fn, "t");
-  Eigen::MatrixXd wm = column_from(w, fn, "w");
+  if (!is_object(options)) throw Error(fn + ": optimizer must be an object like {kind: \"adam\", lr: 0.01}");
+  const OptimizerConfig c = to_optimizer_config(options, fn);
+  const std::int64_t step = whole_value(t, fn + ": t", 1);
+  const Eigen::MatrixXd wm = column_from(w, fn, "w");
   const Eigen::Index n = wm.rows();
-  const Eigen::MatrixXd gm = matrix_from(g, n, 1, fn, "g", "w.length");
-  // Empty state = the zeros an optimizer starts from.
+  // Empty state = the zeros an optimizer starts from; otherwise one value per element of w.
   auto state = [&](const val& s, const char* name) {
-    return array_length(s, fn, name) == 0 ? Eigen::MatrixXd(Eigen::MatrixXd::Zero(n, 1))
-                                          : matrix_from(s, n, 1, fn, name, "w.length (or 0)");
+    return array_length(s, fn, name) == 0 ? Eigen::MatrixXd() : matrix_from(s, n, 1, fn, name, "w.length (or 0)");
   };
-  const double lr = warmup_lr(c.lr, step - 1, c.warmup_steps);  // as Optimizer::current_lr before step t
-
-  val out = val::object();
-  switch (c.kind) {
-    case OptimizerKind::sgd:
-      sgd_update(c, lr, wm, gm);
-      out.set("m", to_row_major(column_from(m, fn, "m")));  // unused by SGD: handed back as a copy
-      out.set("v", to_row_major(column_from(v, fn, "v")));
-      break;
-    case OptimizerKind::momentum: {
-      Eigen::MatrixXd mm = state(m, "m");
-      momentum_update(c, lr, wm, gm, mm);
-      out.set("m", to_row_major(mm));
-      out.set("v", to_row_major(column_from(v, fn, "v")));  // unused by momentum
-      break;
-    }
-    default: {  // adam
-      Eigen::MatrixXd mm = state(m, "m");
-      Eigen::MatrixXd vm = state(v, "v");
-      adam_update(c, lr, step, wm, gm, mm, vm);
-      out.set("m", to_row_major(mm));
-      out.set("v", to_row_major(vm));
-      break;
-    }
+  Buffer params(wm.data(), wm.data() + n);
+  const Eigen::MatrixXd gm = matrix_from(g, n, 1, fn, "g", "w.length");
+  ShardMoments moments{c.kind == OptimizerKind::sgd ? column_from(m, fn, "m") : state(m, "m"),
+                       c.kind == OptimizerKind::adam ? state(v, "v") : column_from(v, fn, "v")};
+  try {
+    update_shard(c, step, params, Buffer(gm.data(), gm.data() + n), moments);  // the same update ZeRO's shards take
+  } catch (const Error& e) {
+    throw Error(fn + ": " + e.what());
   }
-  out.set("w", to_row_major(wm));
+  val out = val::object();
+  out.set("w", to_float64_array(params));
+  out.set("m", to_row_major(moments.first));  // unused state (m for SGD, v for SGD and momentum) comes back as given
+  out.set("v", to_row_major(moments.second));
   return out;
 }
 
 val train_single(const val& request) {
   const std::string fn = "trainSingle";
-  if (!is_object(request)) throw Error(fn + ": expected an object {model, optimizer, batch, steps, seed}");
+  require_object(request, fn, "{model, optimizer, batch, steps, seed}");
   const MlpConfig model = to_mlp_config(object_field(request, "model", fn), fn);
-  const OptimizerConfig optimizer = lab_optimizer_config(object_field(request, "optimizer", fn), fn);
-  const int batch = static_cast<int>(whole_number_field(request, "batch", -1, 1, fn));
-  const int steps = static_cast<int>(whole_number_field(request, "steps", -1, 1, fn));
-  if (batch < 0 || steps < 0) throw Error(fn + ": batch and steps are required");
+  const OptimizerConfig optimizer = to_optimizer_config(object_field(request, "optimizer", fn), fn);
+  const int batch = static_cast<int>(whole_field(request, "batch", fn, 1, 1 << 30));
+  const int steps = static_cast<int>(whole_field(request, "steps", fn, 1, 1 << 30));
   check_run_size(model, batch, steps, fn);
-  const auto seed = static_cast<std::uint64_t>(whole_number_field(request, "seed", 0, 0, fn));
+  const auto seed = static_cast<std::uint64_t>(whole_field_or(request, "seed", 0, fn));
 
   const SingleDeviceRun run =
       single_device_run(model, optimizer, init_mlp(model, seed + 1), teacher_batches(model, seed, steps, batch));

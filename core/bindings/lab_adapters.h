@@ -45,11 +45,12 @@ val teacher_batch(const val& request);
 // optimizerStep({kind: "sgd"|"momentum"|"adam", lr, momentum?, beta1?, beta2?, epsilon?, weightDecay?,
 //   warmupSteps?}, t, w, g, m, v) → {w, m, v}
 // t is the 1-based step; the rate is warmup_lr(lr, t − 1, warmupSteps) as the Optimizer schedules it (lr when no
-// warm-up). m and v may be empty (zeros, as on the first step). Elementwise, so it updates any shard.
+// warm-up). m and v may be empty (zeros, as on the first step). Elementwise, so it updates any shard: it is
+// update_shard (dsml/zero.h), the update every ZeRO rank applies to its shard.
 val optimizer_step(const val& options, double t, const val& w, const val& g, const val& m, const val& v);
 
 // trainSingle({model, optimizer, batch, steps, seed}) → {losses: Float64Array(steps), params: [Float64Array × 2L]}
-// — trainCompare's single-device reference (lab_reference.h).
+// — trainCompare's single-device reference (dsml/single_device.h: single_device_run).
 val train_single(const val& request);
 
 }  // namespace dsml::bindings

@@ -1,8 +1,6 @@
 // lab_convert.cpp — see lab_convert.h.
 #include "lab_convert.h"
 
-#include <cmath>
-
 #include "dsml/error.h"
 
 namespace dsml::bindings {
@@ -18,12 +16,6 @@ std::size_t array_length(const val& array, const std::string& fn, const char* na
                   val::global("Array").call<bool>("isArray", array);
   if (!ok) throw Error(fn + ": " + name + " must be a Float64Array");
   return array["length"].as<std::size_t>();
-}
-
-int positive_count(double value, const std::string& fn, const char* name) {
-  if (!(value >= 1) || value != std::floor(value) || value > 1e9)
-    throw Error(fn + ": " + name + " must be a whole number >= 1, got " + format_number(value));
-  return static_cast<int>(value);
 }
 
 Eigen::MatrixXd matrix_from(const val& array, Eigen::Index rows, Eigen::Index cols, const std::string& fn,

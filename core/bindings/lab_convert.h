@@ -19,9 +19,6 @@ using emscripten::val;
 // `array` is neither.
 std::size_t array_length(const val& array, const std::string& fn, const char* name);
 
-// A whole number >= 1 passed positionally ("blockInForward: rows must be a whole number >= 1, got 2.5").
-int positive_count(double value, const std::string& fn, const char* name);
-
 // array (row-major, rows·cols numbers) as a (rows, cols) matrix. Throws Error naming the function, the argument
 // and the expected count, `shape` spelling it out: "blockInForward: x has 100 numbers, expected rows · width = 96".
 Eigen::MatrixXd matrix_from(const val& array, Eigen::Index rows, Eigen::Index cols, const std::string& fn,

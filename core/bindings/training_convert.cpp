@@ -1,63 +1,20 @@
-// training_convert.cpp — see training_convert.h. Messages name the field ("trainCompare: model.hidden must be a
+// training_convert.cpp — see training_convert.h. Messages name the field ("trainCompare: model: hidden must be a
 // whole number >= 1, got 2.5") so a learner editing a request by hand can find the mistake.
 #include "training_convert.h"
 
-#include <cmath>
-
-#include "convert.h"
 #include "dsml/error.h"
+#include "fields.h"
 
 namespace dsml::bindings {
-
-namespace {
-
-constexpr double kMaxSafeInteger = 9007199254740992.0;  // 2^53: every whole number below is exact in a double
-
-bool is_object(const val& v) { return v.typeOf().as<std::string>() == "object" && !v.isNull(); }
-
-double optional_number(const val& obj, const char* name, double fallback, const std::string& context) {
-  return number_field_or(obj, name, fallback, context);
-}
-
-}  // namespace
-
-std::int64_t whole_number_field(const val& obj, const char* name, std::int64_t fallback, std::int64_t minimum,
-                                const std::string& context) {
-  if (obj[name].isUndefined()) return fallback;
-  const double x = number_field(obj, name, context);
-  if (x != std::floor(x) || x < static_cast<double>(minimum) || x > kMaxSafeInteger)
-    throw Error(context + ": " + name + " must be a whole number >= " + std::to_string(minimum) + ", got " +
-                format_number(x));
-  return static_cast<std::int64_t>(x);
-}
-
-std::string text_field(const val& obj, const char* name, const std::string& context) {
-  const val v = obj[name];
-  if (v.typeOf().as<std::string>() != "string") throw Error(context + ": " + name + " must be a string");
-  return v.as<std::string>();
-}
-
-val object_field(const val& obj, const char* name, const std::string& context) {
-  const val v = obj[name];
-  if (!is_object(v)) throw Error(context + ": " + name + " must be an object");
-  return v;
-}
 
 MlpConfig to_mlp_config(const val& model, const std::string& context) {
   const std::string ctx = context + ": model";
   MlpConfig c;
-  c.layers = static_cast<int>(whole_number_field(model, "layers", -1, 1, ctx));
-  c.width = static_cast<int>(whole_number_field(model, "width", -1, 1, ctx));
-  c.hidden = static_cast<int>(whole_number_field(model, "hidden", -1, 1, ctx));
-  if (c.layers < 0 || c.width < 0 || c.hidden < 0) throw Error(ctx + " needs layers, width and hidden");
-  if (static_cast<double>(c.layers) * c.width * c.hidden > 1e8)
-    throw Error(ctx + ": layers·width·hidden must be at most 1e8 (a lab model, not a real one)");
+  c.layers = static_cast<int>(whole_field(model, "layers", ctx, 1, 1 << 30));
+  c.width = static_cast<int>(whole_field(model, "width", ctx, 1, 1 << 30));
+  c.hidden = static_cast<int>(whole_field(model, "hidden", ctx, 1, 1 << 30));
   if (!model["activation"].isUndefined()) c.activation = parse_activation(text_field(model, "activation", ctx));
-  const val residual = model["residual"];
-  if (!residual.isUndefined()) {
-    if (residual.typeOf().as<std::string>() != "boolean") throw Error(ctx + ".residual must be true or false");
-    c.residual = residual.as<bool>();
-  }
+  c.residual = flag_field_or(model, "residual", c.residual, ctx);
   validate(c);
   return c;
 }
@@ -67,11 +24,12 @@ OptimizerConfig to_optimizer_config(const val& optimizer, const std::string& con
   OptimizerConfig c;
   c.kind = parse_optimizer(text_field(optimizer, "kind", ctx));
   c.lr = number_field(optimizer, "lr", ctx);
-  c.warmup_steps = static_cast<int>(whole_number_field(optimizer, "warmupSteps", 0, 0, ctx));
-  c.momentum = optional_number(optimizer, "momentum", c.momentum, ctx);
-  c.beta1 = optional_number(optimizer, "beta1", c.beta1, ctx);
-  c.beta2 = optional_number(optimizer, "beta2", c.beta2, ctx);
-  c.weight_decay = optional_number(optimizer, "weightDecay", c.weight_decay, ctx);
+  c.warmup_steps = static_cast<int>(whole_field_or(optimizer, "warmupSteps", 0, ctx, 0, 1 << 30));
+  c.momentum = number_field_or(optimizer, "momentum", c.momentum, ctx);
+  c.beta1 = number_field_or(optimizer, "beta1", c.beta1, ctx);
+  c.beta2 = number_field_or(optimizer, "beta2", c.beta2, ctx);
+  c.epsilon = number_field_or(optimizer, "epsilon", c.epsilon, ctx);
+  c.weight_decay = number_field_or(optimizer, "weightDecay", c.weight_decay, ctx);
   validate(c);
   return c;
 }
@@ -79,12 +37,72 @@ OptimizerConfig to_optimizer_config(const val& optimizer, const std::string& con
 RankGrid to_grid(const val& grid, const std::string& context) {
   const std::string ctx = context + ": grid";
   RankGrid g;
-  g.dp = static_cast<int>(whole_number_field(grid, "dp", 1, 1, ctx));
-  g.tp = static_cast<int>(whole_number_field(grid, "tp", 1, 1, ctx));
-  g.pp = static_cast<int>(whole_number_field(grid, "pp", 1, 1, ctx));
+  g.dp = static_cast<int>(whole_field_or(grid, "dp", 1, ctx, 1));
+  g.tp = static_cast<int>(whole_field_or(grid, "tp", 1, ctx, 1));
+  g.pp = static_cast<int>(whole_field_or(grid, "pp", 1, ctx, 1));
   if (static_cast<double>(g.dp) * g.tp * g.pp > 4096) throw Error(ctx + ": dp·tp·pp must be at most 4096 ranks");
-  validate(g);
   return g;
+}
+
+Strategy to_strategy(const val& request, const std::string& context) {
+  const std::string name = text_field(request, "strategy", context);
+  try {
+    return parse_strategy(name);
+  } catch (const Error& e) {
+    throw Error(context + ": " + e.what());
+  }
+}
+
+void check_run_size(const MlpConfig& model, int batch, int steps, const std::string& context) {
+  if (static_cast<double>(model.layers) * model.width * model.hidden > 1e8)
+    throw Error(context + ": model: layers·width·hidden must be at most 1e8 (a lab model, not a real one; "
+                "stepCost prices real ones)");
+  if (steps > 10000) throw Error(context + ": steps must be at most 10000");
+  if (static_cast<double>(batch) * model.width > 1e7) throw Error(context + ": batch·width must be at most 1e7");
+}
+
+TrainConfig to_train_config(const val& r) {
+  const std::string ctx = "trainCompare";
+  require_object(r, ctx, "{strategy, grid, model, optimizer, batch, steps, seed, microBatches?, bucketBytes?}");
+  TrainConfig t;
+  t.strategy = to_strategy(r, ctx);
+  t.grid = to_grid(object_field(r, "grid", ctx), ctx);
+  t.model = to_mlp_config(object_field(r, "model", ctx), ctx);
+  t.optimizer = to_optimizer_config(object_field(r, "optimizer", ctx), ctx);
+  t.options.micro_batches =
+      static_cast<int>(whole_field_or(r, "microBatches", default_micro_batches(t.strategy), ctx, 1, 1 << 30));
+  t.options.bucket_bytes = number_field_or(r, "bucketBytes", t.options.bucket_bytes, ctx);
+  t.batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 30));
+  t.steps = static_cast<int>(whole_field(r, "steps", ctx, 1, 1 << 30));
+  t.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
+  check_run_size(t.model, t.batch, t.steps, ctx);
+  return t;
+}
+
+CostModel to_cost_model(const val& request, const std::string& context) {
+  CostModel m{number_field(request, "alpha", context), number_field(request, "beta", context),
+              number_field_or(request, "gamma", 0.0, context)};
+  validate(m);
+  return m;
+}
+
+StepCostConfig to_step_cost_config(const val& r) {
+  const std::string ctx = "stepCost";
+  require_object(r, ctx, "{strategy, grid, model, batch, flops, alpha, beta, …}");
+  StepCostConfig c;
+  c.strategy = to_strategy(r, ctx);
+  c.grid = to_grid(object_field(r, "grid", ctx), ctx);
+  c.model = to_mlp_config(object_field(r, "model", ctx), ctx);
+  c.batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 30));
+  c.micro_batches = static_cast<int>(whole_field_or(r, "microBatches", 1, ctx, 1, 1 << 30));
+  c.flops_per_s = number_field(r, "flops", ctx);
+  c.element_bytes = number_field_or(r, "elementBytes", c.element_bytes, ctx);
+  c.optimizer_states = static_cast<int>(whole_field_or(r, "optimizerStates", c.optimizer_states, ctx, 0, 1 << 30));
+  c.bucket_bytes = number_field_or(r, "bucketBytes", c.bucket_bytes, ctx);
+  c.recompute = flag_field_or(r, "recompute", c.recompute, ctx);
+  c.overlap = flag_field_or(r, "overlap", c.overlap, ctx);
+  if (!r["algorithm"].isUndefined()) c.algorithm = text_field(r, "algorithm", ctx);
+  return c;
 }
 
 val to_float64_array(const std::vector<double>& values) {
@@ -112,17 +130,36 @@ val to_val(const std::vector<MemoryBreakdown>& memory) {
   return out;
 }
 
-val to_val(const std::vector<StepSpan>& spans) {
-  val out = val::array();
-  for (const StepSpan& s : spans) {
+val to_val(const TrainComparison& r) {
+  val out = val::object();
+  out.set("losses", to_float64_array(r.losses));
+  out.set("singleLosses", to_float64_array(r.single_losses));
+  out.set("maxLossRelativeDifference", r.max_loss_relative_difference);
+  out.set("maxRelativeDifference", r.max_relative_difference);
+  out.set("commBytes", to_object(r.comm_bytes));
+  out.set("memoryPerRank", to_val(r.memory));
+  return out;
+}
+
+val to_val(const StepCost& cost) {
+  val spans = val::array();
+  for (const StepSpan& s : cost.spans) {
     val span = val::object();
     span.set("rank", s.rank);
     span.set("kind", s.kind);
     span.set("start", s.start);
     span.set("end", s.end);
+    span.set("stream", s.stream);
     if (!s.label.empty()) span.set("label", s.label);
-    out.call<void>("push", span);
+    spans.call<void>("push", span);
   }
+  val out = val::object();
+  out.set("total", cost.total_s);
+  out.set("compute", cost.compute_s);
+  out.set("bubble", cost.bubble_s);
+  out.set("comm", to_object(cost.comm_s));
+  out.set("spans", spans);
+  out.set("memoryPerRank", to_val(cost.memory));
   return out;
 }
 

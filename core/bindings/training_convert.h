@@ -1,39 +1,46 @@
-// training_convert.h — JS ⇄ core conversions for the training lab (Embind layer only): model, optimizer and
-// grid requests in; losses (copied Float64Arrays), memory per rank, step-cost spans out.
+// training_convert.h — JS ⇄ core conversions for training (Embind layer only): model, optimizer, grid and
+// strategy requests in; losses (copied Float64Arrays), memory per rank, step-cost spans out. The field readers
+// are fields.h's; nothing here decides anything about training.
 #pragma once
 
 #include <emscripten/val.h>
 
-#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
-#include "dsml/data_parallel.h"
+#include "dsml/cost_model.h"
 #include "dsml/memory_accountant.h"
 #include "dsml/mlp.h"
 #include "dsml/optimizer.h"
 #include "dsml/rank_grid.h"
 #include "dsml/step_cost.h"
+#include "dsml/strategy.h"
+#include "dsml/train_compare.h"
 
 namespace dsml::bindings {
 
 using emscripten::val;
 
-// A whole number in [minimum, 2^53] at obj[name] (or `fallback` when absent); throws dsml::Error otherwise.
-std::int64_t whole_number_field(const val& obj, const char* name, std::int64_t fallback, std::int64_t minimum,
-                                const std::string& context);
-// A string at obj[name]; throws dsml::Error("<context>: <name> must be a string") otherwise.
-std::string text_field(const val& obj, const char* name, const std::string& context);
-// obj[name] must be a non-null object; returns it.
-val object_field(const val& obj, const char* name, const std::string& context);
-
 // {layers, width, hidden, activation?: "relu"|"gelu"|"tanh" (gelu), residual?: bool (true)}
 MlpConfig to_mlp_config(const val& model, const std::string& context);
-// {kind: "sgd"|"momentum"|"adam"|"lars"|"lamb", lr, warmupSteps?, momentum?, beta1?, beta2?, weightDecay?}
+// {kind: "sgd"|"momentum"|"adam"|"lars"|"lamb", lr, warmupSteps?, momentum?, beta1?, beta2?, epsilon?, weightDecay?}
 OptimizerConfig to_optimizer_config(const val& optimizer, const std::string& context);
-// {dp?, tp?, pp?}, each a whole number >= 1, 1 when absent.
+// {dp?, tp?, pp?}, each a whole number >= 1, 1 when absent; at most 4096 ranks.
 RankGrid to_grid(const val& grid, const std::string& context);
+// request.strategy, one of strategy_name's names.
+Strategy to_strategy(const val& request, const std::string& context);
+
+// What a browser tab trains in a moment — the limit of every function that allocates the model (trainCompare,
+// trainSingle, mlpInit, teacherBatch): layers·width·hidden ≤ 1e8, batch·width ≤ 1e7, steps ≤ 10000.
+// stepCost allocates nothing per parameter and has no such limit.
+void check_run_size(const MlpConfig& model, int batch, int steps, const std::string& context);
+
+// trainCompare's request (training_adapters.h) → TrainConfig, checked by check_run_size.
+TrainConfig to_train_config(const val& request);
+// stepCost's request → the config and the closed-form network {alpha, beta, gamma?}.
+StepCostConfig to_step_cost_config(const val& request);
+CostModel to_cost_model(const val& request, const std::string& context);
 
 // A new JS Float64Array holding a copy of `values` (no view into wasm memory survives the call).
 val to_float64_array(const std::vector<double>& values);
@@ -41,7 +48,9 @@ val to_float64_array(const std::vector<double>& values);
 val to_object(const std::map<std::string, double>& by_kind);
 // [{params, grads, optimizer, activations, total}] in bytes.
 val to_val(const std::vector<MemoryBreakdown>& memory);
-// [{rank, kind, start, end, label?}] in seconds; label only when non-empty.
-val to_val(const std::vector<StepSpan>& spans);
+// {losses, singleLosses, maxLossRelativeDifference, maxRelativeDifference, commBytes, memoryPerRank}
+val to_val(const TrainComparison& comparison);
+// {total, compute, bubble, comm: {kind: s}, spans: [{rank, kind, start, end, stream, label?}], memoryPerRank}
+val to_val(const StepCost& cost);
 
 }  // namespace dsml::bindings

@@ -11,13 +11,10 @@
 
 namespace dsml {
 
-DataParallel::DataParallel(const RankGrid& grid, const MlpConfig& config, const OptimizerConfig& optimizer,
+DataParallel::DataParallel(const RankGrid& grid, const MlpConfig& model, const OptimizerConfig& optimizer,
                            const MlpParams& initial, const DataParallelOptions& options)
-    : grid_(grid), config_(config), options_(options) {
-  validate(grid_);
-  if (grid_.tp != 1 || grid_.pp != 1)
-    throw Error("data parallelism alone needs tp = 1 and pp = 1, got tp = " + std::to_string(grid_.tp) +
-                ", pp = " + std::to_string(grid_.pp));
+    : grid_(grid), config_(model), options_(options) {
+  check_grid(options.sync == GradientSync::bucketed ? Strategy::dp_bucketed : Strategy::dp, grid_);
   validate(config_);
   check_shapes(config_, initial, "initial params");
   validate(optimizer);
@@ -38,11 +35,13 @@ ParallelStep DataParallel::step(const Batch& global_batch) {
                 "; use a batch that is a multiple of " + std::to_string(dp * options_.micro_batches));
   ParallelStep out;
   // 1. Local: rank d, rows [d·B/dp, (d+1)·B/dp), k micro-batches accumulated. No communication.
+  std::vector<double> activations(static_cast<std::size_t>(dp));
   for (int d = 0; d < dp; ++d) {
     parallel::LocalGradient local = parallel::local_gradient(
         config_, replicas_[static_cast<std::size_t>(d)], batch_shard(global_batch, dp, d), options_.micro_batches);
     out.loss += local.loss / dp;  // equal shards: the global mean is the mean of the ranks' means
     grads_[static_cast<std::size_t>(d)] = std::move(local.grads);
+    activations[static_cast<std::size_t>(d)] = local.activation_bytes;
   }
   // 2. Communication: every rank ends with the mean gradient (data_parallel_comm.cpp).
   if (options_.sync == GradientSync::naive)
@@ -53,6 +52,7 @@ ParallelStep DataParallel::step(const Batch& global_batch) {
   for (int d = 0; d < dp; ++d)
     optimizers_[static_cast<std::size_t>(d)].step(replicas_[static_cast<std::size_t>(d)],
                                                   grads_[static_cast<std::size_t>(d)]);
+  for (int d = 0; d < dp; ++d) out.memory.push_back(memory(d, activations[static_cast<std::size_t>(d)]));
   return out;
 }
 
@@ -62,15 +62,16 @@ const MlpParams& DataParallel::params(int rank) const {
   return replicas_[static_cast<std::size_t>(rank)];
 }
 
-RankMemory DataParallel::memory(int rank) const {
-  params(rank);  // range check
+MemoryBreakdown DataParallel::memory(int rank, double activation_bytes) const {
   const auto r = static_cast<std::size_t>(rank);
-  RankMemory m;
+  MemoryBreakdown m;
   m.params = 8.0 * static_cast<double>(flatten(replicas_[r]).size());
   m.grads = 8.0 * static_cast<double>(flatten(grads_[r]).size());
   const OptimizerState& state = optimizers_[r].state();
   for (const auto* moments : {&state.first, &state.second})
     for (const Eigen::MatrixXd& t : *moments) m.optimizer += 8.0 * static_cast<double>(t.size());
+  m.activations = activation_bytes;
+  m.total = m.params + m.grads + m.optimizer + m.activations;
   return m;
 }
 

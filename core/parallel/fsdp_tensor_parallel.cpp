@@ -22,14 +22,12 @@ Eigen::MatrixXd to_column(const Buffer& values) {
 
 }  // namespace
 
-FsdpTensorParallelTrainer::FsdpTensorParallelTrainer(const MlpConfig& model, const OptimizerConfig& optimizer,
-                                                     const RankGrid& grid, const MlpParams& initial,
-                                                     const std::string& algorithm)
-    : model_(model), grid_(grid), algorithm_(algorithm) {
+FsdpTensorParallelTrainer::FsdpTensorParallelTrainer(const RankGrid& grid, const MlpConfig& model,
+                                                     const OptimizerConfig& optimizer, const MlpParams& initial,
+                                                     const TensorParallelOptions& options)
+    : model_(model), grid_(grid), algorithm_(options.algorithm) {
   validate(model);
-  validate(grid);
-  if (grid.pp != 1)
-    throw Error("the FSDP x TP trainer runs on a grid with pp = 1, got pp = " + std::to_string(grid.pp));
+  check_grid(Strategy::fsdp_tp, grid);
   const bool whole_tensors = grid.dp == 1 && grid.tp == 1;
   if (!whole_tensors && (optimizer.kind == OptimizerKind::lars || optimizer.kind == OptimizerKind::lamb))
     throw Error(std::string(optimizer_name(optimizer.kind)) +
@@ -67,7 +65,7 @@ MlpParams FsdpTensorParallelTrainer::full_params() const {
   return gather_tensor_parallel(slices);
 }
 
-FsdpTensorParallelStep FsdpTensorParallelTrainer::step(const Batch& batch) {
+ParallelStep FsdpTensorParallelTrainer::step(const Batch& batch) {
   const int dp = grid_.dp, tp = grid_.tp, layers = model_.layers;
   const Eigen::Index rows = batch.inputs.rows();
   if (rows < 1 || batch.inputs.cols() != model_.width || batch.targets.rows() != rows ||
@@ -78,7 +76,7 @@ FsdpTensorParallelStep FsdpTensorParallelTrainer::step(const Batch& batch) {
     throw Error("a batch of B = " + std::to_string(rows) + " rows does not split evenly over dp = " +
                 std::to_string(dp) + " replicas");
   const Eigen::Index local = rows / dp;  // B/dp rows per replica
-  FsdpTensorParallelStep result;
+  ParallelStep result;
   auto options = [&](const std::string& label) { return CommOptions{algorithm_, &result.comm, label}; };
   auto rank = [&](int d, int t) { return static_cast<std::size_t>(rank_of(grid_, {d, t, 0})); };
 

@@ -1,8 +1,8 @@
-// local_gradient.cpp — a rank's share of a step: its rows of the global batch, the mean loss and gradient over
-// them (optionally accumulated over micro-batches), and the single-device reference step every strategy is
-// compared with.
+// local_gradient.cpp — a rank's share of a step: its rows of the global batch, and the mean loss and gradient over
+// them (optionally accumulated over micro-batches).
 #include "parallel/local_gradient.h"
 
+#include <algorithm>
 #include <string>
 
 #include "dsml/data_parallel.h"
@@ -23,23 +23,23 @@ Batch batch_shard(const Batch& batch, int parts, int index) {
   return Batch{batch.inputs.middleRows(index * size, size), batch.targets.middleRows(index * size, size)};
 }
 
-double reference_step(const MlpConfig& config, Optimizer& optimizer, MlpParams& params, const Batch& batch) {
-  const MlpForward forward = mlp_forward(config, params, batch.inputs);
-  const double loss = mse_loss(forward.output, batch.targets);
-  const MlpGradients grads = mlp_backward(config, params, forward, mse_loss_gradient(forward.output, batch.targets));
-  optimizer.step(params, grads.params);
-  return loss;
-}
-
 namespace parallel {
+
+double kept_bytes(const MlpForward& forward) {
+  double values = 0;
+  for (const Eigen::MatrixXd& x : forward.inputs) values += static_cast<double>(x.size());
+  for (const Eigen::MatrixXd& h : forward.pre) values += static_cast<double>(h.size());
+  return 8 * values;
+}
 
 LocalGradient local_gradient(const MlpConfig& config, const MlpParams& params, const Batch& rows, int micro_batches) {
   if (micro_batches < 1) throw Error("micro_batches must be >= 1, got " + std::to_string(micro_batches));
-  LocalGradient out{0.0, zeros_like(config)};
+  LocalGradient out{0.0, zeros_like(config), 0.0};
   std::vector<Eigen::MatrixXd*> sum = parameter_tensors(out.grads);
   for (int m = 0; m < micro_batches; ++m) {
     const Batch micro = batch_shard(rows, micro_batches, m);
     const MlpForward forward = mlp_forward(config, params, micro.inputs);
+    out.activation_bytes = std::max(out.activation_bytes, kept_bytes(forward));  // one micro-batch alive at a time
     out.loss += mse_loss(forward.output, micro.targets);
     MlpGradients g = mlp_backward(config, params, forward, mse_loss_gradient(forward.output, micro.targets));
     const std::vector<const Eigen::MatrixXd*> part = parameter_tensors(static_cast<const MlpParams&>(g.params));

@@ -9,7 +9,11 @@ namespace dsml::parallel {
 struct LocalGradient {
   double loss = 0;  // mean loss over the rows
   MlpParams grads;  // ∂(mean loss)/∂W
+  double activation_bytes = 0;  // the most forward kept for backward at once: one micro-batch's x and H per block
 };
+
+// Bytes (fp64) of what a forward pass kept for backward: every block's input x and pre-activation H.
+double kept_bytes(const MlpForward& forward);
 
 // Gradient accumulation (k = micro_batches): the rows split into k equal micro-batches, each run forward and
 // backward on its own (only one micro-batch of activations alive at a time), gradients summed and divided by k.

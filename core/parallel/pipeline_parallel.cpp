@@ -70,15 +70,14 @@ MlpParams gather_pipeline_stages(const std::vector<MlpParams>& stages) {
   return full;
 }
 
-PipelineParallelTrainer::PipelineParallelTrainer(const MlpConfig& model, const OptimizerConfig& optimizer,
-                                                 const RankGrid& grid, const MlpParams& initial)
+PipelineParallelTrainer::PipelineParallelTrainer(const RankGrid& grid, const MlpConfig& model,
+                                                 const OptimizerConfig& optimizer, const MlpParams& initial,
+                                                 const PipelineOptions& options)
     : model_(model), grid_(grid) {
   validate(model);
-  validate(grid);
-  if (grid.dp != 1 || grid.tp != 1)
-    throw Error("the pipeline-parallel trainer runs on a grid with dp = 1 and tp = 1, got dp = " +
-                std::to_string(grid.dp) + ", tp = " + std::to_string(grid.tp));
+  check_grid(options.schedule == "gpipe" ? Strategy::pp_gpipe : Strategy::pp_1f1b, grid);
   stage_model_ = pipeline_stage_config(model, grid.pp);
+  schedule_ = pipeline_schedule_by_name(options.schedule, grid.pp, options.micro_batches);
   check_shapes(model, initial, "initial params");
   stages_ = split_pipeline_stages(initial, grid.pp);
   optimizers_.assign(static_cast<std::size_t>(grid.pp), Optimizer(optimizer));

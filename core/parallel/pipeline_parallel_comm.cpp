@@ -5,7 +5,7 @@
 // Backward: stage s  ◀──∂loss/∂activation of micro-batch i (B_i, D)──  stage s + 1
 // A message is a matrix parked in the receiver's mailbox under its micro-batch number, so messages are matched
 // by (kind, micro-batch) and may arrive in any order — as in pipeline_schedule.h. Sends are eager: the sender
-// never waits. Each send logs one CommRecord {kind "send", ranks 2, bytes_per_rank B_i·D·8}.
+// never waits. Each send logs one CommRecord {kind "send", ranks 2, bytes_per_rank B_i·D·8, stage: the sender}.
 #include <string>
 #include <utility>
 
@@ -36,7 +36,7 @@ void PipelineMailboxes::send_activation(int from, int micro_batch, Eigen::Matrix
   if (log_ != nullptr)
     log_->add({"send", "activation " + std::to_string(micro_batch) + ": stage " + std::to_string(from) + " -> " +
                            std::to_string(from + 1),
-               2, 8.0 * static_cast<double>(activation.size())});
+               2, 8.0 * static_cast<double>(activation.size()), from});
   activation_[from + 1][micro_batch] = std::move(activation);
 }
 
@@ -46,7 +46,7 @@ void PipelineMailboxes::send_grad(int from, int micro_batch, Eigen::MatrixXd gra
   if (log_ != nullptr)
     log_->add({"send", "gradient " + std::to_string(micro_batch) + ": stage " + std::to_string(from) + " -> " +
                            std::to_string(from - 1),
-               2, 8.0 * static_cast<double>(grad.size())});
+               2, 8.0 * static_cast<double>(grad.size()), from});
   grad_[from - 1][micro_batch] = std::move(grad);
 }
 

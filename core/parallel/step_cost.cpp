@@ -1,11 +1,10 @@
-// step_cost.cpp — one training step as a sequence of phases, timed on paper or on a simulated network.
+// step_cost.cpp — one training step timed on paper or on a simulated network (see dsml/step_cost.h).
 //
-// plan() writes down, strategy by strategy, what the implementations in core/parallel/ do in one step: compute
-// phases (FLOPs per rank) and collective phases (a collective of n values run by every group at once). Then
-// one loop times the phases one after another (no overlap: see step_cost.h), draws every rank's spans, sums
-// the breakdown and logs each group call the way comm.h does (bytes the busiest rank of the schedule sends).
-// Pipelines are different enough — stages at different points of the schedule at once — to be timed by
-// time_pipeline_schedule instead (pipeline_cost below).
+// plan_step (step_plan.cpp) writes down, strategy by strategy, the phases the implementations run; here each phase
+// gets its duration — FLOPs at the device's speed, or a collective's closed form or simulated makespan — and
+// time_phases (step_timeline.cpp) places them on the timeline, one after another or on two streams. Every group
+// call is logged the way comm.h does (bytes the busiest rank of the schedule sends). Pipelines are different
+// enough — stages at different points of the schedule at once — to be timed by time_pipeline_schedule instead.
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -15,33 +14,28 @@
 #include <vector>
 
 #include "dsml/collective_cost.h"
+#include "dsml/data_parallel.h"
 #include "dsml/error.h"
 #include "dsml/pipeline_schedule.h"
 #include "dsml/schedule.h"
 #include "dsml/simulator.h"
 #include "dsml/step_cost.h"
+#include "parallel/step_plan.h"
 
 namespace dsml {
 
 namespace {
 
+using step_plan::Groups;
+using step_plan::Phase;
+
 constexpr double kScheduleElementBytes = 4;  // make_schedule counts float32 elements (see comm.h)
 
-struct Phase {
-  std::string kind;   // "compute" or a collective
-  std::string label;
-  double flops = 0;                        // compute: per rank
-  std::size_t values = 0;                  // collective: n elements per group call
-  const std::vector<std::vector<int>>* groups = nullptr;  // collective: disjoint groups of global ranks
-};
+// A collective phase's duration on its groups, seconds.
+using CommTimer = std::function<double(const Phase&, const Groups&)>;
 
-// A collective phase's duration, seconds.
-using CommTimer = std::function<double(const Phase&)>;
-
-bool is_pipeline(const std::string& s) { return s == "pp-gpipe" || s == "pp-1f1b"; }
-
-Schedule schedule_of(const StepCostConfig& c, const std::string& collective, int p, std::size_t values) {
-  Schedule s = make_schedule(collective, c.algorithm, p, kScheduleElementBytes * static_cast<double>(values));
+Schedule schedule_of(const StepCostConfig& c, const std::string& collective, int p, double values) {
+  Schedule s = make_schedule(collective, c.algorithm, p, kScheduleElementBytes * values);
   for (double& b : s.slot_bytes) b *= c.element_bytes / kScheduleElementBytes;  // elements of element_bytes
   return s;
 }
@@ -58,113 +52,41 @@ double busiest_send_bytes(const Schedule& s) {
   return busiest;
 }
 
-// The phases of one step of a non-pipeline strategy, in the implementation's order.
-std::vector<Phase> plan(const StepCostConfig& c, const std::vector<std::vector<int>>& dp_groups,
-                        const std::vector<std::vector<int>>& tp_groups) {
-  const RankGrid& g = c.grid;
-  const std::string& s = c.strategy;
-  const int L = c.model.layers;
-  const std::size_t DF = static_cast<std::size_t>(c.model.width) * static_cast<std::size_t>(c.model.hidden);
-  const std::size_t psi = 2 * static_cast<std::size_t>(L) * DF;
-  // Per rank and block: B/dp rows, F/tp hidden units.
-  const double fwd = block_forward_flops(static_cast<double>(c.batch) / g.dp, c.model.width,
-                                         static_cast<double>(c.model.hidden) / g.tp);
-  const double bwd = 2 * fwd + (c.recompute ? fwd / 2 : 0);  // recompute x·W_inᵀ: half a forward
-  const std::size_t activation = static_cast<std::size_t>(c.batch / g.dp) * static_cast<std::size_t>(c.model.width);
-  const std::size_t slice = 2 * DF / static_cast<std::size_t>(g.tp);  // one block's (tp slice's) values
-
-  std::vector<Phase> phases;
-  auto compute = [&](const std::string& label, double flops) { phases.push_back({"compute", label, flops, 0, nullptr}); };
-  auto collective = [&](const std::string& kind, const std::string& label, std::size_t n,
-                        const std::vector<std::vector<int>>& groups) { phases.push_back({kind, label, 0, n, &groups}); };
-  const std::string block = "block ";
-
-  if (s == "zero3" || s == "fsdp-tp") {
-    const bool tp = s == "fsdp-tp";
-    for (int l = 0; l < L; ++l) {
-      collective("all-gather", block + std::to_string(l) + " params forward", slice, dp_groups);
-      compute(block + std::to_string(l) + " forward", fwd);
-      if (tp) collective("all-reduce", block + std::to_string(l) + " g forward (Y)", activation, tp_groups);
-    }
-    for (int l = L; l-- > 0;) {
-      collective("all-gather", block + std::to_string(l) + " params backward", slice, dp_groups);
-      compute(block + std::to_string(l) + " backward", bwd);
-      if (tp) collective("all-reduce", block + std::to_string(l) + " f backward (dX)", activation, tp_groups);
-      collective("reduce-scatter", block + std::to_string(l) + " grads", slice, dp_groups);
-    }
-    return phases;
-  }
-  if (s == "tp") {
-    for (int l = 0; l < L; ++l) {
-      compute(block + std::to_string(l) + " forward", fwd);
-      collective("all-reduce", block + std::to_string(l) + " g forward (Y)", activation, tp_groups);
-    }
-    for (int l = L; l-- > 0;) {
-      compute(block + std::to_string(l) + " backward", bwd);
-      collective("all-reduce", block + std::to_string(l) + " f backward (dX)", activation, tp_groups);
-    }
-    return phases;
-  }
-  // single, dp, dp-bucketed, zero1, zero2: the whole forward and backward, then the gradients' collectives.
-  compute("forward", L * fwd);
-  compute("backward", L * bwd);
-  if (s == "dp") {
-    for (int i = 0; i < 2 * L; ++i)
-      collective("all-reduce", "blocks[" + std::to_string(i / 2) + "]." + (i % 2 == 0 ? "w_in" : "w_out"), DF,
-                 dp_groups);
-  } else if (s == "dp-bucketed") {
-    const std::size_t per_bucket = std::max<std::size_t>(1, static_cast<std::size_t>(c.bucket_bytes / c.element_bytes));
-    int bucket = 0;
-    for (std::size_t begin = 0; begin < psi; begin += per_bucket, ++bucket)
-      collective("all-reduce", "bucket " + std::to_string(bucket), std::min(psi, begin + per_bucket) - begin,
-                 dp_groups);
-  } else if (s == "zero1" || s == "zero2") {
-    collective(s == "zero1" ? "all-reduce" : "reduce-scatter", "grads", psi, dp_groups);
-    collective("all-gather", "params", psi, dp_groups);
-  }
-  return phases;
-}
-
-// The groups of a dp × tp grid (pp = 1): dp groups are the tp columns {(d, t) : d}, tp groups the replicas.
-std::vector<std::vector<int>> groups_along(const RankGrid& g, bool along_dp) {
-  std::vector<std::vector<int>> groups;
-  for (int outer = 0; outer < (along_dp ? g.tp : g.dp); ++outer) {
-    groups.emplace_back();
-    for (int inner = 0; inner < (along_dp ? g.dp : g.tp); ++inner)
-      groups.back().push_back(rank_of(g, along_dp ? RankCoord{inner, outer, 0} : RankCoord{outer, inner, 0}));
-  }
-  return groups;
-}
-
 StepCost phased_cost(const StepCostConfig& c, const CommTimer& timer) {
-  const std::vector<std::vector<int>> dp_groups = groups_along(c.grid, true), tp_groups = groups_along(c.grid, false);
+  const step_plan::Plan plan = step_plan::plan_step(c);
   StepCost out;
-  double now = 0;
-  // Blocks repeat the same collectives: build and time each (collective, n, groups) once — a ring schedule on
-  // 1024 ranks has millions of steps.
-  std::map<std::tuple<std::string, std::size_t, const void*>, std::pair<double, double>> seen;  // bytes, seconds
-  for (const Phase& phase : plan(c, dp_groups, tp_groups)) {
-    double seconds = 0;
-    if (phase.kind == "compute") {
-      seconds = phase.flops / c.flops_per_s;
-      out.compute_s += seconds;
-    } else {
-      const int p = static_cast<int>(phase.groups->front().size());
-      const auto key = std::make_tuple(phase.kind, phase.values, static_cast<const void*>(phase.groups));
-      auto known = seen.find(key);
-      if (known == seen.end()) {
-        const double bytes = busiest_send_bytes(schedule_of(c, phase.kind, p, phase.values));
-        known = seen.emplace(key, std::make_pair(bytes, p > 1 ? timer(phase) : 0.0)).first;
-      }
-      for (std::size_t i = 0; i < phase.groups->size(); ++i)
-        out.comm.add(CommRecord{phase.kind, phase.label, p, known->second.first});
-      seconds = known->second.second;
-      out.comm_s[phase.kind] += seconds;
+  std::vector<double> seconds;
+  seconds.reserve(plan.phases.size());
+  // Blocks and buckets repeat the same collectives: build and time each (collective, n, axis) once — a ring
+  // schedule on 1024 ranks has millions of steps.
+  std::map<std::tuple<std::string, double, step_plan::Axis>, std::pair<double, double>> seen;  // bytes, seconds
+  for (const Phase& phase : plan.phases) {
+    if (phase.is_compute()) {
+      seconds.push_back(phase.flops / c.flops_per_s);
+      out.compute_s += seconds.back();
+      continue;
     }
-    for (int r = 0; r < c.grid.size(); ++r) out.spans.push_back(StepSpan{r, phase.kind, phase.label, now, now + seconds});
-    now += seconds;
+    const Groups& groups = plan.groups(phase);
+    const int p = static_cast<int>(groups.front().size());
+    const auto key = std::make_tuple(phase.kind, phase.values, phase.axis);
+    auto known = seen.find(key);
+    if (known == seen.end()) {
+      const double bytes = busiest_send_bytes(schedule_of(c, phase.kind, p, phase.values));
+      known = seen.emplace(key, std::make_pair(bytes, p > 1 ? timer(phase, groups) : 0.0)).first;
+    }
+    for (std::size_t i = 0; i < groups.size(); ++i)
+      out.comm.add(CommRecord{phase.kind, phase.label, p, known->second.first});
+    seconds.push_back(known->second.second);
+    out.comm_s[phase.kind] += seconds.back();
   }
-  out.total_s = now;
+  const step_plan::Timeline t = step_plan::time_phases(plan.phases, seconds, c.overlap);
+  for (std::size_t i = 0; i < plan.phases.size(); ++i) {
+    const Phase& phase = plan.phases[i];
+    for (int r = 0; r < c.grid.size(); ++r)
+      out.spans.push_back(StepSpan{r, phase.kind, phase.label, t.start[i], t.end[i],
+                                   phase.is_compute() ? "compute" : "comm"});
+    out.total_s = std::max(out.total_s, t.end[i]);
+  }
   return out;
 }
 
@@ -175,15 +97,23 @@ StepCost pipeline_cost(const StepCostConfig& c, double p2p_s) {
   const double fwd = (c.model.layers / P) * block_forward_flops(rows, c.model.width, c.model.hidden);
   const double t_f = fwd / c.flops_per_s;
   const double t_b = (2 * fwd + (c.recompute ? fwd / 2 : 0)) / c.flops_per_s;
-  const PipelineSchedule schedule = c.strategy == "pp-gpipe" ? gpipe(P, m) : one_f_one_b(P, m);
+  const PipelineSchedule schedule = c.strategy == Strategy::pp_gpipe ? gpipe(P, m) : one_f_one_b(P, m);
   const PipelineTiming timing = time_pipeline_schedule(schedule, t_f, t_b, p2p_s);
   const double without_messages = time_pipeline_schedule(schedule, t_f, t_b, 0).makespan;
 
   StepCost out;
   for (const PipelineSpan& s : timing.spans) {
     const bool forward = s.kind == PipelineOp::Kind::kForward;
-    out.spans.push_back(StepSpan{s.stage, forward ? "forward" : "backward",
-                                 "micro-batch " + std::to_string(s.micro_batch), s.start, s.end});
+    const std::string micro_batch = std::to_string(s.micro_batch);
+    out.spans.push_back(StepSpan{s.stage, forward ? "forward" : "backward", "micro-batch " + micro_batch, s.start,
+                                 s.end, "compute"});
+    // gpipe and one_f_one_b send right after the op that produced the message (add_forward, add_backward).
+    const bool sends = forward ? s.stage + 1 < P : s.stage > 0;
+    if (c.overlap && sends)
+      out.spans.push_back(StepSpan{s.stage, "send",
+                                   (forward ? "activation " : "gradient ") + micro_batch + " to stage " +
+                                       std::to_string(forward ? s.stage + 1 : s.stage - 1),
+                                   s.end, s.end + p2p_s, "comm"});
   }
   out.compute_s = timing.busy.front();  // m·(t_f + t_b) on every stage
   out.bubble_s = without_messages - out.compute_s;
@@ -192,53 +122,48 @@ StepCost pipeline_cost(const StepCostConfig& c, double p2p_s) {
   const double bytes = rows * c.model.width * c.element_bytes;
   for (int i = 0; i < m; ++i)
     for (int s = 0; s + 1 < P; ++s) {
-      out.comm.add(CommRecord{"send", "activation " + std::to_string(i) + " stage " + std::to_string(s), 2, bytes});
-      out.comm.add(CommRecord{"send", "grad " + std::to_string(i) + " stage " + std::to_string(s + 1), 2, bytes});
+      const std::string from = std::to_string(i) + ": stage ";
+      out.comm.add(CommRecord{"send", "activation " + from + std::to_string(s) + " -> " + std::to_string(s + 1), 2,
+                              bytes, s});
+      out.comm.add(CommRecord{"send", "gradient " + from + std::to_string(s + 1) + " -> " + std::to_string(s), 2,
+                              bytes, s + 1});
     }
   return out;
 }
 
-}  // namespace
-
-const std::vector<std::string>& step_cost_strategies() {
-  static const std::vector<std::string> names = {"single", "dp",  "dp-bucketed", "zero1",    "zero2",
-                                                 "zero3",  "tp",  "fsdp-tp",     "pp-gpipe", "pp-1f1b"};
-  return names;
+double pipeline_message_bytes(const StepCostConfig& c) {
+  return static_cast<double>(c.batch) / c.micro_batches * c.model.width * c.element_bytes;
 }
+
+}  // namespace
 
 double block_forward_flops(double rows, double width, double hidden) { return 2 * (2 * rows * width * hidden); }
 
 void validate(const StepCostConfig& c) {
   validate(c.model);
-  validate(c.grid);
-  const auto& names = step_cost_strategies();
-  const std::string& s = c.strategy;
-  if (std::find(names.begin(), names.end(), s) == names.end())
-    throw Error("unknown strategy '" + s + "'; expected single, dp, dp-bucketed, zero1, zero2, zero3, tp, fsdp-tp, "
-                "pp-gpipe or pp-1f1b");
+  check_grid(c.strategy, c.grid);
   const RankGrid& g = c.grid;
-  const bool uses_dp = s != "single" && s != "tp" && !is_pipeline(s);
-  const bool uses_tp = s == "tp" || s == "fsdp-tp";
-  if ((!uses_dp && g.dp != 1) || (!uses_tp && g.tp != 1) || (!is_pipeline(s) && g.pp != 1))
-    throw Error("strategy " + s + " runs on a grid with " +
-                (s == "single" ? std::string("dp = tp = pp = 1") : uses_dp && uses_tp ? "pp = 1" : uses_dp ? "tp = pp = 1"
-                 : uses_tp ? "dp = pp = 1" : "dp = tp = 1") +
-                ", got dp " + std::to_string(g.dp) + ", tp " + std::to_string(g.tp) + ", pp " + std::to_string(g.pp));
+  const std::string name = strategy_name(c.strategy);
+  if (c.micro_batches < 1 || (!takes_micro_batches(c.strategy) && c.micro_batches != 1))
+    throw Error("micro-batches must be 1 for strategy " + name + " (≥ 1 for the dp family and the pipelines), got " +
+                std::to_string(c.micro_batches));
   if (c.batch < 1 || c.batch % g.dp != 0)
-    throw Error("batch must be a positive multiple of dp = " + std::to_string(g.dp) + ", got " + std::to_string(c.batch));
+    throw Error("batch must be a positive multiple of dp = " + std::to_string(g.dp) + ", got " +
+                std::to_string(c.batch));
+  if (c.batch % (g.dp * c.micro_batches) != 0)
+    throw Error("batch " + std::to_string(c.batch) + " is not divisible by dp · micro-batches = " +
+                std::to_string(g.dp) + " · " + std::to_string(c.micro_batches));
   if (c.model.hidden % g.tp != 0)
     throw Error("hidden width " + std::to_string(c.model.hidden) + " is not divisible by tp = " + std::to_string(g.tp));
   if (c.model.layers % g.pp != 0)
     throw Error("layers " + std::to_string(c.model.layers) + " are not divisible by pp = " + std::to_string(g.pp));
-  if (c.micro_batches < 1 || (!is_pipeline(s) && c.micro_batches != 1))
-    throw Error("micro-batches must be 1 for strategy " + s + " (≥ 1 for pipelines), got " +
-                std::to_string(c.micro_batches));
-  if (c.batch % c.micro_batches != 0)
-    throw Error("batch " + std::to_string(c.batch) + " is not divisible by " + std::to_string(c.micro_batches) +
-                " micro-batches");
   require_positive("flops_per_s", c.flops_per_s);
   require_positive("element_bytes", c.element_bytes);
   require_positive("bucket_bytes", c.bucket_bytes);
+  const double psi = 2.0 * c.model.layers * c.model.width * c.model.hidden;
+  if (is_bucketed(c.strategy) && psi / static_cast<double>(bucket_values(c.bucket_bytes, c.element_bytes)) > 1e4)
+    throw Error("bucket_bytes = " + format_number(c.bucket_bytes) + " cuts the " + format_number(psi) +
+                " gradients into more than 10000 buckets; use larger buckets");
   if (c.optimizer_states < 0) throw Error("optimizer_states must be ≥ 0, got " + std::to_string(c.optimizer_states));
 }
 
@@ -247,14 +172,11 @@ StepCost step_cost(const StepCostConfig& config, const CostModel& model) {
   validate(model);
   StepCost out;
   if (is_pipeline(config.strategy)) {
-    const double message = static_cast<double>(config.batch) / config.micro_batches * config.model.width *
-                           config.element_bytes;
-    out = pipeline_cost(config, config.grid.pp > 1 ? message_time(model, message) : 0.0);
+    out = pipeline_cost(config, config.grid.pp > 1 ? message_time(model, pipeline_message_bytes(config)) : 0.0);
   } else {
-    out = phased_cost(config, [&](const Phase& phase) {
-      const int p = static_cast<int>(phase.groups->front().size());
-      return closed_form_time(phase.kind, config.algorithm, p, static_cast<double>(phase.values) * config.element_bytes,
-                              model).total();
+    out = phased_cost(config, [&](const Phase& phase, const Groups& groups) {
+      return closed_form_time(phase.kind, config.algorithm, static_cast<int>(groups.front().size()),
+                              phase.values * config.element_bytes, model).total();
     });
   }
   out.memory = step_memory(config);
@@ -270,17 +192,16 @@ StepCost step_cost(const StepCostConfig& config, const Topology& topology, doubl
   StepCost out;
   if (is_pipeline(config.strategy)) {
     // Stage s is rank s (dp = tp = 1). One message size; the slowest neighbour route sets p2p_s.
-    const double message = static_cast<double>(config.batch) / config.micro_batches * config.model.width *
-                           config.element_bytes;
+    const double message = pipeline_message_bytes(config);
     double p2p = 0;
     for (int s = 0; s + 1 < config.grid.pp; ++s)
       p2p = std::max({p2p, topology.route(s, s + 1).time(message), topology.route(s + 1, s).time(message)});
     out = pipeline_cost(config, p2p);
   } else {
     // Every group's schedule at once on the shared network: groups that share links contend.
-    out = phased_cost(config, [&](const Phase& phase) {
+    out = phased_cost(config, [&](const Phase& phase, const Groups& groups) {
       std::vector<Program> programs(static_cast<std::size_t>(topology.ranks()));
-      for (const std::vector<int>& group : *phase.groups) {
+      for (const std::vector<int>& group : groups) {
         const std::vector<Program> local =
             to_programs(schedule_of(config, phase.kind, static_cast<int>(group.size()), phase.values), gamma);
         for (std::size_t i = 0; i < group.size(); ++i) {

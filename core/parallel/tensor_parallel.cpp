@@ -58,15 +58,12 @@ MlpParams gather_tensor_parallel(const std::vector<MlpParams>& slices) {
   return full;
 }
 
-TensorParallelTrainer::TensorParallelTrainer(const MlpConfig& model, const OptimizerConfig& optimizer,
-                                             const RankGrid& grid, const MlpParams& initial,
-                                             const std::string& algorithm)
-    : model_(model), grid_(grid), algorithm_(algorithm) {
+TensorParallelTrainer::TensorParallelTrainer(const RankGrid& grid, const MlpConfig& model,
+                                             const OptimizerConfig& optimizer, const MlpParams& initial,
+                                             const TensorParallelOptions& options)
+    : model_(model), grid_(grid), algorithm_(options.algorithm) {
   validate(model);
-  validate(grid);
-  if (grid.dp != 1 || grid.pp != 1)
-    throw Error("the tensor-parallel trainer runs on a grid with dp = 1 and pp = 1, got dp = " +
-                std::to_string(grid.dp) + ", pp = " + std::to_string(grid.pp));
+  check_grid(Strategy::tp, grid);
   require_divisible(model, grid.tp);
   if (grid.tp > 1 && (optimizer.kind == OptimizerKind::lars || optimizer.kind == OptimizerKind::lamb))
     throw Error(std::string(optimizer_name(optimizer.kind)) +
@@ -116,7 +113,7 @@ void tp_block_backward(const MlpConfig& model, const std::vector<const MlpBlock*
   dy = std::move(dx);
 }
 
-TensorParallelStep TensorParallelTrainer::step(const Batch& batch) {
+ParallelStep TensorParallelTrainer::step(const Batch& batch) {
   const auto tp = static_cast<std::size_t>(grid_.tp);
   const auto layers = static_cast<std::size_t>(model_.layers);
   if (batch.inputs.rows() < 1 || batch.inputs.cols() != model_.width || batch.targets.rows() != batch.inputs.rows() ||
@@ -125,7 +122,7 @@ TensorParallelStep TensorParallelTrainer::step(const Batch& batch) {
                 " with B >= 1, got " + std::to_string(batch.inputs.rows()) + " x " +
                 std::to_string(batch.inputs.cols()) + " and " + std::to_string(batch.targets.rows()) + " x " +
                 std::to_string(batch.targets.cols()));
-  TensorParallelStep result;
+  ParallelStep result;
   auto options = [&](const std::string& label) { return CommOptions{algorithm_, &result.comm, label}; };
   auto block_slices = [&](std::size_t l) {
     std::vector<const MlpBlock*> slices;

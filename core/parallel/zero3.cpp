@@ -12,6 +12,7 @@
 #include <string>
 
 #include "dsml/zero.h"
+#include "parallel/local_gradient.h"
 
 namespace dsml {
 
@@ -57,6 +58,10 @@ ParallelStep Zero::step_sharded(const Batch& global_batch) {
     }
   }  // `full` goes out of scope each iteration: the block's weights are freed
 
+  std::vector<double> activations(n, 0.0);  // what each rank keeps for backward: every block's x and H
+  for (std::size_t d = 0; d < n; ++d)
+    for (const MlpForward& kept : saved[d]) activations[d] += parallel::kept_bytes(kept);
+
   std::vector<Eigen::MatrixXd> dy(n);  // (B/N, D) ∂loss/∂(block output) per rank
   for (std::size_t d = 0; d < n; ++d) {
     out.loss += mse_loss(x[d], rows[d].targets) / N;
@@ -81,6 +86,7 @@ ParallelStep Zero::step_sharded(const Batch& global_batch) {
 
   // Update: shard by shard, nothing to gather — the next forward gathers what it needs.
   update_all(param_shards_, grad_shards_);
+  for (std::size_t d = 0; d < n; ++d) out.memory.push_back(memory(static_cast<int>(d), activations[d]));
   return out;
 }
 

@@ -3,18 +3,10 @@
 // The identity behind every stage: all-reduce = reduce-scatter + all-gather (the ring all-reduce is literally
 // those two halves). ZeRO splits it around the optimizer update: reduce-scatter the gradients so each rank gets
 // the mean gradient of just the shard it updates, update, then all-gather the updated parameters. Same bytes as
-// DP for stage 2, and no rank ever needs the full optimizer state.
+// DP for stages 1 and 2 (ZeRO §7.2.1), and no rank ever needs the full optimizer state.
 #include "dsml/zero.h"
 
 namespace dsml {
-
-void zero_all_reduce_gradients(std::vector<Buffer>& flat_grads, const std::string& algorithm, CommLog* log,
-                               const std::string& label) {
-  all_reduce(flat_grads, CommOptions{algorithm, log, label});
-  const double n = static_cast<double>(flat_grads.size());
-  for (Buffer& g : flat_grads)
-    for (double& x : g) x /= n;  // the mean of the ranks' mean-loss gradients
-}
 
 std::vector<Buffer> zero_reduce_scatter_gradients(const std::vector<Buffer>& flat_grads, const std::string& algorithm,
                                                   CommLog* log, const std::string& label) {

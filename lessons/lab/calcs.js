@@ -3,16 +3,16 @@
 // Hardware, precision and the running model are in widgets/presets.js: 150 TFLOP/s, NVLink α = 3 µs and
 // 200 GB/s, InfiniBand α = 10 µs and 25 GB/s, 2-byte values + 12 B of optimizer state, L = 16, D = 1024,
 // F = 4096, B = 16384.
-import { formatBytes, formatSeconds, formatSI } from "../web/units.js";
+import { formatBytes, formatPercent, formatRatio, formatSeconds, formatSI } from "../web/units.js";
 import { BATCH, FLOPS, INFINIBAND, MIXED, MODEL, NVLINK, priceStep } from "./widgets/presets.js";
 
 // NVLink without latency: times proportional to the bytes moved.
 const FREE_ALPHA = { alpha: 0, beta: NVLINK.beta };
-const pct = (x, decimals = 1) => `${(100 * x).toFixed(decimals)}%`;
-const times = (x, digits = 2) => `${Number(x.toPrecision(digits))}×`;
-const millions = (x) => `${Number((x / 1e6).toPrecision(3))} million`;
-// FLOP counts reach 10^13: units.js stops at G, so T is added here.
-const flop = (x) => (x >= 1e12 ? `${Number((x / 1e12).toPrecision(3))} TFLOP` : formatSI(x, "FLOP"));
+const pct = (x, decimals = 1) => formatPercent(x, { decimals });
+// Ratios of priced times get 2 significant figures: the prices assume the hardware and no overlap.
+const times = (x) => formatRatio(x, { digits: 2 });
+const millions = (x) => `${formatSI(x / 1e6)} million`;
+const flop = (x) => formatSI(x, "FLOP");
 
 // Many numbers read the same step (64-rank ones take tens of ms): price each configuration once per core.
 const priced = new WeakMap();
@@ -38,12 +38,14 @@ function zeroExample(c, strategy) {
   return (states(r.memoryPerRank[0]) / (2 * 64 * 64)) * ZERO_PSI;
 }
 
-// The bubble of a pipeline alone: α = 0 and a vanishing β, so the step is compute + idle time.
-function bubbleFraction(c, strategy, P, m) {
-  const r = c.stepCost({ strategy, grid: { dp: 1, tp: 1, pp: P }, microBatches: m, model: { layers: 16, width: 4, hidden: 4 },
+// The bubble of a pipeline alone: α = 0 and a vanishing β, so the step is compute + idle time. As a fraction of the
+// step, (P − 1)/(m + P − 1); against the ideal step (the compute alone, Narayanan et al. 2021), (P − 1)/m.
+function pipelineAlone(c, strategy, P, m) {
+  return c.stepCost({ strategy, grid: { dp: 1, tp: 1, pp: P }, microBatches: m, model: { layers: 16, width: 4, hidden: 4 },
     batch: 64, flops: FLOPS, alpha: 0, beta: 1e-30 });
-  return r.bubble / r.total;
 }
+const bubbleFraction = (c, strategy, P, m) => { const r = pipelineAlone(c, strategy, P, m); return r.bubble / r.total; };
+const bubbleOverIdeal = (c, strategy, P, m) => { const r = pipelineAlone(c, strategy, P, m); return r.bubble / (r.total - r.bubble); };
 
 // 64 GPUs = 8 nodes × 8: FSDP + TP with one group on NVLink and the other on InfiniBand. The closed form prices
 // every collective on one kind of link, so each layout adds the compute, the TP all-reduces priced on one link
@@ -68,7 +70,7 @@ export const CALCS = {
   "dp-naive": (c) => formatSeconds(comm(step(c, "dp", 8))),
   "dp-bucketed": (c) => formatSeconds(comm(step(c, "dp-bucketed", 8))),
   "dp-total": (c) => formatSeconds(step(c, "dp-bucketed", 8).total),
-  "dp-speedup": (c) => times(step(c, "single", 1).total / step(c, "dp-bucketed", 8).total, 3),
+  "dp-speedup": (c) => times(step(c, "single", 1).total / step(c, "dp-bucketed", 8).total),
   "dp-ib": (c) => formatSeconds(comm(step(c, "dp-bucketed", 8, INFINIBAND))),
   "dp-ib-share": (c) => { const r = step(c, "dp-bucketed", 8, INFINIBAND); return pct(comm(r) / r.total, 0); },
   "dp-accum-share": (c) => { const r = step(c, "dp-bucketed", 8, INFINIBAND, { batch: 4 * BATCH }); return pct(comm(r) / r.total, 0); },
@@ -97,6 +99,7 @@ export const CALCS = {
   "pp-bubble-8-8": (c) => pct(bubbleFraction(c, "pp-gpipe", 8, 8)),
   "pp-bubble-8-32": (c) => pct(bubbleFraction(c, "pp-gpipe", 8, 32)),
   "pp-bubble-1f1b-8-32": (c) => pct(bubbleFraction(c, "pp-1f1b", 8, 32)),
+  "pp-bubble-ideal-8-32": (c) => pct(bubbleOverIdeal(c, "pp-gpipe", 8, 32)),
   "pp-send": () => formatBytes((BATCH / 32) * MODEL.width * MIXED.elementBytes),
   "pp-act-gpipe": (c) => formatBytes(step(c, "pp-gpipe", 8, NVLINK, { microBatches: 32 }).memoryPerRank[0].activations),
   "pp-act-1f1b": (c) => formatBytes(step(c, "pp-1f1b", 8, NVLINK, { microBatches: 32 }).memoryPerRank[0].activations),

@@ -1,9 +1,9 @@
 // calcs.js — every number in Week 1's prose, computed by the core (keys match data-calc in index.html,
 // whose header comment lists the formulas). The page test checks each against the value printed in the HTML.
-import { formatBytes, formatRate, formatSeconds } from "../web/units.js";
+import { formatBytes, formatPercent as percent, formatRate, formatRatio, formatSeconds } from "../web/units.js";
 
-const percent = (x) => `${Number((x * 100).toPrecision(3))}%`;
-const times = (x, decimals) => `${decimals === undefined ? Number(x.toPrecision(3)) : x.toFixed(decimals)}×`;
+// A ratio with 3 significant digits, or a fixed number of decimals.
+const times = (x, decimals) => formatRatio(x, decimals === undefined ? {} : { decimals });
 
 // Example 1: α = 1 µs at 100 GB/s. Example 2: α = 5 µs at 12.5 GB/s (an InfiniBand-class link).
 const A1 = 1e-6, B1 = 1 / 100e9;

@@ -1,9 +1,10 @@
 // calcs.js — every number in Week 2's prose, computed by the core (keys match data-calc in index.html, whose
 // header comment lists the formulas). The page test checks each against the value printed in the HTML.
-import { formatBytes, formatRate, formatSeconds } from "../web/units.js";
+import { formatBytes, formatRate, formatRatio, formatSeconds } from "../web/units.js";
 
 const NET = { alpha: 5e-6, beta: 1 / 25e9, gamma: 0 };  // α = 5 µs, 25 GB/s
-const times = (x, decimals) => `${decimals === undefined ? Number(x.toPrecision(3)) : x.toFixed(decimals)}×`;
+// A ratio with 3 significant digits, or a fixed number of decimals.
+const times = (x, decimals) => formatRatio(x, decimals === undefined ? {} : { decimals });
 const C = (core, coll, alg, p, n) => core.collectiveCost(coll, alg, { ranks: p, bytes: n, ...NET });
 const AR = (core, alg, p, n) => C(core, "all-reduce", alg, p, n);
 const LB = (core, coll, p, n) => core.lowerBound(coll, { ranks: p, bytes: n, ...NET });

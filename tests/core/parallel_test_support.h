@@ -4,11 +4,11 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <string>
 
 #include "dsml/mlp.h"
 #include "dsml/optimizer.h"
+#include "dsml/train_compare.h"
 
 // SGD-family at lr 0.05, Adam at lr 0.01: large enough that 20 steps move the parameters visibly.
 inline dsml::OptimizerConfig test_optimizer(const std::string& kind) {
@@ -18,13 +18,8 @@ inline dsml::OptimizerConfig test_optimizer(const std::string& kind) {
   return c;
 }
 
-// max over tensors of ‖a − ref‖_F / ‖ref‖_F
-inline double max_relative_difference(const dsml::MlpParams& a, const dsml::MlpParams& ref) {
-  double worst = 0;
-  const auto pa = dsml::parameter_tensors(a);
-  const auto pr = dsml::parameter_tensors(ref);
-  EXPECT_EQ(pa.size(), pr.size());
-  for (std::size_t k = 0; k < pa.size() && k < pr.size(); ++k)
-    worst = std::max(worst, (*pa[k] - *pr[k]).norm() / pr[k]->norm());
-  return worst;
-}
+// The distance between a parallel run's parameters and the single device's is dsml::max_relative_difference
+// (train_compare.h): max over tensors of ‖a − ref‖_F / ‖ref‖_F. Runs that do the same arithmetic in another order
+// land within kSameModel of each other after 20 steps (measured: ≤ 1e-15 for every strategy, SGD and Adam,
+// with `dsml train … --steps 20`).
+constexpr double kSameModel = 1e-12;

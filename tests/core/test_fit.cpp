@@ -54,6 +54,39 @@ TEST(Fit, ApproximatelyRecoversFromNoisyPoints) {
   EXPECT_LT(fit.r_squared, 1.0);
 }
 
+// On noisy points the fit must be THE least-squares line, not merely near the truth: β = Sxy/Sxx, α = ȳ − β·x̄,
+// r² = 1 − SS_res/SS_tot, written out here in long double from the textbook normal equations.
+TEST(Fit, EqualsTheNormalEquationsOnNoisyPoints) {
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> jitter(1.0, 0.05);
+  std::vector<double> bytes, seconds;
+  for (int rep = 0; rep < 7; ++rep)
+    for (double n = 64; n <= 8 << 20; n *= 8) {
+      bytes.push_back(n);
+      seconds.push_back((20e-6 + n / 3e9) * jitter(rng));
+    }
+  long double mx = 0, my = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++i) mx += bytes[i], my += seconds[i];
+  mx /= bytes.size(), my /= bytes.size();
+  long double sxx = 0, sxy = 0, syy = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    sxx += (bytes[i] - mx) * (bytes[i] - mx);
+    sxy += (bytes[i] - mx) * (seconds[i] - my);
+    syy += (seconds[i] - my) * (seconds[i] - my);
+  }
+  const long double beta = sxy / sxx, alpha = my - beta * mx;
+  long double residual = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const long double e = seconds[i] - (alpha + beta * bytes[i]);
+    residual += e * e;
+  }
+  const dsml::AlphaBetaFit fit = dsml::fit_alpha_beta(bytes, seconds);
+  EXPECT_NEAR(fit.beta, static_cast<double>(beta), 1e-12 * static_cast<double>(beta));
+  EXPECT_NEAR(fit.alpha, static_cast<double>(alpha), 1e-12 * static_cast<double>(my));  // to rounding of ȳ
+  EXPECT_NEAR(fit.r_squared, static_cast<double>(1 - residual / syy), 1e-12);
+  EXPECT_EQ(fit.points, bytes.size());
+}
+
 TEST(Fit, RejectsUnusableInput) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   EXPECT_NE(error_of([] { dsml::fit_alpha_beta({1000}, {1e-6}); }).find("at least 2 points, got 1"), std::string::npos);

@@ -61,7 +61,7 @@ TEST_P(ZeroEquality, MatchesTheSingleDeviceRunAfter1And20Steps) {
     const double want_loss = dsml::reference_step(config, reference_optimizer, reference, batch);
     EXPECT_NEAR(zero.step(batch).loss, want_loss, 1e-12 * want_loss) << "step " << step;
     if (step == 0 || step == 19) {
-      EXPECT_LT(max_relative_difference(zero.gather_params(), reference), 1e-6) << "after step " << step + 1;
+      EXPECT_LT(max_relative_difference(zero.full_params(), reference), kSameModel) << "after step " << step + 1;
     }
   }
 }
@@ -95,9 +95,10 @@ TEST(Zero, Stage3OnAnUnevenShardStillMatches) {
     dsml::reference_step(config, reference_optimizer, reference, batch);
     zero.step(batch);
   }
-  EXPECT_LT(max_relative_difference(zero.gather_params(), reference), 1e-6);
-  EXPECT_DOUBLE_EQ(zero.memory(0).params, 8.0 * 2 * 18);
-  EXPECT_DOUBLE_EQ(zero.memory(3).params, 8.0 * 2 * 17);
+  EXPECT_LT(max_relative_difference(zero.full_params(), reference), kSameModel);
+  const dsml::ParallelStep last = zero.step(task.make_batch(5, 8));
+  EXPECT_DOUBLE_EQ(last.memory[0].params, 8.0 * 2 * 18);
+  EXPECT_DOUBLE_EQ(last.memory[3].params, 8.0 * 2 * 17);
 }
 
 // Adam keeps 2 moments: optimizer state 2Ψ unsharded. Values per rank, ×8 bytes (fp64).
@@ -110,10 +111,10 @@ TEST(Zero, EachStageShardsWhatThePaperSays) {
     const Expect by_stage[] = {{psi, psi, 2 * psi / N}, {psi, psi / N, 2 * psi / N}, {psi / N, psi / N, 2 * psi / N}};
     for (int s = 1; s <= 3; ++s) {
       dsml::Zero zero(dsml::RankGrid{N, 1, 1}, config, optimizer("adam"), dsml::init_mlp(config, 2), stage(s));
-      zero.step(task.make_batch(0, kBatch));
+      const dsml::ParallelStep step = zero.step(task.make_batch(0, kBatch));
       const Expect e = by_stage[s - 1];
       for (int d = 0; d < N; ++d) {
-        const dsml::RankMemory m = zero.memory(d);
+        const dsml::MemoryBreakdown& m = step.memory[static_cast<std::size_t>(d)];
         EXPECT_DOUBLE_EQ(m.params, 8 * e.params) << "stage " << s << " N=" << N;
         EXPECT_DOUBLE_EQ(m.grads, 8 * e.grads) << "stage " << s << " N=" << N;
         EXPECT_DOUBLE_EQ(m.optimizer, 8 * e.optimizer) << "stage " << s << " N=" << N;
@@ -123,14 +124,16 @@ TEST(Zero, EachStageShardsWhatThePaperSays) {
         EXPECT_DOUBLE_EQ(m.params, 4 * formula.params) << "stage " << s << " N=" << N;
         EXPECT_DOUBLE_EQ(m.grads, 4 * formula.grads) << "stage " << s << " N=" << N;
         EXPECT_DOUBLE_EQ(m.optimizer, 16.0 / 12.0 * formula.optimizer) << "stage " << s << " N=" << N;
+        // Activations are not sharded: every stage keeps its rows' x and H of every block, like DP.
+        EXPECT_DOUBLE_EQ(m.activations, dsml::mlp_stack_activation_bytes(kBatch / N, 6, 12, 3, 8));
       }
     }
     // DP for comparison: everything replicated.
     dsml::DataParallel dp(dsml::RankGrid{N, 1, 1}, config, optimizer("adam"), dsml::init_mlp(config, 2));
-    dp.step(task.make_batch(0, kBatch));
-    EXPECT_DOUBLE_EQ(dp.memory(0).total(), 8 * 4 * psi);
+    const dsml::MemoryBreakdown replicated = dp.step(task.make_batch(0, kBatch)).memory[0];
+    EXPECT_DOUBLE_EQ(replicated.params + replicated.grads + replicated.optimizer, 8 * 4 * psi);
     const dsml::MemoryBreakdown stage0 = dsml::memory_per_device(psi, N, 0);
-    EXPECT_DOUBLE_EQ(dp.memory(0).params + dp.memory(0).grads, 4 * (stage0.params + stage0.grads));
+    EXPECT_DOUBLE_EQ(replicated.params + replicated.grads, 4 * (stage0.params + stage0.grads));
   }
 }
 
@@ -149,11 +152,13 @@ TEST(Zero, CommunicationVolumeAgainstDataParallel) {
       return z.step(batch).comm;
     };
     const dsml::CommLog z1 = step_of(1), z2 = step_of(2), z3 = step_of(3);
-    EXPECT_DOUBLE_EQ(z1.bytes("all-reduce"), 2 * ring);  // literal ZeRO-1: all-reduce + all-gather
-    EXPECT_DOUBLE_EQ(z1.bytes("all-gather"), ring);
-    EXPECT_DOUBLE_EQ(z2.bytes("reduce-scatter"), ring);  // ZeRO-2: exactly DP's volume
-    EXPECT_DOUBLE_EQ(z2.bytes("all-gather"), ring);
-    EXPECT_DOUBLE_EQ(z2.total_bytes(), dp_bytes);
+    // ZeRO-1 and ZeRO-2: reduce-scatter + all-gather = exactly DP's volume (Rajbhandari et al. §7.2.1).
+    for (const dsml::CommLog* z : {&z1, &z2}) {
+      EXPECT_DOUBLE_EQ(z->bytes("reduce-scatter"), ring);
+      EXPECT_DOUBLE_EQ(z->bytes("all-gather"), ring);
+      EXPECT_DOUBLE_EQ(z->bytes("all-reduce"), 0);
+      EXPECT_DOUBLE_EQ(z->total_bytes(), dp_bytes);
+    }
     EXPECT_DOUBLE_EQ(z3.bytes("all-gather"), 2 * ring);  // forward + backward gathers
     EXPECT_DOUBLE_EQ(z3.bytes("reduce-scatter"), ring);
     EXPECT_DOUBLE_EQ(z3.total_bytes(), 1.5 * dp_bytes);  // Rajbhandari et al. §7.2.2
@@ -162,6 +167,38 @@ TEST(Zero, CommunicationVolumeAgainstDataParallel) {
     EXPECT_EQ(z3.records()[0].label, "block 0 params (forward)");
     EXPECT_EQ(z3.records()[3].label, "block 2 params (backward)");
     EXPECT_EQ(z3.records()[4].label, "block 2 grads");
+  }
+}
+
+// ZeRO-1/2 use DP's buckets: as many reduce-scatters as bucketed DP has all-reduces, then as many all-gathers.
+TEST(Zero, Stages1And2SendTheGradientsInDataParallelBuckets) {
+  const dsml::MlpConfig config = model();  // Ψ = 432
+  const dsml::Batch batch = dsml::TeacherTask(config, 1).make_batch(0, kBatch);
+  dsml::DataParallelOptions bucketed;
+  bucketed.sync = dsml::GradientSync::bucketed;
+  bucketed.bucket_bytes = 8 * 100;  // buckets of 100, 100, 100, 100, 32 values
+  dsml::DataParallel dp(dsml::RankGrid{4, 1, 1}, config, optimizer("adam"), dsml::init_mlp(config, 2), bucketed);
+  const dsml::CommLog dp_log = dp.step(batch).comm;
+  ASSERT_EQ(dp_log.records().size(), 5u);
+  for (int s : {1, 2}) {
+    dsml::ZeroOptions o = stage(s);
+    o.bucket_bytes = bucketed.bucket_bytes;
+    dsml::Zero zero(dsml::RankGrid{4, 1, 1}, config, optimizer("adam"), dsml::init_mlp(config, 2), o);
+    const dsml::ParallelStep step = zero.step(batch);
+    ASSERT_EQ(step.comm.records().size(), 10u) << "stage " << s;
+    for (std::size_t b = 0; b < 5; ++b) {
+      const dsml::CommRecord& rs = step.comm.records()[b];
+      const dsml::CommRecord& ag = step.comm.records()[5 + b];
+      EXPECT_EQ(rs.kind, "reduce-scatter");
+      EXPECT_EQ(rs.label, "bucket " + std::to_string(b) + " grads");
+      EXPECT_EQ(ag.kind, "all-gather");
+      EXPECT_EQ(ag.label, "bucket " + std::to_string(b) + " params");
+      // Half an all-reduce each: together exactly DP's bucket.
+      EXPECT_DOUBLE_EQ(rs.bytes_per_rank + ag.bytes_per_rank, dp_log.records()[b].bytes_per_rank) << "bucket " << b;
+    }
+    // Rank 0 owns shard 0 of every bucket: 25 + 25 + 25 + 25 + 8 = 108 values of Adam state ×2.
+    EXPECT_DOUBLE_EQ(step.memory[0].optimizer, 8.0 * 2 * 108);
+    EXPECT_DOUBLE_EQ(step.memory[0].grads, 8.0 * (s == 1 ? 432 : 108));
   }
 }
 
@@ -180,10 +217,13 @@ TEST(Zero, RejectsNormBasedOptimizersAndBadArguments) {
   EXPECT_THROW(dsml::Zero(dsml::RankGrid{2, 1, 2}, config, optimizer("sgd"), init, stage(1)), dsml::Error);
   dsml::Zero three(dsml::RankGrid{3, 1, 1}, config, optimizer("sgd"), init, stage(3));
   EXPECT_THROW(three.step(dsml::TeacherTask(config, 1).make_batch(0, 10)), dsml::Error);
-  EXPECT_THROW(three.memory(3), dsml::Error);
   dsml::Buffer w(3), g(2);
   dsml::ShardMoments m;
-  EXPECT_THROW(dsml::update_shard(optimizer("sgd"), 0.1, 1, w, g, m), dsml::Error);
+  EXPECT_THROW(dsml::update_shard(optimizer("sgd"), 1, w, g, m), dsml::Error);
+  g.resize(3);
+  EXPECT_THROW(dsml::update_shard(optimizer("sgd"), 0, w, g, m), dsml::Error);  // t is 1-based
+  m.first = Eigen::MatrixXd::Zero(2, 1);  // state of another shard
+  EXPECT_THROW(dsml::update_shard(optimizer("momentum"), 1, w, g, m), dsml::Error);
 }
 
 }  // namespace

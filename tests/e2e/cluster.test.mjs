@@ -1,53 +1,22 @@
 // The Worker cluster in real Chromium: results, trace, spans, logs, errors with line numbers, deadlock
 // detection (immediate, with the wait-for cycle), the watchdog, and recovery after a failed run.
-// Also the page-side deadlock bookkeeping (web/deadlock.js) on its own, in Node.
+// Also the page-side deadlock bookkeeping (web/cluster/deadlock.js) on its own, in Node.
 //   node --test tests/e2e/cluster.test.mjs
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium } from "playwright-core";
-import { startServer } from "../../scripts/serve.mjs";
-import { WaitForGraph } from "../../web/deadlock.js";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
-const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+import { openClusterFixture } from "./cluster_page.mjs";
+import { WaitForGraph } from "../../lessons/web/cluster/deadlock.js";
 
 const LIMIT = { timeout: 60_000 };  // a hang fails its test instead of stalling the whole suite
-const HAVE_CORE = existsSync(join(ROOT, "site/wasm/dsml.mjs")) && existsSync(join(ROOT, "site/wasm/dsml.wasm"));
 
-let server, context, page, profile, siteDir;
-const consoleErrors = [];
-
+let fx, page, consoleErrors;
 before(async () => {
-  // Served: the repo's web/ and tests/, and the built core as /wasm/ (where web/wasm.js looks for it).
-  siteDir = mkdtempSync(join(tmpdir(), "dsml-cluster-site-"));
-  symlinkSync(join(ROOT, "web"), join(siteDir, "web"));
-  symlinkSync(join(ROOT, "tests"), join(siteDir, "tests"));
-  if (HAVE_CORE) symlinkSync(join(ROOT, "site/wasm"), join(siteDir, "wasm"));
-  let url;
-  ({ server, url } = await startServer(siteDir, 0));
-  profile = mkdtempSync(join(tmpdir(), "dsml-cluster-"));
-  context = await chromium.launchPersistentContext(profile, { executablePath: "/usr/bin/chromium", headless: true, args: FLAGS });
-  page = await context.newPage();
-  const collect = (where) => (msg) => { if (msg.type() === "error") consoleErrors.push(`${where}: ${msg.text()}`); };
-  page.on("console", collect("page"));
-  page.on("pageerror", (err) => consoleErrors.push(`pageerror: ${err.message}`));
-  page.on("worker", (worker) => worker.on("console", collect("worker")));
-  await page.goto(`${url}tests/e2e/fixtures/cluster.html`);
-  await page.waitForFunction(() => window.fixture);
+  fx = await openClusterFixture();
+  ({ page, consoleErrors } = fx);
 });
+after(async () => { await fx?.close(); });
 
-after(async () => {
-  await context?.close();
-  server?.close();
-  for (const dir of [profile, siteDir]) if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-const run = (size, code, options = {}) =>
-  page.evaluate(([s, c, o]) => window.fixture.run(s, c, o), [size, code, options]);
+const run = (size, code, options = {}) => fx.run(size, code, options);
 
 // Spans of each rank must tile its time without overlapping.
 function assertSpansTile(spans, size) {
@@ -355,7 +324,7 @@ async function main(ctx) {
       const message = async (promise) => { try { await promise; return "accepted"; } catch (err) { return err.message; } };
       const badInput = await message(cluster.run("async function main() {}", { inputs: [() => 1, 2] }));
       const after = (await cluster.run("async function main(ctx) { return ctx.input; }", { inputs: ["a", "b"] })).results;
-      const { Cluster } = await import("../../../web/cluster.js");
+      const { Cluster } = await import("../../../lessons/web/cluster/cluster.js");
       const doomed = new Cluster(2);
       const running = doomed.run("async function main() { while (true) {} }", { timeoutMs: 3000 });
       setTimeout(() => doomed.terminate(), 200);
@@ -395,7 +364,7 @@ async function main(ctx) {
     assert.deepEqual(res.results, new Array(16).fill(16));
   });
 
-  test("ctx.core is the wasm core when the cluster is given the compiled module", { ...LIMIT, skip: !HAVE_CORE && "site/wasm not built" }, async () => {
+  test("ctx.core is the wasm core when the cluster is given the compiled module", LIMIT, async () => {
     const res = await run(2, `
 async function main(ctx) {
   return ctx.core.messageTime(1e-6, 1e-9, 1000);   // α + β·n
@@ -411,7 +380,7 @@ async function main(ctx) {
   });
 });
 
-describe("WaitForGraph (web/deadlock.js)", () => {
+describe("WaitForGraph (web/cluster/deadlock.js)", () => {
   test("a message in flight means no deadlock", LIMIT, () => {
     const g = new WaitForGraph(2);
     g.sent(1, 0, 0);

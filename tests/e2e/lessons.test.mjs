@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { axeViolations, openSite, SITE } from "./harness.mjs";
 import { openLesson, waitVerdict } from "./pages.mjs";
-import { WEEKS } from "../../web/course.js";
+import { WEEKS } from "../../lessons/web/lesson/course.js";
 
 const LESSONS = WEEKS.filter((w) => w.available).map((w) => w.slug);
 

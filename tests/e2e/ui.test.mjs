@@ -1,49 +1,35 @@
-// End-to-end tests of the shared lesson UI (web/style.css, theme.js, lesson.js, charts.js, timeline.js,
+// End-to-end tests of the shared lesson UI (web/style.css, ui/theme.js, lesson/lesson.js, ui/charts.js, ui/timeline.js,
 // progress.js) and the course home (lessons/index.html), in real Chromium.
 //   node --test tests/e2e/ui.test.mjs
-// The site is assembled from the sources into a temporary folder (lessons/, web/, the vendor bundles
-// built with esbuild, and tests/e2e/fixtures/ as fixtures/), so the test sees the working tree and does
-// not need the wasm build. With DSML_SCREENSHOTS=<dir> it also saves light/dark × 1280/360 px screenshots.
+// The site is assembled from the sources into a temporary folder (scripts/assemble_site.mjs, plus
+// the repo's tests/), so the test sees the working tree and does not need the wasm build. With DSML_SCREENSHOTS=<dir> it also saves light/dark × 1280/360 px screenshots.
 import { test, before, after } from "node:test";
-import { WEEKS } from "../../web/course.js";
+import { WEEKS } from "../../lessons/web/lesson/course.js";
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { execFileSync } from "node:child_process";
+import { mkdirSync, symlinkSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
+import { assembleSite } from "../../scripts/assemble_site.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const AXE = join(ROOT, "node_modules/axe-core/axe.min.js");
 const SHOTS = process.env.DSML_SCREENSHOTS;
 let tmp, server, base, ctx;
 
-function assembleSite(dir) {
-  cpSync(join(ROOT, "lessons"), dir, { recursive: true });
-  cpSync(join(ROOT, "web"), join(dir, "web"), { recursive: true, filter: (src) => !src.includes("vendor-src") });
-  const vendor = join(dir, "web/vendor");
-  mkdirSync(join(vendor, "fonts"), { recursive: true });
-  for (const entry of ["chart", "katex", "editor"]) {
-    execFileSync(join(ROOT, "node_modules/.bin/esbuild"), [join(ROOT, `web/vendor-src/${entry}.js`), "--bundle",
-      "--format=esm", "--minify", "--log-level=warning", `--outfile=${join(vendor, `${entry}.js`)}`]);
-  }
-  cpSync(join(ROOT, "node_modules/katex/dist/katex.min.css"), join(vendor, "katex.css"));
-  const fonts = join(ROOT, "node_modules/katex/dist/fonts");
-  for (const f of readdirSync(fonts).filter((f) => f.endsWith(".woff2"))) cpSync(join(fonts, f), join(vendor, "fonts", f));
-  const wasm = join(ROOT, "build/wasm/wasm");
-  if (existsSync(join(wasm, "dsml.mjs"))) {
-    mkdirSync(join(dir, "wasm"), { recursive: true });
-    for (const f of ["dsml.mjs", "dsml.wasm"]) cpSync(join(wasm, f), join(dir, "wasm", f));
-  }
-  cpSync(join(ROOT, "tests/e2e/fixtures"), join(dir, "fixtures"), { recursive: true });
+// Served: the site assembled from the working tree as /lessons/, and the repo's tests/ (the fixtures import
+// ../../../lessons/web/…, which resolves the same in the source tree).
+async function assembleTestSite(dir) {
+  await assembleSite(join(dir, "lessons"));
+  symlinkSync(join(ROOT, "tests"), join(dir, "tests"));
 }
 
 before(async () => {
   tmp = mkdtempSync(join(tmpdir(), "dsml-ui-"));
   const site = join(tmp, "site");
-  assembleSite(site);
+  await assembleTestSite(site);
   ({ server, url: base } = await startServer(site, 0));
   ctx = await chromium.launchPersistentContext(join(tmp, "profile"), {
     executablePath: "/usr/bin/chromium", headless: true, acceptDownloads: true, colorScheme: "light",
@@ -66,7 +52,7 @@ async function openPage(path, { clearStorage = true, colorScheme = "light", widt
   await page.emulateMedia({ colorScheme });
   if (clearStorage) {
     // Clear this origin's storage from a page without scripts, so no request of the real page is aborted.
-    await page.goto(base + "fixtures/blank.html");
+    await page.goto(base + "tests/e2e/fixtures/blank.html");
     await page.evaluate(() => localStorage.clear());
   }
   const problems = [];
@@ -79,13 +65,9 @@ async function openPage(path, { clearStorage = true, colorScheme = "light", widt
   return { page, problems };
 }
 
-// week1/exercises.js is written by someone else; until it exists its absence is the one allowed 404.
-const exercisesMissing = !existsSync(join(ROOT, "lessons/week1/exercises.js"));
-const allowed = (p) => exercisesMissing && /week1\/exercises\.js/.test(p);
-
 test("course index loads cleanly: cards, header, no console output, no failed requests", async () => {
-  const { page, problems } = await openPage("index.html");
-  assert.deepEqual(problems.filter((p) => !allowed(p)), []);
+  const { page, problems } = await openPage("lessons/index.html");
+  assert.deepEqual(problems, []);
   assert.equal(await page.locator(".week-cards > li").count(), 7);
   const published = WEEKS.filter((w) => w.available).length;
   assert.equal(await page.locator(".week-cards a").count(), published, "exactly the published weeks are linked");
@@ -96,7 +78,7 @@ test("course index loads cleanly: cards, header, no console output, no failed re
 });
 
 test("fixture: TOC, math, chart with marker, timeline, prev/next — and nothing on the console", async () => {
-  const { page, problems } = await openPage("fixtures/ui.html");
+  const { page, problems } = await openPage("tests/e2e/fixtures/ui.html");
   await page.waitForFunction(() => window.__uiReady === true);
   assert.deepEqual(problems, []);
   assert.equal(await page.locator("nav.toc li").count(), 4);
@@ -129,7 +111,7 @@ test("fixture: TOC, math, chart with marker, timeline, prev/next — and nothing
 });
 
 test("theme toggle switches, persists across reload, and re-themes charts; system changes are followed", async () => {
-  const { page } = await openPage("fixtures/ui.html");
+  const { page } = await openPage("tests/e2e/fixtures/ui.html");
   await page.waitForFunction(() => window.__uiReady === true);
   const toggle = page.locator("button.theme-toggle");
   const state = () => page.evaluate(() => ({
@@ -152,7 +134,7 @@ test("theme toggle switches, persists across reload, and re-themes charts; syste
 
   // Back to "system": the resolved theme follows prefers-color-scheme, and an event announces the change.
   await page.evaluate(async () => {
-    const { setTheme } = await import("../web/theme.js");
+    const { setTheme } = await import("../../../lessons/web/ui/theme.js");
     setTheme("system");
     window.__themeEvents = [];
     document.addEventListener("dsml-theme", (e) => window.__themeEvents.push(e.detail.theme));
@@ -166,10 +148,10 @@ test("theme toggle switches, persists across reload, and re-themes charts; syste
 });
 
 test("charts re-theme live: the canvas is redrawn with the dark palette", async () => {
-  const { page } = await openPage("fixtures/ui.html");
+  const { page } = await openPage("tests/e2e/fixtures/ui.html");
   await page.waitForFunction(() => window.__uiReady === true);
   const colors = () => page.evaluate(async () => {
-    const { Chart } = await import("../web/vendor/chart.js");
+    const { Chart } = await import("../../../lessons/web/vendor/chart.js");
     const chart = Chart.getChart(document.getElementById("chart"));
     return { tick: chart.options.scales.x.ticks.color, line: chart.data.datasets[0].borderColor };
   });
@@ -181,7 +163,7 @@ test("charts re-theme live: the canvas is redrawn with the dark palette", async 
 });
 
 test("progress: export → import round-trip, and a bad file is refused without touching the data", async () => {
-  const { page } = await openPage("index.html");
+  const { page } = await openPage("lessons/index.html");
   const saved = { schema: 2, seed: 12345, exercises: {
     "w1-crossover": { code: null, starterHash: null, solved: true, solvedAt: "2025-01-02T03:04:05.000Z", attempts: 2, answer: 62500, hintsShown: 1 },
     "w1-ring": { code: "async function main(ctx) { return 1; }", starterHash: "0badf00d", solved: false, solvedAt: null, attempts: 3, answer: null, hintsShown: 0 },
@@ -217,7 +199,7 @@ test("progress: export → import round-trip, and a bad file is refused without 
 });
 
 test("progress: corrupt saved data is backed up, reset, and a notice says so", async () => {
-  const { page } = await openPage("index.html");
+  const { page } = await openPage("lessons/index.html");
   await page.evaluate(() => localStorage.setItem("dsml.progress", "{this is not json"));
   await page.reload();
   const notice = page.locator("#notices .notice.warn");
@@ -233,7 +215,7 @@ test("progress: corrupt saved data is backed up, reset, and a notice says so", a
 });
 
 test("progress: a schema-1 blob is migrated to schema 2", async () => {
-  const { page } = await openPage("index.html");
+  const { page } = await openPage("lessons/index.html");
   await page.evaluate(() => localStorage.setItem("dsml.progress",
     JSON.stringify({ version: 1, solved: { "w1-crossover": true }, code: { "w1-ring": "// mine" } })));
   await page.reload();
@@ -248,11 +230,11 @@ test("progress: a schema-1 blob is migrated to schema 2", async () => {
 });
 
 for (const colorScheme of ["light", "dark"]) {
-  for (const path of ["index.html", "fixtures/ui.html"]) {
+  for (const path of ["lessons/index.html", "tests/e2e/fixtures/ui.html"]) {
     test(`axe: no serious or critical violations on ${path} (${colorScheme}), no overflow at 360 px`, async () => {
       for (const width of [1280, 360]) {
         const { page } = await openPage(path, { colorScheme, width });
-        if (path.startsWith("fixtures")) await page.waitForFunction(() => window.__uiReady === true);
+        if (path.startsWith("tests")) await page.waitForFunction(() => window.__uiReady === true);
         await page.evaluate(() => document.fonts.ready);
         await page.waitForTimeout(350);   // chart animation
         await page.addScriptTag({ path: AXE });

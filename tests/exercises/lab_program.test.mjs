@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 
 import {
-  LAB_DEFAULTS, assembleParams, bytesByKind, labInputs, labProgram, lossesFromLogs, maxRelativeDifference,
+  LAB_DEFAULTS, assembleParams, bytesByKind, labInputs, labProgram, lossesFromProgress, maxRelativeDifference,
 } from "../../lessons/lab/programs/lab_program.js";
 import { oneFOneB } from "../../lessons/lab/programs/lab_strategies.js";
 import { runLocal } from "./local_cluster.mjs";
@@ -52,7 +52,7 @@ for (const shape of SHAPES) {
     const ref = reference(config);
     assert.ok(maxRelativeDifference(params, ref.params) < 1e-12, `params differ by ${maxRelativeDifference(params, ref.params)}`);
     assert.ok(replicaGap < 1e-14, `dp replicas drifted apart by ${replicaGap}`);
-    const losses = lossesFromLogs(run.logs, config);
+    const losses = lossesFromProgress(run.progress, config);
     losses.forEach((l, s) => assert.ok(Math.abs(l - ref.losses[s]) <= 1e-12 * ref.losses[s], `step ${s}: ${l} vs ${ref.losses[s]}`));
   });
 }

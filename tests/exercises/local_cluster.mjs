@@ -1,6 +1,6 @@
-// local_cluster.mjs — a single-threaded stand-in for web/cluster.js, so Node tests can run exercise
+// local_cluster.mjs — a single-threaded stand-in for lessons/web/cluster/cluster.js, so Node tests can run exercise
 // programs (reference solutions and the deliberately wrong ones) and hand their RunResult to a checker.
-// Same ctx API and RunResult shape as CONTRACT.md "Worker cluster"; every rank is an async function in
+// Same ctx API and RunResult shape as lessons/web/README.md "The Worker cluster"; every rank is an async function in
 // this thread (sharing one wasm core when the test passes `core`), and a message is delivered on a later
 // turn of the event loop (setImmediate), so sends are asynchronous and buffered like the Workers'.
 // No deadlock detection: a stuck run times out.
@@ -22,6 +22,7 @@ export async function runLocal(code, { ranks, inputs = [], timeoutMs = 5000, cor
   const waiting = Array.from({ length: ranks }, () => null); // { from, tag, resolve }
   const trace = [];
   const logs = Array.from({ length: ranks }, () => []);
+  const progress = Array.from({ length: ranks }, () => []);
 
   const deliver = (rank) => {
     const w = waiting[rank];
@@ -37,6 +38,7 @@ export async function runLocal(code, { ranks, inputs = [], timeoutMs = 5000, cor
   const contexts = Array.from({ length: ranks }, (_, rank) => ({
     rank, size: ranks, input: inputs[rank], core, now,
     log: (...args) => logs[rank].push(args.join(" ")),
+    progress: (value) => progress[rank].push(structuredClone(value)),
     barrier: () => Promise.reject(new Error("barrier is not implemented in the local test cluster")),
     send(to, data, { tag = 0 } = {}) {
       if (!Number.isInteger(to) || to < 0 || to >= ranks || to === rank) throw new Error(`send: bad destination ${to}`);
@@ -58,7 +60,7 @@ export async function runLocal(code, { ranks, inputs = [], timeoutMs = 5000, cor
   const settled = Promise.allSettled(contexts.map((ctx) => main(ctx)));
   const outcome = await Promise.race([settled, timeout]);
   clearTimeout(timer);
-  const base = { elapsedMs: now(), logs, trace, spans: [], error: null, deadlock: null, timeout: null };
+  const base = { elapsedMs: now(), logs, progress, trace, spans: [], error: null, deadlock: null, timeout: null };
   if (outcome === "timeout") {
     const running = waiting.flatMap((w, r) => (w ? [r] : []));
     return { ...base, status: "timeout", results: [], timeout: { ms: timeoutMs, running, message: `timed out after ${timeoutMs} ms` } };

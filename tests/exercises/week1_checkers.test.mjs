@@ -9,8 +9,8 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 import exercises from "../../lessons/week1/exercises.js";
-import { withinTolerance } from "../../web/answer_check.js";
-import { mulberry32 } from "../../web/random.js";
+import { withinTolerance } from "../../lessons/web/exercise/answer_check.js";
+import { mulberry32 } from "../../lessons/web/exercise/random.js";
 import { runLocal } from "./local_cluster.mjs";
 
 const byId = Object.fromEntries(exercises.map((e) => [e.id, e]));

@@ -13,16 +13,16 @@ import { fileURLToPath } from "node:url";
 import exercises from "../../lessons/week2/exercises.js";
 import { FASTEST_SCENARIO } from "../../lessons/week2/exercises/choose_algorithm.js";
 import { chunkOf, chunkStart, explainBySubsets } from "../../lessons/week2/exercises/collective_checks.js";
-import { withinTolerance } from "../../web/answer_check.js";
-import { mulberry32 } from "../../web/random.js";
+import { withinTolerance } from "../../lessons/web/exercise/answer_check.js";
+import { mulberry32 } from "../../lessons/web/exercise/random.js";
 import { runLocal } from "./local_cluster.mjs";
 
 const byId = Object.fromEntries(exercises.map((e) => [e.id, e]));
 const SEEDS = Array.from({ length: 40 }, (_, i) => 2000 + 7919 * i);
 
-// ---- a fake core: CONTRACT3's closed forms, written out independently of the C++ -------------------------
+// ---- a fake core: the published closed forms, written out independently of the C++ -------------------------
 const log2 = Math.log2, clog2 = (p) => Math.ceil(Math.log2(p));
-const COST = {   // (p, n, α, β, γ) → seconds; n in bytes (see CONTRACT3 "Closed forms")
+const COST = {   // (p, n, α, β, γ) → seconds; n in bytes (Thakur et al. 2005; core/collectives/cost_formulas.cpp)
   "broadcast/linear": (p, n, a, b) => (p - 1) * (a + n * b),
   "broadcast/binomial-tree": (p, n, a, b) => clog2(p) * (a + n * b),
   "broadcast/scatter-allgather": (p, n, a, b) => (clog2(p) + p - 1) * a + 2 * ((p - 1) / p) * n * b,

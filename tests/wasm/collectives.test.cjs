@@ -4,7 +4,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const loadCore = require("./load_core.cjs");
 
-const close = (got, want, rel = 1e-9) =>
+const close = (got, want, rel = 1e-12) =>
   assert.ok(Math.abs(got - want) <= rel * Math.abs(want), `got ${got}, want ${want}`);
 const switchOf = (alpha, beta) => ({ kind: "fully-connected", alpha, beta });
 

@@ -41,12 +41,13 @@ test("fitAlphaBeta recovers α and β from exact points", async () => {
   const core = await loadCore();
   const bytes = [8, 1024, 65536, 1 << 20, 4 << 20];
   const fit = core.fitAlphaBeta(bytes, bytes.map((n) => 3e-5 + n / 2e9));
-  close(fit.alpha, 3e-5, 1e-9);
-  close(fit.beta, 1 / 2e9, 1e-9);
-  close(fit.rSquared, 1, 1e-9);
+  close(fit.alpha, 3e-5);  // to rounding: measured 1e-15 relative
+  close(fit.beta, 1 / 2e9);
+  close(fit.rSquared, 1);
   assert.equal(fit.points, 5);
   const typed = core.fitAlphaBeta(Float64Array.from(bytes), Float64Array.from(bytes.map((n) => 1e-6 + n * 1e-9)));
-  close(typed.beta, 1e-9, 1e-9);
+  close(typed.beta, 1e-9);
+  close(typed.alpha, 1e-6, 1e-12 * (1e-6 + 4 * 2 ** 20 * 1e-9) / 1e-6);  // α to rounding of the largest time
 });
 
 test("simulate: ping-pong takes 2·rounds·(α + βn) and returns spans and messages", async () => {

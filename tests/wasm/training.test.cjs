@@ -1,11 +1,12 @@
 // The training lab's core from JavaScript: every parallel strategy trains the same model as the single device
 // (losses and final parameters), logs the collectives it should, Adam learns the teacher, stepCost's DP
-// communication is the ring all-reduce closed form, and bad input is a readable Error.
+// communication is the ring all-reduce closed form, ZeRO-1/2 cost what bucketed DP costs, overlap hides a bucket
+// behind backward, real model sizes are priced, and bad input is a readable Error.
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const loadCore = require("./load_core.cjs");
 
-const close = (got, want, rel = 1e-9) =>
+const close = (got, want, rel = 1e-12) =>
   assert.ok(Math.abs(got - want) <= rel * Math.abs(want), `got ${got}, want ${want}`);
 
 const model = { layers: 4, width: 8, hidden: 16, activation: "gelu", residual: true };
@@ -13,7 +14,7 @@ const strategies = [
   { strategy: "dp", grid: { dp: 4, tp: 1, pp: 1 }, kinds: ["all-reduce"] },
   { strategy: "dp-bucketed", grid: { dp: 4, tp: 1, pp: 1 }, kinds: ["all-reduce"], bucketBytes: 1024 },
   { strategy: "dp-accumulate", grid: { dp: 2, tp: 1, pp: 1 }, kinds: ["all-reduce"], microBatches: 4 },
-  { strategy: "zero1", grid: { dp: 4, tp: 1, pp: 1 }, kinds: ["all-gather", "all-reduce"] },
+  { strategy: "zero1", grid: { dp: 4, tp: 1, pp: 1 }, kinds: ["all-gather", "reduce-scatter"] },
   { strategy: "zero2", grid: { dp: 4, tp: 1, pp: 1 }, kinds: ["all-gather", "reduce-scatter"] },
   { strategy: "zero3", grid: { dp: 4, tp: 1, pp: 1 }, kinds: ["all-gather", "reduce-scatter"] },
   { strategy: "tp", grid: { dp: 1, tp: 4, pp: 1 }, kinds: ["all-reduce"] },
@@ -34,7 +35,8 @@ test("every strategy trains exactly the single-device model", async () => {
     assert.equal(r.losses.length, 5, s.strategy);
     assert.equal(r.singleLosses.length, 5, s.strategy);
     for (let i = 0; i < 5; ++i) close(r.losses[i], r.singleLosses[i]);
-    assert.ok(r.maxRelativeDifference < 1e-6, `${s.strategy}: ${r.maxRelativeDifference}`);
+    assert.ok(r.maxRelativeDifference < 1e-12, `${s.strategy}: ${r.maxRelativeDifference}`);
+    assert.ok(r.maxLossRelativeDifference < 1e-12, `${s.strategy}: losses ${r.maxLossRelativeDifference}`);
     const ranks = s.grid.dp * s.grid.tp * s.grid.pp;
     assert.equal(r.memoryPerRank.length, ranks, s.strategy);
     for (const m of r.memoryPerRank) {
@@ -58,6 +60,12 @@ test("commBytes names the collectives of each strategy, with the textbook volume
   const z3 = core.trainCompare(request(strategies[5], { steps: 1 })).commBytes;
   close(z3["all-gather"], 2 * (3 / 4) * psiBytes);
   close(z3["reduce-scatter"], (3 / 4) * psiBytes);
+  // ZeRO-1 and ZeRO-2: a reduce-scatter and an all-gather of Ψ — exactly DP's bytes (ZeRO §7.2.1).
+  for (const s of [strategies[3], strategies[4]]) {
+    const z = core.trainCompare(request(s, { steps: 1 })).commBytes;
+    close(z["reduce-scatter"], (3 / 4) * psiBytes);
+    close(z["all-gather"], (3 / 4) * psiBytes);
+  }
   // A middle pipeline stage sends every activation forward and every gradient back: 2·B·D doubles.
   const pp = core.trainCompare(request(strategies[7], { steps: 1 })).commBytes;
   close(pp.send, 2 * 16 * model.width * 8);
@@ -105,6 +113,33 @@ test("stepCost for DP adds exactly the ring all-reduce closed form", async () =>
   }
 });
 
+test("stepCost: ZeRO-1/2 cost bucketed DP's time; overlap hides a bucket; real model sizes are priced", async () => {
+  const core = await loadCore();
+  const net = { alpha: 2e-6, beta: 1 / 50e9, flops: 1e12 };
+  const base = { grid: { dp: 8 }, model: { layers: 4, width: 256, hidden: 1024 }, batch: 32, bucketBytes: 1 << 20, ...net };
+  const dp = core.stepCost({ strategy: "dp-bucketed", ...base });
+  for (const strategy of ["zero1", "zero2"]) {
+    const z = core.stepCost({ strategy, ...base });
+    close(z.comm["reduce-scatter"] + z.comm["all-gather"], dp.comm["all-reduce"]);
+    close(z.total, dp.total);
+  }
+  // Overlap: the same work and collectives, but each bucket's all-reduce starts when backward has produced it,
+  // on a "comm" stream beside the "compute" stream — a shorter step, never longer than compute + comm.
+  const over = core.stepCost({ strategy: "dp-bucketed", overlap: true, ...base });
+  close(over.compute, dp.compute);
+  close(over.comm["all-reduce"], dp.comm["all-reduce"]);
+  assert.ok(over.total < dp.total && over.total >= Math.max(over.compute, over.comm["all-reduce"]));
+  assert.deepEqual([...new Set(over.spans.map((s) => s.stream))].sort(), ["comm", "compute"]);
+  for (const s of dp.spans) assert.equal(s.stream, s.kind === "compute" ? "compute" : "comm");
+  // A 175-billion-parameter-class stack (96 blocks, D = 12288, F = 4D) on 64 GPUs: priced without allocating it.
+  const huge = core.stepCost({ strategy: "zero3", grid: { dp: 64 }, model: { layers: 96, width: 12288, hidden: 49152 },
+    batch: 64, elementBytes: 2, ...net });
+  const psi = 2 * 96 * 12288 * 49152;
+  close(huge.memoryPerRank[0].params, (2 * psi) / 64, 1e-9);
+  assert.throws(() => core.trainCompare({ ...request(strategies[0]), model: { layers: 96, width: 12288, hidden: 49152 } }),
+    /layers·width·hidden must be at most 1e8/);
+});
+
 test("stepCost for pipelines reports a bubble, and recompute shrinks activations", async () => {
   const core = await loadCore();
   const base = { strategy: "pp-gpipe", grid: { dp: 1, tp: 1, pp: 4 }, microBatches: 4, model,
@@ -122,23 +157,28 @@ test("bad input is a readable Error, and the module still works afterwards", asy
   const ok = request(strategies[6]);
   const cases = [
     [() => core.trainCompare({ ...ok, grid: { dp: 1, tp: 3, pp: 1 } }), /divisible by tp = 3/],
-    [() => core.trainCompare({ ...ok, strategy: "dp", grid: { dp: 2, tp: 2, pp: 1 } }), /needs tp = 1 and pp = 1/],
+    [() => core.trainCompare({ ...ok, strategy: "dp", grid: { dp: 2, tp: 2, pp: 1 } }),
+      /dp runs on a grid with tp = pp = 1 \(it uses only dp\), got dp = 2, tp = 2, pp = 1/],
     [() => core.trainCompare({ ...ok, grid: { dp: 0 } }), /grid: dp must be a whole number >= 1/],
-    [() => core.trainCompare({ ...ok, strategy: "telepathy" }), /strategy must be one of/],
+    [() => core.trainCompare({ ...ok, strategy: "telepathy" }),
+      /trainCompare: unknown strategy "telepathy"; choose single, dp, dp-bucketed, dp-accumulate, zero1, zero2/],
     [() => core.trainCompare({ ...ok, model: { ...model, hidden: 2.5 } }), /model: hidden must be a whole number/],
     [() => core.trainCompare({ ...ok, model: { ...model, activation: "swish" } }), /swish/],
     [() => core.trainCompare({ ...ok, optimizer: { kind: "adagrad", lr: 0.1 } }), /adagrad/],
     [() => core.trainCompare({ ...ok, strategy: "zero1", grid: { dp: 4 }, optimizer: { kind: "lamb", lr: 0.1 } }), /lamb needs each tensor's whole norm/],
     [() => core.trainCompare({ ...ok, strategy: "dp", grid: { dp: 3 } }), /16 rows is not divisible by/],
-    [() => core.trainCompare({ ...ok, microBatches: 2 }), /microBatches/],
-    [() => core.trainCompare(null), /expected an object/],
+    [() => core.trainCompare({ ...ok, microBatches: 2 }), /tp takes no micro-batches/],
+    [() => core.trainCompare({ ...ok, seed: -1 }), /trainCompare: seed must be a whole number >= 0, got -1/],
+    [() => core.trainCompare(null), /trainCompare: expected an object/],
     [() => core.stepCost({ strategy: "dp", grid: { dp: 2, tp: 2 }, model, batch: 16, flops: 1e12, alpha: 1e-6, beta: 1e-9 }), /tp = pp = 1/],
     [() => core.stepCost({ strategy: "dp", grid: { dp: 2 }, model, batch: 16, flops: 1e12, alpha: -1, beta: 1e-9 }), /alpha/],
+    [() => core.stepCost({ strategy: "dp", grid: { dp: 2 }, model, batch: 16, flops: 1e12, alpha: 0, beta: 1e-9,
+      overlap: "yes" }), /stepCost: overlap must be true or false/],
   ];
   for (const [call, pattern] of cases) {
     assert.throws(call, (e) => e instanceof Error && pattern.test(e.message) && !/^\d+$/.test(e.message),
       `expected an Error matching ${pattern}`);
   }
   const after = core.trainCompare(ok);
-  assert.ok(after.maxRelativeDifference < 1e-6);
+  assert.ok(after.maxRelativeDifference < 1e-12);
 });

@@ -30,6 +30,7 @@ struct CommRecord {
   std::string label;      // what was moved, e.g. "grads", "bucket 3", "block 1 params"
   int ranks = 0;          // group size p
   double bytes_per_rank = 0;  // what the busiest rank of the schedule sends, 8-byte doubles
+  int stage = -1;         // "send": the pipeline stage that sends it; -1 for collectives
 };
 
 class CommLog {

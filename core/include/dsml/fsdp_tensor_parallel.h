@@ -22,6 +22,7 @@
 #include "dsml/mlp.h"
 #include "dsml/optimizer.h"
 #include "dsml/rank_grid.h"
+#include "dsml/strategy.h"
 #include "dsml/teacher_task.h"
 #include "dsml/tensor_parallel.h"
 
@@ -36,27 +37,22 @@ std::vector<MlpBlock> fsdp_gather_slice(const std::vector<Buffer>& shards, int h
 // "reduce-scatter" record.
 std::vector<Buffer> fsdp_reduce_scatter_slice(const std::vector<MlpBlock>& grads, const CommOptions& options);
 
-struct FsdpTensorParallelStep {
-  double loss = 0;                      // mean squared error over the global batch (before the update)
-  CommLog comm;                         // all-gathers, reduce-scatters (FSDP) and all-reduces (TP)
-  std::vector<MemoryBreakdown> memory;  // per rank (rank order): its shards, their gradients and optimizer
-                                        // state, and kept activations; the one gathered slice FSDP holds
-                                        // while a block runs is transient and not counted
-};
-
-class FsdpTensorParallelTrainer {
+class FsdpTensorParallelTrainer : public ParallelTrainer {
  public:
   // Grid dp × tp with pp = 1; F divisible by tp; SGD, momentum or Adam (LARS/LAMB need whole-tensor norms
-  // unless dp = tp = 1). Throws dsml::Error otherwise.
-  FsdpTensorParallelTrainer(const MlpConfig& model, const OptimizerConfig& optimizer, const RankGrid& grid,
-                            const MlpParams& initial, const std::string& algorithm = "ring");
+  // unless dp = tp = 1). Throws dsml::Error otherwise. options.algorithm: every collective's algorithm.
+  FsdpTensorParallelTrainer(const RankGrid& grid, const MlpConfig& model, const OptimizerConfig& optimizer,
+                            const MlpParams& initial, const TensorParallelOptions& options = {});
 
   // One step on the global batch; B must be divisible by dp (replica d takes rows [d·B/dp, (d+1)·B/dp)).
-  FsdpTensorParallelStep step(const Batch& batch);
+  // comm: all-gathers, reduce-scatters (FSDP) and all-reduces (TP); memory per rank (rank order): its shards,
+  // their gradients and optimizer state, and kept activations — the one gathered slice FSDP holds while a block
+  // runs is transient and not counted.
+  ParallelStep step(const Batch& batch) override;
 
   // Read-back: every shard concatenated into its slice, the slices into full matrices (nothing logged).
-  MlpParams full_params() const;
-  const RankGrid& grid() const { return grid_; }
+  MlpParams full_params() const override;
+  const RankGrid& grid() const override { return grid_; }
 
  private:
   MlpConfig model_;

@@ -11,7 +11,7 @@
 //   the last stage's loss gradient for micro-batch i is scaled by B_i/B, so the gradients accumulated over the
 //   micro-batches are those of the mean loss over the global batch; then each stage steps its own optimizer
 // Communication is point to point: per micro-batch, an activation (B_i, D) to the next stage and a gradient
-// (B_i, D) back — 2·(pp − 1)·B·D·8 bytes per step, logged as "send".
+// (B_i, D) back — 2·(pp − 1)·B·D·8 bytes per step, logged as "send" with the sending stage in CommRecord::stage.
 #pragma once
 
 #include <Eigen/Core>
@@ -24,6 +24,7 @@
 #include "dsml/optimizer.h"
 #include "dsml/pipeline_schedule.h"
 #include "dsml/rank_grid.h"
+#include "dsml/strategy.h"
 #include "dsml/teacher_task.h"
 
 namespace dsml {
@@ -35,7 +36,8 @@ class PipelineMailboxes {
  public:
   PipelineMailboxes(int stages, int micro_batches, CommLog* log);
 
-  // Stage `from` hands micro-batch i's output (B_i, D) to stage from + 1; logs a "send" of B_i·D·8 bytes.
+  // Stage `from` hands micro-batch i's output (B_i, D) to stage from + 1; logs a "send" of B_i·D·8 bytes whose
+  // stage is `from`.
   void send_activation(int from, int micro_batch, Eigen::MatrixXd activation);
   // Stage `from` hands ∂loss/∂(its input) (B_i, D) for micro-batch i to stage from − 1; logs a "send".
   void send_grad(int from, int micro_batch, Eigen::MatrixXd grad);
@@ -65,36 +67,42 @@ std::vector<MlpParams> split_pipeline_stages(const MlpParams& params, int pp);
 MlpParams gather_pipeline_stages(const std::vector<MlpParams>& stages);
 MlpConfig pipeline_stage_config(const MlpConfig& model, int pp);
 
-// What one training step reports.
-struct PipelineParallelStep {
-  double loss = 0;                      // mean squared error over the global batch (before the update)
-  CommLog comm;                         // this step's point-to-point sends
-  std::vector<MemoryBreakdown> memory;  // per stage, fp64 bytes: its blocks, their accumulated gradients,
-                                        // optimizer state, and the PEAK activations it kept for backward
-  std::vector<int> peak_in_flight;      // per stage: most micro-batches forwarded and not yet backwarded at once
-                                        // (equals peak_in_flight_activations(schedule))
-  std::vector<std::string> trace;       // the ops in executed order, "round 3 stage 1: forward(2)"
+// What one training step reports: ParallelStep (memory per stage counts the PEAK activations it kept), plus the
+// executor's own record.
+struct PipelineParallelStep : ParallelStep {
+  std::vector<int> peak_in_flight;  // per stage: most micro-batches forwarded and not yet backwarded at once
+                                    // (equals peak_in_flight_activations(schedule))
+  std::vector<std::string> trace;   // the ops in executed order, "round 3 stage 1: forward(2)"
+};
+
+struct PipelineOptions {
+  std::string schedule = "1f1b";  // what step(batch) runs: pipeline_schedule_by_name(schedule, pp, micro_batches)
+  int micro_batches = 1;          // m ≥ 1
 };
 
 // Trains one model on a grid with dp = tp = 1 and pp ≥ 1 stages.
-class PipelineParallelTrainer {
+class PipelineParallelTrainer : public ParallelTrainer {
  public:
-  // Throws dsml::Error on a bad grid, L not divisible by pp, or `initial` not matching `model`.
-  PipelineParallelTrainer(const MlpConfig& model, const OptimizerConfig& optimizer, const RankGrid& grid,
-                          const MlpParams& initial);
+  // Throws dsml::Error on a bad grid, L not divisible by pp, `initial` not matching `model`, or a bad schedule
+  // name or micro-batch count.
+  PipelineParallelTrainer(const RankGrid& grid, const MlpConfig& model, const OptimizerConfig& optimizer,
+                          const MlpParams& initial, const PipelineOptions& options = {});
 
+  // One step on the global batch with the schedule of the options.
+  ParallelStep step(const Batch& batch) override { return step(batch, schedule_); }
   // One step on the global batch, executing `schedule` (any valid schedule with schedule.stages == pp; its
   // micro_batches m ≤ B). Throws dsml::Error with check_pipeline_schedule's message if it is not valid.
   PipelineParallelStep step(const Batch& batch, const PipelineSchedule& schedule);
 
-  MlpParams full_params() const { return gather_pipeline_stages(stages_); }  // read-back, nothing logged
+  MlpParams full_params() const override { return gather_pipeline_stages(stages_); }  // read-back, nothing logged
   const std::vector<MlpParams>& stages() const { return stages_; }
-  const RankGrid& grid() const { return grid_; }
+  const RankGrid& grid() const override { return grid_; }
 
  private:
   MlpConfig model_;
   MlpConfig stage_model_;  // layers = L/pp
   RankGrid grid_;
+  PipelineSchedule schedule_;
   std::vector<MlpParams> stages_;
   std::vector<Optimizer> optimizers_;  // per stage, over its own blocks
 };

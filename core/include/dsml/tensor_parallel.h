@@ -25,6 +25,7 @@
 #include "dsml/mlp.h"
 #include "dsml/optimizer.h"
 #include "dsml/rank_grid.h"
+#include "dsml/strategy.h"
 #include "dsml/teacher_task.h"
 
 namespace dsml {
@@ -64,31 +65,27 @@ TpBlockStash tp_block_forward(const MlpConfig& model, const std::vector<const Ml
 void tp_block_backward(const MlpConfig& model, const std::vector<const MlpBlock*>& slices, const TpBlockStash& stash,
                        RankMatrices& dy, std::vector<MlpBlock>& grads, const CommOptions& f_options);
 
-// What one training step reports.
-struct TensorParallelStep {
-  double loss = 0;                      // mean squared error over the whole global batch (before the update)
-  CommLog comm;                         // this step's collectives: 2·L all-reduces of (B, D)
-  std::vector<MemoryBreakdown> memory;  // per tp rank, bytes of fp64 held: its slices, their gradients and
-                                        // optimizer state, and the activations kept for backward (x and H_t)
+struct TensorParallelOptions {
+  std::string algorithm = "ring";  // the all-reduce algorithm make_schedule uses ("ring", "recursive-doubling", …)
 };
 
 // Trains one model on a grid with dp = pp = 1 and tp ≥ 1 ranks (the rank grid is a value, not a global).
-class TensorParallelTrainer {
+class TensorParallelTrainer : public ParallelTrainer {
  public:
   // `initial` must match `model`; throws dsml::Error on a bad grid, F not divisible by tp, or LARS/LAMB with
   // tp > 1 (their trust ratio needs the norm of the whole tensor: another all-reduce, not modelled here).
-  // `algorithm` is the all-reduce algorithm make_schedule uses ("ring", "recursive-doubling", …).
-  TensorParallelTrainer(const MlpConfig& model, const OptimizerConfig& optimizer, const RankGrid& grid,
-                        const MlpParams& initial, const std::string& algorithm = "ring");
+  TensorParallelTrainer(const RankGrid& grid, const MlpConfig& model, const OptimizerConfig& optimizer,
+                        const MlpParams& initial, const TensorParallelOptions& options = {});
 
   // Forward, loss, backward and optimizer step on the whole batch (inputs and targets (B, D), replicated on
-  // every tp rank as f's input).
-  TensorParallelStep step(const Batch& batch);
+  // every tp rank as f's input). comm: 2·L all-reduces of (B, D); memory per tp rank: its slices, their
+  // gradients and optimizer state, and the activations kept for backward (x and H_t of every block).
+  ParallelStep step(const Batch& batch) override;
 
   // Read-back of the full parameters (a copy assembled from the slices; no communication is logged).
-  MlpParams full_params() const { return gather_tensor_parallel(slices_); }
+  MlpParams full_params() const override { return gather_tensor_parallel(slices_); }
   const std::vector<MlpParams>& slices() const { return slices_; }  // per tp rank
-  const RankGrid& grid() const { return grid_; }
+  const RankGrid& grid() const override { return grid_; }
 
  private:
   MlpConfig model_;

@@ -2,7 +2,7 @@
 // the learner: average every gradient tensor over the dp replicas with ONE all-reduce per step (a single
 // bucket, as PyTorch DDP with one bucket). Checked by training equality with one device, and by the trace:
 // exactly one ring all-reduce of Ψ_rank numbers per replica group per step.
-import { intBetween, pick } from "../../week1/exercises/params.js";
+import { intBetween, pick } from "../../web/exercise/params.js";
 import { fail, labCase, messagesOf, programWith, trainingVerdict } from "./lab_checks.js";
 
 const starter = `// grads: this rank's gradient tensors (Float64Arrays: W_in and W_out of each block it holds), computed on

@@ -2,9 +2,10 @@
 // trainer (lab_program.js); the whole trainer then runs on the Workers, and the verdict is training equality:
 // the parameters the ranks end with, assembled, against core.trainSingle's single-device run on the same
 // batches — plus, per exercise, what the trace shows about the communication. Pure functions, no DOM.
-import { esc } from "../../week1/exercises/params.js";
-import { fail, pass, unfinished } from "../../week1/exercises/run_checks.js";
-import { LAB_DEFAULTS, assembleParams, labInputs, labProgram, lossesFromLogs, maxRelativeDifference } from "../programs/lab_program.js";
+import { esc } from "../../web/exercise/params.js";
+import { formatNumber, formatPercent, formatRatio, plural } from "../../web/units.js";
+import { fail, pass, unfinished } from "../../web/exercise/run_checks.js";
+import { LAB_DEFAULTS, assembleParams, labInputs, labProgram, lossesFromProgress, maxRelativeDifference } from "../programs/lab_program.js";
 
 export { fail, pass, unfinished };
 
@@ -50,19 +51,19 @@ export function trainingVerdict(run, testCase, core) {
     const i = per.indexOf(Math.max(...per));
     const moved = (a) => Math.hypot(...a.map((v, e) => v - init[i][e]));
     const ratio = moved(params[i]) / moved(ref.params[i]);
-    const losses = lossesFromLogs(run.logs, config);
+    const losses = lossesFromProgress(run.progress, config);
     const firstLoss = Math.abs(losses[0] - ref.losses[0]) <= 1e-9 * ref.losses[0]
       ? "The loss of step 0 matches, so the forward pass is right and the gradient or its sync is not. "
-      : `The loss of step 0 is ${losses[0].toPrecision(6)} instead of ${ref.losses[0].toPrecision(6)}: the forward pass already differs. `;
-    return fail(`After ${config.steps} steps the parameters differ from single-device training by ` +
-      `${(100 * worst).toPrecision(3)}% (worst: ${TENSOR(i)}, which moved ${ratio.toPrecision(3)}× as far as it ` +
+      : `The loss of step 0 is ${formatNumber(losses[0], 6)} instead of ${formatNumber(ref.losses[0], 6)}: the forward pass already differs. `;
+    return fail(`After ${plural(config.steps, "step")} the parameters differ from single-device training by ` +
+      `${formatPercent(worst)} (worst: ${TENSOR(i)}, which moved ${formatRatio(ratio)} as far as it ` +
       `should). ${firstLoss}${Number.isFinite(ratio) && Math.abs(ratio - 1) > 0.05 ? hintForRatio(ratio, config) : ""}`);
   }
   if (!(replicaGap < EQUALITY)) {
-    return fail(`The data-parallel replicas ended with different parameters (largest gap ${replicaGap.toExponential(2)}): ` +
+    return fail(`The data-parallel replicas ended with different parameters (largest gap ${formatNumber(replicaGap)}): ` +
       "every replica must apply the same averaged gradient.");
   }
-  return pass(`Parameters equal single-device training to ${worst.toExponential(1)} (relative) after ${config.steps} steps.`);
+  return pass(`Parameters equal single-device training to ${formatNumber(worst, 2)} (relative) after ${plural(config.steps, "step")}.`);
 }
 
 function hintForRatio(ratio, config) {

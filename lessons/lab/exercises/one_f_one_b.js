@@ -3,7 +3,7 @@
 // trainer's check), training must equal one device, and the activations the stages actually held must follow
 // 1F1B: stage s of P has exactly min(m, P − s) micro-batches in flight at its peak — fewer means the pipeline
 // never fills, more is GPipe's memory.
-import { intBetween, pick } from "../../week1/exercises/params.js";
+import { intBetween, pick } from "../../web/exercise/params.js";
 import { fail, labCase, programWith, trainingVerdict } from "./lab_checks.js";
 
 const starter = `// The operations of pipeline stage \`stage\` (0 … stages − 1) for one training step of \`microBatches\`

@@ -85,14 +85,12 @@ export function maxRelativeDifference(params, reference) {
   return worst;
 }
 
-// The global loss per step from the "@loss <step> <loss>" lines of the dp replicas of the last stage.
-export function lossesFromLogs(logs, config) {
+// The global loss per step from the { step, loss } progress values of the dp replicas of the last stage
+// (RunResult.progress: one list per rank).
+export function lossesFromProgress(progress, config) {
   const sums = new Float64Array(config.steps), counts = new Int32Array(config.steps);
-  for (const lines of logs) {
-    for (const line of lines) {
-      const m = /^@loss (\d+) (\S+)$/.exec(line);
-      if (m) { sums[+m[1]] += Number(m[2]); counts[+m[1]] += 1; }
-    }
+  for (const values of progress) {
+    for (const { step, loss } of values) { sums[step] += loss; counts[step] += 1; }
   }
   return Array.from(sums, (s, i) => (counts[i] ? s / counts[i] : NaN));
 }

@@ -28,7 +28,7 @@ export async function main(ctx) {
   for (let step = 0; step < config.steps; step++) {
     activity.recording = step === config.steps - 1;   // the timeline shows the last step
     const loss = await runStep(rank, step);
-    if (me.t === 0 && me.p === grid.pp - 1) ctx.log("@loss", step, loss);
+    if (me.t === 0 && me.p === grid.pp - 1) ctx.progress({ step, loss });   // the page's live curve, not output
   }
   const bytes = (key) => rank.tensors.reduce((n, t) => n + t[key].byteLength, 0);
   Object.assign(rank.memory, { params: bytes("w"), grads: bytes("g"), optimizer: bytes("m") + bytes("v") });

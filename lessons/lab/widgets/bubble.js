@@ -1,10 +1,14 @@
 // bubble.js — widget "bubble": the idle fraction of a pipeline step against the number of micro-batches m,
 // for P = 4, 8 and 16 stages, GPipe and 1F1B, from core.stepCost with free communication (α = 0, β → 0), so
-// the step is compute plus idle time. Theory: (P − 1)/(m + P − 1) for both schedules (Huang et al. 2019;
-// Narayanan et al. 2019). The readout adds the activations stage 0 keeps: m micro-batches (GPipe) against
+// the step is compute plus idle time. Theory: (P − 1)/(m + P − 1) of the step for both schedules (Huang et al. 2019;
+// Narayanan et al., ICML 2021); interleaved and zero-bubble schedules, not drawn here, do better. The readout adds the activations stage 0 keeps: m micro-batches (GPipe) against
 // min(P, m) (1F1B).
-import { createLineChart, describeChart } from "../../web/charts.js";
-import { chartBox, controlRow, readout, select, slider } from "../../web/controls.js";
+import { createLineChart, describeChart } from "../../web/ui/charts.js";
+import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
+import { formatPercent, plural } from "../../web/units.js";
+
+// One decimal, the same formatter for the simulated fraction and the formula, so equal values read alike.
+const pct = (x) => formatPercent(x, { decimals: 1 });
 
 const MS = [1, 2, 4, 8, 16, 32, 64];
 const STAGES = [4, 8, 16];
@@ -35,9 +39,10 @@ export function mountBubble(figure, core) {
     chart.update({ datasets: curves, verticalLines: [{ x: Math.log2(m), label: `m = ${m}` }] });
     const g = pipelineStep(core, "pp-gpipe", P, m), f = pipelineStep(core, "pp-1f1b", P, m);
     const act = (r) => r.memoryPerRank[0].activations;
-    out.innerHTML = `P = ${P}, m = ${m}: idle <strong>${(100 * g.bubble / g.total).toFixed(1)}%</strong> of the step with GPipe, ` +
-      `${(100 * f.bubble / f.total).toFixed(1)}% with 1F1B; (P − 1)/(m + P − 1) = ${(100 * (P - 1) / (m + P - 1)).toFixed(1)}%. ` +
-      `Stage 0 keeps the activations of ${Math.round(act(g) / act(f) * Math.min(P, m))} micro-batches with GPipe and ${Math.min(P, m)} with 1F1B.`;
+    out.innerHTML = `P = ${P}, m = ${m}: idle <strong>${pct(g.bubble / g.total)}</strong> of the step with GPipe, ` +
+      `${pct(f.bubble / f.total)} with 1F1B; (P − 1)/(m + P − 1) = ${pct((P - 1) / (m + P - 1))}. Stage 0 keeps the ` +
+      `activations of ${plural(Math.round(act(g) / act(f) * Math.min(P, m)), "micro-batch", "micro-batches")} with GPipe ` +
+      `and ${Math.min(P, m)} with 1F1B.`;
     describeChart(figure, `The idle fraction falls as (P − 1)/(m + P − 1): it needs m well above P. GPipe and 1F1B lie on the same curve — 1F1B saves memory, not time.`,
       [["m", ...curves.map((c) => c.label)], ...MS.map((mm, j) => [mm, ...curves.map((c) => c.data[j].y)])]);
   }

@@ -6,9 +6,9 @@
 // (L, D, F) is priced as (L, D/k, F/k) and scaled back — exactly, because step_cost_memory.cpp counts model
 // states as multiples of D·F (× k²) and activations as multiples of D + F (× k).
 import { Chart } from "../../web/vendor/chart.js";
-import { describeChart } from "../../web/charts.js";
-import { chartBox, controlRow, readout, select, slider } from "../../web/controls.js";
-import { cssVar } from "../../web/theme.js";
+import { describeChart } from "../../web/ui/charts.js";
+import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
+import { cssVar } from "../../web/ui/theme.js";
 import { formatBytes } from "../../web/units.js";
 import { BATCH, GPU_MEMORY, gridFor, MIXED, FLOPS, NVLINK, strategyName } from "./presets.js";
 
@@ -57,7 +57,7 @@ export function mountMemoryBars(figure, core) {
       },
       plugins: {
         legend: { labels: { color: p0.fg, boxWidth: 14, font: { size: 12 } } },
-        tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${Number(c.parsed.y.toPrecision(3))} GB` } },
+        tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${formatBytes(c.parsed.y * 1e9)}` } },
       },
     },
   });

@@ -2,12 +2,13 @@
 // dp × tp × pp grid. renderMoves draws it (the training panel reuses it beside a live run); mountMoves adds
 // the controls.
 //
-// Ranks: r = (p·dp + d)·tp + t, tp fastest (the lab trainer's numbering, CONTRACT5 §2). The drawing stacks the
+// Ranks: r = (p·dp + d)·tp + t, tp fastest (the lab trainer's numbering, lessons/lab/programs/lab_grid.js). The drawing stacks the
 // pipeline stages top to bottom; inside a stage, rows are data-parallel replicas d and columns tensor-parallel
 // ranks t. So a row is a TP group (all-reduces of activations), a column inside a stage a DP group (gradients,
 // or the all-gathers and reduce-scatters of ZeRO/FSDP), and the arrows between stages the pipeline's sends.
 // Colours come from CSS (style.css "lab"), and every group kind also has its own line style and label.
-import { controlRow, select, slider } from "../../web/controls.js";
+import { controlRow, select, slider } from "../../web/ui/controls.js";
+import { plural } from "../../web/units.js";
 import { MODEL } from "./presets.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -16,13 +17,15 @@ let counter = 0;
 // What the data-parallel dimension shards, by strategy.
 const SHARDING = { none: "none", dp: "none", tp: "none", pp: "none", zero1: "zero1", zero2: "zero2", zero3: "zero3",
   fsdp: "zero3", "fsdp-tp": "zero3" };
+// ZeRO-1 and -2 move DP's bytes: a reduce-scatter and an all-gather are the two halves of its all-reduce
+// (Rajbhandari et al. 2020, §7.2.1: P_os and P_os+g communicate 2Ψ, as DP does). They differ in what each rank keeps.
 const DP_EXCHANGE = {
   none: "all-reduce of gradients",
-  zero1: "all-reduce of gradients, then all-gather of updated parameters",
+  zero1: "reduce-scatter of gradients, then all-gather of updated parameters",
   zero2: "reduce-scatter of gradients, then all-gather of updated parameters",
   zero3: "all-gather of each block's parameters before use (forward and backward), reduce-scatter of its gradients",
 };
-const DP_SHORT = { none: "all-reduce ∇", zero1: "AR ∇ · AG W", zero2: "RS ∇ · AG W", zero3: "AG W · RS ∇" };
+const DP_SHORT = { none: "all-reduce ∇", zero1: "RS ∇ · AG W", zero2: "RS ∇ · AG W", zero3: "AG W · RS ∇" };
 const HOLDS = {
   none: "a full replica",
   zero1: "owns shard d: Adam state",
@@ -38,6 +41,16 @@ function node(tag, attrs = {}, text) {
 }
 
 const range = (a, b) => (a === b ? `${a}` : `${a}–${b}`);
+
+// Width in px of `text` set in the page's font at `px` (and `weight`): rank boxes are sized to their longest line.
+let measureCtx;
+function textWidth(text, px, weight = 400) {
+  measureCtx ??= document.createElement("canvas").getContext("2d");
+  if (!measureCtx) return text.length * px * 0.62;
+  measureCtx.font = `${weight} ${px}px ${getComputedStyle(document.body).fontFamily}`;
+  return measureCtx.measureText(text).width;
+}
+const rankLabel = (r, d, t, p) => `rank ${r}  (d ${d}, t ${t}, p ${p})`;
 
 /** What rank (d, t, p) holds, as short lines. model = { layers, width, hidden }. */
 export function rankHoldings({ d, t, p }, grid, sharding, model = MODEL) {
@@ -58,7 +71,14 @@ export function renderMoves(container, { grid, fsdp = false, strategy, model = M
   const { dp, tp, pp } = grid;
   const sharding = SHARDING[strategy] ?? (fsdp ? "zero3" : "none");
   const id = `mv-${++counter}`;
-  const lines = (tp > 1 ? 2 : 1) + (dp > 1 ? 1 : 0), cellW = 164, cellH = 24 + 14 * lines;
+  const lines = (tp > 1 ? 2 : 1) + (dp > 1 ? 1 : 0), cellH = 24 + 14 * lines;
+  // Each box is as wide as its longest line (label 11.5 px bold, lines 11 px; style.css .moves-svg) plus 8 px a side.
+  let cellW = 164;
+  for (let p = 0; p < pp; p++) for (let d = 0; d < dp; d++) for (let t = 0; t < tp; t++) {
+    cellW = Math.max(cellW, 16 + textWidth(rankLabel((p * dp + d) * tp + t, d, t, p), 11.5, 650),
+      ...rankHoldings({ d, t, p }, grid, sharding, model).slice(1).map((line) => 16 + textWidth(line, 11)));
+  }
+  cellW = Math.ceil(cellW);
   const gapX = 10, gapY = dp > 1 ? 30 : 14, stageGap = pp > 1 ? 46 : 0, head = 24, padX = 12, padY = 8;
   const innerW = tp * cellW + (tp - 1) * gapX;
   // At least wide enough for the labels beside a single column (the stage name and TP label share a line).
@@ -93,7 +113,7 @@ export function renderMoves(container, { grid, fsdp = false, strategy, model = M
         const r = (p * dp + d) * tp + t, cx = cellX(t), cy = cellY(p, d);
         const g = node("g", { class: "mv-rank" });
         g.append(node("rect", { class: "mv-cell", x: cx, y: cy, width: cellW, height: cellH, rx: 5 }));
-        g.append(node("text", { class: "mv-rank-label", x: cx + 8, y: cy + 16 }, `rank ${r}  (d ${d}, t ${t}, p ${p})`));
+        g.append(node("text", { class: "mv-rank-label", x: cx + 8, y: cy + 16 }, rankLabel(r, d, t, p)));
         rankHoldings({ d, t, p }, grid, sharding, model).slice(1)  // the blocks are named on the stage
           .forEach((line, i) => g.append(node("text", { class: "mv-line", x: cx + 8, y: cy + 31 + 14 * i }, line)));
         g.append(node("title", {}, `rank ${r}: ${rankHoldings({ d, t, p }, grid, sharding, model).join("; ")}`));
@@ -152,7 +172,7 @@ function groups(grid, vary) {
 
 /** One paragraph: who exchanges what with whom. */
 export function describeMoves(grid, sharding, microBatches) {
-  const { dp, tp, pp } = grid, parts = [`${dp * tp * pp} rank${dp * tp * pp === 1 ? "" : "s"} (dp ${dp} × tp ${tp} × pp ${pp}).`];
+  const { dp, tp, pp } = grid, parts = [`${plural(dp * tp * pp, "rank")} (dp ${dp} × tp ${tp} × pp ${pp}).`];
   if (dp * tp * pp === 1) parts.push("One device holds everything; nothing moves.");
   if (dp > 1) parts.push(`DP groups ${groups(grid, "d")}: ${DP_EXCHANGE[sharding]}${sharding === "zero3" ? ", block by block" : ", once per step"}.`);
   if (tp > 1) parts.push(`TP groups ${groups(grid, "t")}: per block, an all-reduce of the (B/dp, D) activations in forward (g) and of their gradient in backward (f).`);

@@ -1,5 +1,5 @@
 // phase_timeline.js — a per-rank timeline of one training step's phases as inline SVG, plus its text
-// alternative. web/timeline.js draws compute / send / wait; a training step has more kinds, so this one draws
+// alternative. web/ui/timeline.js draws compute / send / wait; a training step has more kinds, so this one draws
 //   compute (forward, backward)  solid, labelled F / B
 //   all-reduce                   diagonal hatch, "AR"
 //   all-gather                   dots, "AG"
@@ -13,7 +13,7 @@
 // spans: [{ rank, kind, start, end, label? }] in seconds (core.stepCost's spans, or the lab trainer's phases).
 // Rows are 0 … ranks − 1; with fillIdle every gap up to the end of the step is drawn as idle.
 import { formatSeconds } from "../../web/units.js";
-import { niceTicks } from "../../web/timeline.js";
+import { niceTicks } from "../../web/ui/timeline.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 export const PHASE_KINDS = [

@@ -1,12 +1,12 @@
 // step_timeline.js — widget "timeline": one training step of the running model (presets.js) priced by
 // core.stepCost for a strategy, a number of GPUs and a kind of link, drawn phase by phase (phase_timeline.js).
 // Closed form, no overlap of compute and communication (step_cost.h): every phase waits for the one before.
-import { controlRow, readout, select, slider } from "../../web/controls.js";
-import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
+import { controlRow, readout, select, slider } from "../../web/ui/controls.js";
+import { formatBytes, formatPercent, formatRate, formatRatio, formatSeconds } from "../../web/units.js";
 import { renderPhases } from "./phase_timeline.js";
 import { FLOPS, LINKS, MODEL, BATCH, STRATEGIES, gridFor, priceStep, strategyName } from "./presets.js";
 
-const pct = (x) => `${Math.round(100 * x)}%`;
+const pct = (x) => formatPercent(x, { decimals: 0 });
 
 export function mountStepTimeline(figure, core, { strategy = "dp-bucketed", gpus = 8, link = "nvlink", microBatches = 32 } = {}) {
   const strat = select({ label: "Strategy", value: strategy, options: STRATEGIES.filter(([k]) => k !== "single"), onChange: draw });
@@ -37,7 +37,8 @@ export function mountStepTimeline(figure, core, { strategy = "dp-bucketed", gpus
       out.innerHTML = `${strategyName(s)} on ${gpuCount} GPUs (dp ${grid.dp} × tp ${grid.tp} × pp ${grid.pp}) over ${l.name} (α = ${formatSeconds(l.alpha)}, ${formatRate(1 / l.beta)} per GPU, ${FLOPS / 1e12} TFLOP/s): ` +
         `step <strong>${formatSeconds(r.total)}</strong> — compute ${formatSeconds(r.compute)} (${pct(r.compute / r.total)}), ` +
         `communication ${formatSeconds(comm)} (${pct(comm / r.total)})${pipeline ? `, bubble ${formatSeconds(r.bubble)} (${pct(r.bubble / r.total)})` : ""}. ` +
-        `Speed-up over one GPU: ${(one.total / r.total).toFixed(2)}×. Most memory on a rank: ${formatBytes(mem)}.`;
+        // Two significant figures: the price assumes the hardware and no overlap, so more would be false precision.
+        `Speed-up over one GPU: about ${formatRatio(one.total / r.total, 2)}. Most memory on a rank: ${formatBytes(mem)}.`;
       renderPhases(box, r.spans, { ranks: rows, rowLabel: (row) => (pipeline ? `stage ${row}` : `rank ${row}`),
         title: `${strategyName(s)}, ${gpuCount} GPUs: one step`,
         note: pipeline ? "" : `All ${gpuCount} ranks run the same timeline; ${rows === 1 ? "one is" : "two are"} drawn.` });

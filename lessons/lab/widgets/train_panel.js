@@ -3,10 +3,13 @@
 // training it with the core's kernels and real messages. Live: the loss of the parallel run on top of the
 // single-device run (core.trainSingle, computed here first). After the run: the parameter difference from
 // one device, the last step's timeline per rank, the memory each Worker held and the bytes moved by kind.
-import { button, chartBox, controlRow, readout, select } from "../../web/controls.js";
-import { createLineChart, describeChart } from "../../web/charts.js";
-import { describeFailure } from "../../web/exercise_code.js";
-import { formatSeconds } from "../../web/units.js";
+// While it trains the controls are locked (the report always describes the run that produced it), a progress
+// bar counts steps and estimates the time left, and Stop ends the run; long training is not a hang, so there is
+// no time limit, only a watchdog for Workers that stop reporting (STALL_MS).
+import { button, chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../web/ui/charts.js";
+import { describeFailure } from "../../web/ui/run_output.js";
+import { formatNumber, formatSeconds, plural, withArticle } from "../../web/units.js";
 import { labLayout } from "../programs/lab_grid.js";
 import {
   LAB_DEFAULTS, assembleParams, labInputs, labProgram, maxRelativeDifference,
@@ -16,6 +19,10 @@ import { renderPhases } from "./phase_timeline.js";
 import { renderBytes, renderMemory } from "./train_report.js";
 
 const MAX_WORKERS = 16;
+const STALL_MS = 60000;   // no progress report from any Worker for this long: something is stuck
+
+// The single-device reference, computed in a Worker of its own while the lab trains (the page stays free).
+const REFERENCE = "async function main(ctx) { return ctx.core.trainSingle(ctx.input); }";
 const choices = (values, text = String) => values.map((v) => [String(v), text(v)]);
 
 export function mountTrainPanel(figure, core, clusters) {
@@ -36,9 +43,16 @@ export function mountTrainPanel(figure, core, clusters) {
     steps: select({ label: "Steps", value: String(d.steps), options: choices([20, 40, 100]) }),
   };
   const train = button("Train", () => run());
-  controlRow(figure, ...Object.values(c), train);
+  const stop = button("Stop", () => stopper?.abort(), { secondary: true });
+  stop.hidden = true;
+  controlRow(figure, ...Object.values(c), train, stop);
   const status = readout(figure);
   status.setAttribute("role", "status");
+  const progress = document.createElement("progress");
+  progress.className = "train-progress";
+  progress.hidden = true;
+  progress.setAttribute("aria-label", "Training steps done");
+  status.after(progress);
   const canvas = chartBox(figure, "Loss per step: the parallel run on the Workers over the single-device run");
   const chart = createLineChart(canvas, { xLabel: "step", yLabel: "loss (mean squared error)", datasets: [] });
   const parts = {};
@@ -49,6 +63,7 @@ export function mountTrainPanel(figure, core, clusters) {
     const h = document.createElement("h3");
     h.textContent = title;
     parts[key] = document.createElement("div");
+    section.hidden = key !== "moves";   // the measured panels appear with the first run's report
     section.append(h, parts[key]);
     figure.querySelector("figcaption").before(section);
   }
@@ -74,7 +89,7 @@ export function mountTrainPanel(figure, core, clusters) {
       renderMoves(parts.moves, { grid: cfg.grid, fsdp: cfg.fsdp, model: cfg.model, microBatches: cfg.microBatches });
       train.disabled = false;
       status.textContent = `${ranks} Worker${ranks > 1 ? "s" : ""}, each holding its part of a ` +
-        `${cfg.model.layers}-block model (Ψ = ${2 * cfg.model.layers * cfg.model.width * cfg.model.hidden} parameters). Press Train.`;
+        `${withArticle(`${cfg.model.layers}-block model`)} (Ψ = ${plural(2 * cfg.model.layers * cfg.model.width * cfg.model.hidden, "parameter")}). Press Train.`;
       return cfg;
     } catch (err) {
       train.disabled = true;
@@ -85,52 +100,88 @@ export function mountTrainPanel(figure, core, clusters) {
   for (const control of Object.values(c)) control.el.querySelector("select").addEventListener("change", preview);
 
   let busy = false;
+  let stopper = null;
+  const lock = (locked) => {
+    for (const control of Object.values(c)) control.el.querySelector("select").disabled = locked;
+    train.disabled = locked;
+    stop.hidden = !locked;
+    progress.hidden = !locked;
+  };
+  // The panels below describe one run: cleared when the next starts.
+  const REPORT = ["timeline", "memory", "bytes"];
+  const clearReport = () => {
+    for (const key of REPORT) { parts[key].replaceChildren(); parts[key].parentElement.hidden = true; }
+  };
+
   async function run() {
     const cfg = preview();
     if (!cfg || busy) return;
     busy = true;
-    train.disabled = true;
+    stopper = new AbortController();
+    lock(true);
+    clearReport();
     try {
-      status.textContent = "Training the single-device reference (core.trainSingle)…";
-      await new Promise((r) => setTimeout(r, 0));
-      const ref = core.trainSingle({ model: cfg.model, optimizer: cfg.optimizer, batch: cfg.batch, steps: cfg.steps, seed: cfg.seed });
-      const single = Array.from(ref.losses, (y, x) => ({ x, y }));
+      const { ranks } = labLayout(cfg);
+      const single = [];
       const live = { sums: new Float64Array(cfg.steps), counts: new Int32Array(cfg.steps), points: [] };
       // Chart.js draws the first dataset on top: the single-device line dashed over the Workers' points.
       const draw = () => chart.update({ datasets: [
         { label: "one device (core.trainSingle)", data: single, dashed: true },
-        { label: `${labLayout(cfg).ranks} Workers`, data: live.points, points: true },
+        { label: `${ranks} Workers`, data: live.points, points: true },
       ] });
       draw();
-      const { ranks } = labLayout(cfg);
-      status.textContent = `Starting ${ranks} Workers…`;
-      const cluster = await clusters.get(ranks);
-      status.textContent = `Training on ${ranks} Workers…`;
-      let frame = 0;
-      const started = performance.now();
-      const result = await cluster.run(labProgram(), {
-        inputs: labInputs(cfg), timeoutMs: 120000,
-        onLog(rank, line) {
-          const m = /^@loss (\d+) (\S+)$/.exec(line);
-          if (!m) return;
-          const s = +m[1];
-          live.sums[s] += Number(m[2]);
-          if (++live.counts[s] === cfg.grid.dp) live.points.push({ x: s, y: live.sums[s] / cfg.grid.dp });
-          frame ||= requestAnimationFrame(() => { frame = 0; draw(); });
+      progress.max = cfg.steps;
+      progress.value = 0;
+      let started = null, frame = 0, done = 0;
+      const showProgress = () => {
+        if (started === null) { status.textContent = `Starting ${ranks} Workers…`; return; }
+        const elapsed = (performance.now() - started) / 1000;
+        const left = done > 0 ? elapsed / done * (cfg.steps - done) : null;
+        status.textContent = `Training on ${ranks} Workers: step ${done} of ${cfg.steps}` +
+          (left === null ? "…" : `, about ${formatSeconds(left, 2)} left.`);
+      };
+      showProgress();
+      const reference = clusters.run(1, REFERENCE, { inputs: [{ model: cfg.model, optimizer: cfg.optimizer,
+        batch: cfg.batch, steps: cfg.steps, seed: cfg.seed }], timeoutMs: Infinity, stallMs: STALL_MS,
+        signal: stopper.signal });
+      reference.then((r) => {
+        if (r.status !== "ok") return;
+        single.push(...Array.from(r.results[0].losses, (y, x) => ({ x, y })));
+        draw();
+      }, () => {});   // a failure is reported below, once the lab's own run has ended
+      const result = await clusters.run(ranks, labProgram(), {
+        inputs: labInputs(cfg), timeoutMs: Infinity, stallMs: STALL_MS, signal: stopper.signal,
+        onStart: () => { started = performance.now(); showProgress(); },
+        onProgress(rank, { step, loss }) {
+          live.sums[step] += loss;
+          if (++live.counts[step] < cfg.grid.dp) return;
+          live.points.push({ x: step, y: live.sums[step] / cfg.grid.dp });
+          done = Math.max(done, step + 1);
+          progress.value = done;
+          frame ||= requestAnimationFrame(() => { frame = 0; draw(); showProgress(); });
         },
       });
-      const seconds = (performance.now() - started) / 1000;
+      const seconds = (performance.now() - (started ?? performance.now())) / 1000;
+      cancelAnimationFrame(frame);   // a pending progress frame must not overwrite the report
       draw();
       if (result.status !== "ok") {
-        status.innerHTML = describeFailure(result);
+        status.innerHTML = result.status === "stopped"
+          ? `Stopped after ${done} of ${cfg.steps} steps. Press Train to start again.` : describeFailure(result);
         return;
       }
-      report(cfg, result, ref, seconds);
+      status.textContent = "Finishing the single-device reference…";
+      const ref = await reference;
+      if (ref.status !== "ok") {
+        status.innerHTML = `The single-device reference failed: ${describeFailure(ref)}`;
+        return;
+      }
+      report(cfg, result, ref.results[0], seconds);
     } catch (err) {
       status.textContent = `The lab could not run: ${err.message}`;
     } finally {
       busy = false;
-      train.disabled = false;
+      stopper = null;
+      lock(false);
     }
   }
 
@@ -138,13 +189,13 @@ export function mountTrainPanel(figure, core, clusters) {
     const { params, replicaGap } = assembleParams(result.results, cfg);
     const gap = maxRelativeDifference(params, ref.params);
     const ranks = result.results.length;
-    status.textContent = `${cfg.steps} steps on ${ranks} Workers in ${seconds.toFixed(2)} s ` +
-      `(${(cfg.steps / seconds).toFixed(1)} steps/s). Assembled from the Workers' shards, the parameters differ from ` +
-      `single-device training by ${gap.toExponential(1)} (relative)` +
-      `${cfg.grid.dp > 1 && !cfg.fsdp ? `; the dp replicas agree to ${replicaGap.toExponential(1)}` : ""}: ` +
+    status.textContent = `${plural(cfg.steps, "step")} on ${plural(ranks, "Worker")} in ${formatSeconds(seconds)} ` +
+      `(${formatNumber(cfg.steps / seconds, { digits: 2 })} steps/s). Assembled from the Workers' shards, the parameters differ from ` +
+      `single-device training by ${formatNumber(gap, { digits: 2 })} (relative)` +
+      `${cfg.grid.dp > 1 && !cfg.fsdp ? `; the dp replicas agree to ${formatNumber(replicaGap, { digits: 2 })}` : ""}: ` +
       `${gap < 1e-9 ? "the same training, up to the order of floating-point sums." : "NOT the same training."}`;
-    describeChart(figure, `Loss from ${ref.losses[0].toPrecision(3)} to ` +
-      `${ref.losses[cfg.steps - 1].toPrecision(3)} in ${cfg.steps} steps; the parallel curve lies on the single-device one.`);
+    describeChart(figure, `Loss from ${formatNumber(ref.losses[0])} to ` +
+      `${formatNumber(ref.losses[cfg.steps - 1])} in ${plural(cfg.steps, "step")}; the parallel curve lies on the single-device one.`);
     const phases = result.results.flatMap((r) => r.phases);
     const t0 = Math.min(...phases.map((p) => p.start));
     const name = rankName(cfg);
@@ -155,6 +206,7 @@ export function mountTrainPanel(figure, core, clusters) {
     });
     renderMemory(parts.memory, result.results, cfg, core, name);
     renderBytes(parts.bytes, result, cfg, core);
+    for (const key of REPORT) parts[key].parentElement.hidden = false;
   }
 
   preview();

@@ -4,8 +4,8 @@
 //
 // The checker trusts the trace: 2p messages, each rank sends exactly one to each neighbour, each message
 // is the one-number partial sum (≤ 64 B, not the raw data); then every rank's result is compared.
-import { esc, intBetween, term } from "./params.js";
-import { fail, pass, sameNumber, sentBy, undelivered, unfinished } from "./run_checks.js";
+import { esc, intBetween, term } from "../../web/exercise/params.js";
+import { fail, pass, sameNumber, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
 
 const MAX_BYTES = 64;   // a number is 8 B; a small JSON value a few dozen; the raw block is far larger
 
@@ -118,7 +118,8 @@ export const bspStep = {
     "Compute first, with no messages: <code>const mine = ctx.input.values.reduce((a, b) => a + b, 0);</code>",
     "Then send <code>mine</code> to <code>left</code> and to <code>right</code>, and receive one number from each. A number travels as 8 bytes.",
     "Sends here are buffered (they return without waiting for the receiver), so everyone may send first and receive second. " +
-      "With synchronous sends, as MPI may use for large messages, that order could deadlock — Week 2 comes back to it.",
+      "With synchronous sends, as MPI may use for large messages, that order could deadlock (see the " +
+      "<code>MPI_Send</code> sidenote in <a href=\"#messages\">Processes and messages</a>).",
   ],
   solutionText: `<p>Sum locally, send the sum to both neighbours, receive theirs, return the three-term sum. In BSP terms the
     superstep costs w + g·h + l: w the local work (one pass over the block), h = 2 numbers sent and received per rank,

@@ -21,10 +21,12 @@ export const consensus = {
       text: "When a rank fails, the job stops and every rank restarts from the last checkpoint, so the ranks never " +
         "have to agree mid-step on who is still alive.",
       correct: true,
-      why: "Training treats failures as fail-stop for the whole job: detect, stop, restart from a checkpoint (Week 6). " +
-        "A replicated database must keep serving through failures, which is what forces it to run consensus. " +
-        "Agreement does appear at job start-up (rendezvous, e.g. <code>torchrun</code> with an etcd store, which runs " +
-        "Raft) — in the control plane, not in every step.",
+      why: "Training treats failures as fail-stop for the whole job: detect, stop, restart from a checkpoint " +
+        "(Week 6, in preparation). A replicated database must keep serving through failures, which is what forces it " +
+        "to run consensus. Agreement does appear at job start-up — <code>torchrun</code>'s rendezvous — but even " +
+        "there it is a key–value store (a <code>TCPStore</code>) served by one host, with the <code>c10d</code> or " +
+        "the default <code>static</code> backend; only the optional etcd backend runs a consensus protocol (Raft). " +
+        "It is the control plane, not every step.",
     },
     {
       text: "Consensus is impossible in an asynchronous system (the FLP result), so training could not use it anyway.",
@@ -45,7 +47,7 @@ export const consensus = {
       text: "Gradients are noisy anyway, so it does no harm if the ranks end the step with slightly different averages.",
       correct: false,
       why: "In synchronous data parallelism every replica must apply the identical update, or the model copies drift " +
-        "apart and the job is no longer training one model. Asynchronous methods (Week 4) accept <em>stale</em> " +
+        "apart and the job is no longer training one model. Asynchronous methods (Week 4, in preparation) accept <em>stale</em> " +
         "gradients by design, with a price in convergence — that is a different algorithm, not a free tolerance.",
     },
     {

@@ -2,7 +2,8 @@
 // bucketing, the "iron law" of a training step, and predicting a simulated broadcast or gather.
 // Answers come from the core (core.crossoverSize, messagesTime, messageTime, simulate); each exercise
 // also has a wrongAnswer, the mistake learners make most, which CI checks is rejected.
-import { fmtBytes, fmtRate, fmtTime, pick } from "./params.js";
+import { pick } from "../../web/exercise/params.js";
+import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
 
 const US = 1e-6;   // s per µs
 const GBS = 1e9;   // B/s per GB/s
@@ -44,7 +45,7 @@ export const bucketing = {
   prompt: (p) => `<p>After a backward pass a worker holds k = ${p.count} gradient tensors of m = ${p.sizeKB} kB each
     (1 kB = 1000 B) and must send them to a peer over a link with α = ${p.alphaUs} µs and ${p.bwGBs} GB/s.</p>
     <ul><li>Plan A sends them as ${p.count} separate messages, one after another.</li>
-    <li>Plan B copies them into one ${fmtBytes(p.count * p.sizeKB * 1e3)} bucket and sends one message
+    <li>Plan B copies them into one ${formatBytes(p.count * p.sizeKB * 1e3, 4)} bucket and sends one message
     (ignore the copy).</li></ul>
     <p>How many times longer does plan A take than plan B? Give the ratio T<sub>A</sub> / T<sub>B</sub>.</p>`,
   answer: (p, core) => {
@@ -76,7 +77,8 @@ export const ironLaw = {
   }),
   prompt: (p) => `<p>Each training step computes for C = ${p.computeMs} ms and communicates G = ${p.gradMB} MB of gradients
     (1 MB = 10<sup>6</sup> B). Model the communication as one message over a link with α = ${p.alphaUs} µs and
-    ${p.bwGBs} GB/s (Week 2 replaces this with an all-reduce).</p>
+    ${p.bwGBs} GB/s. (A real data-parallel step all-reduces the gradients: a ring all-reduce on p workers sends
+    2(p − 1)/p times G from each, in 2(p − 1) messages — Week 2. One message keeps this exercise to the iron law.)</p>
     <p>Assume communication overlaps perfectly with computation — the ideal that bucketing and overlap approach.
     What is the step time? Answer in seconds; a prefix is fine (<code>39.7 ms</code>).</p>`,
   answer: (p, core) => Math.max(p.computeMs * 1e-3, core.messageTime(p.alphaUs * US, 1 / (p.bwGBs * GBS), p.gradMB * 1e6)),
@@ -92,15 +94,15 @@ export const ironLaw = {
   ],
   solutionText: `<p>M = α + β·G; the step time with perfect overlap is max(C, M), without overlap C + M.
     If M &gt; C the step is <em>communication-bound</em>: faster GPUs would not shorten it, and the only remedies are
-    fewer bytes (compression, Week 6), faster links, or a better collective (Week 2). Overlap can at best halve
+    fewer bytes (compression, Week 6, in preparation), faster links, or a better collective (Week 2). Overlap can at best halve
     a step, when C = M.</p>`,
 };
 
 // The page runs `scenario(params, core)` through core.simulate after the learner locks in a prediction.
 const PREDICT_SCENARIOS = {
-  "linear-broadcast": (p) => `Rank 0 sends the same ${fmtBytes(p.bytes)} message to ranks 1, 2, …, ${p.ranks - 1},
+  "linear-broadcast": (p) => `Rank 0 sends the same ${formatBytes(p.bytes, 4)} message to ranks 1, 2, …, ${p.ranks - 1},
     one after another (a <em>linear broadcast</em>).`,
-  "gather-to-root": (p) => `At time 0, each of ranks 1, …, ${p.ranks - 1} sends ${fmtBytes(p.bytes)} to rank 0,
+  "gather-to-root": (p) => `At time 0, each of ranks 1, …, ${p.ranks - 1} sends ${formatBytes(p.bytes, 4)} to rank 0,
     which receives all of them (a <em>gather to the root</em>).`,
 };
 
@@ -117,7 +119,7 @@ export const predictSim = {
     bytes: pick(rng, [1e3, 64e3, 1e6]), alphaUs: pick(rng, [2, 5, 10]), bwGBs: pick(rng, [10, 25, 50]),
   }),
   prompt: (p) => `<p>${PREDICT_SCENARIOS[p.name](p)} There are p = ${p.ranks} ranks; every link has
-    α = ${p.alphaUs} µs and ${fmtRate(p.bwGBs * GBS)}. The simulator's network is <em>single-port</em>: each rank
+    α = ${p.alphaUs} µs and ${formatRate(p.bwGBs * GBS)}. The simulator's network is <em>single-port</em>: each rank
     sends at most one message at a time and receives at most one at a time, and a message of n bytes occupies the
     sender's and the receiver's link for α + β·n.</p>
     <p>When does the last rank finish? Answer in seconds (a prefix is fine: <code>595 µs</code>),

@@ -6,8 +6,9 @@
 // 0 → 1 and as many echoes 1 → 0 per size, alternating, with the right byte counts), recomputes
 // each size's median one-way time from the trace's timestamps, and accepts the program's reported
 // times only if they agree within a generous factor (clocks in browsers are coarsened to ~100 µs).
-import { fmtBytes, fmtTime, esc, intBetween, pick, pickSorted } from "./params.js";
-import { describeMessage, fail, median, ordinal, pass, undelivered, unfinished } from "./run_checks.js";
+import { esc, intBetween, pick, pickSorted } from "../../web/exercise/params.js";
+import { formatBytes, formatSeconds } from "../../web/units.js";
+import { describeMessage, fail, median, ordinal, pass, undelivered, unfinished } from "../../web/exercise/run_checks.js";
 
 const LADDER = [8, 64, 512, 4096, 32768, 262144, 1048576];
 const FACTOR = 4;        // reported time may be within ×4 / ÷4 of the trace's …
@@ -92,7 +93,7 @@ function check(run, testCase) {
   const trace = run.trace ?? [];
   const trips = sizes.length * repeats;
   const sizeOf = (k) => sizes[Math.floor(k / repeats)];
-  const where = (k) => `round trip ${(k % repeats) + 1} of ${repeats} for ${fmtBytes(sizeOf(k))}`;
+  const where = (k) => `round trip ${(k % repeats) + 1} of ${repeats} for ${formatBytes(sizeOf(k), 4)}`;
 
   // 1. The messages: `repeats` pings (0 → 1) and as many echoes (1 → 0) per size, each of that size.
   const stray = trace.find((m) => !((m.src === 0 && m.dst === 1) || (m.src === 1 && m.dst === 0)));
@@ -142,7 +143,7 @@ function check(run, testCase) {
       return fail(`Rank 0's entry ${j + 1} has bytes = ${esc(JSON.stringify(entry.bytes))}; expected ${sizes[j]} (sizes in the order given).`);
     }
     if (typeof entry.seconds !== "number" || !Number.isFinite(entry.seconds) || entry.seconds < 0) {
-      return fail(`Rank 0 reported seconds = ${esc(JSON.stringify(entry.seconds))} for ${fmtBytes(sizes[j])}; expected a non-negative number.`);
+      return fail(`Rank 0 reported seconds = ${esc(JSON.stringify(entry.seconds))} for ${formatBytes(sizes[j], 4)}; expected a non-negative number.`);
     }
     anyPositive ||= entry.seconds > 0;
     const oneWay = [];
@@ -152,8 +153,8 @@ function check(run, testCase) {
     if (entry.seconds < lo || entry.seconds > hi) {
       const unitSlip = entry.seconds > 100 * traced && entry.seconds > SLACK_S
         ? " It looks about 1000× too large: <code>ctx.now()</code> is in milliseconds, so divide by 1000." : "";
-      return fail(`For ${fmtBytes(sizes[j])}, rank 0 reported a one-way time of ${fmtTime(entry.seconds)}, but the trace's ` +
-        `round trips give a median one-way time of ${fmtTime(traced)}.${unitSlip} Read <code>ctx.now()</code> just before ` +
+      return fail(`For ${formatBytes(sizes[j], 4)}, rank 0 reported a one-way time of ${formatSeconds(entry.seconds)}, but the trace's ` +
+        `round trips give a median one-way time of ${formatSeconds(traced)}.${unitSlip} Read <code>ctx.now()</code> just before ` +
         "the send and just after the echo arrives, halve the difference, and report the median in seconds.");
     }
   }
@@ -161,7 +162,7 @@ function check(run, testCase) {
     return fail("Every time rank 0 reported is 0. Read <code>ctx.now()</code> before the send and after the echo arrives.");
   }
   return pass(`${2 * trips} messages in the right order and sizes, and rank 0's medians agree with the trace ` +
-    `(for ${fmtBytes(sizes.at(-1))}: ${fmtTime(report.at(-1).seconds)} one way).`);
+    `(for ${formatBytes(sizes.at(-1), 4)}: ${formatSeconds(report.at(-1).seconds)} one way).`);
 }
 
 export const pingPong = {

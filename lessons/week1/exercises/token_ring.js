@@ -4,8 +4,8 @@
 //
 // The checker trusts the trace: exactly p messages, rank r's one message goes to (r + 1) mod p, and they
 // were sent in ring order 0, 1, …, p − 1; only then does it compare rank 0's result with start + Σ values.
-import { esc, intBetween, term } from "./params.js";
-import { bySendTime, fail, ordinal, pass, sameNumber, sentBy, undelivered, unfinished } from "./run_checks.js";
+import { esc, intBetween, term } from "../../web/exercise/params.js";
+import { bySendTime, fail, ordinal, pass, sameNumber, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
 
 // Workers' clocks agree only to a few clock ticks; a later hop may appear up to this much earlier.
 const ORDER_TOL_S = 5e-4;

@@ -1,11 +1,10 @@
 // bucketing.js — widget "bucketing": sending N bytes as N/b buckets of b bytes costs
 // T(b) = (N/b)·(α + β·b) = (N/b)·α + β·N; a bucket achieves b/(b + n*) of the bandwidth.
-import { createLineChart, describeChart } from "../../web/charts.js";
-import { chartBox, controlRow, readout, slider } from "../../web/controls.js";
-import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../web/ui/charts.js";
+import { chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
+import { formatBytes, formatCount, formatPercent as pct, formatRate, formatSeconds, plural } from "../../web/units.js";
 
 const MIB25 = 25 * 2 ** 20;  // PyTorch DDP's default bucket_cap_mb = 25
-const pct = (x) => `${Number((x * 100).toPrecision(3))}%`;
 
 export function mountBucketing(figure, core) {
   const total = slider({ label: "Gradient size N", min: 1e6, max: 1e9, value: 4e8, log: true, format: formatBytes, onInput: draw });
@@ -24,7 +23,7 @@ export function mountBucketing(figure, core) {
     const time = (size) => core.messagesTime(a, beta, n / size, size);
     const sizes = Array.from({ length: 49 }, (_, i) => 1e3 * 10 ** (i / 8)).filter((s) => s <= n);
     const nStar = core.crossoverSize(a, beta);
-    out.innerHTML = `${count.toLocaleString("en")} messages of ${formatBytes(b)}: <strong>${formatSeconds(time(b))}</strong>, ` +
+    out.innerHTML = `${plural(count, "message")} of ${formatBytes(b)}: <strong>${formatSeconds(time(b))}</strong>, ` +
       `of which latency (N/b)·α = ${formatSeconds((n / b) * a)}; floor β·N = ${formatSeconds(beta * n)}. ` +
       `Each bucket reaches ${pct(core.effectiveBandwidth(a, beta, b) * beta)} of the bandwidth (n* = ${formatBytes(nStar)}).`;
     chart.update({
@@ -38,7 +37,7 @@ export function mountBucketing(figure, core) {
     describeChart(figure, `Sending ${formatBytes(n)} in buckets: tiny buckets pay α per bucket, buckets much larger than ` +
       `n* = ${formatBytes(nStar)} approach the floor ${formatSeconds(beta * n)}.`,
     [["bucket", "messages", "total time"], ...[1e3, 1e4, 1e5, 1e6, MIB25, 1e8].filter((s) => s <= n)
-      .map((s) => [formatBytes(s), Math.ceil(n / s).toLocaleString("en"), formatSeconds(time(s))])]);
+      .map((s) => [formatBytes(s), formatCount(Math.ceil(n / s)), formatSeconds(time(s))])]);
   }
   draw();
 }

@@ -1,8 +1,9 @@
 // hello_cluster.js — widget "hello-cluster": the ring greeting runs on p real Web Workers; each rank's
 // log gets its own pane, the measured timeline shows sends and waits, and the trace lists every message.
-import { button, controlRow, readout, slider } from "../../web/controls.js";
-import { renderTimeline } from "../../web/timeline.js";
-import { formatSeconds } from "../../web/units.js";
+import { button, controlRow, readout, slider } from "../../web/ui/controls.js";
+import { renderTimeline } from "../../web/ui/timeline.js";
+import { renderRankLogs } from "../../web/ui/run_output.js";
+import { formatSeconds, plural } from "../../web/units.js";
 
 export function mountHelloCluster(figure, clusters, program) {
   const ranks = slider({ label: "Ranks p", min: 2, max: 8, step: 1, value: 4, format: String });
@@ -20,23 +21,14 @@ export function mountHelloCluster(figure, clusters, program) {
 
   async function go() {
     run.disabled = true;
+    out.textContent = "Running on Workers…";
     try {
       const p = Math.round(ranks.value);
-      const cluster = await clusters.get(p);
-      const result = await cluster.run(program, { inputs: Array(p).fill(null) });
+      const result = await clusters.run(p, program, { inputs: Array(p).fill(null) });
       if (result.status !== "ok") throw new Error(result.error?.message ?? result.deadlock?.message ?? result.timeout?.message);
-      out.textContent = `${p} Workers exchanged ${result.trace.length} messages in ${result.elapsedMs.toFixed(1)} ms of wall time.`;
-      logs.replaceChildren(...result.logs.map((lines, r) => {
-        const pane = document.createElement("section");
-        pane.className = "rank-log";
-        pane.setAttribute("aria-label", `Rank ${r} output`);
-        const h = document.createElement("h4");
-        h.textContent = `rank ${r}`;
-        const pre = document.createElement("pre");
-        pre.textContent = lines.join("\n") || "(no output)";
-        pane.append(h, pre);
-        return pane;
-      }));
+      out.textContent = `${plural(p, "Worker")} exchanged ${plural(result.trace.length, "message")} in ` +
+        `${formatSeconds(result.elapsedMs / 1000)} of wall time.`;
+      renderRankLogs(logs, result);
       renderTimeline(timeline, result.spans, { ranks: p, title: "Ring greeting: what each Worker did (measured)" });
       trace.innerHTML = "<caption>Trace: every message</caption><thead><tr><th scope=col>from → to</th>" +
         "<th scope=col>bytes</th><th scope=col>sent</th><th scope=col>received</th></tr></thead>";

@@ -1,11 +1,10 @@
 // scaling_laws.js — widget "scaling-laws": Amdahl's fixed-size speed-up against Gustafson's scaled
 // speed-up for N = 1 … 1024 processors and a chosen serial fraction s.
-import { createLineChart, describeChart } from "../../web/charts.js";
-import { button, chartBox, controlRow, readout, slider } from "../../web/controls.js";
+import { createLineChart, describeChart } from "../../web/ui/charts.js";
+import { button, chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
+import { formatPercent as pct, formatRatio as x } from "../../web/units.js";
 
 const NS = Array.from({ length: 41 }, (_, i) => 2 ** (i / 4));  // 1 … 1024
-const pct = (s) => `${Number((s * 100).toPrecision(3))}%`;
-const x = (v) => `${Number(v.toPrecision(3))}×`;
 
 export function mountScalingLaws(figure, core) {
   const serial = slider({ label: "Serial fraction s", min: 0, max: 0.5, step: 0.001, value: 0.05, format: pct, onInput: draw });
@@ -30,7 +29,9 @@ export function mountScalingLaws(figure, core) {
       ],
       verticalLines: [{ x: n, label: `N = ${n}` }],
     });
-    describeChart(figure, `With serial fraction ${pct(s)}, Amdahl's speed-up flattens towards ${limit} while ` +
+    const amdahlShape = s > 0 ? `Amdahl's speed-up flattens towards its ceiling 1/s = ${limit}`
+      : "Amdahl's speed-up is the ideal S = N (nothing is serial, so there is no ceiling)";
+    describeChart(figure, `With serial fraction ${pct(s)}, ${amdahlShape}, while ` +
       `Gustafson's keeps growing almost linearly (${x(core.gustafsonSpeedup(s, 1024))} at N = 1024).`,
     [["N", "Amdahl", "Gustafson"], ...[1, 4, 16, 64, 256, 1024].map((v) =>
       [String(v), x(core.amdahlSpeedup(s, v)), x(core.gustafsonSpeedup(s, v))])]);

@@ -1,9 +1,9 @@
 // simulator.js — widget "simulator": a scenario from the course runs in the core's discrete-event
 // simulator; the per-rank timeline shows compute, send and wait spans, and the total is compared
 // with the closed form the lesson derives.
-import { controlRow, readout, select, slider } from "../../web/controls.js";
-import { renderTimeline } from "../../web/timeline.js";
-import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
+import { controlRow, readout, select, slider } from "../../web/ui/controls.js";
+import { renderTimeline } from "../../web/ui/timeline.js";
+import { formatBytes, formatRate, formatSeconds, plural } from "../../web/units.js";
 
 // Each scenario: its closed form in words and in numbers (p ranks, T = α + β·n, c = compute time).
 const SCENARIOS = {
@@ -38,7 +38,7 @@ export function mountSimulator(figure, core) {
     const programs = core.scenario(scenario.value, { ranks: p, bytes: n, ...spec.options });
     const result = core.simulate({ ranks: p, alpha: a, beta: b, programs });
     const t = core.messageTime(a, b, n);
-    out.innerHTML = `Simulated: <strong>${formatSeconds(result.makespan)}</strong> for ${result.messages.length} messages ` +
+    out.innerHTML = `Simulated: <strong>${formatSeconds(result.makespan)}</strong> for ${plural(result.messages.length, "message")} ` +
       `(${formatBytes(result.totalBytes)}); closed form ${spec.form} = ${formatSeconds(spec.predict({ p, t }))}, ` +
       `with T(n) = α + β·n = ${formatSeconds(t)}.`;
     renderTimeline(box, result.spans, { ranks: p, title: `${spec.name}: simulated per-rank timeline` });

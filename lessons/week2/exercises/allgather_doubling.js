@@ -5,8 +5,9 @@
 //
 // The checker reads the trace: log₂p messages per rank, the i-th to a partner r XOR 2^j (each j once) and
 // carrying 2^i blocks; then it compares every rank's result with the inputs of the case, block by block.
-import { fmtBytes, intBetween, pick } from "../../week1/exercises/params.js";
-import { fail, pass, sentBy, undelivered, unfinished } from "../../week1/exercises/run_checks.js";
+import { intBetween, pick } from "../../web/exercise/params.js";
+import { formatBytes } from "../../web/units.js";
+import { fail, pass, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
 import { BYTES_PER_NUMBER, asNumbers, nonZeroInt, plainArrayNote, replayNote, isPowerOfTwo } from "./collective_checks.js";
 
 const starter = `// Runs on p = 2, 4 or 8 ranks. ctx.input = { block: [b numbers] }, this rank's block.
@@ -125,8 +126,8 @@ function check(run, testCase, core) {
     }
   }
   const perRankBytes = (p - 1) * b * BYTES_PER_NUMBER;
-  return pass(`All ${p} ranks hold all ${p} blocks after ${steps} step(s); each rank sent ${fmtBytes(perRankBytes)} ` +
-    `= ((p − 1)/p)·n with n = ${fmtBytes(p * b * BYTES_PER_NUMBER)} gathered.` +
+  return pass(`All ${p} ranks hold all ${p} blocks after ${steps} step(s); each rank sent ${formatBytes(perRankBytes, 4)} ` +
+    `= ((p − 1)/p)·n with n = ${formatBytes(p * b * BYTES_PER_NUMBER, 4)} gathered.` +
     replayNote(run, { collective: "all-gather", algorithm: "recursive-doubling", ranks: p, bytes: p * b * BYTES_PER_NUMBER }, core));
 }
 

@@ -3,7 +3,8 @@
 // learner's trace in the core's simulator to compare it with the closed form and the lower bound.
 // Pure functions, no DOM: the page and the Node tests use them alike. The checkers judge the recorded
 // trace and the returned values, never what a program says about itself (Week 1's run_checks.js).
-import { esc, fmtTime } from "../../week1/exercises/params.js";
+import { esc } from "../../web/exercise/params.js";
+import { formatSeconds } from "../../web/units.js";
 
 // The reference cluster a learner's trace is replayed on: α = 5 µs, 25 GB/s (β = 4·10⁻¹¹ s/B).
 export const REFERENCE_NET = { alpha: 5e-6, beta: 1 / 25e9 };
@@ -13,7 +14,7 @@ export const mod = (x, p) => ((x % p) + p) % p;
 export const isPowerOfTwo = (x) => x > 0 && (x & (x - 1)) === 0;
 
 // Chunk c of an n-element vector split over p ranks: [chunkStart(c), chunkStart(c + 1)). The first
-// n mod p chunks are one element longer (the convention of the core's schedules, CONTRACT3).
+// n mod p chunks are one element longer (the convention of the core's schedules, core/collectives/chunking.cpp).
 export const chunkStart = (n, p, c) => c * Math.floor(n / p) + Math.min(c, n % p);
 export const chunkOf = (n, p, i) => {
   let c = 0;
@@ -90,8 +91,8 @@ export function replayNote(run, { collective, algorithm, ranks, bytes }, core) {
     const sim = core.simulateTrace({ ranks, topology: { kind: "fully-connected", ...REFERENCE_NET }, gamma: 0, trace });
     const formula = core.collectiveCost(collective, algorithm, params);
     const bound = core.lowerBound(collective, params);
-    return ` Replayed on a simulated cluster (α = 5 µs, 25 GB/s links), your messages take ${fmtTime(sim.makespan)}; ` +
-      `the ${algorithm} formula gives ${fmtTime(formula)} and the lower bound for any ${collective} is ${fmtTime(bound)}.`;
+    return ` Replayed on a simulated cluster (α = 5 µs, 25 GB/s links), your messages take ${formatSeconds(sim.makespan)}; ` +
+      `the ${algorithm} formula gives ${formatSeconds(formula)} and the lower bound for any ${collective} is ${formatSeconds(bound)}.`;
   } catch {
     return "";
   }

@@ -2,12 +2,13 @@
 // Gropp 2005): ring all-reduce time, the message size where ring overtakes recursive doubling, a pipelined
 // chain broadcast, and NCCL's bus bandwidth. Answers come from the core (collectiveCost, messagesTime,
 // busBandwidth); each exercise has a wrongAnswer — the mistake learners make most — which CI checks fails.
-import { fmtBytes, fmtRate, fmtTime, pick } from "../../week1/exercises/params.js";
+import { pick } from "../../web/exercise/params.js";
+import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
 
 const US = 1e-6;   // s per µs
 const GBS = 1e9;   // B/s per GB/s
 const net = (p) => ({ alpha: p.alphaUs * US, beta: 1 / (p.bwGBs * GBS), gamma: 0 });
-const linkText = (p) => `α = ${p.alphaUs} µs and ${fmtRate(p.bwGBs * GBS)} (β = 1/bandwidth)`;
+const linkText = (p) => `α = ${p.alphaUs} µs and ${formatRate(p.bwGBs * GBS)} (β = 1/bandwidth)`;
 const MODEL = "each rank can send one message and receive one at the same time, and a message of m bytes takes α + β·m";
 
 export const ringTime = {
@@ -124,8 +125,8 @@ export const busBandwidth = {
     const seconds = Number(((sizeMB * 1e6 * BUS_FACTOR[collective](ranks)) / (busGBs * GBS)).toPrecision(3));
     return { collective, ranks, sizeMB, seconds };
   },
-  prompt: (p) => `<p>nccl-tests reports that an <strong>${p.collective}</strong> of S = ${fmtBytes(p.sizeMB * 1e6)} on
-    p = ${p.ranks} GPUs took t = ${fmtTime(p.seconds)} (S is the full vector: the input of an all-reduce or reduce-scatter,
+  prompt: (p) => `<p>nccl-tests reports that an <strong>${p.collective}</strong> of S = ${formatBytes(p.sizeMB * 1e6, 4)} on
+    p = ${p.ranks} GPUs took t = ${formatSeconds(p.seconds)} (S is the full vector: the input of an all-reduce or reduce-scatter,
     the output of an all-gather).</p>
     <p>What is its <em>bus bandwidth</em>? Answer in bytes per second (<code>146e9</code> or <code>146 GB/s</code>).</p>`,
   answer: (p, core) => core.busBandwidth(p.collective, p.ranks, p.sizeMB * 1e6, p.seconds).busbw,

@@ -18,7 +18,7 @@ export const primitives = {
         "gradients so that each rank keeps the summed gradient of its own shard only.",
       correct: true,
       why: "Each rank stores 1/p of the parameters, gradients and optimizer state. The all-gather rebuilds a full layer " +
-        "just in time; the reduce-scatter is the half of an all-reduce that the sharded update needs (Week 5).",
+        "just in time; the reduce-scatter is the half of an all-reduce that the sharded update needs (the lab; Week 5, in preparation).",
     },
     {
       text: "A mixture-of-experts layer sends each token to the GPU that holds its expert with an all-to-all, and " +
@@ -42,7 +42,9 @@ export const primitives = {
       text: "PyTorch DDP broadcasts the updated weights from rank 0 to the other ranks after every optimizer step.",
       correct: false,
       why: "DDP broadcasts the parameters once, when the model is wrapped. After that every replica all-reduces the " +
-        "gradients (averaged) and applies the same update itself, so the replicas stay identical without further broadcasts.",
+        "gradients (averaged) and applies the same update itself, so the weights stay identical without further " +
+        "broadcasts. (What DDP does broadcast before every forward pass, by default, is rank 0's <em>buffers</em> — " +
+        "batch norm's running statistics, not weights: <code>broadcast_buffers=True</code>.)",
     },
   ],
   hints: [
@@ -54,6 +56,6 @@ export const primitives = {
     use the two halves separately — all-gather parameters, reduce-scatter gradients — split around the computation
     (ZeRO-3 all-gathers each layer twice, for the forward and the backward pass, so it moves 1.5× the bytes of data
     parallelism's all-reduce; Rajbhandari et al. 2020). Mixture-of-experts layers route tokens with
-    all-to-all. DDP needs only one broadcast, at start-up; a reduce-scatter leaves 1/p of the sum per rank; and an
+    all-to-all. DDP broadcasts the weights only once, at start-up (its per-step broadcast is of buffers); a reduce-scatter leaves 1/p of the sum per rank; and an
     all-gather moves half the bytes of an all-reduce.</p>`,
 };

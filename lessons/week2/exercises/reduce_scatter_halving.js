@@ -5,8 +5,9 @@
 //
 // The checker reads the trace (log₂p messages per rank, the i-th to r XOR 2^j and carrying n/2^(i+1)
 // numbers) and recomputes each rank's block sum from the case's inputs.
-import { fmtBytes, intBetween, pick } from "../../week1/exercises/params.js";
-import { fail, pass, sentBy, undelivered, unfinished } from "../../week1/exercises/run_checks.js";
+import { intBetween, pick } from "../../web/exercise/params.js";
+import { formatBytes } from "../../web/units.js";
+import { fail, pass, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
 import { BYTES_PER_NUMBER, asNumbers, describeWrongSum, nonZeroInt, plainArrayNote, replayNote, isPowerOfTwo } from "./collective_checks.js";
 
 const starter = `// Runs on p = 2, 4 or 8 ranks. ctx.input = { data: [n numbers] } with n = p·b: p blocks of b numbers.
@@ -126,7 +127,7 @@ function check(run, testCase, core) {
       "and add what comes back into the half you keep.");
   }
   return pass(`All ${p} ranks hold their block of the sum after ${steps} step(s), each sending ` +
-    `${fmtBytes((p - 1) * b * BYTES_PER_NUMBER)} = ((p − 1)/p)·n of n = ${fmtBytes(n * BYTES_PER_NUMBER)}.` +
+    `${formatBytes((p - 1) * b * BYTES_PER_NUMBER, 4)} = ((p − 1)/p)·n of n = ${formatBytes(n * BYTES_PER_NUMBER, 4)}.` +
     replayNote(run, { collective: "reduce-scatter", algorithm: "recursive-halving", ranks: p, bytes: n * BYTES_PER_NUMBER }, core));
 }
 

@@ -6,8 +6,9 @@
 // The checker never trusts the program: it reads the trace (every message goes to the right neighbour,
 // 2(p − 1) messages per rank, each one chunk of 8-byte numbers) and recomputes the sum from the case's
 // own inputs; a wrong sum is explained by whose contributions a chunk misses or counts twice.
-import { fmtBytes, intBetween } from "../../week1/exercises/params.js";
-import { fail, pass, sentBy, undelivered, unfinished } from "../../week1/exercises/run_checks.js";
+import { intBetween } from "../../web/exercise/params.js";
+import { formatBytes } from "../../web/units.js";
+import { fail, pass, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
 import {
   BYTES_PER_NUMBER, asNumbers, chunkOf, chunkText, describeWrongSum, nonZeroInt, plainArrayNote, replayNote,
 } from "./collective_checks.js";
@@ -130,8 +131,8 @@ function check(run, testCase, core) {
 
   const sent = perRank.map((list) => list.reduce((acc, m) => acc + m.bytes, 0));
   const ideal = 2 * (p - 1) / p * n * BYTES_PER_NUMBER;
-  return pass(`All ${p} ranks hold the sum. Each rank sent ${2 * (p - 1)} messages and ${fmtBytes(Math.min(...sent))}` +
-    `${Math.max(...sent) !== Math.min(...sent) ? `–${fmtBytes(Math.max(...sent))}` : ""}, against 2(p − 1)/p·n·8 B = ${fmtBytes(ideal)}.` +
+  return pass(`All ${p} ranks hold the sum. Each rank sent ${2 * (p - 1)} messages and ${formatBytes(Math.min(...sent), 4)}` +
+    `${Math.max(...sent) !== Math.min(...sent) ? `–${formatBytes(Math.max(...sent), 4)}` : ""}, against 2(p − 1)/p·n·8 B = ${formatBytes(ideal, 4)}.` +
     replayNote(run, { collective: "all-reduce", algorithm: "ring", ranks: p, bytes: n * BYTES_PER_NUMBER }, core));
 }
 

@@ -6,7 +6,8 @@
 // rank's next send waits for what it receives — so the ring moves at the pace of the cross-node hop:
 // T = 2(p − 1)·(α_intra + α_inter + β_inter·n/p), a cross-node message paying both hops' latencies
 // (core/net/hierarchical.cpp: cut-through, T = Σ α_hop + β_max·n).
-import { fmtBytes, fmtRate, pick } from "../../week1/exercises/params.js";
+import { pick } from "../../web/exercise/params.js";
+import { formatBytes, formatRate } from "../../web/units.js";
 
 const US = 1e-6, GBS = 1e9;
 const INTRA_ALPHA_US = 1, INTER_ALPHA_US = 5;
@@ -27,11 +28,11 @@ export const hierarchicalRing = {
   }),
   prompt: (p) => `<p>A cluster has N = ${p.nodes} nodes of d = ${p.perNode} GPUs (p = ${p.nodes * p.perNode} GPUs).
     Inside a node each GPU has its own NVLink-class link to the node's switch (α = ${INTRA_ALPHA_US} µs,
-    ${fmtRate(p.intraGBs * GBS)}); each node reaches the others through a <em>single</em> InfiniBand-class NIC
-    (α = ${INTER_ALPHA_US} µs, ${fmtRate(p.interGBs * GBS)}). A link carries one message at a time in each direction, and
+    ${formatRate(p.intraGBs * GBS)}); each node reaches the others through a <em>single</em> InfiniBand-class NIC
+    (α = ${INTER_ALPHA_US} µs, ${formatRate(p.interGBs * GBS)}). A link carries one message at a time in each direction, and
     a message holds every link of its route at once: between nodes it pays both latencies and streams at the slower
     bandwidth, α<sub>intra</sub> + α<sub>inter</sub> + m/B<sub>inter</sub> for m bytes.</p>
-    <p>A flat <strong>ring all-reduce</strong> of n = ${fmtBytes(p.sizeGB * 1e9)} runs over all p GPUs in rank order,
+    <p>A flat <strong>ring all-reduce</strong> of n = ${formatBytes(p.sizeGB * 1e9, 4)} runs over all p GPUs in rank order,
     ranks numbered node by node (node 0 holds ranks 0 … ${p.perNode - 1}). How long does it take? γ = 0.
     Answer in seconds, then try the topology widget above.</p>`,
   answer: (p, core) => core.simulateCollective({

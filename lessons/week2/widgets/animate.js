@@ -1,9 +1,9 @@
 // animate.js — widget "animate": any collective algorithm on p ranks, step by step. The core generates the
 // schedule and simulates it; the table shows which ranks' contributions each slot of each rank holds after
 // every batch of arrivals. "Run on Workers" executes the same schedule on real Workers with real data.
-import { button, controlRow, readout, select, slider } from "../../web/controls.js";
-import { renderTimeline } from "../../web/timeline.js";
-import { formatSeconds } from "../../web/units.js";
+import { button, controlRow, readout, select, slider } from "../../web/ui/controls.js";
+import { renderTimeline } from "../../web/ui/timeline.js";
+import { formatSeconds, plural } from "../../web/units.js";
 import { describeHolding, initialHoldings, replaySchedule } from "./schedule_replay.js";
 import { RUN_SCHEDULE, initialValue, scheduleInputs } from "../programs/run_schedule.js";
 
@@ -85,8 +85,8 @@ export function mountAnimate(figure, core, clusters, options = {}) {
       });
     });
     out.textContent = f.time === 0
-      ? `Before the first message: ${frames.length - 1} batches of arrivals follow. Cells list the ranks whose data a slot holds.`
-      : `At t = ${formatSeconds(f.time)} (α = 1 µs, β = 1 ns/B): ${f.changed.length} slot(s) updated (highlighted).`;
+      ? `Before the first message: ${plural(frames.length - 1, "batch", "batches")} of arrivals follow. Cells list the ranks whose data a slot holds.`
+      : `At t = ${formatSeconds(f.time)} (α = 1 µs, β = 1 ns/B): ${plural(f.changed.length, "slot")} updated (highlighted).`;
   }
   async function runOnWorkers() {
     if (!schedule) return;
@@ -94,8 +94,7 @@ export function mountAnimate(figure, core, clusters, options = {}) {
     try {
       const holdings = initialHoldings(schedule);
       const { inputs, slotElements } = scheduleInputs(schedule, holdings);
-      const cluster = await clusters.get(schedule.ranks);
-      const run = await cluster.run(RUN_SCHEDULE, { inputs });
+      const run = await clusters.run(schedule.ranks, RUN_SCHEDULE, { inputs });
       if (run.status !== "ok") throw new Error(run.error?.message ?? run.deadlock?.message ?? run.timeout?.message);
       const final = frames.at(-1).holdings;
       let checked = 0;
@@ -107,8 +106,9 @@ export function mountAnimate(figure, core, clusters, options = {}) {
           checked += 1;
         }
       }));
-      workerOut.textContent = `On ${schedule.ranks} Workers: ${run.trace.length} messages, ${checked} values checked — ` +
-        `every rank holds what the collective promises (${run.elapsedMs.toFixed(1)} ms).`;
+      workerOut.textContent = `On ${plural(schedule.ranks, "Worker")}: ${plural(run.trace.length, "message")}, ` +
+        `${plural(checked, "value")} checked — every rank holds what the collective promises ` +
+        `(${formatSeconds(run.elapsedMs / 1000)}).`;
       renderTimeline(timeline, run.spans, { ranks: schedule.ranks, title: "Measured on Workers" });
     } catch (err) {
       workerOut.textContent = `Run on Workers failed: ${err.message}`;

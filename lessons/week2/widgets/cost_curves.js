@@ -1,8 +1,8 @@
 // cost_curves.js — widgets "time-vs-size" and "time-vs-p": the closed-form time of every all-reduce
 // algorithm (core.collectiveCost) against message size or rank count, with the lower bound.
-import { createLineChart, describeChart } from "../../web/charts.js";
-import { chartBox, controlRow, readout, slider } from "../../web/controls.js";
-import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../web/ui/charts.js";
+import { chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
+import { formatBytes, formatRatio, formatRate, formatSeconds } from "../../web/units.js";
 
 const ALGORITHMS = ["naive", "ring", "recursive-doubling", "rabenseifner"];
 
@@ -57,7 +57,7 @@ export function mountTimeVsP(figure, core) {
       { label: "lower bound", dashed: true, data: ps.map((p) => ({ x: p, y: core.lowerBound("all-reduce", model(p)) })) }] });
     const naive = core.collectiveCost("all-reduce", "naive", model(256)), ring = core.collectiveCost("all-reduce", "ring", model(256));
     out.innerHTML = `n = ${formatBytes(n)} on 256 ranks: naive ${formatSeconds(naive)}, ring ${formatSeconds(ring)} ` +
-      `(${(naive / ring).toFixed(1)}× faster). The naive root moves 2(p−1)·n bytes; a ring rank moves 2(p−1)/p·n, almost independent of p.`;
+      `(${formatRatio(naive / ring, 2)} faster). The naive root moves 2(p−1)·n bytes; a ring rank moves 2(p−1)/p·n, almost independent of p.`;
     describeChart(figure, `As p grows the naive all-reduce slows linearly while the ring's time approaches 2·n·β.`,
       [["p", ...ALGORITHMS], ...ps.map((p) => [String(p), ...ALGORITHMS.map((alg) => formatSeconds(core.collectiveCost("all-reduce", alg, model(p))))])]);
   }

@@ -1,8 +1,8 @@
 // topology.js — widget "topology": one collective on a chosen network. The core simulates the schedule with
 // link contention; the readout compares with the contention-free closed form and names the busiest link.
-import { controlRow, readout, select, slider } from "../../web/controls.js";
-import { renderTimeline } from "../../web/timeline.js";
-import { formatBytes, formatSeconds } from "../../web/units.js";
+import { controlRow, readout, select, slider } from "../../web/ui/controls.js";
+import { renderTimeline } from "../../web/ui/timeline.js";
+import { formatBytes, formatSeconds, plural } from "../../web/units.js";
 
 const TOPOLOGIES = [["fully-connected", "switch (fully connected)"], ["ring", "ring"], ["torus2d", "2-D torus"],
   ["hierarchical", "nodes × devices (NVLink + InfiniBand)"]];
@@ -31,7 +31,7 @@ export function mountTopology(figure, core) {
       const flat = core.collectiveCost("all-reduce", algorithm.value === "hierarchical" ? "ring" : algorithm.value,
         { ranks: p, bytes, alpha: inter.alpha, beta: inter.beta, gamma: 0 });
       out.innerHTML = `${p} ranks, ${formatBytes(bytes)}: simulated <strong>${formatSeconds(result.makespan)}</strong>, ` +
-        `${result.messages.length} messages. Busiest link: ${result.busiestLink.name}, busy ${formatSeconds(result.busiestLink.busy)}. ` +
+        `${plural(result.messages.length, "message")}. Busiest link: ${result.busiestLink.name}, busy ${formatSeconds(result.busiestLink.busy)}. ` +
         `(Closed form on a contention-free switch at the inter-node link speed: ${formatSeconds(flat)}.)`;
       renderTimeline(box, result.spans, { ranks: p, title: `All-reduce (${algorithm.value}) on ${topo.value}: simulated per-rank timeline` });
     } catch (err) {

@@ -1,0 +1,480 @@
+// dsml.d.ts — the JavaScript API of the wasm core (dsml.mjs for browsers, dsml.cjs for Node), as registered in
+// core/bindings/bindings.cpp. This file is the contract: tests/wasm/api.test.cjs fails if the module registers a
+// function not declared here, declares one the module lacks, or takes another number of arguments.
+//
+// Conventions for every function:
+//   Units        seconds (s), bytes (B), bytes per second (B/s), seconds per byte (s/B), FLOP/s.
+//   Values       plain numbers, strings, objects and arrays, or Float64Array copies: nothing points into wasm
+//                memory, nothing needs .delete().
+//   Errors       bad input throws a JavaScript Error whose name is "DsmlError" and whose message names the
+//                function and the field ("trainCompare: grid: dp must be a whole number >= 1, got 0"); the module
+//                keeps working afterwards. "Whole number" means an integer-valued JS number.
+//   Arrays in    a JS Array of numbers or any typed array, unless a Float64Array is required (it says so).
+//   Matrices     Float64Array, row-major: element (i, j) of an (r × c) matrix is at i·c + j.
+
+/** Options for createDsml (Emscripten's module options; web/wasm.js passes a compiled WebAssembly.Module). */
+export interface DsmlModuleOptions {
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  instantiateWasm?: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance) => void) => object;
+  locateFile?: (path: string, prefix: string) => string;
+}
+
+/** Instantiates the core. Resolves to the module whose functions are below. */
+export default function createDsml(options?: DsmlModuleOptions): Promise<DsmlCore>;
+
+// ---- Week 1: the α–β model and the simulator ----------------------------------------------------------------
+
+/** One step of a simulated rank's program. `tag` (whole number, default 0) matches sends to receives. */
+export type ProgramStep =
+  | { op: "send"; to: number; bytes: number; tag?: number }
+  | { op: "recv"; from: number; tag?: number }
+  | { op: "compute"; seconds: number };
+
+/** A scenario for simulate/traceText: `ranks` programs on Week 1's switch (every pair one α–β link). */
+export interface Scenario {
+  /** Number of ranks, a whole number >= 1; `programs.length` must equal it. */
+  ranks: number;
+  /** Latency α, s per message, >= 0. */
+  alpha: number;
+  /** β, s per byte (1 / bandwidth), > 0. */
+  beta: number;
+  /** γ, s per byte reduced, >= 0 (default 0). */
+  gamma?: number;
+  /** programs[r] is rank r's list of steps, run in order. */
+  programs: ProgramStep[][];
+}
+
+/** A stretch of one rank's simulated timeline. */
+export interface SimSpan {
+  rank: number;
+  kind: "compute" | "send" | "wait";
+  /** s */
+  start: number;
+  /** s */
+  end: number;
+  /** The other rank of a send or wait (-1 for compute). */
+  peer: number;
+  /** B (0 for compute and wait). */
+  bytes: number;
+}
+
+/** One message of a simulated run; times in s. */
+export interface MessageRecord {
+  src: number;
+  dst: number;
+  tag: number;
+  bytes: number;
+  posted: number;
+  started: number;
+  arrived: number;
+  received: number;
+}
+
+export interface SimResult {
+  /** s until the last rank finished. */
+  makespan: number;
+  /** Bytes of every message. */
+  totalBytes: number;
+  /** Simulator events processed. */
+  events: number;
+  /** s, per rank. */
+  finishTimes: number[];
+  spans: SimSpan[];
+  messages: MessageRecord[];
+}
+
+/** A run simulated with `record: false`: totals only. */
+export interface SimSummary {
+  makespan: number;
+  events: number;
+  totalBytes: number;
+}
+
+export type ScenarioName = "ping-pong" | "token-ring" | "linear-broadcast" | "gather-to-root" | "compute-then-exchange";
+
+export interface ScenarioOptions {
+  /** Whole number in [1, 1e6], default 2. */
+  ranks?: number;
+  /** B per message, >= 0, default 0. */
+  bytes?: number;
+  /** ping-pong round trips, whole number in [1, 1e6], default 1. */
+  rounds?: number;
+  /** token-ring laps, whole number in [1, 1e6], default 1. */
+  laps?: number;
+  /** compute-then-exchange: s of compute before the exchange, default 0. */
+  computeSeconds?: number;
+}
+
+/** α–β fit of measured points. */
+export interface AlphaBetaFit {
+  /** s */
+  alpha: number;
+  /** s/B */
+  beta: number;
+  /** Coefficient of determination of the fit, in [0, 1]. */
+  rSquared: number;
+  points: number;
+}
+
+// ---- Week 2: collectives as schedules -------------------------------------------------------------------------
+
+export type Collective = "broadcast" | "reduce" | "all-reduce" | "all-gather" | "reduce-scatter" | "all-to-all";
+
+export interface ScheduleStep {
+  op: "send" | "recv-copy" | "recv-reduce";
+  /** The rank sent to or received from. */
+  peer: number;
+  /** Slot indices the message carries, in order. */
+  slots: number[];
+}
+
+/** A collective algorithm as data (core/include/dsml/schedule.h): per rank, steps over slots. */
+export interface Schedule {
+  collective: Collective | string;
+  /** Default "custom" when read. */
+  algorithm?: string;
+  ranks: number;
+  /** Default 0. */
+  root?: number;
+  /** B per slot; sums to the collective's data size. */
+  slotBytes: number[];
+  /** all-gather, reduce-scatter: the owning rank of each slot; otherwise empty. */
+  owner?: number[];
+  /** steps[rank], executed in order. */
+  steps: ScheduleStep[][];
+}
+
+export interface ScheduleOptions {
+  /** Whole number >= 0 (the algorithm says which it supports). */
+  ranks: number;
+  /** The collective's data size, B (see collective_cost.h for what n counts per collective). */
+  bytes: number;
+  /** broadcast, reduce; default 0. */
+  root?: number;
+  /** hierarchical all-reduce: devices per node. */
+  devicesPerNode?: number;
+}
+
+export interface CollectiveCostOptions extends ScheduleOptions {
+  /** s */
+  alpha: number;
+  /** s/B */
+  beta: number;
+  /** s/B reduced, default 0. */
+  gamma?: number;
+}
+
+/** A network for the simulator. `ranks` may be left out where the call knows it. */
+export type Topology =
+  | { kind: "fully-connected" | "ring"; ranks?: number; alpha: number; beta: number }
+  | { kind: "torus2d"; rows: number; cols: number; alpha: number; beta: number }
+  | { kind: "hierarchical"; nodes: number; perNode: number; intra: { alpha: number; beta: number };
+      inter: { alpha: number; beta: number } };
+
+export interface LinkBusy {
+  /** e.g. "up 0", "nic up node 0". */
+  name: string;
+  /** s the link carried data. */
+  busy: number;
+}
+
+export interface TopologySimResult extends SimResult {
+  linkBusy: LinkBusy[];
+  /** The busiest link ({name: "none", busy: 0} when no link was used). */
+  busiestLink: LinkBusy;
+}
+
+/** A message recorded on Workers, replayed through the simulator. Times in s on any common clock. */
+export interface TraceMessage {
+  src: number;
+  dst: number;
+  bytes: number;
+  sendTime: number;
+  /** null or absent when the message was never received. */
+  recvTime?: number | null;
+}
+
+// ---- Lab: training --------------------------------------------------------------------------------------------
+
+/** "single", the data-parallel family, ZeRO, tensor, FSDP+TP and pipeline parallelism (dsml/strategy.h). */
+export type Strategy =
+  | "single" | "dp" | "dp-bucketed" | "dp-accumulate" | "zero1" | "zero2" | "zero3" | "tp" | "fsdp-tp"
+  | "pp-gpipe" | "pp-1f1b";
+
+/** A dp × tp × pp grid of ranks; each a whole number >= 1 (default 1), at most 4096 ranks in all. Rank
+ *  r = (p·dp + d)·tp + t. Each strategy needs its own shape ("tp runs on a grid with dp = pp = 1 …"). */
+export interface Grid {
+  dp?: number;
+  tp?: number;
+  pp?: number;
+}
+
+/** A stack of L MLP blocks: block(x) = [x +] act(x·W_inᵀ)·W_outᵀ, W_in (F × D), W_out (D × F). */
+export interface ModelConfig {
+  /** L, whole number >= 1. */
+  layers: number;
+  /** D, whole number >= 1. */
+  width: number;
+  /** F, whole number >= 1. */
+  hidden: number;
+  /** Default "gelu". */
+  activation?: "relu" | "gelu" | "tanh";
+  /** Default true. */
+  residual?: boolean;
+}
+
+export interface OptimizerConfig {
+  kind: "sgd" | "momentum" | "adam" | "lars" | "lamb";
+  /** Base learning rate, > 0. */
+  lr: number;
+  /** Linear warm-up steps (Goyal et al. 2017), whole number >= 0, default 0. */
+  warmupSteps?: number;
+  /** momentum, LARS: in [0, 1), default 0.9. */
+  momentum?: number;
+  /** Adam, LAMB: in [0, 1), default 0.9. */
+  beta1?: number;
+  /** Adam, LAMB: in [0, 1), default 0.999. */
+  beta2?: number;
+  /** Adam, LAMB: > 0, default 1e-8. */
+  epsilon?: number;
+  /** >= 0, default 0 (L2 for SGD/momentum/LARS, decoupled for Adam/LAMB). */
+  weightDecay?: number;
+}
+
+/** Bytes one rank holds (fp64 in trainCompare; elementBytes per value in stepCost). */
+export interface RankMemory {
+  params: number;
+  grads: number;
+  optimizer: number;
+  /** The peak of what forward kept for backward during the step. */
+  activations: number;
+  /** params + grads + optimizer + activations */
+  total: number;
+}
+
+export interface TrainCompareRequest {
+  strategy: Strategy;
+  grid: Grid;
+  model: ModelConfig;
+  optimizer: OptimizerConfig;
+  /** Global batch rows B, whole number >= 1, divisible as the strategy needs (dp, dp·microBatches). */
+  batch: number;
+  /** Whole number in [1, 10000]. */
+  steps: number;
+  /** Whole number >= 0 (default 0): teacher = init(seed), student starts from init(seed + 1). */
+  seed?: number;
+  /** dp family: gradient accumulation steps; pipelines: micro-batches m. Default 2 for dp-accumulate, else 1;
+   *  other strategies need 1. */
+  microBatches?: number;
+  /** dp-bucketed, zero1, zero2: B per gradient bucket (8-byte values), > 0, default 25 MiB. */
+  bucketBytes?: number;
+}
+
+export interface TrainCompareResult {
+  /** The strategy's loss before each step's update. */
+  losses: Float64Array;
+  /** The single device's, on the same batches from the same start. */
+  singleLosses: Float64Array;
+  /** Max over steps of |losses[i] − singleLosses[i]| / |singleLosses[i]|. */
+  maxLossRelativeDifference: number;
+  /** Final parameters: max over tensors of ‖W − W_single‖_F / ‖W_single‖_F (≈ 1e-16: the same model). */
+  maxRelativeDifference: number;
+  /** B the busiest rank sent in the last step, by kind ("all-reduce", "all-gather", "reduce-scatter", "send"). */
+  commBytes: Record<string, number>;
+  /** Per rank, in rank order. */
+  memoryPerRank: RankMemory[];
+}
+
+export interface StepCostRequest {
+  strategy: Strategy;
+  grid: Grid;
+  /** Any size: nothing is allocated per parameter, so real models (1e11 parameters) are priced directly. */
+  model: ModelConfig;
+  /** Global batch rows B, whole number >= 1, divisible by dp·microBatches. */
+  batch: number;
+  /** Pipelines: micro-batches m; dp family: accumulation steps; others 1. Default 1. */
+  microBatches?: number;
+  /** One device's sustained speed, FLOP/s, > 0. */
+  flops: number;
+  /** s per message, >= 0. */
+  alpha: number;
+  /** s/B, > 0. */
+  beta: number;
+  /** s/B reduced, >= 0, default 0. */
+  gamma?: number;
+  /** Checkpoint at block boundaries: keep x only, recompute H in backward. Default false. */
+  recompute?: boolean;
+  /** Compute and communication on two streams, each collective issued when its data is ready (a bucket's
+   *  gradients, FSDP's one-block-ahead prefetch). Default false: one after the other. */
+  overlap?: boolean;
+  /** B per value, > 0, default 4 (fp32). */
+  elementBytes?: number;
+  /** Optimizer state values per parameter (0 SGD, 1 momentum, 2 Adam), whole number >= 0, default 2. */
+  optimizerStates?: number;
+  /** dp-bucketed, zero1, zero2: B per bucket, > 0, default 25 MiB; at most 10000 buckets. */
+  bucketBytes?: number;
+  /** Collective algorithm (listAlgorithms), default "ring". */
+  algorithm?: string;
+}
+
+export interface StepSpan {
+  rank: number;
+  /** "compute", a collective, or for pipelines "forward", "backward", "send". */
+  kind: string;
+  /** s from the start of the step. */
+  start: number;
+  end: number;
+  /** The stream it runs on; with overlap the two run side by side. */
+  stream: "compute" | "comm";
+  /** e.g. "block 1 backward", "bucket 0", "micro-batch 3". */
+  label?: string;
+}
+
+export interface StepCostResult {
+  /** s: without overlap compute + Σ comm + bubble; with overlap the end of the last span. */
+  total: number;
+  /** s per rank. */
+  compute: number;
+  /** s a pipeline stage idles; 0 otherwise. */
+  bubble: number;
+  /** s by kind: every collective's full duration, hidden behind compute or not. */
+  comm: Record<string, number>;
+  spans: StepSpan[];
+  memoryPerRank: RankMemory[];
+}
+
+export interface BlockInForwardResult {
+  /** (rows × Fl) = x·wInᵀ */
+  pre: Float64Array;
+  /** (rows × Fl) = act(pre) */
+  act: Float64Array;
+}
+
+export interface BlockOutBackwardResult {
+  /** (D × Fl) = dyᵀ·a */
+  dWOut: Float64Array;
+  /** (rows × Fl) = dy·wOut */
+  dA: Float64Array;
+}
+
+export interface BlockInBackwardResult {
+  /** (Fl × D) = dHᵀ·x, dH = dA ⊙ act'(pre) */
+  dWIn: Float64Array;
+  /** (rows × D) = dH·wIn (no residual: the caller adds dy) */
+  dX: Float64Array;
+}
+
+export interface DsmlCore {
+  /** The core's version, "major.minor.patch". */
+  version(): string;
+
+  /** T(n) = α + β·n, s. @throws unless α >= 0, β > 0, bytes >= 0 (all finite). */
+  messageTime(alpha: number, beta: number, bytes: number): number;
+  /** n* = α/β, B: the size at which latency and bandwidth cost the same. @throws as messageTime. */
+  crossoverSize(alpha: number, beta: number): number;
+  /** n / T(n), B/s. @throws as messageTime, and unless bytes > 0. */
+  effectiveBandwidth(alpha: number, beta: number, bytes: number): number;
+  /** count · T(n), s. @throws as messageTime, and unless count >= 0. */
+  messagesTime(alpha: number, beta: number, count: number, bytes: number): number;
+
+  /** Amdahl: 1 / (s + (1 − s)/N). @throws unless s ∈ [0, 1] and N >= 1. */
+  amdahlSpeedup(serialFraction: number, processors: number): number;
+  /** Gustafson: N − s·(N − 1). @throws as amdahlSpeedup. */
+  gustafsonSpeedup(serialFraction: number, processors: number): number;
+  /** 1/s (Infinity when s = 0). @throws unless s ∈ [0, 1]. */
+  amdahlLimit(serialFraction: number): number;
+  /** The s that gives `speedup` on N processors: (N/S − 1)/(N − 1). @throws unless N > 1 and 1 <= S <= N. */
+  amdahlSerialFraction(speedup: number, processors: number): number;
+
+  /** C + M − φ·min(C, M), s. @throws unless compute, communication >= 0 and overlap φ ∈ [0, 1]. */
+  stepTime(computeSeconds: number, communicationSeconds: number, overlap: number): number;
+  /** 1 − (1 − q)^N. @throws unless q ∈ [0, 1] and workers >= 1. */
+  probabilityAnySlow(q: number, workers: number): number;
+
+  /** Least-squares α, β of seconds ≈ α + β·bytes. @throws unless both arrays have the same length >= 2, finite
+   *  values >= 0, and at least two different sizes. */
+  fitAlphaBeta(bytes: ArrayLike<number>, seconds: ArrayLike<number>): AlphaBetaFit;
+
+  /** Runs the programs on Week 1's switch. @throws on a malformed scenario, a peer out of range, or a deadlock
+   *  ("deadlock: rank 0 waits for rank 1, rank 1 waits for rank 0"). */
+  simulate(scenario: Scenario): SimResult;
+  /** The same run as a timestamped event log, one event per line (the golden-trace format). @throws as
+   *  simulate. */
+  traceText(scenario: Scenario): string;
+  /** The programs of a named scenario, ready for simulate. @throws on an unknown name or bad options. */
+  scenario(name: ScenarioName, options: ScenarioOptions): ProgramStep[][];
+  /** A named scenario built and simulated inside the core (nothing crosses the boundary but the result).
+   *  `record: false` returns totals only (benchmarks, very large runs). @throws as scenario and simulate. */
+  simulateScenario(name: ScenarioName, options: ScenarioOptions & { alpha: number; beta: number; record?: boolean }):
+      SimResult | SimSummary;
+
+  /** Every (collective, algorithm) the core can build. */
+  listAlgorithms(): { collective: Collective; algorithm: string }[];
+  /** The schedule of an algorithm. @throws on an unknown collective or algorithm, or sizes it does not support
+   *  (the message names the requirement). */
+  schedule(collective: Collective, algorithm: string, options: ScheduleOptions): Schedule;
+  /** Runs the schedule on buffers: ok when every rank ends with what the collective promises; otherwise
+   *  `message` names the first rank and slot that is wrong. @throws only on a malformed object. */
+  verifySchedule(schedule: Schedule): { ok: boolean; message: string };
+  /** Closed-form α–β–γ time, s (Thakur, Rabenseifner & Gropp 2005). @throws as schedule. */
+  collectiveCost(collective: Collective, algorithm: string, options: CollectiveCostOptions): number;
+  /** The lower bound of the collective, s (Chan et al. 2007). @throws on an unknown collective or bad sizes. */
+  lowerBound(collective: Collective, options: Omit<CollectiveCostOptions, "root" | "devicesPerNode">): number;
+  /** NCCL's algorithm bandwidth bytes/seconds and bus bandwidth (× the collective's factor), B/s.
+   *  @throws unless ranks is a whole number >= 1, bytes >= 0 and seconds > 0. */
+  busBandwidth(collective: Collective, ranks: number, bytes: number, seconds: number): { algbw: number; busbw: number };
+  /** The schedule simulated on a topology with link contention. `record: false` returns totals and the busiest
+   *  link only (1024 ranks and more). @throws as schedule, or if the topology's ranks differ from `ranks`. */
+  simulateCollective(request: ScheduleOptions & { collective: Collective; algorithm: string; gamma?: number;
+                                                  topology: Topology; record?: boolean }):
+      TopologySimResult | (SimSummary & { busiestLink: LinkBusy });
+  /** Messages recorded on Workers replayed on a topology. @throws on a rank out of range or a malformed
+   *  record. */
+  simulateTrace(request: { ranks: number; topology: Topology; gamma?: number; trace: TraceMessage[] }):
+      TopologySimResult;
+
+  /** Trains the strategy (fp64, every rank simulated) beside one device from the same start on the same
+   *  batches. @throws if the grid, model, optimizer, batch or micro-batches do not fit the strategy, or the run
+   *  is larger than a tab should train (layers·width·hidden <= 1e8, batch·width <= 1e7, steps <= 10000). */
+  trainCompare(request: TrainCompareRequest): TrainCompareResult;
+  /** One training step priced: compute from FLOPs, every collective by its closed form on the α–β–γ switch,
+   *  the pipeline bubble, memory per rank (core/include/dsml/step_cost.h). @throws as trainCompare's shape
+   *  checks (no size limit), and on a bad speed, network or bucket size. */
+  stepCost(request: StepCostRequest): StepCostResult;
+
+  /** A block's first product on a rank's slice: x (rows × D), wIn (Fl × D), Fl = wIn.length / D.
+   *  @throws on lengths that do not fit rows, width, or an unknown activation. */
+  blockInForward(x: Float64Array, wIn: Float64Array, rows: number, width: number,
+                 activation: "relu" | "gelu" | "tanh"): BlockInForwardResult;
+  /** (rows × D) = a·wOutᵀ for a (rows × Fl), wOut (D × Fl) (no residual: the caller adds x). @throws as
+   *  blockInForward. */
+  blockOutForward(a: Float64Array, wOut: Float64Array, rows: number, width: number): Float64Array;
+  /** Gradients of blockOutForward given dy (rows × D). @throws as blockInForward. */
+  blockOutBackward(dy: Float64Array, a: Float64Array, wOut: Float64Array, rows: number,
+                   width: number): BlockOutBackwardResult;
+  /** Gradients of blockInForward given dA (rows × Fl), the kept pre (rows × Fl) and x. @throws as
+   *  blockInForward. */
+  blockInBackward(dA: Float64Array, pre: Float64Array, x: Float64Array, wIn: Float64Array, rows: number,
+                  width: number, activation: "relu" | "gelu" | "tanh"): BlockInBackwardResult;
+  /** act(pre), elementwise. @throws on an unknown activation. */
+  activate(pre: Float64Array, activation: "relu" | "gelu" | "tanh"): Float64Array;
+  /** loss = Σ(y − t)²/n and grad = 2(y − t)/n, n = y.length. @throws on different lengths or an empty y. */
+  mseLoss(y: Float64Array, t: Float64Array): { loss: number; grad: Float64Array };
+  /** The initial parameters [w_in0 (F × D), w_out0 (D × F), w_in1, …] of init_mlp(model, seed).
+   *  @throws on a bad model or one larger than layers·width·hidden = 1e8. */
+  mlpInit(request: ModelConfig & { seed?: number }): Float64Array[];
+  /** Step `step`'s batch of the teacher task: inputs and targets (batch × D). @throws on a bad model or
+   *  batch. */
+  teacherBatch(request: { model: ModelConfig; seed?: number; step?: number; batch: number }):
+      { inputs: Float64Array; targets: Float64Array };
+  /** One optimizer update of a tensor or any shard of one, at 1-based step t (the rate warmed up as the
+   *  Optimizer would): the update each ZeRO rank applies to its shard. m and v may be empty (zeros); state a
+   *  kind does not use comes back as given. @throws for LARS and LAMB (they need whole-tensor norms), t < 1, or
+   *  lengths that differ from w's. */
+  optimizerStep(optimizer: OptimizerConfig, t: number, w: Float64Array, g: Float64Array, m: Float64Array,
+                v: Float64Array): { w: Float64Array; m: Float64Array; v: Float64Array };
+  /** trainCompare's single-device reference alone: the losses and final parameters (mlpInit's order).
+   *  @throws as trainCompare. */
+  trainSingle(request: { model: ModelConfig; optimizer: OptimizerConfig; batch: number; steps: number;
+                         seed?: number }): { losses: Float64Array; params: Float64Array[] };
+}

@@ -1,0 +1,55 @@
+// dsml/train_compare.h — train a parallel strategy beside the single-device reference and compare them: the two
+// loss curves, how far apart the final parameters are, the bytes the busiest rank sent in the last step, and
+// what each rank held. What `dsml train` prints and what trainCompare hands to JavaScript.
+//
+// Deterministic (single_device.h): the teacher is TeacherTask(model, seed), both runs start from
+// init_mlp(model, seed + 1), and step s of both trains on make_batch(s, batch).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "dsml/comm.h"
+#include "dsml/memory_accountant.h"
+#include "dsml/mlp.h"
+#include "dsml/optimizer.h"
+#include "dsml/rank_grid.h"
+#include "dsml/strategy.h"
+
+namespace dsml {
+
+struct TrainConfig {
+  Strategy strategy = Strategy::dp;
+  RankGrid grid;
+  MlpConfig model;
+  OptimizerConfig optimizer;
+  StrategyOptions options;  // micro-batches, bucket bytes, collective algorithm
+  int batch = 8;            // B, global batch rows, ≥ 1
+  int steps = 1;            // ≥ 1
+  std::uint64_t seed = 0;
+};
+
+struct TrainComparison {
+  std::vector<double> losses;           // the strategy's loss before each step's update
+  std::vector<double> single_losses;    // the single device's
+  double max_loss_relative_difference = 0;  // max over steps of |loss − single| / |single|
+  double max_relative_difference = 0;   // final parameters: max over tensors of ‖W − W_single‖_F / ‖W_single‖_F
+  std::map<std::string, double> comm_bytes;  // busiest_rank_bytes of the LAST step, by kind
+  std::vector<MemoryBreakdown> memory;  // per rank, the last step's ParallelStep::memory (fp64 bytes)
+};
+
+// Throws dsml::Error if the configuration does not fit the strategy (make_trainer's checks) or steps < 1.
+TrainComparison train_compare(const TrainConfig& config);
+
+// Bytes (8-byte doubles) the busiest rank sends in one step, by kind. Collectives: Σ over records of each record's
+// busiest-rank bytes × (its group size / the grid's size) — groups that run side by side (fsdp-tp's per-column
+// all-gathers) are counted once, since a rank is in one of them. Sends: the stage (CommRecord::stage) that sends
+// the most.
+std::map<std::string, double> busiest_rank_bytes(const CommLog& log, const RankGrid& grid);
+
+// max over tensors of ‖a − ref‖_F / ‖ref‖_F (‖a − ref‖_F where ‖ref‖_F = 0). Throws Error if the shapes differ.
+double max_relative_difference(const MlpParams& a, const MlpParams& ref);
+
+}  // namespace dsml

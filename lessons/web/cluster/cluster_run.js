@@ -1,0 +1,180 @@
+// cluster_run.js — the page's record of one run on the Worker cluster: it folds the ranks' reports into the
+// RunResult (trace, spans, logs, results) and decides when the run is over — every rank returned (ok), one
+// threw (error), nobody can make progress (deadlock, at once: deadlock.js), the watchdog fired (timeout: the
+// run's time budget ran out, or no rank reported anything for stallMs), or it was stopped (stopped).
+//
+// RunResult (lessons/web/README.md, "The Worker cluster"):
+//   { status, elapsedMs, results, logs, progress (per rank: the values passed to ctx.progress),
+//     trace: [{ src, dst, tag, bytes, sendTime, recvTime }], spans,
+//     error: { rank, message, line, column } | null, deadlock: { cycle, message, waits } | null,
+//     timeout: { ms, running, blocked, message } | null }       times in seconds since the run started
+import { WaitForGraph } from "./deadlock.js";
+import { clockMs } from "../worker/rank_spans.js";
+
+export class ClusterRun {
+  #resolve;
+  #reject;
+  #timer;
+  #stallTimer = 0;
+  #lastReport;
+  #graph;
+  #messages = new Map();   // "src:id" → trace entry (a receive may be reported before its send)
+  #openWait;               // per rank: { since, peer } of the wait it reported blocked in, or null
+
+  // broadcast(msg) posts to every Worker (barrier releases). timeoutMs: the run's whole budget (Infinity: none);
+  // stallMs: the longest no rank may go without reporting (its code runs, messages move, output appears).
+  constructor({ id, size, t0, timeoutMs, stallMs = Infinity, onLog = null, onProgress = null, broadcast }) {
+    Object.assign(this, { id, size, t0, timeoutMs, stallMs, onLog, onProgress, broadcast });
+    this.ended = false;
+    this.results = new Array(size).fill(undefined);
+    this.logs = Array.from({ length: size }, () => []);
+    this.progress = Array.from({ length: size }, () => []);
+    this.spans = [];
+    this.#graph = new WaitForGraph(size);
+    this.#openWait = new Array(size).fill(null);
+    this.#lastReport = clockMs();
+    this.outcome = new Promise((resolve, reject) => { this.#resolve = resolve; this.#reject = reject; });
+    this.outcome.catch(() => {});  // an abort nobody awaits (run() already threw) is not an unhandled rejection
+    if (Number.isFinite(timeoutMs)) this.#timer = setTimeout(() => this.#timeout(), timeoutMs);  // the watchdog
+    if (Number.isFinite(stallMs)) this.#watchStall();
+  }
+
+  report(rank, msg) {
+    if (this.ended) return;
+    this.#lastReport = clockMs();
+    this.#take(rank, msg);
+    const g = this.#graph;
+    switch (msg.type) {
+      case "report":
+        g.setState(rank, msg.state);
+        this.#openWait[rank] = msg.state.kind === "blocked"
+          ? { since: msg.state.since, peer: msg.state.on[0]?.from ?? msg.state.on[0]?.to ?? null } : null;
+        if (msg.state.kind === "blocked") this.#checkDeadlock();
+        break;
+      case "barrier":
+        g.setState(rank, { kind: "running" });
+        if (g.enterBarrier(rank)) {
+          this.#openWait.fill(null);
+          this.broadcast({ type: "release", run: this.id, gen: msg.gen });
+        }
+        break;
+      case "done":
+        g.done(rank);
+        this.#openWait[rank] = null;
+        this.results[rank] = msg.result;
+        if (msg.dropped) this.#log(rank, `… ${msg.dropped} more lines not shown (at most 1000 per rank)`);
+        if (g.state.every((st) => st.kind === "done")) this.#end("ok");
+        else this.#checkDeadlock();
+        break;
+      case "error":
+        this.#end("error", { error: { rank, message: msg.message, line: msg.line ?? null, column: msg.column ?? null } });
+        break;
+    }
+  }
+
+  // The Worker itself failed (not the learner's code: that arrives as an "error" report).
+  workerFailed(rank, message) {
+    if (!this.ended) this.#end("error", { error: { rank, message: `the Worker failed: ${message}`, line: null, column: null } });
+  }
+
+  // The learner (or the page) stopped the run.
+  stop(message = "Stopped.") {
+    if (!this.ended) this.#end("stopped", { stopped: { message } });
+  }
+
+  // The cluster was terminated while this run was going on.
+  abort(reason) {
+    if (this.ended) return;
+    this.#finish();
+    this.#reject(reason);
+  }
+
+  // The records a report carries: spans, messages sent and taken, output lines, progress values.
+  #take(rank, msg) {
+    if (msg.spans?.length) this.spans.push(...msg.spans);
+    const g = this.#graph;
+    for (const [dst, tag, id, bytes, t] of msg.sent ?? []) {
+      g.sent(rank, dst, tag);
+      Object.assign(this.#entry(rank, id), { src: rank, dst, tag, bytes, sendTime: t });
+    }
+    for (const [src, tag, id, t] of msg.recvd ?? []) {
+      g.receivedId(src, rank, tag, id);
+      this.#entry(src, id).recvTime = t;
+    }
+    for (const line of msg.logs ?? []) this.#log(rank, line);
+    for (const value of msg.progress ?? []) {
+      this.progress[rank].push(value);
+      try { this.onProgress?.(rank, value); } catch { /* a failing UI callback must not break the run */ }
+    }
+  }
+
+  #entry(src, id) {
+    const key = `${src}:${id}`;
+    return this.#messages.get(key) ?? this.#messages.set(key, { recvTime: null }).get(key);
+  }
+
+  #log(rank, line) {
+    this.logs[rank].push(line);
+    try { this.onLog?.(rank, line); } catch { /* a failing UI callback must not break the run */ }
+  }
+
+  #checkDeadlock() {
+    const deadlock = this.#graph.deadlock();
+    if (!deadlock) return;
+    const now = this.#now();
+    this.#openWait.forEach((open, rank) => {  // close the waits that will never end
+      if (open && now > open.since) this.spans.push({ rank, kind: "wait", start: open.since, end: now, peer: open.peer, bytes: 0 });
+    });
+    this.#end("deadlock", { deadlock });
+  }
+
+  #watchStall() {
+    const every = Math.max(50, Math.min(1000, this.stallMs / 4));
+    this.#stallTimer = setTimeout(() => {
+      if (this.ended) return;
+      if (clockMs() - this.#lastReport > this.stallMs) this.#timeout(this.stallMs);
+      else this.#watchStall();
+    }, every);
+  }
+
+  // stalledMs: the watchdog saw no report for that long; otherwise the run's time budget ran out.
+  #timeout(stalledMs = null) {
+    const state = this.#graph.state;
+    const running = state.map((s, r) => r).filter((r) => state[r].kind === "running");
+    const blocked = state.map((s, r) => r).filter((r) => state[r].kind === "blocked");
+    const ranks = (list) => (list.length === 1 ? `rank ${list[0]} was` : `ranks ${list.join(", ")} were`);
+    let message = stalledMs === null ? `Stopped by the watchdog after ${this.timeoutMs} ms: `
+      : `Stopped by the watchdog: no rank made progress for ${stalledMs / 1000} s: `;
+    message += running.length ? `${ranks(running)} still running (an endless loop, or more work than the time allows?)`
+                              : "no rank finished in time";
+    if (blocked.length) message += `; ${ranks(blocked)} waiting`;
+    const ms = stalledMs ?? this.timeoutMs;
+    this.#end("timeout", { timeout: { ms, stalled: stalledMs !== null, running, blocked, message: message + "." } });
+  }
+
+  #now() { return (clockMs() - this.t0) / 1000; }
+
+  #finish() {
+    this.ended = true;
+    clearTimeout(this.#timer);
+    clearTimeout(this.#stallTimer);
+  }
+
+  #end(status, details = {}) {
+    this.#finish();
+    // Sorted by send time; equal times (the clock is coarse) by sender, then in the order it sent them.
+    const trace = [...this.#messages.entries()].filter(([, m]) => m.sendTime !== undefined)
+      .map(([key, m]) => ({ m, id: Number(key.slice(key.indexOf(":") + 1)) }))
+      .sort((a, b) => a.m.sendTime - b.m.sendTime || a.m.src - b.m.src || a.id - b.id)
+      // Each Worker's clock is its own performance.timeOrigin + now(), and browsers coarsen timeOrigin: two
+      // Workers can disagree by ~0.1 ms. A message cannot be received before it was sent, so clamp.
+      .map(({ m: { src, dst, tag, bytes, sendTime, recvTime } }) =>
+        ({ src, dst, tag, bytes, sendTime, recvTime: recvTime === null ? null : Math.max(recvTime, sendTime) }));
+    this.spans.sort((a, b) => a.rank - b.rank || a.start - b.start);
+    this.#resolve({
+      status, elapsedMs: clockMs() - this.t0, results: this.results, logs: this.logs, progress: this.progress, trace,
+      spans: this.spans,
+      error: null, deadlock: null, timeout: null, stopped: null, ...details,
+    });
+  }
+}

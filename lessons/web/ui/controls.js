@@ -1,0 +1,109 @@
+// controls.js — labelled inputs for widgets: real <input type=range>/<select>/<button> elements,
+// keyboard operable, each with a visible label and a live readout of its value.
+let uid = 0;
+
+// A slider. With log: true it moves over log10(value), so "1 B … 1 GB" is usable.
+//   slider({ label: "Message size n", min: 1, max: 1e9, value: 1e5, log: true, format: formatBytes })
+// Its value is exactly the one it was given (or set to) until the learner moves it — a log slider's steps would
+// turn 0.03 into 10^−1.52 = 0.0302 — and both ends are exactly min and max: a log slider's positions are the whole
+// numbers 0 … N (N steps of about 0.01 decade, `step` decades if given), so no rounding of the browser's can stop it
+// short of its end (10^3.01 = 1023 for a maximum of 1024).
+export function slider({ label, min, max, value, step, log = false, format = String, onInput }) {
+  const id = `ctl-${uid++}`;
+  const wrap = document.createElement("div");
+  wrap.className = "control";
+  const lab = document.createElement("label");
+  lab.htmlFor = id;
+  const name = document.createElement("span");
+  name.textContent = label;
+  const out = document.createElement("output");
+  out.htmlFor = id;
+  lab.append(name, " ", out);
+  const input = document.createElement("input");
+  input.type = "range";
+  input.id = id;
+  const lo = log ? Math.log10(min) : min, hi = log ? Math.log10(max) : max;
+  const positions = log ? Math.max(1, Math.round((hi - lo) / (step ?? 0.01))) : null;
+  // position ↔ value. Linear: the value itself. Log: an integer k, 10^(lo + k·(hi − lo)/N), ends exact.
+  const to = (v) => (log ? Math.round(((Math.log10(v) - lo) / (hi - lo)) * positions) : v);
+  const from = (x) => {
+    if (!log) return x;
+    if (x <= 0) return min;
+    if (x >= positions) return max;
+    return 10 ** (lo + (x / positions) * (hi - lo));
+  };
+  input.min = String(log ? 0 : min);
+  input.max = String(log ? positions : max);
+  input.step = String(log ? 1 : step ?? (max - min) / 100);
+  let exact = value;   // the value given or set, until the learner moves the slider
+  input.value = String(to(value));
+  wrap.append(lab, input);
+  const control = {
+    el: wrap,
+    input,
+    get value() { return exact ?? from(Number(input.value)); },
+    set value(v) { exact = v; input.value = String(to(v)); refresh(); },
+  };
+  function refresh() {
+    out.textContent = format(control.value);
+    input.setAttribute("aria-valuetext", `${label}: ${out.textContent}`);
+  }
+  input.addEventListener("input", () => { exact = undefined; refresh(); onInput?.(control.value); });
+  refresh();
+  return control;
+}
+
+// A <select> from [value, text] pairs.
+export function select({ label, options, value, onChange }) {
+  const id = `ctl-${uid++}`;
+  const wrap = document.createElement("div");
+  wrap.className = "control control-select";   // sized to its longest option (style.css), not clipped
+  const lab = document.createElement("label");
+  lab.htmlFor = id;
+  lab.textContent = label;
+  const sel = document.createElement("select");
+  sel.id = id;
+  for (const [v, text] of options) sel.append(new Option(text, v, false, v === value));
+  sel.addEventListener("change", () => onChange?.(sel.value));
+  wrap.append(lab, sel);
+  return { el: wrap, get value() { return sel.value; }, set value(v) { sel.value = v; } };
+}
+
+export function button(text, onClick, { secondary = false } = {}) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  if (secondary) b.className = "secondary";
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+// A row of controls, placed at the top of a widget figure (before its caption).
+export function controlRow(figure, ...controls) {
+  const row = document.createElement("div");
+  row.className = "widget-controls";
+  row.append(...controls.map((c) => c.el ?? c));
+  figure.prepend(row);
+  return row;
+}
+
+// A paragraph that screen readers announce when it changes.
+export function readout(figure, className = "widget-readout") {
+  const p = document.createElement("p");
+  p.className = className;
+  p.setAttribute("aria-live", "polite");
+  figure.querySelector("figcaption") ? figure.querySelector("figcaption").before(p) : figure.append(p);
+  return p;
+}
+
+// A canvas inside a scroll-safe box, for a Chart.js chart.
+export function chartBox(figure, label) {
+  const box = document.createElement("div");
+  box.className = "chart-box";
+  const canvas = document.createElement("canvas");
+  canvas.setAttribute("role", "img");
+  canvas.setAttribute("aria-label", label);
+  box.append(canvas);
+  figure.querySelector("figcaption") ? figure.querySelector("figcaption").before(box) : figure.append(box);
+  return canvas;
+}

@@ -1,0 +1,141 @@
+// rank_messaging.js — one run's point-to-point messages and barriers, inside a rank's Worker.
+//
+//   send(to, data, { tag, move })  copies data (or moves it) onto the port to rank `to`. Buffered mode: returns
+//                                  a resolved promise at once. Sync mode (MPI_Ssend): the promise resolves when
+//                                  the receiver's recv() has taken the message (it answers with an ack), so
+//                                  `await ctx.send(…)` before the matching recv deadlocks as it would in MPI.
+//   recv(from, { tag })            a promise of the next message from `from` with `tag` (per pair and tag, in
+//                                  the order sent).
+//   barrier()                      the page counts arrivals and releases everyone (cluster_run.js).
+// Delivery fuzzing (a seed): every message that arrives is held for a seeded random delay before recv() may
+// take it, keeping per-sender order, so ranks see other interleavings of different senders' messages.
+import { mulberry32 } from "../exercise/random.js";
+import { messageBytes, preparePayload } from "./message_size.js";
+
+const FUZZ_MAX_MS = 2;  // the longest a fuzzed message is held
+
+const boxKey = (src, tag) => `${src}#${typeof tag === "string" ? "s" : "n"}${tag}`;  // tag 1 ≠ tag "1"
+const queue = (map, key) => map.get(key) ?? map.set(key, []).get(key);
+
+export class RankMessaging {
+  #mailbox = new Map();  // boxKey → messages arrived, not yet received
+  #waiters = new Map();  // boxKey → recv waiters, oldest first
+  #acks = new Map();     // id → sync-send waiter
+  #held = new Map();     // src → { queue: [messages], timer } (fuzzing)
+  #nextId = 0;
+  #barrier = null;
+  #barrierGen = 0;
+
+  // r: { id, rank, size, ports, sendMode, fuzzSeed, watch, spans, reporter, timers, live(what) }.
+  constructor(r) {
+    Object.assign(this, r);
+    this.rng = r.fuzzSeed == null ? null : mulberry32((r.fuzzSeed ^ Math.imul(r.rank + 1, 0x9e3779b1)) >>> 0);
+  }
+
+  send(to, data, { tag = 0, move = false } = {}) {
+    this.live("send");
+    this.#checkRank(to, "send");
+    checkTag(tag, "send");
+    const start = this.spans.now();
+    const bytes = messageBytes(data);
+    const { payload, transfer } = preparePayload(data, move);
+    const id = this.#nextId++;
+    const sync = this.sendMode === "sync";
+    try {
+      this.ports[to].postMessage({ run: this.id, id, tag, bytes, sync, data: payload }, transfer);
+    } catch (err) {
+      throw new TypeError(`send: this value cannot be sent to another Worker (${err.message})`);
+    }
+    this.reporter.sent(to, tag, id, bytes, start);
+    this.spans.send(to, bytes, start, this.spans.now());
+    if (!sync) return Promise.resolve();
+    const waiter = { kind: "send", to, tag, id, from: to };
+    this.#acks.set(id, waiter);
+    return this.#pending(waiter);
+  }
+
+  recv(from, { tag = 0 } = {}) {
+    this.live("recv");
+    this.#checkRank(from, "recv");
+    checkTag(tag, "recv");
+    const waiter = { kind: "recv", from, tag };
+    const promise = this.#pending(waiter);
+    const box = this.#mailbox.get(boxKey(from, tag));
+    if (box?.length) this.#consume(from, box.shift(), waiter);
+    else queue(this.#waiters, boxKey(from, tag)).push(waiter);
+    return promise;
+  }
+
+  barrier(post) {
+    this.live("barrier");
+    if (this.#barrier) throw new Error("barrier() was called again before the previous barrier() had resolved — await it");
+    const waiter = { kind: "barrier", gen: this.#barrierGen, from: null };
+    this.#barrier = waiter;
+    const promise = this.#pending(waiter);
+    post(waiter.gen);
+    return promise;
+  }
+
+  release(gen) {
+    const waiter = this.#barrier;
+    if (!waiter || waiter.gen !== gen) return;
+    this.#barrier = null;
+    this.#barrierGen += 1;
+    waiter.settle(undefined, 0);
+  }
+
+  // A message of this run from rank `src` (already filtered by run id).
+  arrive(src, msg) {
+    if (msg.ack !== undefined) { this.#acks.get(msg.ack)?.settle(undefined, 0); this.#acks.delete(msg.ack); return; }
+    if (!this.rng) { this.#deliver(src, msg); return; }
+    const held = this.#held.get(src) ?? this.#held.set(src, { queue: [], timer: 0 }).get(src);
+    held.queue.push(msg);
+    if (!held.timer) this.#holdNext(src, held);
+  }
+
+  // The run ended: nothing pending may wake the learner's code any more.
+  clear() {
+    for (const held of this.#held.values()) this.timers.clearTimeout(held.timer);
+    this.#held.clear(); this.#waiters.clear(); this.#mailbox.clear(); this.#acks.clear();
+    this.#barrier = null;
+  }
+
+  #holdNext(src, held) {
+    held.timer = this.timers.setTimeout(() => {
+      held.timer = 0;
+      this.#deliver(src, held.queue.shift());
+      if (held.queue.length) this.#holdNext(src, held);
+    }, this.rng() * FUZZ_MAX_MS);
+  }
+
+  #deliver(src, msg) {
+    const waiters = this.#waiters.get(boxKey(src, msg.tag));
+    if (waiters?.length) this.#consume(src, msg, waiters.shift());
+    else queue(this.#mailbox, boxKey(src, msg.tag)).push(msg);
+  }
+
+  #consume(src, msg, waiter) {
+    this.reporter.received(src, msg.tag, msg.id, this.spans.now());
+    if (msg.sync) this.ports[src].postMessage({ run: this.id, ack: msg.id });
+    waiter.settle(msg.data, msg.bytes);
+  }
+
+  #pending(waiter) {
+    return this.watch.pending(waiter, {
+      awaited: () => this.spans.beginWait(waiter.from),
+      settled: (bytes) => this.spans.endWait(bytes),
+    });
+  }
+
+  #checkRank(peer, what) {
+    if (!Number.isInteger(peer) || peer < 0 || peer >= this.size) {
+      throw new RangeError(`${what}: there is no rank ${JSON.stringify(peer)} (ranks are 0 … ${this.size - 1})`);
+    }
+  }
+}
+
+function checkTag(tag, what) {
+  if (!Number.isInteger(tag) && typeof tag !== "string") {
+    throw new TypeError(`${what}: tag must be an integer or a string (got ${JSON.stringify(tag)})`);
+  }
+}

@@ -1,0 +1,201 @@
+// rank_worker.js — one rank of the Worker cluster (a module Worker). It runs the learner's main(ctx) and
+// talks to the other ranks directly, over one MessagePort per peer that the page created and handed over.
+//
+// From the page:  init { rank, size, ports, wasmModule }  → ready (the core is instantiated on first use)
+//                 run { run, t0, code, input, sendMode, fuzzSeed, learnerLines } → reports, ending in done | error
+//                 release { run, gen }                    (everyone reached barrier number gen)
+//                 abandon { run }  → abandoned { run }    (the run ended; answering proves we are idle)
+//                 rewire { ports }                        (new ports to peers whose Workers were replaced)
+// To the page (rank_reports.js batches them): report { state, sent, recvd, logs, progress, spans } ·
+//   barrier { gen, … } · done { result, … } · error { message, line, column, … }
+// Times are seconds since the run's start t0 on the common clock.
+import { BlockWatch, watchTimers } from "./rank_blocking.js";
+import { captureConsole, formatArgs } from "./rank_console.js";
+import { LearnerError, learnerErrorFrom, loadLearnerModule } from "./learner_module.js";
+import { RankMessaging } from "./rank_messaging.js";
+import { Reporter } from "./rank_reports.js";
+import { SpanRecorder, clockMs } from "./rank_spans.js";
+
+const MAX_LOG_LINES = 1000;  // per rank and run; a print in a hot loop must not flood the page
+
+let rank = -1;
+let size = 0;
+let ports = [];    // ports[peer]: MessagePort to that rank; ports[rank] loops back to this Worker
+let core = null;   // the wasm core (Embind module) or null
+let coreModule = null;  // the page's compiled WebAssembly.Module, instantiated on first use (see startRun)
+let coreReady = null;   // Promise of `core` once instantiation has started
+let run = null;    // the current run, see startRun()
+let early = [];    // peer messages of a run whose "run" message has not reached us yet
+
+// The learner's timers are counted on the current run's watch; the runtime's own use the native ones.
+const { native: timers, clearTimersOf } = watchTimers(() => run?.watch ?? null);
+const post = (message) => self.postMessage(message);
+
+function onPeerMessage(src, msg) {
+  if (!run || msg.run > run.id) early.push({ src, msg });
+  else if (msg.run === run.id && !run.finished) run.messaging.arrive(src, msg);
+  // else: a leftover of an earlier or finished run — dropped, so it can never wake old code
+}
+
+function live(r, what) {
+  if (r !== run || r.finished) throw new Error(`${what}() was called after this rank's main() had finished`);
+}
+
+function log(r, line) {
+  if (r.finished) return;
+  if (r.lines++ >= MAX_LOG_LINES) r.dropped += 1;
+  else r.reporter.log(line);
+}
+captureConsole((line) => { if (run) log(run, line); });
+
+function finish(r) {
+  r.finished = true;
+  r.watch.close();
+  r.reporter.close();
+  r.spans.finish();
+}
+
+function fail(r, err) {
+  if (r.finished) return;
+  finish(r);
+  r.reporter.flush("error", { state: { kind: "done" }, message: err.message, line: err.line, column: err.column });
+}
+
+function newRun({ run: id, t0, sendMode = "buffered", fuzzSeed = null }) {
+  const r = { id, t0, lines: 0, dropped: 0, finished: false, where: () => ({ line: null, column: null }) };
+  r.spans = new SpanRecorder(rank, t0);
+  r.watch = new BlockWatch(() => r.reporter.changed());
+  r.reporter = new Reporter({ run: id, post, watch: r.watch, spans: r.spans, timers });
+  r.messaging = new RankMessaging({ id, rank, size, ports, sendMode, fuzzSeed, watch: r.watch, spans: r.spans,
+                                    reporter: r.reporter, timers, live: (what) => live(r, what) });
+  return r;
+}
+
+async function startRun(msg) {
+  if (run) clearTimersOf(run.watch);
+  const r = newRun(msg);
+  run = r;
+  const mine = early.filter((e) => e.msg.run === r.id);
+  early = early.filter((e) => e.msg.run > r.id);
+  for (const { src, msg: m } of mine) r.messaging.arrive(src, m);
+
+  let learner;
+  try {
+    learner = await loadLearnerModule(msg.code, { locateSyntaxError: rank === 0, learnerLines: msg.learnerLines });
+  } catch (err) {
+    // The same code fails to parse on every rank: rank 0 alone reports it, with the line it located.
+    if (err.syntax && rank !== 0) finish(r);
+    else fail(r, err instanceof LearnerError ? err : learnerErrorFrom(err, r.where));
+    return;
+  }
+  if (r.finished) return;  // abandoned while the code was loading
+  if (coreModule && !core && /\bcore\b/.test(msg.code)) {
+    coreReady ??= instantiateCore(coreModule).then((c) => { core = c; return c; });
+    try {
+      await coreReady;
+    } catch (err) {
+      fail(r, new LearnerError(`the wasm core could not be started in this Worker: ${err?.message ?? err}`));
+      return;
+    }
+    if (r.finished) return;
+  }
+  r.where = learner.where;
+  r.spans.restart();  // the timeline starts when main() does
+  const m = r.messaging;
+  const ctx = {
+    rank, size, input: msg.input, core,
+    send: (to, data, options) => m.send(to, data, options),
+    recv: (from, options) => m.recv(from, options),
+    barrier: () => m.barrier((gen) => r.reporter.flush("barrier", { state: { kind: "running" }, gen })),
+    log: (...args) => log(r, formatArgs(args)),
+    progress: (value) => { if (!r.finished) r.reporter.progress(value); },
+    now: () => clockMs() - r.t0,  // ms since the run started, comparable across ranks
+  };
+  let result;
+  try {
+    result = await learner.main(ctx);
+  } catch (err) {
+    fail(r, learnerErrorFrom(err, r.where));
+    return;
+  }
+  if (r.finished) return;  // an uncaught error elsewhere already ended this rank
+  finish(r);
+  try {
+    structuredClone(result);
+  } catch (err) {
+    r.reporter.flush("error", { state: { kind: "done" }, line: null, column: null,
+      message: `main() returned a value that cannot be passed to the page (${err.message}); return plain data` });
+    return;
+  }
+  r.reporter.flush("done", { state: { kind: "done" }, result, dropped: r.dropped });
+}
+
+// Errors the learner's code throws outside main()'s promise chain (timer callbacks, un-awaited async calls).
+self.addEventListener("error", (event) => {
+  event.preventDefault();
+  if (run && !run.finished) fail(run, learnerErrorFrom(event.error ?? new Error(event.message), run.where));
+});
+self.addEventListener("unhandledrejection", (event) => {
+  event.preventDefault();
+  if (run && !run.finished) fail(run, learnerErrorFrom(event.reason, run.where));
+});
+
+// The Emscripten module built on the page's compiled WebAssembly.Module: instantiated here, never downloaded
+// or compiled again (same as instantiateCore in wasm.js, without importing it: one fetch less per Worker).
+async function instantiateCore(module) {
+  const { default: createDsml } = await import(new URL("../../wasm/dsml.mjs", import.meta.url));
+  return createDsml({
+    instantiateWasm(imports, done) {
+      WebAssembly.instantiate(module, imports).then((instance) => done(instance, module));
+      return {};
+    },
+  });
+}
+
+function init(msg) {
+  rank = msg.rank;
+  size = msg.size;
+  ports = msg.ports.slice();
+  msg.ports.forEach((port, peer) => { if (port) listen(peer, port); });
+  const loop = new MessageChannel();  // sending to oneself behaves like any other message
+  ports[rank] = loop.port1;
+  listen(rank, loop.port2);
+  // The Worker is ready to run code now: the core is instantiated the first time a run's code mentions `core`
+  // (startRun), so 16 Workers start about as fast as 16 empty ones and runs that do not use it never pay for it.
+  coreModule = msg.wasmModule ?? null;
+  post({ type: "ready" });
+}
+
+// The run ended (deadlock, error, timeout or stop elsewhere). Whatever of this rank's code is suspended stays
+// suspended for good: no message, barrier release or timer of that run can reach it any more. Answering
+// proves to the page that this Worker is not stuck in the learner's code, so it is kept for the next run.
+function abandon({ run: id }) {
+  if (run && run.id === id) {
+    if (!run.finished) finish(run);
+    clearTimersOf(run.watch);
+    run.messaging.clear();
+  }
+  post({ type: "abandoned", run: id });
+}
+
+function listen(peer, port) {
+  port.onmessage = (e) => onPeerMessage(peer, e.data);
+}
+
+// Some peers' Workers were replaced: talk to the new ones on these ports (the old ones are dead).
+function rewire(msg) {
+  msg.ports.forEach((port, peer) => {
+    if (!port) return;
+    ports[peer]?.close();
+    ports[peer] = port;
+    listen(peer, port);
+  });
+}
+
+self.onmessage = ({ data }) => {
+  if (data.type === "init") init(data);
+  else if (data.type === "run") startRun(data);
+  else if (data.type === "release") { if (run?.id === data.run) run.messaging.release(data.gen); }
+  else if (data.type === "abandon") abandon(data);
+  else if (data.type === "rewire") rewire(data);
+};

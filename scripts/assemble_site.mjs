@@ -1,0 +1,50 @@
+// assemble_site.mjs — the static site from the source tree. `lessons/` is laid out exactly as the site is
+// served (index.html, one folder per week, web/ for the shared runtime), so every import resolves the same in
+// the source tree and in the site; assembling only copies it and replaces what a browser cannot load as is:
+//   web/vendor/{chart,editor,katex}.js  source: re-exports of npm packages → site: esbuild bundles (+ KaTeX CSS, fonts)
+//   web/worker/rank_worker.js           source: plain modules → site: one bundled file (one fetch per Worker)
+//   wasm/dsml.{mjs,wasm}                the core, from the emscripten build
+//   node scripts/assemble_site.mjs <out dir> [--wasm build/wasm/wasm]
+// Also importable (tests assemble a site from the working tree): assembleSite(outDir, { wasmDir }).
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const LESSONS = join(ROOT, "lessons");
+const VENDOR_ENTRIES = ["chart", "editor", "katex"];
+
+export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wasm"), requireWasm = false } = {}) {
+  rmSync(outDir, { recursive: true, force: true });
+  cpSync(LESSONS, outDir, { recursive: true, filter: (src) => !src.startsWith(join(LESSONS, "wasm")) });
+  const web = join(outDir, "web");
+  await Promise.all([
+    ...VENDOR_ENTRIES.map((entry) => bundle(join(LESSONS, `web/vendor/${entry}.js`), join(web, `vendor/${entry}.js`))),
+    bundle(join(LESSONS, "web/worker/rank_worker.js"), join(web, "worker/rank_worker.js")),
+  ]);
+  cpSync(join(ROOT, "node_modules/katex/dist/katex.min.css"), join(web, "vendor/katex.css"));
+  const fonts = join(ROOT, "node_modules/katex/dist/fonts");
+  mkdirSync(join(web, "vendor/fonts"), { recursive: true });
+  for (const f of readdirSync(fonts).filter((f) => f.endsWith(".woff2"))) cpSync(join(fonts, f), join(web, "vendor/fonts", f));
+  const haveWasm = existsSync(join(wasmDir, "dsml.mjs")) && existsSync(join(wasmDir, "dsml.wasm"));
+  if (!haveWasm && requireWasm) throw new Error(`the wasm core is not built (${wasmDir}); run bash scripts/test.sh`);
+  if (haveWasm) {
+    mkdirSync(join(outDir, "wasm"), { recursive: true });
+    for (const f of ["dsml.mjs", "dsml.wasm"]) cpSync(join(wasmDir, f), join(outDir, "wasm", f));
+  }
+  writeFileSync(join(outDir, ".nojekyll"), "");
+  return { haveWasm };
+}
+
+function bundle(entry, outfile) {
+  return build({ entryPoints: [entry], outfile, bundle: true, format: "esm", minify: true, logLevel: "warning",
+                 allowOverwrite: true });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const out = process.argv[2];
+  if (!out) { console.error("usage: node scripts/assemble_site.mjs <out dir> [--wasm <dir>]"); process.exit(2); }
+  const i = process.argv.indexOf("--wasm");
+  await assembleSite(resolve(out), { requireWasm: true, ...(i > 0 ? { wasmDir: resolve(process.argv[i + 1]) } : {}) });
+}

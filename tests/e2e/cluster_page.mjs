@@ -1,0 +1,41 @@
+// cluster_page.mjs — the Worker cluster fixture page in Chromium, for the cluster tests: the site assembled from
+// the working tree as /lessons/ (so the fixture's source-tree imports ../../../lessons/web/… resolve, to the
+// bundled Worker the pages use) and the repo's tests/, served on 127.0.0.1.
+//   const fx = await openClusterFixture();  await fx.run(size, code, options);  …  await fx.close();
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { startServer } from "../../scripts/serve.mjs";
+import { assembleSite } from "../../scripts/assemble_site.mjs";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+export async function openClusterFixture() {
+  const siteDir = mkdtempSync(join(tmpdir(), "dsml-cluster-site-"));
+  await assembleSite(join(siteDir, "lessons"), { requireWasm: true });
+  symlinkSync(join(ROOT, "tests"), join(siteDir, "tests"));
+  const { server, url } = await startServer(siteDir, 0);
+  const profile = mkdtempSync(join(tmpdir(), "dsml-cluster-"));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: "/usr/bin/chromium", headless: true, args: FLAGS });
+  const page = await context.newPage();
+  const consoleErrors = [];
+  const collect = (where) => (msg) => { if (msg.type() === "error") consoleErrors.push(`${where}: ${msg.text()}`); };
+  page.on("console", collect("page"));
+  page.on("pageerror", (err) => consoleErrors.push(`pageerror: ${err.message}`));
+  page.on("worker", (worker) => worker.on("console", collect("worker")));
+  await page.goto(`${url}tests/e2e/fixtures/cluster.html`);
+  await page.waitForFunction(() => window.fixture);
+  return {
+    page, consoleErrors,
+    // The RunResult of `code` on a cached cluster of `size` (options: cluster.js, plus core and stopAfterMs).
+    run: (size, code, options = {}) => page.evaluate(([s, c, o]) => window.fixture.run(s, c, o), [size, code, options]),
+    async close() {
+      await context.close();
+      server.close();
+      for (const dir of [profile, siteDir]) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
