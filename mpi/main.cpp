@@ -45,7 +45,8 @@ Usage (prefix every command with mpirun -np P, or smpirun -np P -platform FILE f
   dsml-mpi train --strategy S [--dp N --tp N --pp N] [--layers L --width D --hidden F --batch B --steps K]
                  [--micro-batches M] [--optimizer O --lr X] [--algorithm A] [--bucket-bytes N] [--seed N]
                  [--activation relu|gelu|tanh] [--no-residual] [--tolerance X]
-      S: single | dp | dp-bucketed | zero1 | zero2 | zero3 | tp | fsdp-tp | pp-gpipe | pp-1f1b
+      S: single | dp | dp-accumulate | dp-bucketed | zero1 | zero2 | zero3 | tp | fsdp-tp | pp-gpipe | pp-1f1b
+      (dsml/strategy.h); any strategy composes with the other grid axes, as in the lab
       each rank holds only its shard; the result is compared with the core's single-device training
       -> {"max_param_diff", "equal_to_single_device", "loss", "reference_loss", "per_rank": [...]}
   dsml-mpi --help

@@ -46,11 +46,13 @@ void RankGroup::check_owned_range(const RankSchedule& schedule, std::size_t n) c
 }
 
 void RankGroup::all_reduce(double* data, std::size_t n) {
+  if (size_ == 1) return;  // a group of one: nothing to add, nothing to time
   const RankSchedule& s = schedule("all-reduce", n);
   clock_.time("all-reduce:" + name_, [&] { s.run(data, comm_); });
 }
 
 Buffer RankGroup::all_gather(const Buffer& shard, std::size_t n) {
+  if (size_ == 1 && shard.size() == n) return shard;
   const RankSchedule& s = schedule("all-gather", n);
   const std::size_t at = shard_offset(n, size_, rank_);
   if (shard.size() != shard_sizes(n, size_)[static_cast<std::size_t>(rank_)])
@@ -64,6 +66,7 @@ Buffer RankGroup::all_gather(const Buffer& shard, std::size_t n) {
 }
 
 Buffer RankGroup::reduce_scatter(const Buffer& full) {
+  if (size_ == 1) return full;
   const std::size_t n = full.size();
   const RankSchedule& s = schedule("reduce-scatter", n);
   Buffer work = full;

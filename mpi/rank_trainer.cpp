@@ -167,9 +167,8 @@ double RankTrainer::step(int step) {
       case PipelineOp::Kind::kSendGrad: send(i, p - 1, grad_tag(i)); break;
     }
   }
-  clock_.time("send:pp", [&] {
-    MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
-  });
+  if (!sends.empty())
+    clock_.time("send:pp", [&] { MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE); });
   sync_and_update(step);
   return last ? loss : std::nan("");
 }

@@ -1,6 +1,6 @@
 // train_command.cpp — `dsml-mpi train`: the course's training strategies with every rank a process holding only
 // its shard (rank_trainer.h), compared with the core's single-device training on the same data from the same
-// initial model (reference_step, dsml/data_parallel.h) — the largest parameter difference is printed, and a run
+// initial model (single_device_run, dsml/single_device.h) — the largest parameter difference is printed, and a run
 // that differs by more than --tolerance exits 1.
 //
 //   $ mpirun -np 8 dsml-mpi train --strategy pp-1f1b --dp 2 --tp 2 --pp 2
@@ -15,7 +15,7 @@
 
 #include "args.h"
 #include "commands.h"
-#include "dsml/data_parallel.h"
+#include "dsml/single_device.h"
 #include "json_line.h"
 #include "rank_trainer.h"
 
@@ -88,14 +88,11 @@ int run_training(const TrainPlan& plan, const World& world) {
     double replica_gap = 0;
     const MlpParams trained = assemble_model(plan, flats, replica_gap);
     // The core's single-device training: same initial model, same batches, same optimizer.
-    MlpParams reference = init_mlp(plan.model, plan.seed + 1);
-    Optimizer optimizer(plan.optimizer);
-    const TeacherTask task(plan.model, plan.seed);
-    std::vector<double> reference_losses;
-    for (int s = 0; s < plan.steps; ++s)
-      reference_losses.push_back(
-          reference_step(plan.model, optimizer, reference, task.make_batch(static_cast<std::uint64_t>(s), plan.batch)));
-    const Comparison diff = compare(trained, reference);
+    const SingleDeviceRun reference =
+        single_device_run(plan.model, plan.optimizer, init_mlp(plan.model, plan.seed + 1),
+                          teacher_batches(plan.model, plan.seed, plan.steps, plan.batch));
+    const std::vector<double>& reference_losses = reference.losses;
+    const Comparison diff = compare(trained, reference.params);
     equal = diff.max_abs <= plan.tolerance && replica_gap <= plan.tolerance ? 1 : 0;
     const RankGrid& g = plan.grid;
     const JsonObject json =

@@ -3,37 +3,36 @@
 
 #include "dsml/error.h"
 #include "dsml/schedule.h"
+#include "dsml/strategy.h"
 
 namespace dsml::mpi {
 
 namespace {
 
-struct StrategyRule {
-  const char* name;
-  DpSync sync;
-  const char* schedule;
-  char axis;  // the grid axis that gets every rank by default: 'd', 't', 'p', 'f' (fsdp-tp), '1' (single)
-};
-
-const StrategyRule kRules[] = {
-    {"single", DpSync::bucketed, "1f1b", '1'}, {"dp", DpSync::naive, "1f1b", 'd'},
-    {"dp-bucketed", DpSync::bucketed, "1f1b", 'd'}, {"zero1", DpSync::zero1, "1f1b", 'd'},
-    {"zero2", DpSync::zero2, "1f1b", 'd'}, {"zero3", DpSync::zero3, "1f1b", 'd'},
-    {"tp", DpSync::bucketed, "1f1b", 't'}, {"fsdp-tp", DpSync::zero3, "1f1b", 'f'},
-    {"pp-gpipe", DpSync::bucketed, "gpipe", 'p'}, {"pp-1f1b", DpSync::bucketed, "1f1b", 'p'},
-};
-
-const StrategyRule& rule_of(const std::string& name) {
-  for (const StrategyRule& rule : kRules)
-    if (name == rule.name) return rule;
-  throw Error("unknown strategy '" + name + "'; choose one of: single, dp, dp-bucketed, zero1, zero2, zero3, tp, "
-              "fsdp-tp, pp-gpipe, pp-1f1b");
+// What the MPI rank program does on the dp axis, and where a strategy puts the ranks by default.
+DpSync sync_of(Strategy s) {
+  if (s == Strategy::dp || s == Strategy::dp_accumulate) return DpSync::naive;
+  if (s == Strategy::fsdp_tp) return DpSync::zero3;
+  switch (zero_stage(s)) {
+    case 1: return DpSync::zero1;
+    case 2: return DpSync::zero2;
+    case 3: return DpSync::zero3;
+    default: return DpSync::bucketed;
+  }
 }
 
-RankGrid grid_of(const cli::Args& args, const StrategyRule& rule, int size) {
+char axis_of(Strategy s) {  // 'd', 't', 'p', 'f' (fsdp-tp: dp × 2), '1' (single)
+  if (s == Strategy::single) return '1';
+  if (s == Strategy::tp) return 't';
+  if (s == Strategy::fsdp_tp) return 'f';
+  if (is_pipeline(s)) return 'p';
+  return 'd';
+}
+
+RankGrid grid_of(const cli::Args& args, Strategy strategy, int size) {
   if (args.has("dp") || args.has("tp") || args.has("pp"))
     return RankGrid{args.whole_or("dp", 1), args.whole_or("tp", 1), args.whole_or("pp", 1)};
-  switch (rule.axis) {
+  switch (axis_of(strategy)) {
     case 'd': return RankGrid{size, 1, 1};
     case 't': return RankGrid{1, size, 1};
     case 'p': return RankGrid{1, 1, size};
@@ -68,10 +67,10 @@ const char* sync_name(DpSync sync) {
 TrainPlan train_plan(const cli::Args& args, int world_size) {
   TrainPlan plan;
   plan.strategy = args.text("strategy");
-  const StrategyRule& rule = rule_of(plan.strategy);
-  plan.sync = rule.sync;
-  plan.schedule = rule.schedule;
-  plan.grid = grid_of(args, rule, world_size);
+  const Strategy strategy = parse_strategy(plan.strategy);  // the core's names (dsml/strategy.h)
+  plan.sync = sync_of(strategy);
+  plan.schedule = strategy == Strategy::pp_gpipe ? "gpipe" : "1f1b";
+  plan.grid = grid_of(args, strategy, world_size);
   validate(plan.grid);
   plan.model.layers = args.whole_or("layers", 4);
   plan.model.width = args.whole_or("width", 32);
@@ -84,7 +83,7 @@ TrainPlan train_plan(const cli::Args& args, int world_size) {
   validate(plan.optimizer);
   plan.batch = args.whole_or("batch", 32);
   plan.steps = args.whole_or("steps", 5);
-  plan.micro_batches = args.whole_or("micro-batches", plan.grid.pp > 1 ? 4 : 1);
+  plan.micro_batches = args.whole_or("micro-batches", plan.grid.pp > 1 ? 4 : default_micro_batches(strategy));
   plan.seed = static_cast<std::uint64_t>(args.whole_or("seed", 7));
   if (args.has("algorithm")) plan.algorithm = args.text("algorithm");
   plan.bucket_bytes = args.number_or("bucket-bytes", plan.bucket_bytes);

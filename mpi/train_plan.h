@@ -3,20 +3,21 @@
 //
 // One rank program covers every strategy (as the lab's does, lessons/lab/programs/lab_train.js): rank
 // (d, t, p) = rank_of(grid, …) holds pipeline stage p's blocks, tensor-parallel slice t of each, and — with
-// ZeRO-3/FSDP — only its data-parallel shard d of that slice. The strategy name says what the dp axis does
-// and which pipeline schedule runs; --dp/--tp/--pp set the grid (by default every rank on the strategy's axis):
-//   strategy      dp axis (gradient sync)                                     pipeline   default grid
-//   single        —                                                           —          1 × 1 × 1
-//   dp            naive DDP: one all-reduce per tensor, full optimizer        1f1b       P × 1 × 1
-//   dp-bucketed   buckets of --bucket-bytes, one all-reduce each              1f1b       P × 1 × 1
-//   zero1         all-reduce, update own 1/dp of the optimizer, all-gather    1f1b       P × 1 × 1
-//   zero2         reduce-scatter, update own shard, all-gather                1f1b       P × 1 × 1
-//   zero3         params sharded per block: all-gather before use,            1f1b       P × 1 × 1
-//                 reduce-scatter gradients (FSDP)
-//   tp            as dp-bucketed; Megatron slices over tp                     1f1b       1 × P × 1
-//   fsdp-tp       as zero3 over dp, Megatron slices over tp                   1f1b       P/2 × 2 × 1
-//   pp-gpipe      as dp-bucketed                                              gpipe      1 × 1 × P
-//   pp-1f1b       as dp-bucketed                                              1f1b       1 × 1 × P
+// ZeRO-3/FSDP — only its data-parallel shard d of that slice. The strategy (the core's names, dsml/strategy.h)
+// says what the dp axis does and which pipeline schedule runs; --dp/--tp/--pp set the grid (by default every
+// rank on the strategy's axis), and any strategy composes with the other two axes, as in the lab:
+//   strategy        dp axis (gradient sync)                                           pipeline  default grid
+//   single          —                                                                 —         1 × 1 × 1
+//   dp              naive DDP: one all-reduce per tensor, last first; full optimizer  1f1b      P × 1 × 1
+//   dp-accumulate   as dp, after m = 2 micro-batches (gradient accumulation)          1f1b      P × 1 × 1
+//   dp-bucketed     DDP's buckets of --bucket-bytes from the last value, one all-reduce each       P × 1 × 1
+//   zero1, zero2    per bucket: reduce-scatter, update own shard, all-gather          1f1b      P × 1 × 1
+//                   (zero1 keeps the whole gradient buffer, zero2 only its shard)
+//   zero3           params sharded per block: all-gather before each use, reduce-scatter gradients (FSDP)
+//   tp              as dp-bucketed; Megatron slices over tp                           1f1b      1 × P × 1
+//   fsdp-tp         as zero3 over dp, Megatron slices over tp                         1f1b      P/2 × 2 × 1
+//   pp-gpipe        as dp-bucketed                                                    gpipe     1 × 1 × P
+//   pp-1f1b         as dp-bucketed                                                    1f1b      1 × 1 × P
 // So `--strategy pp-1f1b --dp 2 --tp 2 --pp 2` on 8 ranks is the lab's default run.
 #pragma once
 

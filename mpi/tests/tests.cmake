@@ -28,8 +28,8 @@ set_tests_properties(mpi_ping_pong PROPERTIES PASS_REGULAR_EXPRESSION
 # Training: every strategy over MPI equals the core's single-device training (max |param difference| ≤ 1e-10;
 # the program exits 1 otherwise).
 set(DSML_TRAIN_CASES
-  "2|dp"  "2|zero1"  "2|zero2"  "2|zero3"  "2|pp-gpipe"
-  "3|dp-bucketed --batch 24 --bucket-bytes 4096"  "3|tp --hidden 96"
+  "2|dp"  "2|dp-accumulate"  "2|zero1"  "2|zero2"  "2|zero3"  "2|pp-gpipe"
+  "3|dp-bucketed --batch 24 --bucket-bytes 4096"  "3|zero2 --batch 24 --bucket-bytes 4096"  "3|tp --hidden 96"
   "4|tp"  "4|pp-1f1b"  "4|fsdp-tp"  "4|dp --algorithm recursive-doubling --optimizer momentum"
   "8|pp-1f1b --dp 2 --tp 2 --pp 2"  "8|fsdp-tp --dp 2 --tp 2 --pp 2")
 foreach(case ${DSML_TRAIN_CASES})
