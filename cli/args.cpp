@@ -17,12 +17,12 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
 }  // namespace
 
 Args::Args(const std::string& command, int argc, char** argv, int first, const std::vector<std::string>& valued,
-           const std::vector<std::string>& switches)
-    : command_(command) {
+           const std::vector<std::string>& switches, const std::string& program)
+    : command_(program + " " + command), program_(program) {
   for (int i = first; i < argc; ++i) {
     const std::string token = argv[i];
     if (token.rfind("--", 0) != 0 || token.size() == 2)
-      throw UsageError("unexpected argument '" + token + "' for 'dsml " + command + "' (flags look like --bytes 1000)");
+      throw UsageError("unexpected argument '" + token + "' for '" + command_ + "' (flags look like --bytes 1000)");
     const std::size_t equals = token.find('=');
     const std::string name = token.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
     if (values_.count(name) || switches_.count(name)) throw UsageError("--" + name + " is given twice");
@@ -39,7 +39,7 @@ Args::Args(const std::string& command, int argc, char** argv, int first, const s
         values_[name] = argv[++i];
       }
     } else {
-      throw UsageError("unknown flag --" + name + " for 'dsml " + command + "' (see dsml --help)");
+      throw UsageError("unknown flag --" + name + " for '" + command_ + "' (see " + program_ + " --help)");
     }
   }
 }
@@ -48,7 +48,7 @@ bool Args::has(const std::string& name) const { return values_.count(name) > 0 |
 
 std::string Args::text(const std::string& name) const {
   const auto it = values_.find(name);
-  if (it == values_.end()) throw UsageError("'dsml " + command_ + "' needs --" + name);
+  if (it == values_.end()) throw UsageError("'" + command_ + "' needs --" + name);
   return it->second;
 }
 

@@ -20,8 +20,9 @@ class Args {
  public:
   // Parses argv[first..argc) for `command`. `valued` lists the flags that take a value, `switches` those that
   // do not (both without the leading "--"). Throws UsageError on an unknown, repeated or value-less flag.
+  // `program` names the tool in messages ("dsml", "dsml-mpi").
   Args(const std::string& command, int argc, char** argv, int first, const std::vector<std::string>& valued,
-       const std::vector<std::string>& switches = {});
+       const std::vector<std::string>& switches = {}, const std::string& program = "dsml");
 
   bool has(const std::string& name) const;
   std::string text(const std::string& name) const;                        // required
@@ -32,7 +33,8 @@ class Args {
   std::vector<double> numbers(const std::string& name) const;             // required, comma-separated
 
  private:
-  std::string command_;
+  std::string command_;  // "<program> <subcommand>", e.g. "dsml collective"
+  std::string program_;
   std::map<std::string, std::string> values_;
   std::set<std::string> switches_;
 };
