@@ -2,6 +2,7 @@
 // notices (e.g. "your saved progress could not be read…"), export / import of progress, and the backups that
 // Progress wrote before resetting or dropping anything (restore, download, delete).
 import { initLesson } from "./web/lesson/lesson.js";
+import { registerOffline } from "./web/lesson/offline.js";
 import { WEEKS, weekLabel } from "./web/lesson/course.js";
 import { Progress, downloadProgress } from "./web/storage/progress.js";
 import { deleteBackup, downloadBackup, listBackups } from "./web/storage/progress_backups.js";
@@ -16,6 +17,7 @@ progress.onChange(renderCards);
 loadExerciseLists().then(renderCards);
 wireExportImport();
 renderBackups();
+registerOffline();
 
 function showNotices(box, notices) {
   box.replaceChildren(...notices.map(({ level, text }) => {

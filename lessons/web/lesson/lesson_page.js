@@ -8,6 +8,7 @@ import { Progress } from "../storage/progress.js";
 import { mountExercises } from "../exercise/exercise.js";
 import { showNotices } from "./notices.js";
 import { fillCalcs } from "./calc.js";
+import { registerOffline } from "./offline.js";
 
 // mountWidgets({ core, clusters, widget }) — widget(name) is the figure with data-widget="name".
 export async function startLesson({ exercises, calcs, mountWidgets }) {
@@ -27,4 +28,5 @@ export async function startLesson({ exercises, calcs, mountWidgets }) {
   // For the page tests and the curious: the live exercises and the core.
   window.dsml = { core, progress, exercises: controllers };
   document.documentElement.dataset.ready = "true";
+  registerOffline();
 }
