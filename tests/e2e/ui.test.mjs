@@ -13,9 +13,9 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
 import { assembleSite } from "../../scripts/assemble_site.mjs";
+import { injectAxe } from "./harness.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const AXE = join(ROOT, "node_modules/axe-core/axe.min.js");
 const SHOTS = process.env.DSML_SCREENSHOTS;
 let tmp, server, base, ctx;
 
@@ -237,7 +237,7 @@ for (const colorScheme of ["light", "dark"]) {
         if (path.startsWith("tests")) await page.waitForFunction(() => window.__uiReady === true);
         await page.evaluate(() => document.fonts.ready);
         await page.waitForTimeout(350);   // chart animation
-        await page.addScriptTag({ path: AXE });
+        await injectAxe(page);   // through DevTools: the page's CSP refuses inline scripts
         const violations = await page.evaluate(async () => {
           const r = await window.axe.run(document, { resultTypes: ["violations"] });
           return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
