@@ -9,10 +9,12 @@ import { mountExercises } from "../exercise/exercise.js";
 import { showNotices } from "./notices.js";
 import { fillCalcs } from "./calc.js";
 import { registerOffline } from "./offline.js";
+import { installPrint } from "../ui/print.js";
 
 // mountWidgets({ core, clusters, widget }) — widget(name) is the figure with data-widget="name".
 export async function startLesson({ exercises, calcs, mountWidgets }) {
   initLesson();
+  installPrint();
   const progress = new Progress();
   showNotices(progress.notices);
   const core = await loadCore();

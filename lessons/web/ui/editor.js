@@ -4,6 +4,7 @@ import {
   EditorView, EditorState, Compartment, Prec, basicSetup, javascript, oneDark, keymap, indentWithTab,
 } from "../vendor/editor.js";
 import { currentTheme } from "./theme.js";
+import { forgetPrintCopy, printCopy } from "./print.js";
 
 export function createEditor(parent, { doc, label, onRun, onChange }) {
   const theme = new Compartment();
@@ -36,12 +37,18 @@ export function createEditor(parent, { doc, label, onRun, onChange }) {
   visible.observe(parent);
   const retheme = () => view.dispatch({ effects: theme.reconfigure(themeFor(currentTheme())) });
   document.addEventListener("dsml-theme", retheme);
+  printCopy(parent, () => view.state.doc.toString());   // the whole text on paper, not just the scroll box
   return {
     view,
     get value() { return view.state.doc.toString(); },
     // Replaces the whole text as one undoable change (Ctrl-Z brings the learner's code back).
     set value(text) { view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }); },
     focus() { view.focus(); },
-    destroy() { document.removeEventListener("dsml-theme", retheme); visible.disconnect(); view.destroy(); },
+    destroy() {
+      document.removeEventListener("dsml-theme", retheme);
+      forgetPrintCopy(parent);
+      visible.disconnect();
+      view.destroy();
+    },
   };
 }
