@@ -3,7 +3,8 @@
 // Progress wrote before resetting or dropping anything (restore, download, delete).
 import { initLesson } from "./web/lesson/lesson.js";
 import { registerOffline } from "./web/lesson/offline.js";
-import { WEEKS, weekLabel } from "./web/lesson/course.js";
+import { WEEKS } from "./web/lesson/course.js";
+import { cardsHTML } from "./web/lesson/course_cards.js";
 import { Progress, downloadProgress } from "./web/storage/progress.js";
 import { deleteBackup, downloadBackup, listBackups } from "./web/storage/progress_backups.js";
 
@@ -14,7 +15,8 @@ const exerciseIds = new Map();   // slug → [exercise ids] for weeks whose exer
 showNotices(document.getElementById("notices"), progress.notices);
 renderCards();
 progress.onChange(renderCards);
-loadExerciseLists().then(renderCards);
+// The counts only fill the cards' feet (their height is reserved): load the weeks' exercise modules when idle.
+(globalThis.requestIdleCallback ?? setTimeout)(() => loadExerciseLists().then(renderCards));
 wireExportImport();
 renderBackups();
 registerOffline();
@@ -43,45 +45,10 @@ async function loadExerciseLists() {
 }
 
 function renderCards() {
-  const list = document.getElementById("weeks");
-  list.replaceChildren(...WEEKS.map((week) => {
-    const li = document.createElement("li");
-    const card = document.createElement("article");
-    card.className = week.available ? "card" : "card pending";
-    card.setAttribute("aria-labelledby", `card-${week.slug}`);
-    const kicker = text("p", weekLabel(week), "kicker");
-    const h3 = document.createElement("h3");
-    h3.id = `card-${week.slug}`;
-    if (week.available) {
-      const a = document.createElement("a");
-      a.href = `./${week.slug}/index.html`;
-      a.textContent = week.title;
-      h3.append(a);
-    } else {
-      h3.textContent = week.title;
-    }
-    const foot = document.createElement("div");
-    foot.className = "card-foot";
+  document.getElementById("weeks").innerHTML = cardsHTML(WEEKS, (week) => {
     const ids = exerciseIds.get(week.slug);
-    if (!week.available) {
-      foot.append(text("span", "In preparation", "badge"));
-    } else if (ids) {
-      const solved = progress.solvedCount(ids);
-      foot.append(text("span", `${solved} of ${ids.length} exercises solved`));
-      const meter = document.createElement("div");
-      meter.className = "meter";
-      meter.setAttribute("aria-hidden", "true");
-      const fill = document.createElement("span");
-      fill.style.width = `${ids.length ? (100 * solved) / ids.length : 0}%`;
-      meter.append(fill);
-      foot.append(meter);
-    } else {
-      foot.append(text("span", "Available now"));
-    }
-    card.append(kicker, h3, text("p", week.summary), foot);
-    li.append(card);
-    return li;
-  }));
+    return ids ? { solved: progress.solvedCount(ids), total: ids.length } : null;
+  });
 }
 
 function wireExportImport() {

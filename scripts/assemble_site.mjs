@@ -4,6 +4,8 @@
 //   web/vendor/{chart,editor,katex}.js  source: re-exports of npm packages → site: esbuild bundles (+ KaTeX CSS, fonts)
 //   web/worker/rank_worker.js           source: plain modules → site: one bundled file (one fetch per Worker)
 //   wasm/dsml.{mjs,wasm}                the core, from the emscripten build
+//   */index.html                        the same pages with their math rendered (scripts/prerender_math.mjs),
+//                                       the course index with its week cards (lessons/web/lesson/course_cards.js)
 //   sw.js                               the service worker, told the site's files and a hash of them (its version)
 //   node scripts/assemble_site.mjs <out dir> [--wasm build/wasm/wasm]
 // Also importable (tests assemble a site from the working tree): assembleSite(outDir, { wasmDir }).
@@ -12,6 +14,9 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, write
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { prerenderMath } from "./prerender_math.mjs";
+import { WEEKS } from "../lessons/web/lesson/course.js";
+import { cardsHTML } from "../lessons/web/lesson/course_cards.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const LESSONS = join(ROOT, "lessons");
@@ -34,6 +39,14 @@ export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wa
   if (haveWasm) {
     mkdirSync(join(outDir, "wasm"), { recursive: true });
     for (const f of ["dsml.mjs", "dsml.wasm"]) cpSync(join(wasmDir, f), join(outDir, "wasm", f));
+  }
+  const index = join(outDir, "index.html");
+  const emptyCards = '<ol class="week-cards" id="weeks"></ol>';
+  if (!readFileSync(index, "utf8").includes(emptyCards)) throw new Error(`lessons/index.html must contain ${emptyCards}`);
+  writeFileSync(index, readFileSync(index, "utf8").replace(emptyCards, emptyCards.replace("><", `>${cardsHTML(WEEKS)}<`)));
+  for (const page of listFiles(outDir).filter((f) => f.endsWith(".html"))) {
+    const file = join(outDir, page);
+    writeFileSync(file, prerenderMath(readFileSync(file, "utf8")));
   }
   writeFileSync(join(outDir, ".nojekyll"), "");
   const { version } = stampServiceWorker(outDir);

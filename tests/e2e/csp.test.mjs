@@ -46,6 +46,7 @@ for (const w of WEEKS.filter((x) => x.available)) {
   test(`${w.slug}: core, Workers, the learner's Blob module, fonts and inline styles work with no CSP violation`, async () => {
     const { page, problems } = await openWatched(`${w.slug}/`);
     await page.waitForSelector("html[data-ready=true]", { timeout: 60000 });
+    await page.evaluate(() => window.dsml.mountAll());   // every widget and editor, as printing builds them
     await page.evaluate(() => document.fonts.ready);
     assert.ok(await page.evaluate(() => document.fonts.check("16px KaTeX_Main")), "KaTeX's font loaded");
     assert.ok(await page.locator(".cm-editor").count() > 0, "CodeMirror (its styles are injected inline)");

@@ -18,7 +18,8 @@ after(async () => { await site?.close(); });
 const LONG_CODE = `async function main(ctx) {\n${Array.from({ length: 78 }, (_, i) => `  // line ${i + 2}`).join("\n")}\n}\n`;
 
 test("week 1 prints charts as light images, whole code, and no controls (dark mode on screen)", async () => {
-  const { page, problems } = await openLesson(site.context, site.url, "week1");
+  // Widgets and editors far from the viewport are not built yet: printing must build them.
+  const { page, problems } = await openLesson(site.context, site.url, "week1", { onDemand: true });
   await page.evaluate((code) => window.dsml.exercises.get("w1-token-ring").setCode(code), LONG_CODE);
   await page.waitForTimeout(400);   // chart animations end
   // What the page holds while the PDF is printed, seen from a listener that runs after print.js's.

@@ -55,6 +55,7 @@ const entries = new Set([
       .map(([, src]) => normalize(join(dirname(page), src)))),
   "lessons/web/worker/rank_worker.js",
   "lessons/sw.js",   // the service worker: needs a ServiceWorkerGlobalScope
+  "lessons/web/lesson/calc_worker.js",
 ]);
 
 test("every lesson module loads in Node from the source tree (calcs, widgets, exercises, programs, runtime)", async () => {

@@ -88,29 +88,63 @@ let watching = false;
 
 /** Give every horizontally overflowing box under `root` a tab stop (and take it away when it fits). */
 export function makeScrollersFocusable(root = document) {
+  // All sizes are read first, then attributes written: interleaving them would force a layout of the whole
+  // page per box (hundreds of boxes on a lesson page).
+  checkBoxes([...root.querySelectorAll(SCROLLERS)]);
+}
+
+/**
+ * The same, one part of the page per idle moment: measuring a box lays out the part of the page it is in
+ * (on phones a section far from the viewport is not laid out until needed, style.css), and measuring every box
+ * of a lesson at once would hold the main thread for a long time while the page loads.
+ */
+export function makeScrollersFocusableWhenIdle(root = document) {
+  const groups = new Map();   // section (or root) → its boxes
   for (const box of root.querySelectorAll(SCROLLERS)) {
-    const overflows = box.scrollWidth > box.clientWidth + 1;
-    if (overflows && !box.hasAttribute("tabindex")) {
-      box.setAttribute("tabindex", "0");
-      box.dataset.scrollFocus = "";
-    } else if (!overflows && "scrollFocus" in box.dataset) {
-      box.removeAttribute("tabindex");
-      delete box.dataset.scrollFocus;
-    }
+    const part = box.closest("article > section") ?? root;
+    if (!groups.has(part)) groups.set(part, []);
+    groups.get(part).push(box);
+  }
+  idleQueue = [...groups.values()];
+  if (idleScheduled) return;
+  idleScheduled = true;
+  const idle = globalThis.requestIdleCallback ?? ((cb) => setTimeout(cb));
+  const step = () => {
+    checkBoxes(idleQueue.shift() ?? []);
+    if (idleQueue.length) idle(step);
+    else idleScheduled = false;
+  };
+  idle(step);
+}
+let idleQueue = [];
+let idleScheduled = false;
+
+function checkBoxes(boxes) {
+  const overflowing = boxes.map((box) => box.isConnected && box.scrollWidth > box.clientWidth + 1);
+  boxes.forEach((box, i) => setScrollFocus(box, overflowing[i]));
+}
+
+function setScrollFocus(box, overflows) {
+  if (overflows && !box.hasAttribute("tabindex")) {
+    box.setAttribute("tabindex", "0");
+    box.dataset.scrollFocus = "";
+  } else if (!overflows && "scrollFocus" in box.dataset) {
+    box.removeAttribute("tabindex");
+    delete box.dataset.scrollFocus;
   }
 }
 
 function watchScrollers() {
-  makeScrollersFocusable();
+  makeScrollersFocusableWhenIdle();
   if (watching) return;
   watching = true;
   let pending = false;
   addEventListener("resize", () => {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(() => { pending = false; makeScrollersFocusable(); });
+    requestAnimationFrame(() => { pending = false; makeScrollersFocusableWhenIdle(); });
   });
-  document.fonts?.ready?.then(() => makeScrollersFocusable());   // KaTeX fonts change widths
+  document.fonts?.ready?.then(() => makeScrollersFocusableWhenIdle());   // KaTeX fonts change widths
 }
 
 // Without an icon link the browser asks the server for /favicon.ico — a 404 on the console of every page
