@@ -94,33 +94,39 @@ export function makeScrollersFocusable(root = document) {
 }
 
 /**
- * The same, one part of the page per idle moment: measuring a box lays out the part of the page it is in
- * (on phones a section far from the viewport is not laid out until needed, style.css), and measuring every box
- * of a lesson at once would hold the main thread for a long time while the page loads.
+ * The same, measuring only what the learner sees: the boxes of a lesson section are measured when the section
+ * comes into view (it is laid out then anyway); until then each is taken to scroll and keeps a tab stop. Boxes
+ * outside sections are measured at once. Measuring every box of a lesson while it loads would lay out the whole
+ * page (hundreds of rendered formulas) at once, and on phones a section far from the viewport is not laid out
+ * at all until needed (style.css).
  */
-export function makeScrollersFocusableWhenIdle(root = document) {
-  const groups = new Map();   // section (or root) → its boxes
+export function makeScrollersFocusableWhenSeen(root = document) {
+  if (!globalThis.IntersectionObserver) { makeScrollersFocusable(root); return; }
+  const bySection = new Map();   // section (null: outside any) → its boxes
   for (const box of root.querySelectorAll(SCROLLERS)) {
-    const part = box.closest("article > section") ?? root;
-    if (!groups.has(part)) groups.set(part, []);
-    groups.get(part).push(box);
+    const section = box.closest("article > section");
+    if (!bySection.has(section)) bySection.set(section, []);
+    bySection.get(section).push(box);
   }
-  idleQueue = [...groups.values()];
-  if (idleScheduled) return;
-  idleScheduled = true;
-  const idle = globalThis.requestIdleCallback ?? ((cb) => setTimeout(cb));
-  const step = () => {
-    checkBoxes(idleQueue.shift() ?? []);
-    if (idleQueue.length) idle(step);
-    else idleScheduled = false;
-  };
-  idle(step);
+  checkBoxes(bySection.get(null) ?? []);
+  bySection.delete(null);
+  seen?.disconnect();
+  seen = new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      if (e.isIntersecting && bySection.has(e.target)) checkBoxes(bySection.get(e.target));
+    }
+  });
+  for (const [section, boxes] of bySection) {
+    for (const box of boxes) if (!measured.has(box)) setScrollFocus(box, true);
+    seen.observe(section);
+  }
 }
-let idleQueue = [];
-let idleScheduled = false;
+let seen = null;
+const measured = new WeakSet();   // boxes measured at least once
 
 function checkBoxes(boxes) {
   const overflowing = boxes.map((box) => box.isConnected && box.scrollWidth > box.clientWidth + 1);
+  for (const box of boxes) measured.add(box);
   boxes.forEach((box, i) => setScrollFocus(box, overflowing[i]));
 }
 
@@ -135,16 +141,16 @@ function setScrollFocus(box, overflows) {
 }
 
 function watchScrollers() {
-  makeScrollersFocusableWhenIdle();
+  makeScrollersFocusableWhenSeen();
   if (watching) return;
   watching = true;
   let pending = false;
   addEventListener("resize", () => {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(() => { pending = false; makeScrollersFocusableWhenIdle(); });
+    requestAnimationFrame(() => { pending = false; makeScrollersFocusableWhenSeen(); });
   });
-  document.fonts?.ready?.then(() => makeScrollersFocusableWhenIdle());   // KaTeX fonts change widths
+  document.fonts?.ready?.then(() => makeScrollersFocusableWhenSeen());   // KaTeX fonts change widths
 }
 
 // Without an icon link the browser asks the server for /favicon.ico — a 404 on the console of every page

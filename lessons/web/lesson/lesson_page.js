@@ -7,8 +7,9 @@
 // are recomputed in a Worker (calc.js), each step below runs in its own task, widgets are built when the
 // learner comes near them (widgets_on_demand.js) and code editors likewise (ui/editor.js). The math is drawn at
 // build time (scripts/prerender_math.mjs). html[data-ready] is set once the exercises are live and the numbers
-// checked; window.dsml.mountAll() builds every remaining widget and editor at once (tests, printing).
-import { initLesson, makeScrollersFocusable, makeScrollersFocusableWhenIdle } from "./lesson.js";
+// checked; window.dsml.mountAll() builds every remaining widget and editor at once (tests, printing; the promise
+// it returns resolves once the editors, which load CodeMirror first, are built).
+import { initLesson, makeScrollersFocusable, makeScrollersFocusableWhenSeen } from "./lesson.js";
 import { compileCore, loadCore } from "../wasm.js";
 import { ClusterPool } from "../cluster/cluster_pool.js";
 import { Progress } from "../storage/progress.js";
@@ -49,7 +50,11 @@ export async function startLesson({ exercises, calcs, widgets = {}, mountWidgets
   const context = { core, clusters };
   const onDemand = mountOnDemand(widgets, context, { onMount: scrollersChanged });
   if (mountWidgets) mountWidgets({ ...context, widget: figureOf });
-  mountAll = () => { onDemand.mountAll(); materializeEditors(); makeScrollersFocusable(); };
+  mountAll = async () => {
+    onDemand.mountAll();
+    await materializeEditors();
+    makeScrollersFocusable();
+  };
   installPrint();
   await numbers;
   // For the page tests and the curious: the live exercises and the core.
@@ -70,7 +75,7 @@ function nextTask() {
   return new Promise((resolve) => setTimeout(resolve));
 }
 
-// Widgets add tables and code that may scroll sideways: re-check which boxes need a tab stop, when idle.
+// Widgets add tables and code that may scroll sideways: re-check which boxes need a tab stop as they are seen.
 function scrollersChanged() {
-  makeScrollersFocusableWhenIdle();
+  makeScrollersFocusableWhenSeen();
 }

@@ -1,30 +1,33 @@
 // editor.js — the code editor of code exercises: CodeMirror 6 with JavaScript, following the page theme.
 // Ctrl/Cmd-Enter runs; Escape then Tab leaves the editor (Tab indents inside it).
 //
-// Building a CodeMirror view costs tens of milliseconds, and a page has several editors near its end, so the
-// view is built when the editor comes within a screen of the viewport, gets the focus, or is asked for
-// (`view`, focus(), materializeEditors()). Until then the box shows the code as plain text, in the editor's
-// font, and the editor's value can be read and set as usual (a set value is reported to onChange as an edit).
-import {
-  EditorView, EditorState, Compartment, Prec, basicSetup, javascript, oneDark, keymap, indentWithTab,
-} from "../vendor/editor.js";
+// CodeMirror is large (loading it takes tens of milliseconds of the main thread, building a view as much again)
+// and a page's editors sit near its end, so both wait: CodeMirror is loaded, and an editor's view built, when
+// the editor comes within a screen of the viewport, gets the focus, or is asked for (focus(),
+// materializeEditors(); `view` once CodeMirror is loaded). Until then the box shows the code as plain text in
+// the editor's font, and the value can be read and set as usual (a set value is reported to onChange as an edit).
 import { currentTheme } from "./theme.js";
 import { forgetPrintCopy, printCopy } from "./print.js";
 
+let cm = null;        // the CodeMirror module, once loaded
+let loading = null;
+const loadCodeMirror = () => (loading ??= import("../vendor/editor.js").then((module) => { cm = module; }));
+
 const waiting = new Set();   // the build functions of editors whose view is not built yet
 
-/** Build the view of every editor on the page now (before a test drives them, or when everything is needed). */
-export function materializeEditors() {
+/** Build the view of every editor on the page (before a test drives them, or when everything is needed). */
+export async function materializeEditors() {
+  await loadCodeMirror();
   for (const build of [...waiting]) build();
 }
 
 export function createEditor(parent, { doc, label, onRun, onChange }) {
   let view = null;
   let text = doc;
-  const theme = new Compartment();
-  // One Dark's gutter numbers (#7d8799 on #282c34) miss WCAG AA contrast; lighten them.
-  const darkGutters = EditorView.theme({ ".cm-gutters": { color: "#aab2c0" } }, { dark: true });
-  const themeFor = (name) => (name === "dark" ? [oneDark, darkGutters] : []);
+  let theme = null;
+  const themeFor = (name) => (name === "dark"
+    // One Dark's gutter numbers (#7d8799 on #282c34) miss WCAG AA contrast; lighten them.
+    ? [cm.oneDark, cm.EditorView.theme({ ".cm-gutters": { color: "#aab2c0" } }, { dark: true })] : []);
 
   // Until the view is built: the code as text, a stop in the tab order that builds the view when reached.
   const placeholder = document.createElement("div");
@@ -36,11 +39,15 @@ export function createEditor(parent, { doc, label, onRun, onChange }) {
   placeholder.append(pre);
   parent.append(placeholder);
 
+  // The view, built now if CodeMirror is loaded; otherwise null, and built as soon as it is.
   const build = () => {
     if (view) return view;
+    if (!cm) { loadCodeMirror().then(build); return null; }
     waiting.delete(build);
     const hadFocus = placeholder.contains(document.activeElement);
     placeholder.remove();
+    const { EditorView, EditorState, Compartment, Prec, basicSetup, javascript, keymap, indentWithTab } = cm;
+    theme = new Compartment();
     view = new EditorView({
       parent,
       state: EditorState.create({
@@ -72,8 +79,13 @@ export function createEditor(parent, { doc, label, onRun, onChange }) {
     else setTimeout(build);   // its own task
   }, { rootMargin: "100% 0px" });
   near.observe(parent);
-  placeholder.addEventListener("focus", () => build());
-  placeholder.addEventListener("pointerdown", () => setTimeout(() => build().focus()));
+  const focusView = () => {
+    const built = build();
+    if (built) built.focus();
+    else loadCodeMirror().then(() => build().focus());
+  };
+  placeholder.addEventListener("focus", () => build());   // build() moves the focus into the new view
+  placeholder.addEventListener("pointerdown", () => setTimeout(focusView));
 
   const retheme = () => view?.dispatch({ effects: theme.reconfigure(themeFor(currentTheme())) });
   document.addEventListener("dsml-theme", retheme);
@@ -91,7 +103,7 @@ export function createEditor(parent, { doc, label, onRun, onChange }) {
         onChange?.(next);
       }
     },
-    focus() { build().focus(); },
+    focus: focusView,
     destroy() {
       document.removeEventListener("dsml-theme", retheme);
       forgetPrintCopy(parent);
