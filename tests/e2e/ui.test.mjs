@@ -164,9 +164,10 @@ test("charts re-theme live: the canvas is redrawn with the dark palette", async 
 
 test("progress: export → import round-trip, and a bad file is refused without touching the data", async () => {
   const { page } = await openPage("lessons/index.html");
+  // ownCode: the learner's code set aside while they try the reference solution (exercise/solution_view.js).
   const saved = { schema: 2, seed: 12345, exercises: {
-    "w1-crossover": { code: null, starterHash: null, solved: true, solvedAt: "2025-01-02T03:04:05.000Z", attempts: 2, answer: 62500, hintsShown: 1 },
-    "w1-ring": { code: "async function main(ctx) { return 1; }", starterHash: "0badf00d", solved: false, solvedAt: null, attempts: 3, answer: null, hintsShown: 0 },
+    "w1-crossover": { code: null, starterHash: null, solved: true, solvedAt: "2025-01-02T03:04:05.000Z", attempts: 2, answer: 62500, hintsShown: 1, ownCode: null },
+    "w1-ring": { code: "async function main(ctx) { return 1; }", starterHash: "0badf00d", solved: false, solvedAt: null, attempts: 3, answer: null, hintsShown: 0, ownCode: null },
   } };
   await page.evaluate((s) => localStorage.setItem("dsml.progress", JSON.stringify(s)), saved);
   await page.reload();
