@@ -16,7 +16,10 @@ const EX = `#ex-${ID}`;
 const editorText = (page) => page.evaluate((id) => window.dsml.exercises.get(id).code, ID);
 const savedRecord = (page, id = ID) => page.evaluate((i) => JSON.parse(localStorage.getItem("dsml.progress")).exercises[i], id);
 
+// Reloads once nothing is loading: editors near the viewport load CodeMirror on their own, and a reload in the
+// middle of that would abort the request (which the page watcher counts as a failure).
 async function reload(page) {
+  await page.evaluate(() => window.dsml.mountAll());
   await page.reload();
   await page.waitForSelector("html[data-ready=true]");
 }
