@@ -49,7 +49,7 @@ try {
 } finally {
   await new Promise((ok) => { chrome.once("exit", ok); chrome.kill(); });
   server.close();
-  rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+  try { rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); } catch { /* Chromium's last writes */ }
 }
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify(results, null, 2));
 
