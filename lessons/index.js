@@ -1,9 +1,13 @@
 // The course home: a card per week (from web/lesson/course.js) with the learner's progress, the progress
-// notices (e.g. "your saved progress could not be read…"), and export / import of progress.
+// notices (e.g. "your saved progress could not be read…"), export / import of progress, and the backups that
+// Progress wrote before resetting or dropping anything (restore, download, delete).
 import { initLesson } from "./web/lesson/lesson.js";
-import { WEEKS, weekLabel } from "./web/lesson/course.js";
+import { registerOffline } from "./web/lesson/offline.js";
+import { WEEKS } from "./web/lesson/course.js";
+import { cardsHTML } from "./web/lesson/course_cards.js";
 import { Progress, downloadProgress } from "./web/storage/progress.js";
 import { plural } from "./web/units.js";
+import { deleteBackup, downloadBackup, listBackups } from "./web/storage/progress_backups.js";
 
 initLesson({ homeHref: "./index.html" });
 const progress = new Progress();
@@ -12,8 +16,11 @@ const exerciseIds = new Map();   // slug → [exercise ids] for weeks whose exer
 showNotices(document.getElementById("notices"), progress.notices);
 renderCards();
 progress.onChange(renderCards);
-loadExerciseLists().then(renderCards);
+// The counts only fill the cards' feet (their height is reserved): load the weeks' exercise modules when idle.
+(globalThis.requestIdleCallback ?? setTimeout)(() => loadExerciseLists().then(renderCards));
 wireExportImport();
+renderBackups();
+registerOffline();
 
 function showNotices(box, notices) {
   box.replaceChildren(...notices.map(({ level, text }) => {
@@ -39,45 +46,10 @@ async function loadExerciseLists() {
 }
 
 function renderCards() {
-  const list = document.getElementById("weeks");
-  list.replaceChildren(...WEEKS.map((week) => {
-    const li = document.createElement("li");
-    const card = document.createElement("article");
-    card.className = week.available ? "card" : "card pending";
-    card.setAttribute("aria-labelledby", `card-${week.slug}`);
-    const kicker = text("p", weekLabel(week), "kicker");
-    const h3 = document.createElement("h3");
-    h3.id = `card-${week.slug}`;
-    if (week.available) {
-      const a = document.createElement("a");
-      a.href = `./${week.slug}/index.html`;
-      a.textContent = week.title;
-      h3.append(a);
-    } else {
-      h3.textContent = week.title;
-    }
-    const foot = document.createElement("div");
-    foot.className = "card-foot";
+  document.getElementById("weeks").innerHTML = cardsHTML(WEEKS, (week) => {
     const ids = exerciseIds.get(week.slug);
-    if (!week.available) {
-      foot.append(text("span", "In preparation", "badge"));
-    } else if (ids) {
-      const solved = progress.solvedCount(ids);
-      foot.append(text("span", `${solved} of ${ids.length} exercises solved`));
-      const meter = document.createElement("div");
-      meter.className = "meter";
-      meter.setAttribute("aria-hidden", "true");
-      const fill = document.createElement("span");
-      fill.style.width = `${ids.length ? (100 * solved) / ids.length : 0}%`;
-      meter.append(fill);
-      foot.append(meter);
-    } else {
-      foot.append(text("span", "Available now"));
-    }
-    card.append(kicker, h3, text("p", week.summary), foot);
-    li.append(card);
-    return li;
-  }));
+    return ids ? { solved: progress.solvedCount(ids), total: ids.length } : null;
+  });
 }
 
 function wireExportImport() {
@@ -99,14 +71,68 @@ function wireExportImport() {
     const file = input.files?.[0];
     if (!file) return;
     try {
-      const { exercises, solved } = progress.importJSON(await file.text());
-      say("success", `Imported ${file.name}: ${plural(exercises, "exercise record")}, ${solved} solved.`);
+      const { exercises, solved, dropped } = progress.importJSON(await file.text());
+      say("success", `Imported ${file.name}: ${plural(exercises, "exercise record")}, ${solved} solved.` + skipped(dropped));
     } catch (err) {
       say("error", err.message);
     } finally {
       input.value = "";   // choosing the same file again still fires "change"
     }
   });
+}
+
+function skipped(dropped) {
+  if (!dropped.length) return "";
+  return ` Skipped ${dropped.length} record${dropped.length === 1 ? "" : "s"} that could not be read: `
+    + `${dropped.map(({ id, problem }) => `“${id}” (${problem})`).join(", ")}.`;
+}
+
+// One line per backup: when it was saved, what restoring it brings back, and Restore / Download / Delete.
+function renderBackups() {
+  const storage = progress.storage;
+  const backups = storage ? listBackups(storage) : [];
+  const box = document.getElementById("backups");
+  box.hidden = backups.length === 0;
+  const message = document.getElementById("progress-message");
+  const say = (kind, msg) => {
+    message.className = `status-message notice ${kind}`;
+    message.textContent = msg;
+  };
+  document.getElementById("backup-list").replaceChildren(...backups.map(({ key, savedAt, summary, restorable }) => {
+    const li = document.createElement("li");
+    const when = savedAt ? savedAt.toLocaleString() : key;
+    const label = text("span", `Saved ${when}: ${summary}.`);
+    const actions = text("span", "", "backup-actions");
+    const button = (name, onClick) => {
+      const b = text("button", name, "secondary");
+      b.type = "button";
+      b.setAttribute("aria-label", `${name} the backup saved ${when}`);
+      b.addEventListener("click", onClick);
+      actions.append(b);
+      return b;
+    };
+    button("Restore", () => {
+      if (!window.confirm("Replace your current progress with this backup? Your current progress is backed up first.")) return;
+      try {
+        const { exercises, solved, savedAs } = progress.restoreBackup(key);
+        say("success", `Restored the backup saved ${when}: ${exercises} exercise record${exercises === 1 ? "" : "s"}, `
+          + `${solved} solved.${savedAs ? " Your progress before the restore is the newest backup." : ""}`);
+      } catch (err) {
+        say("error", err.message);
+      }
+      renderBackups();
+    }).disabled = !restorable;
+    button("Download", () => {
+      try { say("success", `Saved ${downloadBackup(storage, key)}.`); } catch (err) { say("error", err.message); }
+    });
+    button("Delete", () => {
+      if (!window.confirm("Delete this backup? It cannot be brought back.")) return;
+      deleteBackup(storage, key);
+      renderBackups();
+    });
+    li.append(label, actions);
+    return li;
+  }));
 }
 
 function text(tag, content, className) {

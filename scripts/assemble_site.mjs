@@ -4,12 +4,19 @@
 //   web/vendor/{chart,editor,katex}.js  source: re-exports of npm packages → site: esbuild bundles (+ KaTeX CSS, fonts)
 //   web/worker/rank_worker.js           source: plain modules → site: one bundled file (one fetch per Worker)
 //   wasm/dsml.{mjs,wasm}                the core, from the emscripten build
+//   */index.html                        the same pages with their math rendered (scripts/prerender_math.mjs),
+//                                       the course index with its week cards (lessons/web/lesson/course_cards.js)
+//   sw.js                               the service worker, told the site's files and a hash of them (its version)
 //   node scripts/assemble_site.mjs <out dir> [--wasm build/wasm/wasm]
 // Also importable (tests assemble a site from the working tree): assembleSite(outDir, { wasmDir }).
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { prerenderMath } from "./prerender_math.mjs";
+import { WEEKS } from "../lessons/web/lesson/course.js";
+import { cardsHTML } from "../lessons/web/lesson/course_cards.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const LESSONS = join(ROOT, "lessons");
@@ -33,8 +40,39 @@ export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wa
     mkdirSync(join(outDir, "wasm"), { recursive: true });
     for (const f of ["dsml.mjs", "dsml.wasm"]) cpSync(join(wasmDir, f), join(outDir, "wasm", f));
   }
+  const index = join(outDir, "index.html");
+  const emptyCards = '<ol class="week-cards" id="weeks"></ol>';
+  if (!readFileSync(index, "utf8").includes(emptyCards)) throw new Error(`lessons/index.html must contain ${emptyCards}`);
+  writeFileSync(index, readFileSync(index, "utf8").replace(emptyCards, emptyCards.replace("><", `>${cardsHTML(WEEKS)}<`)));
+  for (const page of listFiles(outDir).filter((f) => f.endsWith(".html"))) {
+    const file = join(outDir, page);
+    writeFileSync(file, prerenderMath(readFileSync(file, "utf8")));
+  }
   writeFileSync(join(outDir, ".nojekyll"), "");
-  return { haveWasm };
+  const { version } = stampServiceWorker(outDir);
+  return { haveWasm, version };
+}
+
+// The service worker (lessons/sw.js) caches every file of the site for offline use under a name that includes
+// a hash of all of them, so any change to the site makes a new worker that replaces the old cache. Writes
+// <outDir>/sw.js from the source with BUILD = { version, files }; safe to run again after changing a file.
+export function stampServiceWorker(outDir) {
+  const files = listFiles(outDir).filter((f) => f !== "sw.js" && !f.split("/").some((part) => part.startsWith(".")));
+  const hash = createHash("sha256");
+  for (const f of files) hash.update(`${f}\0`).update(readFileSync(join(outDir, f))).update("\0");
+  const version = hash.digest("hex").slice(0, 16);
+  const source = readFileSync(join(LESSONS, "sw.js"), "utf8");
+  const placeholder = 'const BUILD = { version: "source", files: [] };';
+  if (!source.includes(placeholder)) throw new Error(`lessons/sw.js must contain the line ${placeholder}`);
+  writeFileSync(join(outDir, "sw.js"), source.replace(placeholder, `const BUILD = ${JSON.stringify({ version, files })};`));
+  return { version, files };
+}
+
+function listFiles(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => relative(dir, join(d.parentPath ?? d.path, d.name)).split(sep).join("/"))
+    .sort();
 }
 
 function bundle(entry, outfile) {

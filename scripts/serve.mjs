@@ -1,11 +1,13 @@
 // A small static file server for the built site (no dependencies): correct MIME types
-// (application/wasm for streaming compilation), no caching, 127.0.0.1 only.
+// (application/wasm for streaming compilation), gzip like a real static host (GitHub Pages compresses text and
+// wasm), no caching, 127.0.0.1 only.
 //   node scripts/serve.mjs <dir> [--port 8000]
 // Also importable: `const { server, url } = await startServer(dir, 0)` picks a free port (used by tests).
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
 
 const TYPES = {
   ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
@@ -13,6 +15,8 @@ const TYPES = {
   ".json": "application/json", ".wasm": "application/wasm", ".svg": "image/svg+xml",
   ".png": "image/png", ".woff2": "font/woff2", ".txt": "text/plain; charset=utf-8",
 };
+
+const COMPRESS = new Set([".html", ".js", ".mjs", ".css", ".json", ".wasm", ".svg", ".txt"]);
 
 export function startServer(dir, port = 8000, host = "127.0.0.1") {
   const root = resolve(dir);
@@ -22,9 +26,14 @@ export function startServer(dir, port = 8000, host = "127.0.0.1") {
       let file = normalize(join(root, path));
       if (file !== root && !file.startsWith(root + sep)) throw Object.assign(new Error(), { code: "ENOENT" });
       if ((await stat(file)).isDirectory()) file = join(file, "index.html");
-      const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream",
-                           "cache-control": "no-store" });
+      let body = await readFile(file);
+      const headers = { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store",
+                        vary: "accept-encoding" };
+      if (COMPRESS.has(extname(file)) && /\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
+        body = gzipSync(body, { level: 6 });
+        headers["content-encoding"] = "gzip";
+      }
+      res.writeHead(200, headers);
       res.end(body);
     } catch (err) {
       res.writeHead(err.code === "ENOENT" || err.code === "ENOTDIR" ? 404 : 500, { "content-type": "text/plain" });

@@ -2,7 +2,6 @@
 // live training panel (widgets/train_panel.js).
 import { startLesson } from "../web/lesson/lesson_page.js";
 import exercises from "./exercises.js";
-import { CALCS } from "./calcs.js";
 import { mountTrainPanel } from "./widgets/train_panel.js";
 import { mountMoves } from "./widgets/moves.js";
 import { mountStepTimeline } from "./widgets/step_timeline.js";
@@ -11,17 +10,17 @@ import { mountBubble } from "./widgets/bubble.js";
 
 await startLesson({
   exercises,
-  calcs: CALCS,
-  mountWidgets({ core, clusters, widget }) {
-    mountMoves(widget("moves-dp"), { strategy: "dp" });
-    mountStepTimeline(widget("timeline-dp"), core, { strategy: "dp-bucketed", gpus: 8, link: "infiniband" });
-    mountMemoryBars(widget("memory"), core);
-    mountMoves(widget("moves-zero"), { strategy: "zero3" });
-    mountMoves(widget("moves-tp"), { strategy: "tp" });
-    mountBubble(widget("bubble"), core);
-    mountMoves(widget("moves-pp"), { strategy: "pp" });
-    mountMoves(widget("moves"), { strategy: "3d" });
-    mountStepTimeline(widget("timeline"), core, { strategy: "fsdp-tp", gpus: 64, link: "nvlink" });
-    mountTrainPanel(widget("train"), core, clusters);
+  calcs: new URL("./calcs.js", import.meta.url),
+  widgets: {
+    "moves-dp": ({ figure }) => mountMoves(figure, { strategy: "dp" }),
+    "timeline-dp": ({ figure, core }) => mountStepTimeline(figure, core, { strategy: "dp-bucketed", gpus: 8, link: "infiniband" }),
+    "memory": ({ figure, core }) => mountMemoryBars(figure, core),
+    "moves-zero": ({ figure }) => mountMoves(figure, { strategy: "zero3" }),
+    "moves-tp": ({ figure }) => mountMoves(figure, { strategy: "tp" }),
+    "bubble": ({ figure, core }) => mountBubble(figure, core),
+    "moves-pp": ({ figure }) => mountMoves(figure, { strategy: "pp" }),
+    "moves": ({ figure }) => mountMoves(figure, { strategy: "3d" }),
+    "timeline": ({ figure, core }) => mountStepTimeline(figure, core, { strategy: "fsdp-tp", gpus: 64, link: "nvlink" }),
+    "train": ({ figure, core, clusters }) => mountTrainPanel(figure, core, clusters),
   },
 });

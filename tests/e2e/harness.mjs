@@ -1,6 +1,6 @@
 // harness.mjs — what every page test needs: the built site served on 127.0.0.1, Debian's Chromium driven by
 // playwright-core with a fresh profile, and a page watcher that collects console errors and failed requests.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +13,8 @@ export const SITE = join(ROOT, "site");
 const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
   "--disable-component-update", "--disable-sync"];
 
-// Serves `dir` (default: the built site) and opens Chromium. Call close() in an after() hook.
+// Serves `dir` (default: the built site) and opens Chromium. Call close() in an after() hook. `server` is the
+// http.Server (a test can stop it to prove the pages come from the service worker's cache).
 export async function openSite({ dir = SITE, colorScheme = "light", viewport = { width: 1280, height: 900 } } = {}) {
   const { server, url } = await startServer(dir, 0);
   const profile = mkdtempSync(join(tmpdir(), "dsml-chromium-"));
@@ -21,7 +22,7 @@ export async function openSite({ dir = SITE, colorScheme = "light", viewport = {
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: ARGS, colorScheme, viewport,
   });
   return {
-    url, context,
+    url, context, server,
     async close() {
       await context.close();
       await new Promise((ok) => server.close(ok));
@@ -42,8 +43,14 @@ export function watch(page) {
 
 // axe-core's serious and critical violations on the current page, as readable strings.
 export async function axeViolations(page) {
-  await page.addScriptTag({ path: join(ROOT, "node_modules", "axe-core", "axe.min.js") });
+  await injectAxe(page);
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
   return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")}`);
+}
+
+// axe-core evaluated through DevTools: the pages' Content-Security-Policy (script-src 'self') refuses the inline
+// <script> that page.addScriptTag would add.
+export async function injectAxe(page) {
+  await page.evaluate(readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8"));
 }

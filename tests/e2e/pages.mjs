@@ -1,12 +1,15 @@
 // pages.mjs — opening a lesson page in a test: wait until its module has mounted everything.
 import { watch } from "./harness.mjs";
 
-export async function openLesson(context, url, slug) {
+// Widgets and code editors are built when the learner comes near them (web/lesson/widgets_on_demand.js);
+// a test that drives the page builds them all at once, as printing does. { onDemand: true } leaves them be.
+export async function openLesson(context, url, slug, { onDemand = false } = {}) {
   const page = await context.newPage();
   const problems = watch(page);
   page.on("dialog", (dialog) => dialog.accept());
   await page.goto(`${url}${slug}/`);
   await page.waitForSelector("html[data-ready=true]", { timeout: 30000 });
+  if (!onDemand) await page.evaluate(() => window.dsml.mountAll());
   return { page, problems };
 }
 

@@ -13,9 +13,9 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
 import { assembleSite } from "../../scripts/assemble_site.mjs";
+import { injectAxe } from "./harness.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const AXE = join(ROOT, "node_modules/axe-core/axe.min.js");
 const SHOTS = process.env.DSML_SCREENSHOTS;
 let tmp, server, base, ctx;
 
@@ -164,9 +164,10 @@ test("charts re-theme live: the canvas is redrawn with the dark palette", async 
 
 test("progress: export → import round-trip, and a bad file is refused without touching the data", async () => {
   const { page } = await openPage("lessons/index.html");
+  // ownCode: the learner's code set aside while they try the reference solution (exercise/solution_view.js).
   const saved = { schema: 2, seed: 12345, exercises: {
-    "w1-crossover": { code: null, starterHash: null, solved: true, solvedAt: "2025-01-02T03:04:05.000Z", attempts: 2, answer: 62500, hintsShown: 1 },
-    "w1-ring": { code: "async function main(ctx) { return 1; }", starterHash: "0badf00d", solved: false, solvedAt: null, attempts: 3, answer: null, hintsShown: 0 },
+    "w1-crossover": { code: null, starterHash: null, solved: true, solvedAt: "2025-01-02T03:04:05.000Z", attempts: 2, answer: 62500, hintsShown: 1, ownCode: null },
+    "w1-ring": { code: "async function main(ctx) { return 1; }", starterHash: "0badf00d", solved: false, solvedAt: null, attempts: 3, answer: null, hintsShown: 0, ownCode: null },
   } };
   await page.evaluate((s) => localStorage.setItem("dsml.progress", JSON.stringify(s)), saved);
   await page.reload();
@@ -237,7 +238,7 @@ for (const colorScheme of ["light", "dark"]) {
         if (path.startsWith("tests")) await page.waitForFunction(() => window.__uiReady === true);
         await page.evaluate(() => document.fonts.ready);
         await page.waitForTimeout(350);   // chart animation
-        await page.addScriptTag({ path: AXE });
+        await injectAxe(page);   // through DevTools: the page's CSP refuses inline scripts
         const violations = await page.evaluate(async () => {
           const r = await window.axe.run(document, { resultTypes: ["violations"] });
           return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")

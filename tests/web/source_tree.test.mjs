@@ -48,12 +48,14 @@ test("the site's page modules and the shared runtime's sources are where the pag
 });
 
 // Entry modules start at import and need their environment: a page's module (weekN.js, lab.js, index.js)
-// needs a document, the Worker's (rank_worker.js) a Worker global scope.
+// needs a document, the Worker's (rank_worker.js) a Worker global scope, the service worker (sw.js) its own.
 const entries = new Set([
   ...tracked("lessons").filter((f) => f.endsWith(".html")).flatMap((page) =>
     [...readFileSync(join(ROOT, page), "utf8").matchAll(/<script type="module" src="([^"]+)"/g)]
       .map(([, src]) => normalize(join(dirname(page), src)))),
   "lessons/web/worker/rank_worker.js",
+  "lessons/sw.js",   // the service worker: needs a ServiceWorkerGlobalScope
+  "lessons/web/lesson/calc_worker.js",
 ]);
 
 test("every lesson module loads in Node from the source tree (calcs, widgets, exercises, programs, runtime)", async () => {

@@ -27,7 +27,8 @@ export function mountExercises(container, exercises, { core, progress, clusters 
   return controllers;
 }
 
-function mountOne(exercise, number, { core, progress, clusters }) {
+/** One exercise, numbered `number`: returns its controller (its root element is `controller.root`). */
+export function mountOne(exercise, number, { core, progress, clusters }) {
   const root = element("article", { class: "exercise", id: `ex-${exercise.id}`, "data-kind": exercise.kind,
                                     "aria-labelledby": `ex-${exercise.id}-title` });
   const status = element("span", { class: "exercise-status" });

@@ -6,6 +6,8 @@
 // Workers are its own (cluster_pool.js), so a widget or the lab running meanwhile is not disturbed.
 import { createEditor } from "../ui/editor.js";
 import { hashString } from "../storage/progress.js";
+import { saveSoon } from "../storage/save_soon.js";
+import { mountSolutionView } from "./solution_view.js";
 import { exerciseRng } from "./random.js";
 import { describeEntry, judgePlan } from "./judge_plan.js";
 import { renderTimeline } from "../ui/timeline.js";
@@ -34,16 +36,14 @@ export function mountCode(ctx) {
   const output = make("div", { class: "run-output" });
   body.append(notice, editorBox, buttons, status, output);
 
-  let saveTimer = 0;
+  const saveCode = saveSoon((code) => progress.update(exercise.id, { code, starterHash }));
   const editor = createEditor(editorBox, {
     doc: saved.code ?? exercise.starter,
     label: `Code for exercise: ${exercise.title}`,
     onRun: () => run.click(),
-    onChange: (code) => {
-      clearTimeout(saveTimer);
-      saveTimer = setTimeout(() => progress.update(exercise.id, { code, starterHash }), 300);
-    },
+    onChange: saveCode,
   });
+  const solution = mountSolutionView({ exercise, progress, editor, before: editorBox, after: buttons });
 
   // A new version of the course changed this starter: keep the learner's code, offer the new starter.
   if (saved.code !== undefined && saved.starterHash && saved.starterHash !== starterHash && saved.code !== exercise.starter) {
@@ -170,7 +170,7 @@ export function mountCode(ctx) {
     setCode(text) { editor.value = text; },
     run: runOnce,
     check: checkAll,
-    showSolution() { editor.value = exercise.solution; },
+    showSolution() { solution.show(); },
   };
 }
 

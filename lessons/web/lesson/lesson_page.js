@@ -1,32 +1,83 @@
 // lesson_page.js — what every lesson page module does, in order: the template (header, contents, math,
-// prev/next), saved progress and its notices, the core, the numbers in the prose, the page's own widgets,
-// and the exercises. A page module only names its exercises, its calculations and how to mount its widgets.
-import { initLesson } from "./lesson.js";
-import { loadCore } from "../wasm.js";
+// prev/next), saved progress and its notices, the core, the numbers in the prose, the exercises, the page's own
+// widgets. A page module only names its exercises, its calculations and how to mount each widget.
+//
+// The main thread stays free while the page loads (a phone runs it 4× slower than a laptop): the core is
+// downloaded and compiled off the main thread from the first line, the prose's numbers (already in the HTML)
+// are recomputed in a Worker (calc.js), each step below runs in its own task, widgets are built when the
+// learner comes near them (widgets_on_demand.js) and code editors likewise (ui/editor.js). The math is drawn at
+// build time (scripts/prerender_math.mjs). html[data-ready] is set once the exercises are live and the numbers
+// checked; window.dsml.mountAll() builds every remaining widget and editor at once (tests, printing; the promise
+// it returns resolves once the editors, which load CodeMirror first, are built).
+import { initLesson, makeScrollersFocusable, makeScrollersFocusableWhenSeen } from "./lesson.js";
+import { compileCore, loadCore } from "../wasm.js";
 import { ClusterPool } from "../cluster/cluster_pool.js";
 import { Progress } from "../storage/progress.js";
-import { mountExercises } from "../exercise/exercise.js";
+import { mountOne } from "../exercise/exercise.js";
 import { showNotices } from "./notices.js";
-import { fillCalcs } from "./calc.js";
+import { fillCalcs, fillCalcsInWorker } from "./calc.js";
+import { registerOffline } from "./offline.js";
+import { installPrint } from "../ui/print.js";
+import { materializeEditors } from "../ui/editor.js";
+import { mountOnDemand } from "./widgets_on_demand.js";
 import { linkSectionsToExercises } from "./practise_links.js";
 
-// mountWidgets({ core, clusters, widget }) — widget(name) is the figure with data-widget="name".
-export async function startLesson({ exercises, calcs, mountWidgets }) {
+// A page module gives either `widgets` — { name: ({ figure, core, clusters }) => void }, each built on demand —
+// or `mountWidgets({ core, clusters, widget })`, which builds them all at once (widget(name) is the figure with
+// data-widget="name"). `calcs` is the URL of the page's calcs.js (computed in a Worker) or its CALCS object.
+export async function startLesson({ exercises, calcs, widgets = {}, mountWidgets }) {
+  const compiled = compileCore();   // streams and compiles off the main thread while the page sets up
+  // Printing shows every widget: they are built before ui/print.js copies the charts (its listener comes later).
+  let mountAll = () => {};
+  addEventListener("beforeprint", () => mountAll());
   initLesson();
   const progress = new Progress();
   showNotices(progress.notices);
+  await nextTask();
   const core = await loadCore();
+  const numbers = calcs instanceof URL ? compiled.then((module) => fillCalcsInWorker(document, calcs, module))
+    : Promise.resolve().then(() => fillCalcs(document, calcs, core));
   const clusters = new ClusterPool();
-  fillCalcs(document, calcs, core);
-  const widget = (name) => {
-    const figure = document.querySelector(`[data-widget="${name}"]`);
-    if (!figure) throw new Error(`the page has no widget "${name}"`);
-    return figure;
+  await nextTask();
+  // The exercises, one task each (as exercise.js's mountExercises would, all in one).
+  const controllers = new Map();
+  const container = document.querySelector("[data-exercises]");
+  for (const [i, exercise] of exercises.entries()) {
+    const controller = mountOne(exercise, i + 1, { core, progress, clusters });
+    container.append(controller.root);
+    controllers.set(exercise.id, controller);
+    await nextTask();
+  }
+  const context = { core, clusters };
+  const onDemand = mountOnDemand(widgets, context, { onMount: scrollersChanged });
+  if (mountWidgets) mountWidgets({ ...context, widget: figureOf });
+  mountAll = async () => {
+    onDemand.mountAll();
+    await materializeEditors();
+    makeScrollersFocusable();
   };
-  mountWidgets({ core, clusters, widget });
-  const controllers = mountExercises(document.querySelector("[data-exercises]"), exercises, { core, progress, clusters });
   linkSectionsToExercises(document, controllers);
+  installPrint();
+  await numbers;
   // For the page tests and the curious: the live exercises and the core.
-  window.dsml = { core, progress, exercises: controllers };
+  window.dsml = { core, progress, exercises: controllers, mountAll };
   document.documentElement.dataset.ready = "true";
+  scrollersChanged();
+  registerOffline();
+}
+
+function figureOf(name) {
+  const figure = document.querySelector(`[data-widget="${name}"]`);
+  if (!figure) throw new Error(`the page has no widget "${name}"`);
+  return figure;
+}
+
+// A yield to the event loop, so the browser can paint and answer input between the steps of the start-up.
+function nextTask() {
+  return new Promise((resolve) => setTimeout(resolve));
+}
+
+// Widgets add tables and code that may scroll sideways: re-check which boxes need a tab stop as they are seen.
+function scrollersChanged() {
+  makeScrollersFocusableWhenSeen();
 }

@@ -1,37 +1,17 @@
-// Learner progress, kept in this browser's localStorage under "dsml.progress".
+// Learner progress, kept in this browser's localStorage under "dsml.progress" (its shape, upgrades and how a
+// record is validated: progress_schema.js).
 //
-// Stored shape (SCHEMA_VERSION 2):
-//   { schema: 2, seed: <int>, exercises: { "<id>": { code, starterHash, solved, solvedAt, attempts, answer, hintsShown } } }
-// `seed` is drawn once per learner and varies exercise parameters (lessons/web/README.md, "Exercises are data").
-// `starterHash` (hashString of the starter the code was edited from) lets a page notice that an exercise's
-// starter changed in a new version and *offer* it, while the learner's own code is kept.
-//
-// Nothing is ever silently lost: data that cannot be read (bad JSON, wrong shape, a newer schema) is
-// copied to "dsml.progress.backup-<ISO time>" before the store is reset, and a notice says so; when
-// storage is unavailable everything works in memory and a notice says progress will not be kept.
-// Older schemas are upgraded one step at a time by MIGRATIONS[v] (v → v+1).
+// Nothing is ever silently lost. Saved text that cannot be read as a whole (bad JSON, a newer schema) is copied
+// to "dsml.progress.backup-<ISO time>" before the store is reset; one unreadable exercise record is dropped on
+// its own — every other record is kept — after the same backup. Either way a notice names the backup and what
+// was dropped, and the course index lists backups to restore or download (progress_backups.js). When storage
+// is unavailable everything works in memory and a notice says progress will not be kept.
+import { EMPTY_RECORD, SCHEMA_VERSION, describeDropped, freshData, readProgress, recordProblem, upgrade }
+  from "./progress_schema.js";
+import { BACKUP_PREFIX, backupKey } from "./progress_backups.js";
 
-export const SCHEMA_VERSION = 2;
+export { SCHEMA_VERSION, MIGRATIONS } from "./progress_schema.js";
 export const STORAGE_KEY = "dsml.progress";
-
-const EMPTY_RECORD = Object.freeze({
-  code: null, starterHash: null, solved: false, solvedAt: null, attempts: 0, answer: null, hintsShown: 0,
-});
-
-/** Upgrades: MIGRATIONS[v](data) turns schema v into schema v + 1. */
-export const MIGRATIONS = {
-  // Schema 1 (the first release): { version: 1, solved: { id: true }, code: { id: "..." } }.
-  1(old) {
-    const solved = isObject(old.solved) ? old.solved : {};
-    const code = isObject(old.code) ? old.code : {};
-    const exercises = {};
-    for (const id of new Set([...Object.keys(solved), ...Object.keys(code)])) {
-      exercises[id] = { ...EMPTY_RECORD, solved: solved[id] === true,
-        code: typeof code[id] === "string" ? code[id] : null };
-    }
-    return { schema: 2, seed: isSeed(old.seed) ? old.seed : newSeed(), exercises };
-  },
-};
 
 export class Progress {
   /** @param storage a Storage (localStorage by default); anything throwing makes this work in memory. */
@@ -44,7 +24,7 @@ export class Progress {
       // Another tab saved: pick it up so two open lessons don't overwrite each other's progress.
       globalThis.addEventListener?.("storage", (e) => {
         if (e.key !== STORAGE_KEY || e.newValue == null) return;
-        try { this.data = parseProgress(e.newValue); this.#emit(null); } catch { /* keep ours */ }
+        try { this.data = readProgress(e.newValue).data; this.#emit(null); } catch { /* keep ours */ }
       });
     }
   }
@@ -93,8 +73,8 @@ export class Progress {
 
   /**
    * Replace the progress with an export (or an older schema). Throws an Error with a readable message
-   * and leaves the current progress untouched if the text is not a dsml progress file.
-   * Returns { exercises, solved } counts.
+   * and leaves the current progress untouched if the text is not a dsml progress file. Records that cannot
+   * be read are skipped, the others imported. Returns { exercises, solved, dropped: [{ id, problem }] }.
    */
   importJSON(text) {
     let parsed;
@@ -103,16 +83,39 @@ export class Progress {
     } catch (err) {
       throw new Error(`That file is not valid JSON (${err.message}). Choose a file made by "Export progress".`);
     }
-    let data;
+    let read;
     try {
-      data = upgrade(parsed);
+      read = upgrade(parsed);
     } catch (err) {
       throw new Error(`That file could not be imported: ${err.message}. Your current progress is unchanged.`);
     }
-    this.data = data;
+    this.data = read.data;
     this.#save();
     this.#emit(null);
-    return { exercises: Object.keys(data.exercises).length, solved: this.solvedCount() };
+    return { exercises: Object.keys(read.data.exercises).length, solved: this.solvedCount(), dropped: read.dropped };
+  }
+
+  /**
+   * Replace the progress with the backup stored under `key` (see progress_backups.js), after backing up the
+   * current progress so the restore can be undone. Throws a readable Error, changing nothing, if the backup
+   * cannot be read. Returns what importJSON returns, plus `savedAs`: the key of the backup of what was
+   * replaced (null when there was nothing to replace).
+   */
+  restoreBackup(key) {
+    if (!key.startsWith(BACKUP_PREFIX)) throw new Error(`${key} is not a dsml progress backup`);
+    const text = this.storage?.getItem(key);
+    if (text == null) throw new Error(`The backup ${key} is no longer in this browser.`);
+    try {
+      readProgress(text);
+    } catch (err) {
+      throw new Error(`This backup cannot be restored by this page (${err.message}); download it to keep it.`);
+    }
+    let savedAs = null;
+    if (Object.keys(this.data.exercises).length) {   // nothing to keep when the current progress is empty
+      savedAs = backupKey(this.storage);
+      this.storage.setItem(savedAs, JSON.stringify(this.data));
+    }
+    return { ...this.importJSON(text), savedAs };
   }
 
   /** Call `cb(progress, id)` after every change (id null for whole-store changes). Returns an unsubscribe. */
@@ -142,33 +145,56 @@ export class Progress {
       this.#save();
       return data;
     }
+    let read;
     try {
-      const data = parseProgress(raw);
-      if (storedSchema(JSON.parse(raw)) !== SCHEMA_VERSION) { this.data = data; this.#save(); }   // migrated
-      return data;
+      read = readProgress(raw);
     } catch (err) {
       return this.#recover(raw, err);
     }
+    if (read.dropped.length) return this.#dropRecords(raw, read);
+    if (read.migrated) { this.data = read.data; this.#save(); }
+    return read.data;
   }
 
   // Unreadable data: back it up under a timestamped key, then start afresh (or, if even the backup
   // cannot be written, keep the original untouched and work in memory).
   #recover(raw, err) {
-    const key = `${STORAGE_KEY}.backup-${new Date().toISOString()}`;
-    try {
-      this.storage.setItem(key, raw);
-    } catch {
-      this.storage = null;
-      this.notices.push({ level: "warn", text: `Your saved progress could not be read (${err.message}), and there `
-        + "was no room to back it up, so it was left as it is and nothing will be saved during this visit." });
-      return freshData();
-    }
+    const key = this.#backUp(raw, `Your saved progress could not be read (${err.message})`);
+    if (!key) return freshData();
     const data = freshData();
     this.data = data;
     this.#save();
     this.notices.push({ level: "warn", text: `Your saved progress could not be read; it was backed up as ${key} `
-      + `and reset. (${err.message})` });
+      + `and reset. (${err.message}) The course page lists the backup to restore or download.` });
     return data;
+  }
+
+  // Some records unreadable: back up the whole saved text, keep every good record, drop only the bad ones.
+  #dropRecords(raw, { data, dropped }) {
+    const what = dropped.length === 1 ? "1 exercise" : `${dropped.length} exercises`;
+    const key = this.#backUp(raw, `The saved progress of ${what} could not be read: ${describeDropped(dropped)}`);
+    if (!key) return data;
+    this.data = data;
+    this.#save();
+    this.notices.push({ level: "warn", text: `The saved progress of ${what} could not be read and `
+      + `${dropped.length === 1 ? "was" : "were"} removed: `
+      + `${describeDropped(dropped)}. Everything else is kept. What was saved before is backed up as ${key}; `
+      + "the course page lists the backup to restore or download." });
+    return data;
+  }
+
+  // Copies `raw` to a new backup key; on failure works in memory and says why (`reason`). Returns the key or null.
+  #backUp(raw, reason) {
+    const key = backupKey(this.storage);
+    try {
+      this.storage.setItem(key, raw);
+      return key;
+    } catch {
+      this.storage = null;
+      this.notices.push({ level: "warn", text: `${reason}, and there was no room to back it up, so it was left as `
+        + "it is and nothing will be saved during this visit." });
+      return null;
+    }
   }
 
   #save() {
@@ -183,71 +209,10 @@ export class Progress {
   }
 }
 
-/** Parse and upgrade a stored/exported progress string. Throws a readable Error if it is not one. */
+/** Parse and upgrade a stored/exported progress string (records that cannot be read are left out). */
 export function parseProgress(text) {
-  let parsed;
-  try { parsed = JSON.parse(text); } catch { throw new Error("the saved text is not valid JSON"); }
-  return upgrade(parsed);
+  return readProgress(text).data;
 }
-
-function upgrade(parsed) {
-  if (!isObject(parsed)) throw new Error("this is not a dsml progress file (expected a JSON object)");
-  let v = storedSchema(parsed);
-  if (!Number.isInteger(v) || v < 1) {
-    throw new Error("this is not a dsml progress file (it has no \"schema\" number)");
-  }
-  if (v > SCHEMA_VERSION) {
-    throw new Error(`this progress was saved by a newer version of dsml (schema ${v}); this page reads schema `
-      + `${SCHEMA_VERSION} and older`);
-  }
-  let data = parsed;
-  for (; v < SCHEMA_VERSION; v++) data = MIGRATIONS[v](data);
-  return validate(data);
-}
-
-// Schema 1 called the field "version"; from schema 2 on it is "schema".
-function storedSchema(obj) {
-  return isObject(obj) ? (obj.schema ?? obj.version) : undefined;
-}
-
-function validate(data) {
-  if (!isObject(data.exercises)) throw new Error("this progress has no \"exercises\" object");
-  const exercises = {};
-  for (const [id, rec] of Object.entries(data.exercises)) {
-    if (!isObject(rec)) throw new Error(`exercise "${id}" is not an object`);
-    const full = { ...EMPTY_RECORD, ...pick(rec, Object.keys(EMPTY_RECORD)) };
-    const problem = recordProblem(full);
-    if (problem) throw new Error(`exercise "${id}": ${problem}`);
-    exercises[id] = full;
-  }
-  return { schema: SCHEMA_VERSION, seed: isSeed(data.seed) ? data.seed : newSeed(), exercises };
-}
-
-function recordProblem(r) {
-  if (r.code !== null && typeof r.code !== "string") return "code must be text or null";
-  if (r.starterHash !== null && typeof r.starterHash !== "string") return "starterHash must be text or null";
-  if (typeof r.solved !== "boolean") return "solved must be true or false";
-  if (r.solvedAt !== null && typeof r.solvedAt !== "string") return "solvedAt must be a date string or null";
-  if (!Number.isInteger(r.attempts) || r.attempts < 0) return "attempts must be a whole number ≥ 0";
-  if (!Number.isInteger(r.hintsShown) || r.hintsShown < 0) return "hintsShown must be a whole number ≥ 0";
-  try { JSON.stringify(r.answer); } catch { return "answer must be plain JSON data"; }
-  return null;
-}
-
-function freshData() {
-  return { schema: SCHEMA_VERSION, seed: newSeed(), exercises: {} };
-}
-
-function newSeed() {
-  const a = new Uint32Array(1);
-  if (globalThis.crypto?.getRandomValues) globalThis.crypto.getRandomValues(a);
-  else a[0] = Math.floor(Math.random() * 2 ** 32);
-  return (a[0] % 2147483646) + 1;   // 1 … 2^31 − 1
-}
-
-function isSeed(v) { return Number.isInteger(v) && v > 0 && v < 2 ** 31; }
-function isObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
-function pick(obj, keys) { return Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]])); }
 
 function defaultStorage() {
   try { return globalThis.localStorage ?? null; } catch { return null; }

@@ -1,47 +1,115 @@
 // editor.js — the code editor of code exercises: CodeMirror 6 with JavaScript, following the page theme.
 // Ctrl/Cmd-Enter runs; Escape then Tab leaves the editor (Tab indents inside it).
-import {
-  EditorView, EditorState, Compartment, Prec, basicSetup, javascript, oneDark, keymap, indentWithTab,
-} from "../vendor/editor.js";
+//
+// CodeMirror is large (loading it takes tens of milliseconds of the main thread, building a view as much again)
+// and a page's editors sit near its end, so both wait: CodeMirror is loaded, and an editor's view built, when
+// the editor comes within a screen of the viewport, gets the focus, or is asked for (focus(),
+// materializeEditors(); `view` once CodeMirror is loaded). Until then the box shows the code as plain text in
+// the editor's font, and the value can be read and set as usual (a set value is reported to onChange as an edit).
 import { currentTheme } from "./theme.js";
+import { forgetPrintCopy, printCopy } from "./print.js";
+
+let cm = null;        // the CodeMirror module, once loaded
+let loading = null;
+const loadCodeMirror = () => (loading ??= import("../vendor/editor.js").then((module) => { cm = module; }));
+
+const waiting = new Set();   // the build functions of editors whose view is not built yet
+
+/** Build the view of every editor on the page (before a test drives them, or when everything is needed). */
+export async function materializeEditors() {
+  await loadCodeMirror();
+  for (const build of [...waiting]) build();
+}
 
 export function createEditor(parent, { doc, label, onRun, onChange }) {
-  const theme = new Compartment();
-  // One Dark's gutter numbers (#7d8799 on #282c34) miss WCAG AA contrast; lighten them.
-  const darkGutters = EditorView.theme({ ".cm-gutters": { color: "#aab2c0" } }, { dark: true });
-  const themeFor = (name) => (name === "dark" ? [oneDark, darkGutters] : []);
-  const view = new EditorView({
-    parent,
-    state: EditorState.create({
-      doc,
-      extensions: [
-        basicSetup,
-        javascript(),
-        EditorView.lineWrapping,  // no sideways scrolling: readable at 360 px and on a phone keyboard
-        keymap.of([indentWithTab]),
-        Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { onRun?.(); return true; } }])),
-        theme.of(themeFor(currentTheme())),
-        // tabindex: axe counts the content as a keyboard stop inside the scroller (it ignores contenteditable).
-        EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
-        EditorView.updateListener.of((update) => { if (update.docChanged) onChange?.(update.state.doc.toString()); }),
-      ],
-    }),
-  });
-  // Wrapped lines are measured only once the editor is on screen; without a re-measure when it scrolls into
-  // view (and when fonts arrive), the gutter keeps estimated heights and line numbers drift from their lines.
-  document.fonts?.ready.then(() => view.requestMeasure());
-  const visible = new IntersectionObserver((entries) => {
-    if (entries.some((e) => e.isIntersecting)) view.requestMeasure();
-  });
-  visible.observe(parent);
-  const retheme = () => view.dispatch({ effects: theme.reconfigure(themeFor(currentTheme())) });
+  let view = null;
+  let text = doc;
+  let theme = null;
+  const themeFor = (name) => (name === "dark"
+    // One Dark's gutter numbers (#7d8799 on #282c34) miss WCAG AA contrast; lighten them.
+    ? [cm.oneDark, cm.EditorView.theme({ ".cm-gutters": { color: "#aab2c0" } }, { dark: true })] : []);
+
+  // Until the view is built: the code as text, a stop in the tab order that builds the view when reached.
+  const placeholder = document.createElement("div");
+  placeholder.className = "editor-placeholder";
+  Object.entries({ role: "textbox", "aria-multiline": "true", "aria-label": label, tabindex: "0" })
+    .forEach(([k, v]) => placeholder.setAttribute(k, v));
+  const pre = document.createElement("pre");
+  pre.textContent = text;
+  placeholder.append(pre);
+  parent.append(placeholder);
+
+  // The view, built now if CodeMirror is loaded; otherwise null, and built as soon as it is.
+  const build = () => {
+    if (view) return view;
+    if (!cm) { loadCodeMirror().then(build); return null; }
+    waiting.delete(build);
+    const hadFocus = placeholder.contains(document.activeElement);
+    placeholder.remove();
+    const { EditorView, EditorState, Compartment, Prec, basicSetup, javascript, keymap, indentWithTab } = cm;
+    theme = new Compartment();
+    view = new EditorView({
+      parent,
+      state: EditorState.create({
+        doc: text,
+        extensions: [
+          basicSetup,
+          javascript(),
+          EditorView.lineWrapping,  // no sideways scrolling: readable at 360 px and on a phone keyboard
+          keymap.of([indentWithTab]),
+          Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { onRun?.(); return true; } }])),
+          theme.of(themeFor(currentTheme())),
+          // tabindex: axe counts the content as a keyboard stop inside the scroller (it ignores contenteditable).
+          EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
+          EditorView.updateListener.of((update) => { if (update.docChanged) onChange?.(update.state.doc.toString()); }),
+        ],
+      }),
+    });
+    // Wrapped lines are measured only once the editor is on screen; without a re-measure when it scrolls into
+    // view (and when fonts arrive), the gutter keeps estimated heights and line numbers drift from their lines.
+    document.fonts?.ready.then(() => view.requestMeasure());
+    if (hadFocus) view.focus();
+    return view;
+  };
+  waiting.add(build);
+
+  const near = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    if (view) view.requestMeasure();
+    else setTimeout(build);   // its own task
+  }, { rootMargin: "100% 0px" });
+  near.observe(parent);
+  const focusView = () => {
+    const built = build();
+    if (built) built.focus();
+    else loadCodeMirror().then(() => build().focus());
+  };
+  placeholder.addEventListener("focus", () => build());   // build() moves the focus into the new view
+  placeholder.addEventListener("pointerdown", () => setTimeout(focusView));
+
+  const retheme = () => view?.dispatch({ effects: theme.reconfigure(themeFor(currentTheme())) });
   document.addEventListener("dsml-theme", retheme);
+  printCopy(parent, () => (view ? view.state.doc.toString() : text));   // the whole text on paper, not the scroll box
   return {
-    view,
-    get value() { return view.state.doc.toString(); },
+    get view() { return build(); },
+    get value() { return view ? view.state.doc.toString() : text; },
     // Replaces the whole text as one undoable change (Ctrl-Z brings the learner's code back).
-    set value(text) { view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }); },
-    focus() { view.focus(); },
-    destroy() { document.removeEventListener("dsml-theme", retheme); visible.disconnect(); view.destroy(); },
+    set value(next) {
+      if (view) {
+        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: next } });
+      } else if (next !== text) {
+        text = next;
+        pre.textContent = next;
+        onChange?.(next);
+      }
+    },
+    focus: focusView,
+    destroy() {
+      document.removeEventListener("dsml-theme", retheme);
+      forgetPrintCopy(parent);
+      near.disconnect();
+      waiting.delete(build);
+      view?.destroy();
+    },
   };
 }

@@ -1,0 +1,92 @@
+// lighthouse.mjs — Lighthouse scores of every page of the built site (a benchmark, not a test).
+//
+// Serves site/ on 127.0.0.1, starts Debian's Chromium headless with a DevTools port, and runs Lighthouse
+// (npm `lighthouse`, pinned in package.json) with its default settings: mobile form factor, simulated slow 4G
+// and 4× CPU slowdown, cold cache and storage. Prints one line per page: the category scores (0–100) and the
+// metrics behind performance. Timings depend on the machine's load: run it when `uptime` shows a quiet machine.
+//   node bench/lighthouse.mjs [--site site] [--runs 3] [--json out.json] [page …]     pages: "", week1/, week2/, lab/
+// With --runs N, each page is audited N times and the run with the median performance score is printed.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import lighthouse from "lighthouse";
+import { startServer } from "../scripts/serve.mjs";
+import { WEEKS } from "../lessons/web/lesson/course.js";
+
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
+const METRICS = { "first-contentful-paint": "FCP", "largest-contentful-paint": "LCP", "total-blocking-time": "TBT",
+  "cumulative-layout-shift": "CLS", "speed-index": "SI" };
+const FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  if (i < 0) return fallback;
+  const value = args[i + 1];
+  args.splice(i, 2);
+  return value;
+};
+const siteDir = resolve(option("--site", "site"));
+const runs = Number(option("--runs", "1"));
+const jsonOut = option("--json", null);
+const pages = args.length ? args : ["", ...WEEKS.filter((w) => w.available).map((w) => `${w.slug}/`)];
+
+const { server, url } = await startServer(siteDir, 0);
+const profile = mkdtempSync(join(tmpdir(), "dsml-lighthouse-"));
+const { chrome, port } = await launchChromium(profile);
+const results = [];
+try {
+  for (const page of pages) {
+    const audits = [];
+    for (let i = 0; i < runs; i++) audits.push(await audit(`${url}${page}`, port));
+    audits.sort((a, b) => a.scores.performance - b.scores.performance);
+    const median = audits[Math.floor(audits.length / 2)];
+    results.push({ page: page || "index", ...median, performanceRuns: audits.map((a) => a.scores.performance) });
+    console.log(describe(results.at(-1)));
+  }
+} finally {
+  await new Promise((ok) => { chrome.once("exit", ok); chrome.kill(); });
+  server.close();
+  try { rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); } catch { /* Chromium's last writes */ }
+}
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify(results, null, 2));
+
+async function audit(pageUrl, port) {
+  const { lhr } = await lighthouse(pageUrl, { port, output: "json", logLevel: "error", onlyCategories: CATEGORIES });
+  if (lhr.runtimeError) throw new Error(`${pageUrl}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round(100 * lhr.categories[c].score)]));
+  const metrics = Object.fromEntries(Object.entries(METRICS).map(([id, name]) => [name, lhr.audits[id].numericValue]));
+  const failing = Object.values(lhr.audits)
+    .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary").map((a) => a.id);
+  return { scores, metrics, failing };
+}
+
+function describe({ page, scores, metrics, failing, performanceRuns }) {
+  const s = CATEGORIES.map((c) => `${c} ${scores[c]}`).join(", ");
+  const m = `FCP ${ms(metrics.FCP)}, LCP ${ms(metrics.LCP)}, TBT ${ms(metrics.TBT)}, CLS ${metrics.CLS.toFixed(3)}, `
+    + `SI ${ms(metrics.SI)}`;
+  const r = performanceRuns.length > 1 ? ` (performance of ${performanceRuns.length} runs: ${performanceRuns.join(", ")})` : "";
+  const f = failing.length ? `\n    failing audits: ${failing.join(", ")}` : "";
+  return `${page.padEnd(6)}  ${s}  |  ${m}${r}${f}`;
+}
+
+function ms(v) { return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${Math.round(v)} ms`; }
+
+// Chromium with a DevTools port of its own choosing; the port is read from the line it prints on stderr.
+function launchChromium(profileDir) {
+  const chrome = spawn(process.env.CHROMIUM ?? "/usr/bin/chromium",
+    [...FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profileDir}`, "about:blank"],
+    { stdio: ["ignore", "ignore", "pipe"] });
+  return new Promise((ok, fail) => {
+    let err = "";
+    const timer = setTimeout(() => { chrome.kill(); fail(new Error(`Chromium did not start:\n${err}`)); }, 30_000);
+    chrome.stderr.on("data", (chunk) => {
+      err += chunk;
+      const m = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(err);
+      if (m) { clearTimeout(timer); ok({ chrome, port: Number(m[1]) }); }
+    });
+    chrome.once("exit", (code) => { clearTimeout(timer); fail(new Error(`Chromium exited (${code}):\n${err}`)); });
+  });
+}

@@ -1,0 +1,114 @@
+// progress_schema.js — the stored shape of a learner's progress, its upgrades, and how it is read.
+//
+// Stored shape (SCHEMA_VERSION 2):
+//   { schema: 2, seed: <int>, exercises: { "<id>": { code, starterHash, solved, solvedAt, attempts, answer, hintsShown,
+//                                                    ownCode } } }
+// `seed` is drawn once per learner and varies exercise parameters (lessons/web/README.md, "Exercises are data").
+// `starterHash` (hashString of the starter the code was edited from) lets a page notice that an exercise's
+// starter changed in a new version and *offer* it, while the learner's own code is kept. `ownCode` is the
+// learner's code set aside when they copied the reference solution into the editor (exercise/solution_view.js).
+// Older schemas are upgraded one step at a time by MIGRATIONS[v] (v → v+1).
+//
+// Reading is per record: one exercise record that is not of this shape (`solved: "yes"`, `code: 123`) is
+// dropped and reported — { id, problem } in `dropped` — while every other record is kept. Only text that is
+// not a progress store at all (not JSON, no schema, a newer schema, no exercises) is refused as a whole.
+
+export const SCHEMA_VERSION = 2;
+
+export const EMPTY_RECORD = Object.freeze({
+  code: null, starterHash: null, solved: false, solvedAt: null, attempts: 0, answer: null, hintsShown: 0,
+  ownCode: null,
+});
+
+/** Upgrades: MIGRATIONS[v](data) turns schema v into schema v + 1. */
+export const MIGRATIONS = {
+  // Schema 1 (the first release): { version: 1, solved: { id: true }, code: { id: "..." } }.
+  1(old) {
+    const solved = isObject(old.solved) ? old.solved : {};
+    const code = isObject(old.code) ? old.code : {};
+    const exercises = {};
+    for (const id of new Set([...Object.keys(solved), ...Object.keys(code)])) {
+      exercises[id] = { ...EMPTY_RECORD, solved: solved[id] === true,
+        code: typeof code[id] === "string" ? code[id] : null };
+    }
+    return { schema: 2, seed: isSeed(old.seed) ? old.seed : newSeed(), exercises };
+  },
+};
+
+/**
+ * Read stored or exported progress text. Returns { data, dropped: [{ id, problem }], migrated }; throws a
+ * readable Error if the text is not a dsml progress store at all.
+ */
+export function readProgress(text) {
+  let parsed;
+  try { parsed = JSON.parse(text); } catch { throw new Error("the saved text is not valid JSON"); }
+  const { data, dropped } = upgrade(parsed);
+  return { data, dropped, migrated: storedSchema(parsed) !== SCHEMA_VERSION };
+}
+
+/** Like readProgress, for an already parsed object. */
+export function upgrade(parsed) {
+  if (!isObject(parsed)) throw new Error("this is not a dsml progress file (expected a JSON object)");
+  let v = storedSchema(parsed);
+  if (!Number.isInteger(v) || v < 1) {
+    throw new Error("this is not a dsml progress file (it has no \"schema\" number)");
+  }
+  if (v > SCHEMA_VERSION) {
+    throw new Error(`this progress was saved by a newer version of dsml (schema ${v}); this page reads schema `
+      + `${SCHEMA_VERSION} and older`);
+  }
+  let data = parsed;
+  for (; v < SCHEMA_VERSION; v++) data = MIGRATIONS[v](data);
+  return validate(data);
+}
+
+// Schema 1 called the field "version"; from schema 2 on it is "schema".
+function storedSchema(obj) {
+  return isObject(obj) ? (obj.schema ?? obj.version) : undefined;
+}
+
+function validate(data) {
+  if (!isObject(data.exercises)) throw new Error("this progress has no \"exercises\" object");
+  const exercises = {};
+  const dropped = [];
+  for (const [id, rec] of Object.entries(data.exercises)) {
+    const full = isObject(rec) ? { ...EMPTY_RECORD, ...pick(rec, Object.keys(EMPTY_RECORD)) } : null;
+    const problem = full ? recordProblem(full) : "it is not an object";
+    if (problem) dropped.push({ id, problem });
+    else exercises[id] = full;
+  }
+  return { data: { schema: SCHEMA_VERSION, seed: isSeed(data.seed) ? data.seed : newSeed(), exercises }, dropped };
+}
+
+/** What is wrong with a full record, in words, or null. */
+export function recordProblem(r) {
+  if (r.code !== null && typeof r.code !== "string") return "code must be text or null";
+  if (r.ownCode !== null && typeof r.ownCode !== "string") return "ownCode must be text or null";
+  if (r.starterHash !== null && typeof r.starterHash !== "string") return "starterHash must be text or null";
+  if (typeof r.solved !== "boolean") return "solved must be true or false";
+  if (r.solvedAt !== null && typeof r.solvedAt !== "string") return "solvedAt must be a date string or null";
+  if (!Number.isInteger(r.attempts) || r.attempts < 0) return "attempts must be a whole number ≥ 0";
+  if (!Number.isInteger(r.hintsShown) || r.hintsShown < 0) return "hintsShown must be a whole number ≥ 0";
+  try { JSON.stringify(r.answer); } catch { return "answer must be plain JSON data"; }
+  return null;
+}
+
+/** `"w1-x" (solved must be true or false), "w2-y" (…)` — dropped records named for a notice. */
+export function describeDropped(dropped) {
+  return dropped.map(({ id, problem }) => `“${id}” (${problem})`).join(", ");
+}
+
+export function freshData() {
+  return { schema: SCHEMA_VERSION, seed: newSeed(), exercises: {} };
+}
+
+function newSeed() {
+  const a = new Uint32Array(1);
+  if (globalThis.crypto?.getRandomValues) globalThis.crypto.getRandomValues(a);
+  else a[0] = Math.floor(Math.random() * 2 ** 32);
+  return (a[0] % 2147483646) + 1;   // 1 … 2^31 − 1
+}
+
+function isSeed(v) { return Number.isInteger(v) && v > 0 && v < 2 ** 31; }
+function isObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
+function pick(obj, keys) { return Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]])); }

@@ -1,0 +1,128 @@
+// Offline, in real Chromium: after one visit to the course, served under a base path as GitHub Pages serves a
+// project site, every page loads and runs an exercise with the server stopped and the browser offline; and a
+// new deploy (any file changed) installs a new service worker that replaces the old cache when the learner
+// accepts the update.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { assembleSite, stampServiceWorker } from "../../scripts/assemble_site.mjs";
+import { openSite, watch } from "./harness.mjs";
+import { WEEKS } from "../../lessons/web/lesson/course.js";
+
+const BASE = "course/";   // the site is served under /course/, not at the root
+const LESSONS = WEEKS.filter((w) => w.available).map((w) => `${w.slug}/`);
+
+let dir;
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), "dsml-offline-"));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+// Polls `fn(arg)` in the page until it returns something truthy (page.waitForFunction does not await promises).
+async function poll(page, fn, arg, timeoutMs = 60000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await page.evaluate(fn, arg);
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${fn.toString().slice(0, 80)}…`);
+    await page.waitForTimeout(250);
+  }
+}
+
+// Opens `path` and waits until the service worker controls the page and has cached every file of its version.
+async function visitUntilCached(context, url, path) {
+  const page = await context.newPage();
+  await page.goto(url + path);
+  const state = await poll(page, async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    if (!registration?.active || !navigator.serviceWorker.controller) return false;
+    const names = (await caches.keys()).filter((n) => n.startsWith(`dsml ${registration.scope} `));
+    const cached = names.length === 1 ? (await (await caches.open(names[0])).keys()).length : 0;
+    return cached > 0 && { scope: registration.scope, names, cached };
+  });
+  return { page, state };
+}
+
+// Nothing can come from the network any more: the server is gone and the browser is offline.
+async function goOffline(site) {
+  site.server.close();
+  site.server.closeAllConnections();
+  await site.context.setOffline(true);
+}
+
+describe("offline", () => {
+  test("after one visit every page loads and runs an exercise with no network, under a base path", async () => {
+    const root = join(dir, "a");
+    const { version } = await assembleSite(join(root, BASE), { requireWasm: true });
+    const site = await openSite({ dir: root });
+    try {
+      const { page, state } = await visitUntilCached(site.context, site.url, BASE);
+      assert.equal(state.scope, `${site.url}${BASE}`, "the worker's scope is the site's folder");
+      assert.match(state.names[0], new RegExp(`${version}$`));
+      assert.ok(state.cached > 100, `every file cached (${state.cached})`);
+      await page.close();
+      await goOffline(site);
+
+      const index = await site.context.newPage();
+      const problems = watch(index);
+      await index.goto(site.url + BASE);
+      await index.waitForSelector("#weeks a");
+      await index.reload();
+      await index.waitForSelector("#weeks a");
+      assert.deepEqual(problems, []);
+      await index.close();
+
+      for (const slug of LESSONS) {
+        const lesson = await site.context.newPage();
+        const seen = watch(lesson);
+        lesson.on("dialog", (d) => d.accept());
+        await lesson.goto(`${site.url}${BASE}${slug}`);
+        await lesson.waitForSelector("html[data-ready=true]", { timeout: 60000 });
+        await lesson.reload();
+        await lesson.waitForSelector("html[data-ready=true]", { timeout: 60000 });
+        assert.ok(await lesson.locator(".katex").count() > 10, `${slug}: math`);
+        // A code exercise, checked on the Workers: the core, the Worker script and the learner's module all load.
+        const id = await lesson.evaluate(() => [...window.dsml.exercises.values()].find((c) => c.exercise.kind === "code").exercise.id);
+        await lesson.evaluate((i) => { const c = window.dsml.exercises.get(i); c.setCode(c.exercise.solution); return c.check(); }, id);
+        await lesson.waitForSelector(`#ex-${id} .verdict.pass`, { timeout: 120000 });
+        assert.deepEqual(seen, [], slug);
+        await lesson.close();
+      }
+    } finally {
+      await site.close();
+    }
+  });
+
+  test("a new deploy replaces the old version and its cache once the learner accepts it", async () => {
+    const root = join(dir, "b");
+    const site = join(root, BASE);
+    await assembleSite(site, { requireWasm: true });
+    const browser = await openSite({ dir: root });
+    try {
+      const { page, state: first } = await visitUntilCached(browser.context, browser.url, BASE);
+      appendFileSync(join(site, "week1", "index.html"), "\n<!-- deploy 2 -->\n");
+      const { version } = stampServiceWorker(site);
+      assert.ok(!first.names[0].endsWith(version), "the changed file gave a new version");
+
+      await page.reload();
+      const notice = page.locator(".notice.update-ready");
+      await notice.waitFor({ timeout: 60000 });
+      assert.match(await notice.innerText(), /new version of the course/);
+      await Promise.all([page.waitForEvent("load"), notice.locator("button").click()]);
+      const names = await poll(page, async (v) => {
+        const keys = await caches.keys();
+        return keys.length === 1 && keys[0].endsWith(v) && navigator.serviceWorker.controller ? keys : false;
+      }, version);
+      assert.equal(names.length, 1, "the old cache is gone");
+
+      await goOffline(browser);
+      const text = await page.evaluate(async () => (await fetch("week1/index.html")).text());
+      assert.match(text, /<!-- deploy 2 -->/, "offline, the new version's files are served");
+      await page.close();
+    } finally {
+      await browser.close();
+    }
+  });
+});
