@@ -1,7 +1,7 @@
 # check_train.cmake — `dsml train` checked by value (ctest, CMakeLists.txt): the JSON parses, both loss curves
 # have STEPS entries and the strategy's loss falls, the curves agree to 1e-12 and the final parameters to 1e-12
 # (the same model, rounding apart), the single-device curve starts at FIRST_LOSS (the deterministic teacher task:
-# the same for every strategy), each rank count and the busiest rank's bytes by kind are the hand-derived BYTES.
+# the same for every strategy; to 12 significant digits), each rank count and the busiest rank's bytes by kind are the hand-derived BYTES.
 #   cmake -DDSML=… -DARGS="train;--strategy;zero2;…" -DSTEPS=5 -DRANKS=4 -DFIRST_LOSS=8.4695… \
 #         -DBYTES="all-gather=6144;reduce-scatter=6144" -P check_train.cmake
 execute_process(COMMAND ${DSML} ${ARGS} RESULT_VARIABLE code OUTPUT_VARIABLE json ERROR_VARIABLE err)
@@ -23,7 +23,9 @@ math(EXPR last_index "${STEPS} - 1")
 string(JSON last GET "${json}" losses ${last_index})
 expect("the loss did not fall: ${first} -> ${last}" last LESS first)
 string(JSON single_first GET "${json}" single_losses 0)
-expect("single_losses[0] = ${single_first}, expected ${FIRST_LOSS}" single_first EQUAL FIRST_LOSS)
+# FIRST_LOSS is written to 12 significant digits: the products' rounding depends on the CPU (FMA or not).
+string(FIND "${single_first}" "${FIRST_LOSS}" at)
+expect("single_losses[0] = ${single_first}, expected ${FIRST_LOSS}…" at EQUAL 0)
 foreach(key max_loss_relative_difference max_relative_difference)
   string(JSON d GET "${json}" ${key})
   expect("${key} = ${d}, expected < 1e-12" d LESS 1e-12 AND d GREATER_EQUAL 0)
