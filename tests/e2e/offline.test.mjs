@@ -67,9 +67,11 @@ describe("offline", () => {
 
       const index = await site.context.newPage();
       const problems = watch(index);
-      await index.goto(site.url + BASE);
+      // (the index imports every week's exercises to count them: let those finish before reloading, or the
+      // reload aborts them and the watcher reports the aborted requests)
+      await index.goto(site.url + BASE, { waitUntil: "networkidle" });
       await index.waitForSelector("#weeks a");
-      await index.reload();
+      await index.reload({ waitUntil: "networkidle" });
       await index.waitForSelector("#weeks a");
       assert.deepEqual(problems, []);
       await index.close();
