@@ -4,6 +4,7 @@
 //   web/vendor/{chart,editor,katex}.js  source: re-exports of npm packages → site: esbuild bundles (+ KaTeX CSS, fonts)
 //   web/worker/rank_worker.js           source: plain modules → site: one bundled file (one fetch per Worker)
 //   wasm/dsml.{mjs,wasm}                the core, from the emscripten build
+//   cluster/index.html                  a guide: mpi/README.md as a page of the site (scripts/render_guide.mjs)
 //   */index.html                        the same pages with their math rendered (scripts/prerender_math.mjs),
 //                                       the course index with its week cards (lessons/web/lesson/course_cards.js)
 //   sw.js                               the service worker, told the site's files and a hash of them (its version)
@@ -15,6 +16,7 @@ import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { prerenderMath } from "./prerender_math.mjs";
+import { GUIDES, renderGuide } from "./render_guide.mjs";
 import { WEEKS } from "../lessons/web/lesson/course.js";
 import { cardsHTML } from "../lessons/web/lesson/course_cards.js";
 
@@ -44,6 +46,10 @@ export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wa
   const emptyCards = '<ol class="week-cards" id="weeks"></ol>';
   if (!readFileSync(index, "utf8").includes(emptyCards)) throw new Error(`lessons/index.html must contain ${emptyCards}`);
   writeFileSync(index, readFileSync(index, "utf8").replace(emptyCards, emptyCards.replace("><", `>${cardsHTML(WEEKS)}<`)));
+  for (const guide of GUIDES) {
+    mkdirSync(join(outDir, guide.slug), { recursive: true });
+    writeFileSync(join(outDir, guide.slug, "index.html"), renderGuide(guide));
+  }
   for (const page of listFiles(outDir).filter((f) => f.endsWith(".html"))) {
     const file = join(outDir, page);
     writeFileSync(file, prerenderMath(readFileSync(file, "utf8")));

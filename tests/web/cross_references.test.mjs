@@ -1,5 +1,6 @@
 // Cross-references between pages never dangle: a page or exercise that mentions a week not yet published says
-// "(Week N, in preparation)" and does not link to it; every relative link to a lesson page names a published one.
+// "(Week N, in preparation)" and does not link to it; every relative link to a lesson page names a published one
+// (or a guide, scripts/render_guide.mjs).
 //   node --test tests/web/cross_references.test.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -7,10 +8,11 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { WEEKS } from "../../lessons/web/lesson/course.js";
+import { GUIDES } from "../../scripts/render_guide.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const published = new Set(WEEKS.filter((w) => w.available && w.number != null).map((w) => w.number));
-const slugs = new Set(WEEKS.filter((w) => w.available).map((w) => w.slug));
+const slugs = new Set([...WEEKS.filter((w) => w.available).map((w) => w.slug), ...GUIDES.map((g) => g.slug)]);
 
 // What a learner reads: HTML without its comments, JS without its line comments (prompts, hints, messages).
 const readable = () => execFileSync("git", ["ls-files", "lessons"], { cwd: ROOT, encoding: "utf8" }).split("\n")

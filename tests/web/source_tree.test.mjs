@@ -8,13 +8,15 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { GUIDES } from "../../scripts/render_guide.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const tracked = (...dirs) => execFileSync("git", ["ls-files", ...dirs], { cwd: ROOT, encoding: "utf8" })
   .split("\n").filter(Boolean);
 
-// What the build adds to the site (scripts/assemble_site.mjs): the core and KaTeX's stylesheet.
-const BUILD_OUTPUTS = [/^lessons\/wasm\//, /^lessons\/web\/vendor\/katex\.css$/];
+// What the build adds to the site (scripts/assemble_site.mjs): the core, KaTeX's stylesheet and the guides' pages.
+const BUILD_OUTPUTS = [/^lessons\/wasm\//, /^lessons\/web\/vendor\/katex\.css$/,
+  ...GUIDES.map((g) => new RegExp(`^lessons/${g.slug}/index\\.html$`))];
 
 // Relative specifiers of static imports, dynamic imports of a literal, `new URL(literal, import.meta.url)`,
 // and, in HTML, src/href attributes.
@@ -56,6 +58,7 @@ const entries = new Set([
   "lessons/web/worker/rank_worker.js",
   "lessons/sw.js",   // the service worker: needs a ServiceWorkerGlobalScope
   "lessons/web/lesson/calc_worker.js",
+  "lessons/web/lesson/guide_page.js",   // the guides' page module (scripts/render_guide.mjs writes their pages)
 ]);
 
 test("every lesson module loads in Node from the source tree (calcs, widgets, exercises, programs, runtime)", async () => {
