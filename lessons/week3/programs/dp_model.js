@@ -40,23 +40,31 @@ export function mlpForward(k, params, x) {
   return { y: x, saved };
 }
 
-// The loss of this replica's rows and its gradients. `ready(i, grad)` is awaited as soon as tensor i's gradient
-// exists — the hook where DDP's reducer copies it into a bucket and may launch that bucket's all-reduce while
-// backward goes on with the earlier blocks.
-export async function localGradients(k, params, inputs, targets, ready = async () => {}) {
+// The loss of this replica's rows, and what backward starts from: dL/dy = 2(y − t)/(rows·D).
+export function forwardLoss(k, params, inputs, targets) {
   const { y, saved } = mlpForward(k, params, inputs);
   const { loss, grad } = k.mseLoss(y, targets);
-  const grads = new Array(params.length);
-  let dy = grad;
+  return { loss, saved, dy: grad };
+}
+
+// Backward, one gradient at a time: yields { i, grad } as soon as tensor i's gradient exists, the last block's
+// W_out first. The trainer hands each to DDP's reducer — which may launch a bucket's all-reduce — and lets the
+// messages move before backward goes on with the earlier blocks.
+export function* backwardGradients(k, params, saved, dy) {
   for (let j = params.length / 2 - 1; j >= 0; j--) {
     const { dWOut, dA } = k.blockOutBackward(dy, saved[j].act, params[2 * j + 1]);
-    grads[2 * j + 1] = dWOut;
-    await ready(2 * j + 1, dWOut);
+    yield { i: 2 * j + 1, grad: dWOut };
     const { dWIn, dX } = k.blockInBackward(dA, saved[j].pre, saved[j].x, params[2 * j]);
-    grads[2 * j] = dWIn;
-    await ready(2 * j, dWIn);
+    yield { i: 2 * j, grad: dWIn };
     if (k.residual) for (let i = 0; i < dX.length; i++) dX[i] += dy[i];
     dy = dX;
   }
+}
+
+// Forward and the whole backward at once: the loss and every gradient (mlpInit's order).
+export function localGradients(k, params, inputs, targets) {
+  const { loss, saved, dy } = forwardLoss(k, params, inputs, targets);
+  const grads = new Array(params.length);
+  for (const { i, grad } of backwardGradients(k, params, saved, dy)) grads[i] = grad;
   return { loss, grads };
 }

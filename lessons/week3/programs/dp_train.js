@@ -40,26 +40,30 @@ export async function main(ctx) {
       const losses = [], n = rows / k;
       grads = sizes.map((s) => new Float64Array(s));
       const microGrads = async (j) => {
-        const out = await localGradients(kernels, params, part(batch.inputs, j * n, n), part(batch.targets, j * n, n), pause);
+        const out = localGradients(kernels, params, part(batch.inputs, j * n, n), part(batch.targets, j * n, n));
         losses.push(out.loss);
+        await pause();
         return out.grads;
       };
       await accumulateAndSync(k, microGrads, grads, dp);
       loss = losses.reduce((a, b) => a + b, 0) / losses.length;
     } else if (!equal) {
-      ({ grads, loss } = await localGradients(kernels, params, part(batch.inputs, 0, rows), part(batch.targets, 0, rows), pause));
+      ({ grads, loss } = localGradients(kernels, params, part(batch.inputs, 0, rows), part(batch.targets, 0, rows)));
       await syncWeighted(grads, rows, dp);
     } else {
       const reducer = config.sync === "naive" ? naiveReducer(sizes, dp)
         : config.sync === "flat" ? flatReducer(sizes, dp) : makeBucketReducer(sizes, dp, config.bucketBytes);
       // DDP's autograd hook: as each gradient is finished the reducer sees it, then backward goes on.
       const base = dp.calls;
-      const hook = (i, g) => {
-        reducer.ready(i, g);
+      const forward = forwardLoss(kernels, params, part(batch.inputs, 0, rows), part(batch.targets, 0, rows));
+      loss = forward.loss;
+      grads = new Array(params.length);
+      for (const { i, grad } of backwardGradients(kernels, params, forward.saved, forward.dy)) {
+        grads[i] = grad;
+        reducer.ready(i, grad);
         if (timeline.recording) launches.push({ tensor: i, launched: dp.calls - base });
-        return pause();
-      };
-      ({ grads, loss } = await localGradients(kernels, params, part(batch.inputs, 0, rows), part(batch.targets, 0, rows), hook));
+        await pause();   // DDP's autograd hook has run: let the launched all-reduces move, then go on
+      }
       if (timeline.recording) backwardEnd = ctx.now() / 1000;
       await reducer.finish(grads);
     }
