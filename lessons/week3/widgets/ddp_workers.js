@@ -31,7 +31,7 @@ export function mountDdpWorkers(figure, core, clusters) {
   const status = readout(figure);
   status.setAttribute("role", "status");
   const tableBox = document.createElement("div");
-  tableBox.className = "table-scroll";
+  tableBox.className = "table-scroll ddp-results";
   const timeline = document.createElement("div");
   status.after(tableBox, timeline);
   const chart = createLineChart(chartBox(figure, "Measured step time against bucket size"),
