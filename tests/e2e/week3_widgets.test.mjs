@@ -45,7 +45,7 @@ describe("week 3 widgets", () => {
       const spans = [...svg.querySelectorAll("rect.ph-span")].filter((r) => r.querySelector("title"))
         .map((r) => ({ title: r.querySelector("title").textContent, x: Number(r.getAttribute("x")), w: Number(r.getAttribute("width")) }));
       const comm = spans.filter((s) => s.title.startsWith("W0 comm"));
-      const backward = spans.filter((s) => s.title.startsWith("W0 compute · backward"));
+      const backward = spans.filter((s) => s.title.startsWith("W0 comp · backward"));
       return { firstComm: Math.min(...comm.map((s) => s.x)), lastBackward: Math.max(...backward.map((s) => s.x + s.w)), buckets: comm.length };
     });
     assert.equal(overlap.buckets, 16);

@@ -35,7 +35,8 @@ export function mountDdpWorkers(figure, core, clusters) {
   const timeline = document.createElement("div");
   status.after(tableBox, timeline);
   const chart = createLineChart(chartBox(figure, "Measured step time against bucket size"),
-    { xLabel: "bucket size (bytes)", yLabel: "median step time (s)", logX: true, datasets: [] });
+    { xLabel: "bucket size (bytes)", yLabel: "median step time (s)", logX: true, datasets: [],
+      empty: "Press “Sweep bucket sizes” to draw this chart." });
   status.textContent = `Each Worker holds a ${DDP_MODEL.layers}-block MLP of Ψ = ${PSI} parameters (${formatBytes(8 * PSI)} of fp64 ` +
     `gradients) and trains ${ROWS} rows a step. Press “Measure the three”.`;
   let busy = false;
@@ -80,7 +81,7 @@ export function mountDdpWorkers(figure, core, clusters) {
     const shown = Math.min(P, 4);
     renderPhases(timeline, spans.filter((s) => s.rank < shown).map((s) => ({ ...s, rank: 2 * s.rank + (s.lane === "comm" ? 1 : 0),
       start: s.start - t0, end: s.end - t0 })), { ranks: 2 * shown, fillIdle: false,
-      rowLabel: (row) => `W${Math.floor(row / 2)} ${row % 2 ? "comm" : "compute"}`,
+      rowLabel: (row) => `W${Math.floor(row / 2)} ${row % 2 ? "comm" : "comp"}`,
       title: `Bucketed DDP, last step on the Workers (${formatBytes(bytes)} buckets)`,
       note: P > shown ? `The first ${shown} of ${P} Workers are drawn.` : "" });
   }

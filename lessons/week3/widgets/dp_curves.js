@@ -34,7 +34,7 @@ export function mountDpCurves(figure, core, clusters) {
     `parameters) for ${cfg.steps} SGD steps on a global batch of ${cfg.batch} rows. Press a Train button.`;
   const draw = () => chart.update({ datasets: [
     { label: "one device (core.trainSingle)", data: Array.from(single.losses, (y, x) => ({ x, y })), dashed: true },
-    ...[...runs].sort(([a], [b]) => a - b).map(([P, r]) => ({ label: `P = ${P} Workers`, data: r.points, points: true })),
+    ...[...runs].sort(([a], [b]) => a - b).map(([P, r]) => ({ label: plural(P, "Worker"), data: r.points, points: true })),
   ] });
   draw();
 

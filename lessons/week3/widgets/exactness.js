@@ -33,7 +33,7 @@ export function mountExactness(figure, core) {
       `gradient is ${formatRatio(1 + r.sum.relative, { decimals: 0 })} too large; one SGD step from the same weights is ` +
       `${formatRatio(sgd.ratio, { decimals: 2 })} as long, one Adam step differs by ${formatPercent(adam.relative, { digits: 2 })}.`;
     box.replaceChildren(table([
-      ["Combined as", "largest |difference|", "relative difference (‖·‖)"],
+      ["Combined as", "max |Δ|", "‖Δ‖ / ‖full‖"],
       ["mean (÷ P)", num(r.mean.max), num(r.mean.relative)],
       ["sum (no ÷ P)", num(r.sum.max), num(r.sum.relative)],
     ]));
@@ -61,7 +61,7 @@ export function mountUnequal(figure, core) {
       `misses the full-batch gradient by ${formatPercent(r.mean.relative, { digits: 2 })} (relative); weighted by rows, ` +
       `by ${num(r.weighted.relative)} — rounding.` + (new Set(shards).size === 1 ? " With equal shards the two are the same." : "");
     box.replaceChildren(table([
-      ["Combined as", "largest |difference|", "relative difference (‖·‖)"],
+      ["Combined as", "max |Δ|", "‖Δ‖ / ‖full‖"],
       ["plain mean (1/P)·Σ g_d", num(r.mean.max), num(r.mean.relative)],
       ["weighted Σ b_d·g_d / Σ b_d", num(r.weighted.max), num(r.weighted.relative)],
     ]));
