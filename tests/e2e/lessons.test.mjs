@@ -9,7 +9,9 @@ import { axeViolations, openSite, SITE } from "./harness.mjs";
 import { openLesson, waitVerdict } from "./pages.mjs";
 import { WEEKS } from "../../lessons/web/lesson/course.js";
 
-const LESSONS = WEEKS.filter((w) => w.available).map((w) => w.slug);
+// Pages written and tested before they are published on the index (course.js: available false).
+const IN_PREPARATION = ["week3"];
+const LESSONS = WEEKS.filter((w) => w.available || IN_PREPARATION.includes(w.slug)).map((w) => w.slug);
 
 let site;
 before(async () => { site = await openSite(); });

@@ -28,7 +28,7 @@ test("a week that is not published yet is mentioned as in preparation", () => {
   for (const { file, text } of readable()) {
     for (const m of text.matchAll(/Week (\d)\b(.{0,24})/g)) {
       const n = Number(m[1]);
-      if (published.has(n)) continue;
+      if (published.has(n) || file.startsWith(`lessons/week${n}/`)) continue;   // a page may name itself before it is published
       if (!/^(?:, | \()in preparation/.test(m[2])) dangling.push(`${file}: “Week ${n}${m[2]}…”`);
     }
   }

@@ -19,9 +19,10 @@ export const WEEKS = [
   },
   {
     slug: "week3", number: 3, available: false,
-    title: "Data parallelism",
-    summary: "Synchronous SGD with a gradient all-reduce, gradient accumulation, bucketing and overlap, "
-      + "large batches (linear scaling with warm-up, LARS, LAMB), weak vs strong scaling.",
+    title: "Data parallelism and large-batch training",
+    summary: "Synchronous SGD on Workers, exact to one device; naive, flat and bucketed DDP with the all-reduce "
+      + "overlapped with backward; gradient accumulation, unequal shards, large batches (linear scaling with warm-up, "
+      + "LARS, LAMB), weak vs strong scaling.",
   },
   {
     slug: "week4", number: 4, available: false,

@@ -1,0 +1,60 @@
+// Steps per second of Week 3's live data-parallel trainer in headless Chromium: programs/dp_train.js on P real
+// Workers, each a full replica computing with the wasm core, synchronising by the chosen DDP (bucketed = all-reduce
+// launched during backward, the default), on the dp-curves widget's configuration.
+//   node bench/week3_dp_steps.mjs [--workers 8] [--sync bucketed|flat|naive] [--bucket 16384] [--runs 3] [--site dir]
+// Needs a built site. Worker start-up is not timed; each run's time is from cluster.run() to its result. Prints the
+// median over runs (wall clock: it moves with the machine's load — report `uptime` beside it) and checks that every
+// run still equals single-device training.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { openSite, SITE } from "../tests/e2e/harness.mjs";
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const dir = arg("site", SITE);
+if (!existsSync(join(dir, "week3/programs/dp_program.js"))) {
+  console.error(`${dir} is not a built site: node scripts/assemble_site.mjs site --wasm build/wasm/wasm`);
+  process.exit(2);
+}
+const options = { P: Number(arg("workers", 8)), sync: arg("sync", "bucketed"), bucket: Number(arg("bucket", 16384)), runs: Number(arg("runs", 3)) };
+
+const site = await openSite({ dir });
+try {
+  const page = await site.context.newPage();
+  await page.goto(new URL("bench-blank", site.url).href);   // the site's origin, nothing loaded (a 404)
+  const result = await page.evaluate(async ({ P, sync, bucket, runs }) => {
+    const { Cluster } = await import("./web/cluster/cluster.js");
+    const { compileCore, loadCore } = await import("./web/wasm.js");
+    const dp = await import("./week3/programs/dp_program.js");
+    const { CURVES_CONFIG } = await import("./week3/widgets/dp_curves.js");
+    const config = { ...CURVES_CONFIG, sync, bucketBytes: bucket };
+    const core = await loadCore();
+    const cluster = new Cluster(P, { wasmModule: await compileCore() });
+    await cluster.ready();
+    const ref = core.trainSingle({ model: config.model, optimizer: config.optimizer, batch: config.batch, steps: config.steps, seed: config.seed });
+    const times = [];
+    let worst = 0, messages = 0;
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      const run = await cluster.run(dp.dpProgram(), { inputs: dp.dpInputs(config, P), timeoutMs: 600000 });
+      times.push((performance.now() - t) / 1000);
+      if (run.status !== "ok") throw new Error(`run ${i}: ${run.status} ${JSON.stringify(run.error ?? run.timeout)}`);
+      worst = Math.max(worst, dp.replicaGap(run.results), dp.relativeDifference(run.results[0].params, ref.params));
+      messages = run.trace.length;
+    }
+    cluster.terminate();
+    return { config, times, worst, messages };
+  }, options);
+  const sorted = [...result.times].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  console.log(JSON.stringify({
+    workers: options.P, sync: options.sync, bucket_bytes: options.bucket, model: result.config.model, batch: result.config.batch,
+    steps: result.config.steps, seconds: result.times.map((t) => Number(t.toFixed(3))),
+    steps_per_second: Number((result.config.steps / median).toFixed(2)), messages_per_step: result.messages / result.config.steps,
+    max_relative_difference_vs_single_device: result.worst,
+  }, null, 1));
+} finally {
+  await site.close();
+}

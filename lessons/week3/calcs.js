@@ -1,0 +1,66 @@
+// calcs.js — every number in Week 3's prose, computed by the core (keys match data-calc in index.html, whose
+// header comment lists the formulas). The page test checks each against the value printed in the HTML.
+import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../web/units.js";
+import { EXACT_BATCH, shardExperiment, sumVersusMean } from "./programs/shard_gradients.js";
+import { ringBalance } from "./exercises/bucket_size.js";
+
+// The worked example: a 12-block MLP (D = 2048, F = 8192: Ψ = 2·L·D·F ≈ 403 M parameters) on 8 GPUs of
+// 100 TFLOP/s, 2 048 rows per GPU, fp32 gradients, ring all-reduce on links of α = 2 µs and 100 GB/s.
+export const EXAMPLE = Object.freeze({
+  grid: { dp: 8 }, model: { layers: 12, width: 2048, hidden: 8192 }, batch: 8 * 2048,
+  flops: 100e12, alpha: 2e-6, beta: 1 / 100e9, elementBytes: 4, optimizerStates: 2,
+});
+export const DDP_BUCKET = 25 * 2 ** 20;   // PyTorch DDP's default bucket_cap_mb = 25
+export const PSI = (m) => 2 * m.layers * m.width * m.hidden;
+
+// The three DDPs of section 3, priced: naive (a tensor at a time, after backward), flat (one bucket, after
+// backward), bucketed (25 MiB, each launched as its gradients are ready: overlap).
+export function priceDdps(core, fields = {}) {
+  const ex = { ...EXAMPLE, ...fields };
+  return {
+    naive: core.stepCost({ ...ex, strategy: "dp", overlap: false }),
+    flat: core.stepCost({ ...ex, strategy: "dp-bucketed", bucketBytes: PSI(ex.model) * ex.elementBytes, overlap: false }),
+    bucketed: core.stepCost({ ...ex, strategy: "dp-bucketed", bucketBytes: ex.bucketBytes ?? DDP_BUCKET, overlap: true }),
+    serial: core.stepCost({ ...ex, strategy: "dp-bucketed", bucketBytes: ex.bucketBytes ?? DDP_BUCKET, overlap: false }),
+  };
+}
+const comm = (r) => Object.values(r.comm).reduce((a, b) => a + b, 0);
+// Gradient accumulation, k micro-batches of 2 048 rows per GPU, no overlap: the share of the step spent communicating.
+export function accumulationShare(core, k) {
+  const r = core.stepCost({ ...EXAMPLE, strategy: "dp-accumulate", batch: EXAMPLE.batch * k, microBatches: k, overlap: false });
+  return comm(r) / r.total;
+}
+// A tiny fp64 run beside one device, as the core's trainCompare does it.
+const TINY = { model: { layers: 4, width: 32, hidden: 64 }, optimizer: { kind: "sgd", lr: 0.1 }, batch: 64, steps: 30, seed: 3 };
+// A difference that only rounding makes, stated as the power of ten below which it lies.
+const below = (x) => formatNumber(10 ** Math.ceil(Math.log10(Math.max(x, 1e-300))));
+const equalShards = (core, P) => shardExperiment(core, Array.from({ length: P }, () => EXACT_BATCH / P));
+export const UNEQUAL = [2, 6, 10, 14];
+
+export const CALCS = {
+  "exact-B": () => formatCount(EXACT_BATCH),
+  "exact-diff": (c) => below(equalShards(c, 8).mean.max),
+  "exact-sum": (c) => formatRatio(1 + equalShards(c, 8).sum.relative, { decimals: 0 }),
+  "sgd-sum-ratio": (c) => formatRatio(sumVersusMean(c, { kind: "sgd", lr: 0.1 }, equalShards(c, 8).full, 8).ratio, { decimals: 0 }),
+  "adam-sum-diff": (c) => formatPercent(sumVersusMean(c, { kind: "adam", lr: 1e-3 }, equalShards(c, 8).full, 8).relative, { digits: 2 }),
+  "dp-tc-diff": (c) => below(c.trainCompare({ ...TINY, strategy: "dp", grid: { dp: 8 } }).maxRelativeDifference),
+  "ex-psi": () => formatNumber(PSI(EXAMPLE.model) / 1e6),
+  "ex-grad-bytes": () => formatBytes(PSI(EXAMPLE.model) * EXAMPLE.elementBytes),
+  "ex-compute": (c) => formatSeconds(priceDdps(c).naive.compute),
+  "ex-comm": (c) => formatSeconds(comm(priceDdps(c).flat)),
+  "ex-naive": (c) => formatSeconds(priceDdps(c).naive.total),
+  "ex-tensors": () => String(2 * EXAMPLE.model.layers),
+  "ex-naive-comm": (c) => formatSeconds(comm(priceDdps(c).naive)),
+  "ex-flat": (c) => formatSeconds(priceDdps(c).flat.total),
+  "ex-serial": (c) => formatSeconds(priceDdps(c).serial.total),
+  "ex-bucketed": (c) => formatSeconds(priceDdps(c).bucketed.total),
+  "ex-exposed": (c) => formatSeconds(priceDdps(c).bucketed.total - priceDdps(c).bucketed.compute),
+  "ex-speedup": (c) => formatRatio(priceDdps(c).flat.total / priceDdps(c).bucketed.total, { digits: 2 }),
+  "ex-buckets": (c) => String(new Set(priceDdps(c).bucketed.spans.filter((s) => s.stream === "comm").map((s) => s.label)).size),
+  "ex-crossover": (c) => formatBytes(ringBalance(c, 8, { alpha: EXAMPLE.alpha, beta: EXAMPLE.beta, gamma: 0 })),
+  "acc-share-1": (c) => formatPercent(accumulationShare(c, 1), { decimals: 0 }),
+  "acc-share-8": (c) => formatPercent(accumulationShare(c, 8), { decimals: 1 }),
+  "acc-tc-diff": (c) => below(c.trainCompare({ ...TINY, strategy: "dp-accumulate", grid: { dp: 4 }, microBatches: 4 }).maxRelativeDifference),
+  "uneq-plain": (c) => formatPercent(shardExperiment(c, UNEQUAL).mean.relative, { digits: 2 }),
+  "uneq-weighted": (c) => below(shardExperiment(c, UNEQUAL).weighted.max),
+};

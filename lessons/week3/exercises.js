@@ -1,0 +1,22 @@
+// exercises.js — Week 3's exercises as data (format: lessons/web/README.md), in the order of the sections they
+// practise. The page renders and checks them; tests/exercises/ proves every reference passes and every wrong fails.
+//   exercises/sum_or_mean.js      summed vs averaged gradients under SGD and Adam         (choice)      § 1
+//   exercises/bucket_size.js      the bucket size where latency stops mattering            (numeric)     § 3
+//   exercises/bucket_reducer.js   DDP's reducer: buckets launched during backward          (code)        § 3
+//   exercises/accumulation.js     k micro-steps, one sync                                  (code)        § 4
+//   exercises/weighted_sync.js    unequal shards: a weighted all-reduce                    (code)        § 5
+// The code exercises run the whole data-parallel trainer (programs/) with the learner's function in it;
+// shared checks: exercises/dp_checks.js. Sections 6–8 (large batches, scaling, the wall) add theirs after these.
+import { sumOrMean } from "./exercises/sum_or_mean.js";
+import { bucketCrossover } from "./exercises/bucket_size.js";
+import { bucketedDdp } from "./exercises/bucket_reducer.js";
+import { accumulation } from "./exercises/accumulation.js";
+import { weightedSync } from "./exercises/weighted_sync.js";
+
+export default [
+  sumOrMean,          // w3-sum-or-mean
+  bucketCrossover,    // w3-bucket-crossover
+  bucketedDdp,        // w3-bucketed-ddp
+  accumulation,       // w3-accumulate
+  weightedSync,       // w3-weighted
+];

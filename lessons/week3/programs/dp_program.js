@@ -1,0 +1,72 @@
+// dp_program.js — Week 3's data-parallel trainer as the program every Worker runs, assembled from the source
+// text of real module functions (dp_model, dp_comm, ddp_sync, dp_train — each tested as a module too), and
+// what the page does with the ranks' results. An exercise puts the learner's code first and leaves out the
+// reference function it defines, so the learner's version is the one every replica calls (as the lab does).
+import * as model from "./dp_model.js";
+import * as comm from "./dp_comm.js";
+import * as sync from "./ddp_sync.js";
+import * as train from "./dp_train.js";
+
+const PARTS = { ...model, ...comm, ...sync, ...train };
+
+// The functions a learner may write instead of the reference (one per exercise).
+export const REPLACEABLE = ["makeBucketReducer", "syncWeighted", "accumulateAndSync"];
+
+export const DP_DEFAULTS = Object.freeze({
+  model: { layers: 4, width: 32, hidden: 128, activation: "gelu", residual: true },
+  optimizer: { kind: "sgd", lr: 0.1 },
+  batch: 64, steps: 30, seed: 3, sync: "bucketed", bucketBytes: 32 * 1024, accumulation: 1, shards: null,
+});
+
+export function dpProgram({ learnerCode = "", replaces = [] } = {}) {
+  for (const name of replaces) {
+    if (!REPLACEABLE.includes(name)) throw new Error(`dpProgram: ${name} is not a replaceable function`);
+  }
+  const shipped = Object.entries(PARTS).filter(([name]) => !replaces.includes(name)).map(([, f]) => f.toString());
+  return [learnerCode, ...shipped].filter(Boolean).join("\n\n") + "\n";
+}
+
+// The source of a shipped function (an exercise's reference solution is the trainer's own code).
+export const sourceOf = (name) => PARTS[name].toString() + "\n";
+
+export function dpConfig(fields = {}) {
+  return { ...DP_DEFAULTS, ...fields };
+}
+
+// Every replica gets the whole configuration (it is small).
+export const dpInputs = (config, ranks) => Array.from({ length: ranks }, () => config);
+
+// The global loss per step: the replicas' losses weighted by their rows (RunResult.progress, one list per rank).
+export function lossesFromProgress(progress, steps) {
+  const sums = new Float64Array(steps), rows = new Float64Array(steps);
+  for (const values of progress) for (const { step, loss, rows: n } of values) { sums[step] += n * loss; rows[step] += n; }
+  return Array.from(sums, (s, i) => (rows[i] ? s / rows[i] : NaN));
+}
+
+// The largest difference between replicas (0 when every replica applied the same gradient), and replica 0's
+// parameters against a reference: per tensor ‖a − b‖ / ‖b‖, the largest.
+export function replicaGap(results) {
+  let gap = 0;
+  for (const r of results.slice(1)) {
+    r.params.forEach((w, i) => { for (let e = 0; e < w.length; e++) gap = Math.max(gap, Math.abs(w[e] - results[0].params[i][e])); });
+  }
+  return gap;
+}
+
+export function relativeDifference(params, reference) {
+  let worst = 0;
+  params.forEach((a, i) => {
+    const b = reference[i];
+    let num = 0, den = 0;
+    for (let e = 0; e < b.length; e++) { num += (a[e] - b[e]) ** 2; den += b[e] ** 2; }
+    worst = Math.max(worst, Math.sqrt(num) / (Math.sqrt(den) || 1));
+  });
+  return worst;
+}
+
+// DDP's bucket boundaries for Ψ values (the core's gradient_buckets): [begin, end) from the end backwards.
+export function bucketRanges(total, bucketBytes) {
+  const per = Math.max(1, Math.floor(bucketBytes / 8)), out = [];
+  for (let end = total; end > 0; end = Math.max(0, end - per)) out.push({ begin: Math.max(0, end - per), end });
+  return out;
+}

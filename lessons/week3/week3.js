@@ -1,0 +1,22 @@
+// week3.js — Week 3's page module: its exercises, the numbers in its prose, and its widgets.
+import { startLesson } from "../web/lesson/lesson_page.js";
+import exercises from "./exercises.js";
+import { mountExactness, mountUnequal } from "./widgets/exactness.js";
+import { mountDpCurves } from "./widgets/dp_curves.js";
+import { mountDdpWorkers } from "./widgets/ddp_workers.js";
+import { mountDdpPrice } from "./widgets/ddp_price.js";
+import { mountAccumulation } from "./widgets/accumulation.js";
+
+await startLesson({
+  exercises,
+  calcs: new URL("./calcs.js", import.meta.url),
+  widgets: {
+    "exactness": ({ figure, core }) => mountExactness(figure, core),
+    "dp-curves": ({ figure, core, clusters }) => mountDpCurves(figure, core, clusters),
+    "ddp-workers": ({ figure, core, clusters }) => mountDdpWorkers(figure, core, clusters),
+    "ddp-price": ({ figure, core }) => mountDdpPrice(figure, core),
+    "accumulation": ({ figure, core }) => mountAccumulation(figure, core),
+    "unequal": ({ figure, core }) => mountUnequal(figure, core),
+    // Sections 6–8 (h/w3core) add their widgets here.
+  },
+});

@@ -1,0 +1,58 @@
+// ddp_price.js — widget "ddp-price" (section 3): the worked example's three DDPs priced by core.stepCost — naive
+// (per tensor, no overlap), flat (one bucket, no overlap), bucketed with and without overlap — against bucket
+// size, on a link the learner picks; and one priced step of the bucketed DDP, compute and communication streams
+// drawn on two lanes.
+import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../web/ui/charts.js";
+import { formatBytes, formatPercent, formatRate, formatSeconds } from "../../web/units.js";
+import { renderPhases } from "../../lab/widgets/phase_timeline.js";
+import { EXAMPLE, PSI, priceDdps } from "../calcs.js";
+
+const LINKS = {
+  nvlink: { name: "NVLink-class, 100 GB/s", alpha: 2e-6, beta: 1 / 100e9 },
+  ib: { name: "InfiniBand-class, 25 GB/s", alpha: 5e-6, beta: 1 / 25e9 },
+  ethernet: { name: "Ethernet, 12.5 GB/s", alpha: 20e-6, beta: 1 / 12.5e9 },
+};
+// Bucket sizes from 2 MB (fewer than 10 000 buckets of the 1.6 GB gradient, the core's limit) to all of it.
+const SIZES = Array.from({ length: 19 }, (_, i) => 2e6 * 2 ** (i / 2)).filter((b) => b <= 4 * PSI(EXAMPLE.model));
+
+export function mountDdpPrice(figure, core) {
+  const link = select({ label: "Link", value: "nvlink", options: Object.entries(LINKS).map(([k, l]) => [k, l.name]), onChange: draw });
+  const bucket = slider({ label: "Bucket size", min: 2e6, max: 1e9, log: true, value: 25 * 2 ** 20, format: formatBytes, onInput: draw });
+  controlRow(figure, link, bucket);
+  const out = readout(figure);
+  const chart = createLineChart(chartBox(figure, "Priced step time against bucket size for the three DDPs"),
+    { xLabel: "bucket size (bytes)", yLabel: "step time (s)", logX: true, datasets: [] });
+  const lanes = document.createElement("div");
+  chart.chart.canvas.parentElement.after(lanes);
+
+  function draw() {
+    const l = LINKS[link.value], net = { alpha: l.alpha, beta: l.beta };
+    const at = (bytes) => priceDdps(core, { ...net, bucketBytes: bytes });
+    const curve = SIZES.map((x) => ({ x, r: at(x) }));
+    const now = at(bucket.value);
+    const flat = now.flat.total, naive = now.naive.total;
+    chart.update({ datasets: [
+      { label: "bucketed, overlapped", data: curve.map(({ x, r }) => ({ x, y: r.bucketed.total })) },
+      { label: "bucketed, after backward", data: curve.map(({ x, r }) => ({ x, y: r.serial.total })), dashed: true },
+      { label: "flat", data: SIZES.map((x) => ({ x, y: flat })), dashed: true },
+      { label: "naive", data: SIZES.map((x) => ({ x, y: naive })), dashed: true },
+    ], verticalLines: [{ x: bucket.value, label: formatBytes(bucket.value) }] });
+    const best = curve.reduce((a, b) => (b.r.bucketed.total < a.r.bucketed.total ? b : a));
+    const exposed = now.bucketed.total - now.bucketed.compute;
+    out.textContent = `${l.name} (α = ${formatSeconds(l.alpha)}, ${formatRate(1 / l.beta)}): naive ${formatSeconds(naive)}, ` +
+      `flat ${formatSeconds(flat)}, bucketed ${formatBytes(bucket.value)} overlapped ${formatSeconds(now.bucketed.total)} a step ` +
+      `(compute ${formatSeconds(now.bucketed.compute)}; ${formatSeconds(exposed)} = ${formatPercent(exposed / now.bucketed.total, { decimals: 0 })} ` +
+      `of the step is communication left over). Best bucket on this curve: ${formatBytes(best.x)}, ${formatSeconds(best.r.bucketed.total)}.`;
+    describeChart(figure, `Overlapped bucketed DDP takes ${formatSeconds(best.r.bucketed.total)} at its best bucket size ` +
+      `(${formatBytes(best.x)}), against ${formatSeconds(flat)} flat and ${formatSeconds(naive)} naive.`,
+      [["bucket", "overlapped", "after backward"], ...curve.map(({ x, r }) => [formatBytes(x), formatSeconds(r.bucketed.total), formatSeconds(r.serial.total)])]);
+    const spans = now.bucketed.spans.filter((s) => s.rank === 0)
+      .map((s) => ({ ...s, rank: s.stream === "comm" ? 1 : 0, kind: s.stream === "comm" ? "all-reduce" : "compute",
+        label: s.label ?? s.kind }));
+    renderPhases(lanes, spans, { ranks: 2, fillIdle: false, rowLabel: (r) => (r ? "comm" : "compute"),
+      title: `One priced step, ${formatBytes(bucket.value)} buckets, overlapped`,
+      note: "Rank 0 of 8 (all run the same timeline)." });
+  }
+  draw();
+}

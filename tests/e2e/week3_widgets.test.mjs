@@ -1,0 +1,71 @@
+// Week 3's widgets in real Chromium: the data-parallel trainer on 1, 2, 4 and 8 Workers equals one device; the three
+// DDPs measured on Workers train the same model with the all-reduces each design promises, and the bucketed run's
+// timeline shows communication under backward; the core-only widgets start on the prose's numbers; nothing
+// overflows a 360 px screen.
+//   node --test --test-concurrency=1 tests/e2e/week3_widgets.test.mjs
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { openSite } from "./harness.mjs";
+import { openLesson } from "./pages.mjs";
+
+let site;
+before(async () => { site = await openSite(); });
+after(async () => { await site?.close(); });
+
+const readout = (page, widget) => page.locator(`[data-widget=${widget}] .widget-readout`).first().innerText();
+const calc = (page, key) => page.locator(`[data-calc="${key}"]`).first().innerText();
+
+describe("week 3 widgets", () => {
+  let page, problems;
+  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week3")); });
+  after(async () => { await page.close(); });
+
+  test("the DP trainer on P = 1, 2, 4, 8 Workers: every curve is the single-device one", async () => {
+    await page.locator("[data-widget=dp-curves] button", { hasText: "Train P = 1, 2, 4, 8" }).click();
+    await page.waitForFunction(() => /P = 8: .*steps\/s/.test(document.querySelector("[data-widget=dp-curves] .widget-readout").textContent),
+      null, { timeout: 180000 });
+    const text = await readout(page, "dp-curves");
+    assert.match(text, /P = 1: [\d.]+ steps\/s; P = 2: [\d.]+ steps\/s; P = 4: [\d.]+ steps\/s; P = 8: [\d.]+ steps\/s/);
+    assert.match(text, /the same training, up to the order of floating-point sums/);
+    assert.match(await page.locator("[data-widget=dp-curves] .chart-summary").innerText(), /P = 1, P = 2, P = 4, P = 8 lie on/);
+    assert.deepEqual(problems, []);
+  });
+
+  test("three DDPs on 4 Workers: equal to one device, 8 / 1 / 16 all-reduces, bucketed overlaps backward", async () => {
+    await page.locator("[data-widget=ddp-workers] button", { hasText: "Measure the three" }).click();
+    await page.waitForSelector("[data-widget=ddp-workers] .phase-svg", { timeout: 180000 });
+    const rows = await page.locator("[data-widget=ddp-workers] .ddp-results tbody tr").allInnerTexts();
+    assert.equal(rows.length, 3);
+    // 2L = 8 tensors; one buffer; Ψ = 131 072 values of 8 B in 64 KiB buckets = 16.
+    assert.deepEqual(rows.map((r) => r.split("\t")[2]), ["8", "1", "16"]);
+    for (const r of rows) assert.match(r, /equal$/);
+    // On the timeline, worker 0's first all-reduce starts before its last backward kernel ends.
+    const overlap = await page.evaluate(() => {
+      const svg = document.querySelector("[data-widget=ddp-workers] .phase-svg");
+      const spans = [...svg.querySelectorAll("rect.ph-span")].filter((r) => r.querySelector("title"))
+        .map((r) => ({ title: r.querySelector("title").textContent, x: Number(r.getAttribute("x")), w: Number(r.getAttribute("width")) }));
+      const comm = spans.filter((s) => s.title.startsWith("W0 comm"));
+      const backward = spans.filter((s) => s.title.startsWith("W0 comp · backward"));
+      return { firstComm: Math.min(...comm.map((s) => s.x)), lastBackward: Math.max(...backward.map((s) => s.x + s.w)), buckets: comm.length };
+    });
+    assert.equal(overlap.buckets, 16);
+    assert.ok(overlap.firstComm < overlap.lastBackward, JSON.stringify(overlap));
+    assert.deepEqual(problems, []);
+  });
+
+  test("the core-only widgets start on the prose's numbers", async () => {
+    assert.match(await readout(page, "exactness"), new RegExp(`gradient is ${await calc(page, "exact-sum")} too large`));
+    assert.match(await readout(page, "unequal"), new RegExp(`misses the full-batch gradient by ${await calc(page, "uneq-plain")}`));
+    assert.match(await readout(page, "ddp-price"), new RegExp(`naive ${await calc(page, "ex-naive")}, flat ${await calc(page, "ex-flat")}, ` +
+      `bucketed 26\\.2 MB overlapped ${await calc(page, "ex-bucketed")} a step`));
+  });
+
+  test("360 px: nothing scrolls sideways, in light and dark", async () => {
+    for (const scheme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width: 360, height: 800 });
+      await page.waitForTimeout(300);
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth), false, scheme);
+    }
+  });
+});
