@@ -1,6 +1,8 @@
 // single_device.cpp — the single-device reference (see dsml/single_device.h): the whole model, the whole batch.
 #include "dsml/single_device.h"
 
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "dsml/error.h"
@@ -54,8 +56,20 @@ SingleDeviceRun single_device_run(const MlpConfig& model, const OptimizerConfig&
                                   const std::vector<Batch>& batches) {
   SingleDevice device(RankGrid{}, model, optimizer, initial);
   SingleDeviceRun run;
-  run.losses.reserve(batches.size());
-  for (const Batch& b : batches) run.losses.push_back(device.step(b).loss);
+  run.losses.assign(batches.size(), std::numeric_limits<double>::quiet_NaN());
+  for (std::size_t s = 0; s < batches.size(); ++s) {
+    try {
+      run.losses[s] = device.step(batches[s]).loss;
+    } catch (const DivergedError&) {
+      run.diverged_at = static_cast<int>(s);
+      break;
+    }
+    if (!device.optimizer().trust_ratios().empty()) run.trust_ratios.push_back(device.optimizer().trust_ratios());
+    if (!std::isfinite(run.losses[s])) {
+      run.diverged_at = static_cast<int>(s);
+      break;
+    }
+  }
   run.params = device.full_params();
   return run;
 }
