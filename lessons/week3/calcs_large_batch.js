@@ -1,4 +1,4 @@
-// calcs_large_batch.js — every number in the prose of sections 6–8 (SECTIONS_6_8.html), computed by the core: the
+// calcs_large_batch.js — every number in the prose of sections 6–8 (SECTIONS_6_8.html.txt), computed by the core: the
 // large-batch runs of large_batch_setup.js, the scaling and comm-bound numbers of scaling_setup.js. To be merged
 // into the page's calcs.js (spread CALCS_LARGE_BATCH into its CALCS). Runs are memoised: one Worker computes them all.
 import { formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../web/units.js";

@@ -106,8 +106,8 @@ test("w3-scaling-rule: every option's flag agrees with the run it claims; BASE i
   for (const opt of Object.keys(FINE_SWEEPS)) assert.equal(bestRate(core, opt), BASE[opt], opt);
 });
 
-test("SECTIONS_6_8.html: every data-calc number is what calcs_large_batch.js computes", () => {
-  const html = readFileSync(new URL("../../lessons/week3/SECTIONS_6_8.html", import.meta.url), "utf8");
+test("SECTIONS_6_8.html.txt: every data-calc number is what calcs_large_batch.js computes", () => {
+  const html = readFileSync(new URL("../../lessons/week3/SECTIONS_6_8.html.txt", import.meta.url), "utf8");
   const spans = [...html.matchAll(/<span data-calc="([^"]+)">([^<]*)<\/span>/g)];
   assert.ok(spans.length >= 40, `${spans.length} numbers`);
   for (const [, key, text] of spans) {
