@@ -1,8 +1,6 @@
 // single_device.cpp — the single-device reference (see dsml/single_device.h): the whole model, the whole batch.
 #include "dsml/single_device.h"
 
-#include <cmath>
-#include <limits>
 #include <string>
 
 #include "dsml/error.h"
@@ -50,28 +48,6 @@ std::vector<Batch> teacher_batches(const MlpConfig& model, std::uint64_t seed, i
   batches.reserve(static_cast<std::size_t>(steps));
   for (int s = 0; s < steps; ++s) batches.push_back(task.make_batch(static_cast<std::uint64_t>(s), batch));
   return batches;
-}
-
-SingleDeviceRun single_device_run(const MlpConfig& model, const OptimizerConfig& optimizer, const MlpParams& initial,
-                                  const std::vector<Batch>& batches) {
-  SingleDevice device(RankGrid{}, model, optimizer, initial);
-  SingleDeviceRun run;
-  run.losses.assign(batches.size(), std::numeric_limits<double>::quiet_NaN());
-  for (std::size_t s = 0; s < batches.size(); ++s) {
-    try {
-      run.losses[s] = device.step(batches[s]).loss;
-    } catch (const DivergedError&) {
-      run.diverged_at = static_cast<int>(s);
-      break;
-    }
-    if (!device.optimizer().trust_ratios().empty()) run.trust_ratios.push_back(device.optimizer().trust_ratios());
-    if (!std::isfinite(run.losses[s])) {
-      run.diverged_at = static_cast<int>(s);
-      break;
-    }
-  }
-  run.params = device.full_params();
-  return run;
 }
 
 }  // namespace dsml

@@ -3,7 +3,7 @@
 // into the page's calcs.js (spread CALCS_LARGE_BATCH into its CALCS). Runs are memoised: one Worker computes them all.
 import { formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../web/units.js";
 import { BASE, LOCAL_BATCH, SAMPLES, SWEEPS, bestRate, finalLoss, scaled, stepsAt, train, warmupSteps } from "./large_batch_setup.js";
-import { GRAD_BYTES, INFINIBAND, NVLINK, STRONG_BATCH, WEAK_BATCH, allReduceTime, commBound, ddpStep, scaling } from "./scaling_setup.js";
+import { GRAD_BYTES, INFINIBAND, NVLINK, STRONG_BATCH, WALL_ROWS, WEAK_BATCH, allReduceTime, commBound, ddpStep, scaling } from "./scaling_setup.js";
 
 const memo = new Map();
 const once = (key, f) => { if (!memo.has(key)) memo.set(key, f()); return memo.get(key); };
@@ -16,7 +16,7 @@ const sgdBest8 = (c) => SWEEPS.sgd.reduce((a, lr) => (finalLoss(run(c, "sgd", lr
 const larsRatios = (c) => once("ratios", () => scaled(c, "lars", 8, false).trustRatios[0]);
 const strong = (c, link) => once(`strong/${link.beta}`, () => scaling(c, { mode: "strong", link, batch: STRONG_BATCH, ranks: [1, 64] })[1]);
 const weak = (c, link) => once(`weak/${link.beta}`, () => scaling(c, { mode: "weak", link, batch: WEAK_BATCH, ranks: [1, 64] })[1]);
-const wall = (c) => once("wall", () => ddpStep(c, { ranks: 64, link: INFINIBAND, rowsPerDevice: 256 }));
+const wall = (c) => once("wall", () => ddpStep(c, { ranks: 64, link: INFINIBAND, rowsPerDevice: WALL_ROWS }));
 const exposed = (cost) => Math.max(0, cost.total - cost.compute);
 
 export const CALCS_LARGE_BATCH = {
@@ -68,7 +68,9 @@ export const CALCS_LARGE_BATCH = {
   "cw-ar-64": (c) => formatSeconds(allReduceTime(c, 64, INFINIBAND)),
   "cw-ar-256": (c) => formatSeconds(allReduceTime(c, 256, INFINIBAND)),
   "cw-ar-limit": () => formatSeconds(2 * GRAD_BYTES * INFINIBAND.beta),
+  "cw-ar-256-latency": (c) => formatSeconds(allReduceTime(c, 256, INFINIBAND, 0)),
   "cw-ar-64-nvlink": (c) => formatSeconds(allReduceTime(c, 64, NVLINK)),
+  "cw-rows": () => formatCount(WALL_ROWS),
   "cw-backward-64": (c) => formatSeconds((wall(c).flat.compute * 2) / 3),
   "cw-exposed-flat-64": (c) => formatSeconds(exposed(wall(c).flat)),
   "cw-exposed-naive-64": (c) => formatSeconds(exposed(wall(c).naive)),

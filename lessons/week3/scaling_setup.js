@@ -15,6 +15,7 @@ export const WEAK_BATCH = 1024;      // rows per device, fixed: weak scaling
 export const GRAD_MODEL = { layers: 5, width: 1250, hidden: 1000 };
 export const GRAD_BYTES = 50e6;
 export const WALL_DEVICES = [2, 4, 8, 16, 32, 64, 128, 256];
+export const WALL_ROWS = 4096;   // rows per device in section 8's step: backward ≈ 1.4 ms, about the 64-GPU all-reduce
 
 // Speed-up of data parallelism against P (core.dpScaling), the bucketed DDP of the page's model.
 export function scaling(core, { mode, link = NVLINK, batch, overlap = true, microBatches = 1, ranks = DEVICES,
@@ -34,7 +35,7 @@ export const allReduceTime = (core, ranks, link = NVLINK, bytes = GRAD_BYTES) =>
   core.collectiveCost("all-reduce", "ring", { ranks, bytes, alpha: link.alpha, beta: link.beta, gamma: 0 });
 
 // One step of the 50 MB model at `rowsPerDevice` on P devices, the three DDPs (core.ddpVariants), fp32 gradients.
-export function ddpStep(core, { ranks, link = NVLINK, rowsPerDevice = 256, bucketBytes = 25 * 2 ** 20 }) {
+export function ddpStep(core, { ranks, link = NVLINK, rowsPerDevice = WALL_ROWS, bucketBytes = 25 * 2 ** 20 }) {
   return core.ddpVariants({ strategy: "dp-bucketed", grid: { dp: ranks }, model: GRAD_MODEL, batch: rowsPerDevice * ranks,
     flops: FLOPS, alpha: link.alpha, beta: link.beta, elementBytes: 4, bucketBytes });
 }

@@ -4,13 +4,13 @@
 import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
 import { formatCount, formatPercent, formatSeconds } from "../../web/units.js";
-import { LINK_CHOICES, WALL_DEVICES, allReduceTime, ddpStep, linkOf } from "../scaling_setup.js";
+import { LINK_CHOICES, WALL_DEVICES, WALL_ROWS, allReduceTime, ddpStep, linkOf } from "../scaling_setup.js";
 
 const STEP_DEVICES = WALL_DEVICES.filter((p) => p <= 64);  // the step model builds every rank's schedule
 
 export function mountCommWall(figure, core) {
   const link = select({ label: "Network", options: LINK_CHOICES, value: "infiniband", onChange: draw });
-  const rows = slider({ label: "Rows per device", min: 16, max: 4096, value: 256, log: true,
+  const rows = slider({ label: "Rows per device", min: 64, max: 65536, value: WALL_ROWS, log: true,
     format: (v) => formatCount(pow2(v)), onInput: draw });
   controlRow(figure, link, rows);
   const out = readout(figure);
@@ -30,10 +30,12 @@ export function mountCommWall(figure, core) {
     const at = steps[steps.length - 1], ar = allReduceTime(core, at.p, l);
     const hidden = 1 - exposed(at.bucketed) / exposed(at.flat);
     out.innerHTML = `50 MB over ${at.p} devices: the ring all-reduce takes <strong>${formatSeconds(ar)}</strong> ` +
-      `(${formatSeconds(allReduceTime(core, 2, l))} on 2 — it barely grows with P: each rank moves 2(P−1)/P of the gradient). ` +
+      `(${formatSeconds(allReduceTime(core, 2, l))} on 2: each rank moves 2(P−1)/P of the gradient, which stops growing, ` +
+      `but pays 2(P−1) latencies, ${formatSeconds(allReduceTime(core, at.p, l, 0))} of it). ` +
       `Backward of ${formatCount(b)} rows takes ${formatSeconds((at.flat.compute * 2) / 3)}; overlap hides ` +
       `${formatPercent(hidden, { decimals: 0 })} of the communication.`;
-    describeChart(figure, `The all-reduce time approaches 2·n·β as P grows (a wall, not a slope); overlapping it with backward ` +
+    describeChart(figure, `The all-reduce's bandwidth part approaches 2·n·β as P grows (a wall), its latency part 2(P−1)α keeps ` +
+      `growing; overlapping it with backward ` +
       `hides at most the backward's length, so with few rows per device the exposed part stays.`,
     [["P", "all-reduce", "exposed (flat)", "exposed (bucketed, overlap)"], ...steps.map((s) => [String(s.p),
       formatSeconds(allReduceTime(core, s.p, l)), formatSeconds(exposed(s.flat)), formatSeconds(exposed(s.bucketed))])]);
