@@ -42,7 +42,6 @@ export const CALCS_LARGE_BATCH = {
   "lb-lars-1": (c) => loss(finalLoss(lin(c, "lars", 1))),
   "lb-lars-8": (c) => loss(finalLoss(lin(c, "lars", 8))),
   "lb-lars-8-lr": () => formatNumber(8 * BASE.lars),
-  "lb-adam-1": (c) => loss(finalLoss(lin(c, "adam", 1))),
   "lb-adam-8": (c) => loss(finalLoss(lin(c, "adam", 8))),
   "lb-adam-8-warm": (c) => loss(finalLoss(lin(c, "adam", 8, true))),
   "lb-lamb-8": (c) => loss(finalLoss(lin(c, "lamb", 8))),
@@ -75,4 +74,5 @@ export const CALCS_LARGE_BATCH = {
   "cw-exposed-flat-64": (c) => formatSeconds(exposed(wall(c).flat)),
   "cw-exposed-naive-64": (c) => formatSeconds(exposed(wall(c).naive)),
   "cw-exposed-bucketed-64": (c) => formatSeconds(exposed(wall(c).bucketed)),
+  "cw-bucket-latency": (c) => formatSeconds(allReduceTime(c, 64, INFINIBAND, 0)),
 };

@@ -32,8 +32,10 @@ export function mountCommWall(figure, core) {
     out.innerHTML = `50 MB over ${at.p} devices: the ring all-reduce takes <strong>${formatSeconds(ar)}</strong> ` +
       `(${formatSeconds(allReduceTime(core, 2, l))} on 2: each rank moves 2(P−1)/P of the gradient, which stops growing, ` +
       `but pays 2(P−1) latencies, ${formatSeconds(allReduceTime(core, at.p, l, 0))} of it). ` +
-      `Backward of ${formatCount(b)} rows takes ${formatSeconds((at.flat.compute * 2) / 3)}; overlap hides ` +
-      `${formatPercent(hidden, { decimals: 0 })} of the communication.`;
+      `Backward of ${formatCount(b)} rows takes ${formatSeconds((at.flat.compute * 2) / 3)}; ` +
+      (hidden >= 0 ? `bucketing with overlap hides ${formatPercent(hidden, { decimals: 0 })} of what the flat DDP leaves exposed.`
+        : `bucketing with overlap exposes ${formatPercent(-hidden, { decimals: 0 })} <em>more</em> than the flat DDP: each ` +
+          `bucket pays the ring's 2(P − 1) latencies again, more than backward can hide.`);
     describeChart(figure, `The all-reduce's bandwidth part approaches 2·n·β as P grows (a wall), its latency part 2(P−1)α keeps ` +
       `growing; overlapping it with backward ` +
       `hides at most the backward's length, so with few rows per device the exposed part stays.`,
