@@ -79,12 +79,21 @@ Usage:
           "memory_per_rank_bytes": [{"params", "grads", "optimizer", "activations", "total"}, ...]}
   dsml train --strategy S --steps N --layers L --width D --hidden F --batch B [--dp N --tp N --pp N]
              [--micro-batches M] [--bucket-bytes N] [--algorithm A] [--optimizer sgd|momentum|adam|lars|lamb]
-             [--lr LR] [--seed SEED] [--activation relu|gelu|tanh]
+             [--lr LR] [--warmup W] [--weight-decay L] [--trust-coefficient ETA] [--seed SEED]
+             [--activation relu|gelu|tanh]
       trains the strategy (fp64, every rank simulated) beside one device from the same start on the same batches
-      (defaults: adam, lr 0.01, seed 0, gelu)
-      -> {"strategy", "grid", "steps", "losses": [...], "single_losses": [...], "max_loss_relative_difference",
+      (defaults: adam, lr 0.01, no warm-up, seed 0, gelu). A run that diverges is a result: it stops at the step
+      (diverged_at, -1 if none) and later losses are null
+      -> {"strategy", "grid", "steps", "losses": [...], "single_losses": [...], "diverged_at",
+          "single_diverged_at", "last_trust_ratios" (LARS/LAMB, per tensor), "max_loss_relative_difference",
           "max_relative_difference" (final parameters, max over tensors of |W - W_single| / |W_single|),
           "comm_bytes": {kind: bytes the busiest rank sent in the last step}, "memory_per_rank_bytes": [...]}
+  dsml scaling --mode strong|weak --layers L --width D --hidden F --batch B --ranks 1,2,4,8 --flops F
+               --alpha A (--beta B | --bandwidth W) [--strategy dp-bucketed] [--micro-batches K]
+               [--bucket-bytes N] [--element-bytes 4] [--overlap]
+      data parallelism's speed-up vs P from the step cost model: strong = fixed global batch B, weak = B rows per
+      device; -> {"mode", "strategy", "overlap", "points": [{"ranks", "global_batch", "step_s", "compute_s",
+      "comm_s", "speedup", "ideal", "efficiency"}], "comm_bound_batch_per_device" (at the largest P)}
   dsml --help
 
 Units: seconds, bytes, bytes per second. --ranks defaults to 2, --rounds and --laps to 1, --compute to 0.
@@ -214,8 +223,9 @@ int run(int argc, char** argv) {
   if (command == "collective") return dsml::cli::collective(argc, argv);
   if (command == "train-step") return dsml::cli::train_step(argc, argv);
   if (command == "train") return dsml::cli::train(argc, argv);
+  if (command == "scaling") return dsml::cli::scaling(argc, argv);
   throw UsageError("unknown subcommand '" + command +
-                   "'; expected cost, amdahl, gustafson, fit, simulate, collective, train-step or train "
+                   "'; expected cost, amdahl, gustafson, fit, simulate, collective, train-step, train or scaling "
                    "(see dsml --help)");
 }
 

@@ -69,7 +69,9 @@ std::vector<JsonObject> memory_json(const std::vector<MemoryBreakdown>& memory) 
 
 int train(int argc, char** argv) {
   std::vector<std::string> valued = training_flags();
-  for (const char* flag : {"steps", "optimizer", "lr", "seed", "activation"}) valued.push_back(flag);
+  for (const char* flag : {"steps", "optimizer", "lr", "seed", "activation", "warmup", "weight-decay",
+                           "trust-coefficient"})
+    valued.push_back(flag);
   const Args args("train", argc, argv, 2, valued);
 
   TrainConfig c;
@@ -79,6 +81,9 @@ int train(int argc, char** argv) {
   if (args.has("activation")) c.model.activation = parse_activation(args.text("activation"));
   c.optimizer.kind = parse_optimizer(args.has("optimizer") ? args.text("optimizer") : "adam");
   c.optimizer.lr = args.number_or("lr", 0.01);
+  c.optimizer.warmup_steps = args.whole_or("warmup", 0);
+  c.optimizer.weight_decay = args.number_or("weight-decay", c.optimizer.weight_decay);
+  c.optimizer.trust_coefficient = args.number_or("trust-coefficient", c.optimizer.trust_coefficient);
   c.options = strategy_flags(args, c.strategy);
   c.batch = args.whole("batch");
   c.steps = args.whole("steps");
@@ -95,6 +100,9 @@ int train(int argc, char** argv) {
             .add("steps", c.steps)
             .add("losses", r.losses)
             .add("single_losses", r.single_losses)
+            .add("diverged_at", r.diverged_at)
+            .add("single_diverged_at", r.single_diverged_at)
+            .add("last_trust_ratios", r.trust_ratios.empty() ? std::vector<double>{} : r.trust_ratios.back())
             .add("max_loss_relative_difference", r.max_loss_relative_difference)
             .add("max_relative_difference", r.max_relative_difference)
             .add_object("comm_bytes", bytes)

@@ -1,6 +1,7 @@
 // train_command.h — the training subcommands and the flags they share.
 //   dsml train-step  the cost of one training step (train_step_command.cpp, dsml/step_cost.h)
 //   dsml train       a strategy trained beside the single device (train_command.cpp, dsml/train_compare.h)
+//   dsml scaling     strong or weak scaling of data parallelism (scaling_command.cpp, dsml/dp_scaling.h)
 #pragma once
 
 #include <string>
@@ -17,6 +18,7 @@ namespace dsml::cli {
 
 int train_step(int argc, char** argv);
 int train(int argc, char** argv);
+int scaling(int argc, char** argv);  // dsml scaling (scaling_command.cpp, dsml/dp_scaling.h)
 
 // The flags both read: --layers --width --hidden --batch --strategy --dp --tp --pp --micro-batches
 // --bucket-bytes --algorithm.

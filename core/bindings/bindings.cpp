@@ -6,6 +6,7 @@
 #include "collective_adapters.h"
 #include "guard.h"
 #include "lab_adapters.h"
+#include "scaling_adapters.h"
 #include "training_adapters.h"
 
 using dsml::bindings::Guarded;
@@ -59,4 +60,9 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("teacherBatch", &Guarded<&b::teacher_batch>::call);
   function("optimizerStep", &Guarded<&b::optimizer_step>::call);
   function("trainSingle", &Guarded<&b::train_single>::call);
+
+  // Week 3: data-parallel scaling (strong vs weak, the comm-bound batch, the three DDPs)
+  function("dpScaling", &Guarded<&b::dp_scaling>::call);
+  function("commBoundBatch", &Guarded<&b::comm_bound_batch>::call);
+  function("ddpVariants", &Guarded<&b::ddp_variants>::call);
 }

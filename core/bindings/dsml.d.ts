@@ -239,6 +239,8 @@ export interface OptimizerConfig {
   epsilon?: number;
   /** >= 0, default 0 (L2 for SGD/momentum/LARS, decoupled for Adam/LAMB). */
   weightDecay?: number;
+  /** LARS trust coefficient η, > 0, default 0.001 (You et al. 2017). */
+  trustCoefficient?: number;
 }
 
 /** Bytes one rank holds (fp64 in trainCompare; elementBytes per value in stepCost). */
@@ -275,9 +277,19 @@ export interface TrainCompareResult {
   losses: Float64Array;
   /** The single device's, on the same batches from the same start. */
   singleLosses: Float64Array;
-  /** Max over steps of |losses[i] − singleLosses[i]| / |singleLosses[i]|. */
+  /** Divergence is a result, not an error: the first step whose loss was not finite or whose gradient held
+   *  inf/nan, −1 if none. The run stops there: losses[divergedAt] is inf/nan (or NaN if that step's backward
+   *  overflowed before a loss came back), every later entry NaN. */
+  divergedAt: number;
+  /** The same for the single device (equal to divergedAt for an exact strategy). */
+  singleDivergedAt: number;
+  /** LARS, LAMB: per step taken, the single device's trust ratio of each tensor (mlpInit's order: blocks[0].w_in,
+   *  blocks[0].w_out, …); [] for the other optimizers. */
+  trustRatios: Float64Array[];
+  /** Max over steps where both losses are finite of |losses[i] − singleLosses[i]| / |singleLosses[i]|. */
   maxLossRelativeDifference: number;
-  /** Final parameters: max over tensors of ‖W − W_single‖_F / ‖W_single‖_F (≈ 1e-16: the same model). */
+  /** Final parameters: max over tensors of ‖W − W_single‖_F / ‖W_single‖_F (≈ 1e-16: the same model); NaN if
+   *  either run diverged. */
   maxRelativeDifference: number;
   /** B the busiest rank sent in the last step, by kind ("all-reduce", "all-gather", "reduce-scatter", "send"). */
   commBytes: Record<string, number>;
@@ -341,6 +353,52 @@ export interface StepCostResult {
   comm: Record<string, number>;
   spans: StepSpan[];
   memoryPerRank: RankMemory[];
+}
+
+export interface DpScalingRequest {
+  /** strong: the global batch `batch` is fixed; weak: each device keeps `batch` rows (global P·batch). */
+  mode: "strong" | "weak";
+  model: ModelConfig;
+  /** Rows: the global batch (strong) or rows per device (weak); whole number >= 1. */
+  batch: number;
+  /** Device counts P, whole numbers >= 1 (strong: batch divisible by P·microBatches), 1 to 64 entries. */
+  ranks: number[];
+  /** dp, dp-bucketed (default), dp-accumulate, zero1 or zero2. */
+  strategy?: Strategy;
+  /** Gradient accumulation k, default 1. */
+  microBatches?: number;
+  /** One device's FLOP/s, > 0. */
+  flops: number;
+  /** s per message, >= 0. */
+  alpha: number;
+  /** s per byte, >= 0. */
+  beta: number;
+  gamma?: number;
+  /** Default 4. */
+  elementBytes?: number;
+  /** Compute and communication streams (default true). */
+  overlap?: boolean;
+  /** Default 25 MiB. */
+  bucketBytes?: number;
+}
+
+/** One device count of dpScaling (core/include/dsml/dp_scaling.h). */
+export interface ScalingPoint {
+  ranks: number;
+  /** Rows per step over all devices. */
+  globalBatch: number;
+  /** s per step (stepCost's total). */
+  step: number;
+  /** s of compute per device. */
+  compute: number;
+  /** s of collectives, hidden or not. */
+  comm: number;
+  /** Rows/s relative to one device: strong T₁/T_P, weak P·T₁/T_P. */
+  speedup: number;
+  /** P */
+  ideal: number;
+  /** speedup / ideal */
+  efficiency: number;
 }
 
 export interface BlockInForwardResult {
@@ -441,6 +499,20 @@ export interface DsmlCore {
    *  the pipeline bubble, memory per rank (core/include/dsml/step_cost.h). @throws as trainCompare's shape
    *  checks (no size limit), and on a bad speed, network or bucket size. */
   stepCost(request: StepCostRequest): StepCostResult;
+  /** Week 3: speed-up of data parallelism vs P, strong (fixed global batch) or weak (fixed rows per device),
+   *  against ideal, each point priced by stepCost (core/include/dsml/dp_scaling.h). @throws on a strategy outside
+   *  the dp family/zero1/zero2, a batch the grid cannot split, or stepCost's checks. */
+  dpScaling(request: DpScalingRequest): ScalingPoint[];
+  /** Rows per device below which DP is communication-bound: (P−1)/P·e/2·C/W with overlap (the all-reduce no
+   *  longer hides behind backward; the JAX scaling book's C/W for bf16), (P−1)/P·e/3·C/(k·W) without (it exceeds
+   *  the compute). bandwidth W in B/s, flops C in FLOP/s; overlap defaults to true. @throws on ranks < 2. */
+  commBoundBatch(request: { flops: number; bandwidth: number; elementBytes?: number; ranks: number;
+                            overlap?: boolean; microBatches?: number }): number;
+  /** The three DDPs of one step priced alike: naive (dp: one all-reduce per tensor after backward), flat (one
+   *  all-reduce of every gradient after backward), bucketed (bucketBytes buckets launched during backward, with
+   *  overlap). The request is stepCost's; strategy, overlap (and flat's bucket size) are set per variant.
+   *  @throws as stepCost (messages start "stepCost:"). */
+  ddpVariants(request: StepCostRequest): { naive: StepCostResult; flat: StepCostResult; bucketed: StepCostResult };
 
   /** A block's first product on a rank's slice: x (rows × D), wIn (Fl × D), Fl = wIn.length / D.
    *  @throws on lengths that do not fit rows, width, or an unknown activation. */

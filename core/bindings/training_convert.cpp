@@ -30,6 +30,7 @@ OptimizerConfig to_optimizer_config(const val& optimizer, const std::string& con
   c.beta2 = number_field_or(optimizer, "beta2", c.beta2, ctx);
   c.epsilon = number_field_or(optimizer, "epsilon", c.epsilon, ctx);
   c.weight_decay = number_field_or(optimizer, "weightDecay", c.weight_decay, ctx);
+  c.trust_coefficient = number_field_or(optimizer, "trustCoefficient", c.trust_coefficient, ctx);
   validate(c);
   return c;
 }
@@ -134,6 +135,11 @@ val to_val(const TrainComparison& r) {
   val out = val::object();
   out.set("losses", to_float64_array(r.losses));
   out.set("singleLosses", to_float64_array(r.single_losses));
+  out.set("divergedAt", r.diverged_at);
+  out.set("singleDivergedAt", r.single_diverged_at);
+  val ratios = val::array();
+  for (const std::vector<double>& step : r.trust_ratios) ratios.call<void>("push", to_float64_array(step));
+  out.set("trustRatios", ratios);
   out.set("maxLossRelativeDifference", r.max_loss_relative_difference);
   out.set("maxRelativeDifference", r.max_relative_difference);
   out.set("commBytes", to_object(r.comm_bytes));

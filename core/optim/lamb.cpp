@@ -21,8 +21,8 @@ double lamb_trust_ratio(double weight_norm, double update_norm) {
   return weight_norm / update_norm;
 }
 
-void lamb_update(const OptimizerConfig& c, double lr, std::int64_t t, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
-                 Eigen::MatrixXd& m, Eigen::MatrixXd& v) {
+double lamb_update(const OptimizerConfig& c, double lr, std::int64_t t, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
+                   Eigen::MatrixXd& m, Eigen::MatrixXd& v) {
   m = c.beta1 * m + (1.0 - c.beta1) * g;
   v = c.beta2 * v + (1.0 - c.beta2) * g.cwiseProduct(g);
   const double correction1 = 1.0 - std::pow(c.beta1, static_cast<double>(t));
@@ -32,6 +32,7 @@ void lamb_update(const OptimizerConfig& c, double lr, std::int64_t t, Eigen::Mat
   const Eigen::MatrixXd u = (m_hat / (v_hat.sqrt() + c.epsilon)).matrix() + c.weight_decay * w;
   const double ratio = lamb_trust_ratio(w.norm(), u.norm());
   w -= (lr * ratio) * u;
+  return ratio;
 }
 
 }  // namespace dsml

@@ -25,11 +25,12 @@ double lars_trust_ratio(double weight_norm, double grad_norm, double eta, double
   return eta * weight_norm / denominator;
 }
 
-void lars_update(const OptimizerConfig& c, double lr, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
-                 Eigen::MatrixXd& m) {
+double lars_update(const OptimizerConfig& c, double lr, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
+                   Eigen::MatrixXd& m) {
   const double ratio = lars_trust_ratio(w.norm(), g.norm(), c.trust_coefficient, c.weight_decay);
   m = c.momentum * m + (lr * ratio) * (g + c.weight_decay * w);
   w -= m;
+  return ratio;
 }
 
 }  // namespace dsml

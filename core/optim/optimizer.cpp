@@ -68,7 +68,7 @@ void Optimizer::step(const std::vector<Eigen::MatrixXd*>& params, const std::vec
     if (params[i]->rows() != grads[i]->rows() || params[i]->cols() != grads[i]->cols())
       throw Error("gradient " + std::to_string(i) + " must match its parameter, " + shape(*params[i]) + ", got " +
                   shape(*grads[i]));
-    if (!grads[i]->allFinite()) throw Error("gradient " + std::to_string(i) + " contains nan or inf");
+    if (!grads[i]->allFinite()) throw DivergedError("gradient " + std::to_string(i) + " contains nan or inf");
   }
 
   // First step: zero state shaped like the parameters. Later steps: the same tensors must come back.
@@ -91,6 +91,7 @@ void Optimizer::step(const std::vector<Eigen::MatrixXd*>& params, const std::vec
 
   const double lr = current_lr();
   const std::int64_t t = state_.step + 1;  // 1-based, for bias correction
+  trust_ratios_.clear();
   for (std::size_t i = 0; i < params.size(); ++i) {
     Eigen::MatrixXd& w = *params[i];
     const Eigen::MatrixXd& g = *grads[i];
@@ -98,8 +99,10 @@ void Optimizer::step(const std::vector<Eigen::MatrixXd*>& params, const std::vec
       case OptimizerKind::sgd: sgd_update(config_, lr, w, g); break;
       case OptimizerKind::momentum: momentum_update(config_, lr, w, g, state_.first[i]); break;
       case OptimizerKind::adam: adam_update(config_, lr, t, w, g, state_.first[i], state_.second[i]); break;
-      case OptimizerKind::lars: lars_update(config_, lr, w, g, state_.first[i]); break;
-      case OptimizerKind::lamb: lamb_update(config_, lr, t, w, g, state_.first[i], state_.second[i]); break;
+      case OptimizerKind::lars: trust_ratios_.push_back(lars_update(config_, lr, w, g, state_.first[i])); break;
+      case OptimizerKind::lamb:
+        trust_ratios_.push_back(lamb_update(config_, lr, t, w, g, state_.first[i], state_.second[i]));
+        break;
     }
   }
   state_.step = t;

@@ -50,14 +50,4 @@ std::vector<Batch> teacher_batches(const MlpConfig& model, std::uint64_t seed, i
   return batches;
 }
 
-SingleDeviceRun single_device_run(const MlpConfig& model, const OptimizerConfig& optimizer, const MlpParams& initial,
-                                  const std::vector<Batch>& batches) {
-  SingleDevice device(RankGrid{}, model, optimizer, initial);
-  SingleDeviceRun run;
-  run.losses.reserve(batches.size());
-  for (const Batch& b : batches) run.losses.push_back(device.step(b).loss);
-  run.params = device.full_params();
-  return run;
-}
-
 }  // namespace dsml

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -18,19 +19,35 @@ TrainComparison train_compare(const TrainConfig& config) {
   const std::vector<Batch> batches = teacher_batches(config.model, config.seed, config.steps, config.batch);
 
   TrainComparison out;
+  out.losses.assign(batches.size(), std::numeric_limits<double>::quiet_NaN());
   ParallelStep last;
-  for (const Batch& batch : batches) {
-    last = trainer->step(batch);
-    out.losses.push_back(last.loss);
+  for (std::size_t s = 0; s < batches.size(); ++s) {
+    try {
+      ParallelStep step = trainer->step(batches[s]);
+      out.losses[s] = step.loss;
+      last = std::move(step);
+    } catch (const DivergedError&) {  // a gradient with inf or nan: this step computed no loss
+      out.diverged_at = static_cast<int>(s);
+      break;
+    }
+    if (!std::isfinite(out.losses[s])) {  // sharded updates do not check gradients; the loss tells
+      out.diverged_at = static_cast<int>(s);
+      break;
+    }
   }
   const SingleDeviceRun single = single_device_run(config.model, config.optimizer, initial, batches);
   out.single_losses = single.losses;
+  out.single_diverged_at = single.diverged_at;
+  out.trust_ratios = single.trust_ratios;
   for (std::size_t i = 0; i < out.losses.size(); ++i) {
+    if (!std::isfinite(out.losses[i]) || !std::isfinite(single.losses[i])) continue;
     const double scale = std::abs(single.losses[i]) > 0 ? std::abs(single.losses[i]) : 1.0;
     out.max_loss_relative_difference =
         std::max(out.max_loss_relative_difference, std::abs(out.losses[i] - single.losses[i]) / scale);
   }
-  out.max_relative_difference = max_relative_difference(trainer->full_params(), single.params);
+  out.max_relative_difference = out.diverged_at >= 0 || single.diverged_at >= 0
+                                    ? std::numeric_limits<double>::quiet_NaN()
+                                    : max_relative_difference(trainer->full_params(), single.params);
   out.comm_bytes = busiest_rank_bytes(last.comm, config.grid);
   out.memory = std::move(last.memory);
   return out;

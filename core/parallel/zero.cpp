@@ -8,6 +8,7 @@
 #include "dsml/zero.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "dsml/error.h"
@@ -30,9 +31,6 @@ Zero::Zero(const RankGrid& grid, const MlpConfig& model, const OptimizerConfig& 
   validate(config_);
   check_shapes(config_, initial, "initial params");
   validate(optimizer_);
-  if (optimizer_.kind == OptimizerKind::lars || optimizer_.kind == OptimizerKind::lamb)
-    throw Error(std::string("ZeRO shards cut tensors across ranks, but ") + optimizer_name(optimizer_.kind) +
-                " needs each tensor's whole norm; use sgd, momentum or adam, whose updates are elementwise");
 
   const auto n = static_cast<std::size_t>(grid_.dp);
   const int N = grid_.dp;
@@ -63,11 +61,32 @@ ParallelStep Zero::step(const Batch& global_batch) {
   return options_.stage < 3 ? step_replicated(global_batch) : step_sharded(global_batch);
 }
 
-void Zero::update_all(std::vector<std::vector<Buffer>>& params, const std::vector<std::vector<Buffer>>& grads) {
+void Zero::update_all(std::vector<std::vector<Buffer>>& params, const std::vector<std::vector<Buffer>>& grads,
+                      CommLog* log) {
   const std::int64_t t = steps_ + 1;  // 1-based, for the warm-up and Adam's bias correction
-  for (std::size_t d = 0; d < params.size(); ++d)
-    for (std::size_t u = 0; u < units_.size(); ++u)
-      update_shard(optimizer_, t, params[d][u], grads[d][u], moments_[d][u]);
+  for (const std::vector<Buffer>& rank : grads)  // as Optimizer::step: a non-finite gradient is divergence
+    for (const Buffer& shard : rank)
+      for (double x : shard)
+        if (!std::isfinite(x)) throw DivergedError("a gradient shard contains nan or inf");
+  if (optimizer_.kind == OptimizerKind::lars || optimizer_.kind == OptimizerKind::lamb) {
+    // Where each shard sits in the flat model, and where each tensor ends: the norm all-reduce needs both.
+    const int N = grid_.dp;
+    std::vector<std::vector<std::uint64_t>> starts(params.size());
+    for (std::size_t d = 0; d < params.size(); ++d)
+      for (std::size_t u = 0; u < units_.size(); ++u)
+        starts[d].push_back((options_.stage < 3 ? buckets_[u].begin : u * units_[u]) +
+                            shard_offset(units_[u], N, static_cast<int>(d)));
+    std::vector<std::uint64_t> tensor_ends;
+    std::uint64_t end = 0;
+    const MlpParams shapes = zeros_like(config_);
+    for (const Eigen::MatrixXd* w : parameter_tensors(shapes))
+      tensor_ends.push_back(end += static_cast<std::uint64_t>(w->size()));
+    update_shards_layerwise(optimizer_, t, tensor_ends, starts, params, grads, moments_, options_.algorithm, log);
+  } else {
+    for (std::size_t d = 0; d < params.size(); ++d)
+      for (std::size_t u = 0; u < units_.size(); ++u)
+        update_shard(optimizer_, t, params[d][u], grads[d][u], moments_[d][u]);
+  }
   steps_ = t;
 }
 
@@ -112,7 +131,7 @@ ParallelStep Zero::step_replicated(const Batch& global_batch) {
     for (std::size_t u = 0; u < buckets_.size(); ++u)
       mine[d][u] = shard_of(slice(flat_params[d], buckets_[u]), N, static_cast<int>(d));
   }
-  update_all(mine, grad_shards_);
+  update_all(mine, grad_shards_, &out.comm);
   // 4. Per bucket, all-gather the updated shards back into every replica.
   for (std::size_t u = 0; u < buckets_.size(); ++u) {
     std::vector<Buffer> shards(n);

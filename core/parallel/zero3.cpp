@@ -85,7 +85,7 @@ ParallelStep Zero::step_sharded(const Batch& global_batch) {
   }
 
   // Update: shard by shard, nothing to gather — the next forward gathers what it needs.
-  update_all(param_shards_, grad_shards_);
+  update_all(param_shards_, grad_shards_, &out.comm);
   for (std::size_t d = 0; d < n; ++d) out.memory.push_back(memory(static_cast<int>(d), activations[d]));
   return out;
 }

@@ -97,6 +97,46 @@ TEST(Optim, LarsTwoSteps) {
   expect_row(w[1], 2.687651515151515, 3.3916161616161613);
 }
 
+// The per-layer trust ratio each step used, reported per tensor (what the Week 3 page plots), derived by hand.
+TEST(Optim, TrustRatiosAreReportedPerTensor) {
+  // LARS, η = 0.5, β = 0.1. Tensor A: ‖[3, 4]‖ = 5, ‖[0.6, 0.8]‖ = 1 → 0.5·5/(1 + 0.5) = 5/3.
+  //                         Tensor B: ‖[1, 0]‖ = 1, ‖[0, 2]‖ = 2 → 0.5·1/(2 + 0.1) = 0.238095… = 5/21.
+  dsml::OptimizerConfig lars = config_for(dsml::OptimizerKind::lars, 0.1);
+  lars.trust_coefficient = 0.5;
+  lars.weight_decay = 0.1;
+  Eigen::MatrixXd a = row(3, 4), b = row(1, 0);
+  const Eigen::MatrixXd ga = row(0.6, 0.8), gb = row(0, 2);
+  dsml::Optimizer o(lars);
+  EXPECT_TRUE(o.trust_ratios().empty());
+  o.step({&a, &b}, {&ga, &gb});
+  ASSERT_EQ(o.trust_ratios().size(), 2u);
+  EXPECT_NEAR(o.trust_ratios()[0], 5.0 / 3.0, 1e-15);
+  EXPECT_NEAR(o.trust_ratios()[1], 5.0 / 21.0, 1e-15);
+  // Step 2, tensor A: w₁ = [2.85, 3.8] (LarsTwoSteps), ‖w₁‖ = 4.75, g = [0.6, 0.8] → 0.5·4.75/(1 + 0.475).
+  o.step({&a, &b}, {&ga, &gb});
+  EXPECT_NEAR(o.trust_ratios()[0], 0.5 * 4.75 / 1.475, 1e-12);
+  // LAMB, λ = 0, step 1: m̂ = g, v̂ = g², u = g/(|g| + ε) = sign(g) (to 1e-8) → ‖u‖ = √2 for two entries:
+  // ratio = ‖w‖/√2 = 5/√2 for [3, 4].
+  dsml::Optimizer lamb(config_for(dsml::OptimizerKind::lamb, 0.1));
+  Eigen::MatrixXd w = row(3, 4);
+  const Eigen::MatrixXd g = row(0.6, -0.8);
+  lamb.step({&w}, {&g});
+  ASSERT_EQ(lamb.trust_ratios().size(), 1u);
+  EXPECT_NEAR(lamb.trust_ratios()[0], 5.0 / std::sqrt(2.0), 1e-7);
+  // SGD, momentum and Adam have no trust ratio.
+  dsml::Optimizer adam(config_for(dsml::OptimizerKind::adam, 0.1));
+  adam.step({&w}, {&g});
+  EXPECT_TRUE(adam.trust_ratios().empty());
+}
+
+// A gradient with inf or nan is divergence: DivergedError, a dsml::Error that train_compare turns into a result.
+TEST(Optim, NonFiniteGradientThrowsDivergedError) {
+  dsml::Optimizer o(config_for(dsml::OptimizerKind::sgd, 0.1));
+  Eigen::MatrixXd w = row(1, 2);
+  const Eigen::MatrixXd g = row(std::numeric_limits<double>::infinity(), 0);
+  EXPECT_THROW(o.step({&w}, {&g}), dsml::DivergedError);
+}
+
 TEST(Optim, LambTwoSteps) {
   // You et al. 2019, Alg. 2 with γ = 0.1, β₁ = 0.9, β₂ = 0.999, ε = 1e-8, λ = 0.01, φ = identity.
   // Step 1: Adam direction = g/(|g| + ε) ≈ [1, −1];  u = [1, −1] + 0.01·[3, 4] = [1.03, −0.96] (to ~1e-8)

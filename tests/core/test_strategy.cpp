@@ -3,6 +3,7 @@
 // against numbers worked out by hand.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -90,6 +91,43 @@ TEST(Strategy, EveryTrainerEqualsTheSingleDeviceThroughTheInterface) {
               dsml::make_trainer(dsml::Strategy::tp, {1, 2, 1}, m, test_optimizer("sgd"), initial, o);
             }).find("tp takes no micro-batches"),
             std::string::npos);
+}
+
+// Divergence is a result: plain SGD at γ = 50 blows up; train_compare reports the step, finite losses before it,
+// nan after it — for dp (Optimizer's check) and zero2 (the shard update's) at the same step as the single device.
+TEST(TrainCompare, DivergenceIsAResultWithItsStep) {
+  dsml::TrainConfig c;
+  c.model = model();
+  c.optimizer = test_optimizer("sgd");
+  c.optimizer.lr = 50;
+  c.batch = 16;
+  c.steps = 30;
+  c.seed = 7;
+  c.grid = {4, 1, 1};
+  for (dsml::Strategy s : {dsml::Strategy::dp, dsml::Strategy::zero2}) {
+    c.strategy = s;
+    const dsml::TrainComparison r = dsml::train_compare(c);
+    ASSERT_GE(r.diverged_at, 1) << dsml::strategy_name(s);
+    EXPECT_EQ(r.diverged_at, r.single_diverged_at) << dsml::strategy_name(s);
+    ASSERT_EQ(r.losses.size(), 30u);
+    for (int i = 0; i < r.diverged_at; ++i) EXPECT_TRUE(std::isfinite(r.losses[static_cast<std::size_t>(i)]));
+    for (int i = r.diverged_at; i < 30; ++i) EXPECT_FALSE(std::isfinite(r.losses[static_cast<std::size_t>(i)]));
+    for (int i = r.diverged_at + 1; i < 30; ++i) EXPECT_TRUE(std::isnan(r.losses[static_cast<std::size_t>(i)]));
+    EXPECT_TRUE(std::isnan(r.max_relative_difference));
+    EXPECT_LT(r.max_loss_relative_difference, 1e-9);  // over the steps both ran
+  }
+  c.optimizer.lr = 0.01;  // a sane rate never diverges
+  c.strategy = dsml::Strategy::dp;
+  const dsml::TrainComparison calm = dsml::train_compare(c);
+  EXPECT_EQ(calm.diverged_at, -1);
+  EXPECT_EQ(calm.single_diverged_at, -1);
+  EXPECT_TRUE(calm.trust_ratios.empty());
+  // LARS reports each tensor's trust ratio at every step (8 tensors: 4 blocks × w_in, w_out).
+  c.optimizer = test_optimizer("lars");
+  c.steps = 3;
+  const dsml::TrainComparison lars = dsml::train_compare(c);
+  ASSERT_EQ(lars.trust_ratios.size(), 3u);
+  EXPECT_EQ(lars.trust_ratios[0].size(), 8u);
 }
 
 // train_compare: Ψ = 1024 fp64 values on dp = 4; the busiest rank's bytes of one ring all-reduce are

@@ -29,7 +29,11 @@ dsml::OptimizerConfig optimizer(const std::string& kind) {
   dsml::OptimizerConfig o;
   o.kind = dsml::parse_optimizer(kind);
   o.lr = kind == "adam" ? 0.01 : 0.05;
-  o.weight_decay = kind == "adam" ? 0.01 : 0.0;  // decoupled decay is elementwise too
+  o.weight_decay = kind == "adam" || kind == "lamb" ? 0.01 : kind == "lars" ? 0.001 : 0.0;
+  if (kind == "lars") {
+    o.lr = 1.0;
+    o.trust_coefficient = 0.02;  // LARS's γ·η is the relative step: 2% of ‖w‖ per step
+  }
   return o;
 }
 
@@ -70,7 +74,7 @@ std::vector<Case> cases() {
   std::vector<Case> out;
   for (int s : {1, 2, 3})
     for (int dp : {1, 2, 3, 4})
-      for (const char* opt : {"sgd", "momentum", "adam"}) out.push_back({s, dp, opt});
+      for (const char* opt : {"sgd", "momentum", "adam", "lars", "lamb"}) out.push_back({s, dp, opt});
   return out;
 }
 
@@ -202,17 +206,39 @@ TEST(Zero, Stages1And2SendTheGradientsInDataParallelBuckets) {
   }
 }
 
-TEST(Zero, RejectsNormBasedOptimizersAndBadArguments) {
-  const dsml::MlpConfig config = model();
-  const dsml::MlpParams init = dsml::init_mlp(config, 2);
+// LARS and LAMB under ZeRO: the sharded step all-reduces 2 sums of squares per tensor — and it must. With the
+// shard's own norms (what update_shard would compute) the replicas would apply different ratios.
+TEST(Zero, LayerwiseOptimizersAllReduceTheirSquaredNorms) {
+  const dsml::MlpConfig config = model();  // 3 blocks: 6 tensors of 72 values; one 25 MiB bucket of 432
+  const dsml::TeacherTask task(config, 1);
+  for (int s : {1, 3}) {
+    dsml::Zero zero(dsml::RankGrid{4, 1, 1}, config, optimizer("lamb"), dsml::init_mlp(config, 2), stage(s));
+    const dsml::ParallelStep step = zero.step(task.make_batch(0, kBatch));
+    int found = 0;
+    for (const dsml::CommRecord& r : step.comm.records()) {
+      if (r.label != "trust-ratio norms") continue;
+      ++found;
+      EXPECT_EQ(r.kind, "all-reduce");
+      EXPECT_EQ(r.ranks, 4);
+    }
+    EXPECT_EQ(found, 1) << "stage " << s;
+  }
+  // update_shard alone still refuses them: one shard cannot know the whole tensor's norm.
+  dsml::Buffer w(3, 1.0), g(3, 1.0);
+  dsml::ShardMoments m;
   for (const char* opt : {"lars", "lamb"}) {
     try {
-      dsml::Zero(dsml::RankGrid{2, 1, 1}, config, optimizer(opt), init, stage(1));
+      dsml::update_shard(optimizer(opt), 1, w, g, m);
       ADD_FAILURE() << "expected dsml::Error for " << opt;
     } catch (const dsml::Error& e) {
       EXPECT_NE(std::string(e.what()).find("whole norm"), std::string::npos) << e.what();
     }
   }
+}
+
+TEST(Zero, RejectsBadArguments) {
+  const dsml::MlpConfig config = model();
+  const dsml::MlpParams init = dsml::init_mlp(config, 2);
   EXPECT_THROW(dsml::Zero(dsml::RankGrid{2, 1, 1}, config, optimizer("sgd"), init, stage(4)), dsml::Error);
   EXPECT_THROW(dsml::Zero(dsml::RankGrid{2, 1, 2}, config, optimizer("sgd"), init, stage(1)), dsml::Error);
   dsml::Zero three(dsml::RankGrid{3, 1, 1}, config, optimizer("sgd"), init, stage(3));

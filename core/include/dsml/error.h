@@ -23,6 +23,13 @@ class DeadlockError : public Error {
 };
 
 // Throws Error("<name> must be a finite number > 0, got <value>") unless value is finite and > 0.
+// A training step produced a gradient that is not finite (inf or nan): the run diverged. Optimizer::step throws
+// it; train_compare catches it and reports the step as a result (TrainComparison::diverged_at), not an error.
+class DivergedError : public Error {
+ public:
+  explicit DivergedError(const std::string& message) : Error(message) {}
+};
+
 void require_positive(const char* name, double value);
 // Throws Error("<name> must be a finite number >= 0, got <value>") unless value is finite and >= 0.
 void require_non_negative(const char* name, double value);

@@ -58,9 +58,10 @@ void momentum_update(const OptimizerConfig& c, double lr, Eigen::MatrixXd& w, co
                      Eigen::MatrixXd& m);
 void adam_update(const OptimizerConfig& c, double lr, std::int64_t t, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
                  Eigen::MatrixXd& m, Eigen::MatrixXd& v);
-void lars_update(const OptimizerConfig& c, double lr, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
-                 Eigen::MatrixXd& m);
-void lamb_update(const OptimizerConfig& c, double lr, std::int64_t t, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
+// LARS and LAMB return the trust ratio they scaled this tensor's step by (what a page shows per layer).
+double lars_update(const OptimizerConfig& c, double lr, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
+                   Eigen::MatrixXd& m);
+double lamb_update(const OptimizerConfig& c, double lr, std::int64_t t, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
                  Eigen::MatrixXd& m, Eigen::MatrixXd& v);
 
 // ---- the optimizer ---------------------------------------------------------------------------------------
@@ -75,7 +76,8 @@ class Optimizer {
   explicit Optimizer(const OptimizerConfig& config);  // validates
 
   // One update of every tensor: params[i] ← update(params[i], grads[i]). State is created (zeros) on the
-  // first call; later calls must pass the same number of tensors with the same shapes.
+  // first call; later calls must pass the same number of tensors with the same shapes. Throws DivergedError
+  // (error.h) if a gradient holds inf or nan: the run has diverged.
   void step(const std::vector<Eigen::MatrixXd*>& params, const std::vector<const Eigen::MatrixXd*>& grads);
   // The same over an MLP, tensors in parameter_tensors() order.
   void step(MlpParams& params, const MlpParams& grads);
@@ -84,10 +86,13 @@ class Optimizer {
   const OptimizerConfig& config() const { return config_; }
   const OptimizerState& state() const { return state_; }
   OptimizerState& state() { return state_; }  // for checkpointing and (later) ZeRO sharding
+  // LARS, LAMB: the trust ratio each tensor's last update used, in tensor order; empty for the other kinds.
+  const std::vector<double>& trust_ratios() const { return trust_ratios_; }
 
  private:
   OptimizerConfig config_;
   OptimizerState state_;
+  std::vector<double> trust_ratios_;
 };
 
 }  // namespace dsml

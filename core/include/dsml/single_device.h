@@ -28,6 +28,7 @@ class SingleDevice : public ParallelTrainer {
 
   ParallelStep step(const Batch& global_batch) override;  // comm is empty; memory has one rank
   MlpParams full_params() const override { return params_; }
+  const Optimizer& optimizer() const { return optimizer_; }  // its trust ratios, for LARS and LAMB
   const RankGrid& grid() const override { return grid_; }
 
  private:
@@ -42,10 +43,14 @@ std::vector<Batch> teacher_batches(const MlpConfig& model, std::uint64_t seed, i
 
 struct SingleDeviceRun {
   std::vector<double> losses;  // one per step, the loss before that step's update
-  MlpParams params;            // after the last step
+  MlpParams params;            // after the last step taken
+  int diverged_at = -1;        // the first step whose loss or gradient was not finite; -1 if none. From there on
+                               // losses hold the non-finite loss (if the step computed one), then nan: not run.
+  std::vector<std::vector<double>> trust_ratios;  // LARS, LAMB: per step taken, each tensor's trust ratio
 };
 
-// Trains `initial` on `batches` in order on one device.
+// Trains `initial` on `batches` in order on one device; stops at the first non-finite loss or gradient (diverged_at)
+// — divergence is a result, not an error.
 SingleDeviceRun single_device_run(const MlpConfig& model, const OptimizerConfig& optimizer, const MlpParams& initial,
                                   const std::vector<Batch>& batches);
 

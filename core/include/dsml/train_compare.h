@@ -32,15 +32,25 @@ struct TrainConfig {
 };
 
 struct TrainComparison {
-  std::vector<double> losses;           // the strategy's loss before each step's update
+  std::vector<double> losses;           // the strategy's loss before each step's update (nan: a step not run)
   std::vector<double> single_losses;    // the single device's
-  double max_loss_relative_difference = 0;  // max over steps of |loss − single| / |single|
+  // Divergence is a result, not an error: the first step whose loss was not finite or whose gradient held inf
+  // or nan (Optimizer's DivergedError); -1 if the run never diverged. From that step on the run stops:
+  // losses[diverged_at] is the non-finite loss if that step computed one, every later loss is nan.
+  int diverged_at = -1;                 // the strategy's
+  int single_diverged_at = -1;          // the single device's (the same step for an exact strategy)
+  // LARS, LAMB: the single device's trust ratio of every tensor (parameter_tensors order) at every step taken;
+  // empty for the other optimizers. An exact strategy applies the same ratios.
+  std::vector<std::vector<double>> trust_ratios;
+  double max_loss_relative_difference = 0;  // max over steps where both losses are finite of |loss − single| / |single|
   double max_relative_difference = 0;   // final parameters: max over tensors of ‖W − W_single‖_F / ‖W_single‖_F
+                                        // (nan if either run diverged)
   std::map<std::string, double> comm_bytes;  // busiest_rank_bytes of the LAST step, by kind
   std::vector<MemoryBreakdown> memory;  // per rank, the last step's ParallelStep::memory (fp64 bytes)
 };
 
-// Throws dsml::Error if the configuration does not fit the strategy (make_trainer's checks) or steps < 1.
+// Throws dsml::Error if the configuration does not fit the strategy (make_trainer's checks) or steps < 1 — never
+// because training diverged.
 TrainComparison train_compare(const TrainConfig& config);
 
 // Bytes (8-byte doubles) the busiest rank sends in one step, by kind. Collectives: Σ over records of each record's

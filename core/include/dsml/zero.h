@@ -19,8 +19,9 @@
 // latency for latency (DeepSpeed's reduce_bucket_size and allgather_bucket_size play this role). Rank d owns
 // shard d (shard_sizes) of every bucket. Stage 3 shards each block's flattened (w_in, w_out) separately — FSDP's
 // "unit" — so a block can be gathered alone. The update of a shard is exact for elementwise optimizers (SGD,
-// momentum, Adam): each element's update reads only that element. LARS and LAMB need whole-tensor norms; they
-// are rejected with an Error rather than silently computed on a shard's partial norm.
+// momentum, Adam): each element's update reads only that element. LARS and LAMB need whole-tensor norms: every
+// rank all-reduces its per-tensor partial sums of squares (2 values per tensor) before the update
+// (update_shards_layerwise) — one extra small all-reduce, labelled "trust-ratio norms", in the step's CommLog.
 //
 // ZeRO-2 and ZeRO-3 still compute a rank's full local gradient (of the whole model, resp. of one block) before
 // reduce-scattering it: that buffer is transient (freed within the step) and is not counted in memory.
@@ -55,13 +56,26 @@ struct ShardMoments {
 // The elementwise update of one shard (zero_shard_update.cpp): the same per-tensor functions Optimizer uses,
 // applied to the shard as a column vector, at step t (1-based) and the rate Optimizer would use then
 // (warmup_lr(lr, t − 1, warmup_steps)). Empty moments start at zero, as an Optimizer's do.
-// Throws Error for LARS and LAMB (per-tensor norms), if sizes differ, or if t < 1.
+// Throws Error for LARS and LAMB (they need every shard's norms: update_shards_layerwise), if sizes differ, or
+// if t < 1.
 void update_shard(const OptimizerConfig& config, std::int64_t t, Buffer& params, const Buffer& grads,
                   ShardMoments& moments);
 
+// LARS and LAMB on shards (zero_layerwise_update.cpp): rank d's unit u holds the flat model's values
+// [starts[d][u], starts[d][u] + params[d][u].size()); tensor k ends (exclusive) at tensor_ends[k] (flatten order).
+// Each rank sums the squares of its elements of w and of g (LAMB: of its direction u) per tensor, the 2·T sums are
+// all-reduced over the ranks (logged in `log` as "trust-ratio norms"), and each rank applies the whole-tensor
+// trust ratio — the unsharded optimizer's numbers. Throws Error for other kinds, mismatched sizes, or t < 1.
+void update_shards_layerwise(const OptimizerConfig& config, std::int64_t t,
+                             const std::vector<std::uint64_t>& tensor_ends,
+                             const std::vector<std::vector<std::uint64_t>>& starts,
+                             std::vector<std::vector<Buffer>>& params, const std::vector<std::vector<Buffer>>& grads,
+                             std::vector<std::vector<ShardMoments>>& moments, const std::string& algorithm,
+                             CommLog* log);
+
 class Zero : public ParallelTrainer {
  public:
-  // Throws Error on a bad grid (tp or pp ≠ 1), stage, config, bucket size, or an optimizer that is not elementwise.
+  // Throws Error on a bad grid (tp or pp ≠ 1), stage, config or bucket size.
   Zero(const RankGrid& grid, const MlpConfig& model, const OptimizerConfig& optimizer, const MlpParams& initial,
        const ZeroOptions& options = {});
 
@@ -77,8 +91,10 @@ class Zero : public ParallelTrainer {
  private:
   ParallelStep step_replicated(const Batch& global_batch);  // stages 1, 2 (zero.cpp)
   ParallelStep step_sharded(const Batch& global_batch);     // stage 3 (zero3.cpp)
-  // Every rank d updates its shard of every unit: params[d][u] with grads[d][u] and moments_[d][u].
-  void update_all(std::vector<std::vector<Buffer>>& params, const std::vector<std::vector<Buffer>>& grads);
+  // Every rank d updates its shard of every unit: params[d][u] with grads[d][u] and moments_[d][u]; LARS and LAMB
+  // first all-reduce their norms (logged in `log`).
+  void update_all(std::vector<std::vector<Buffer>>& params, const std::vector<std::vector<Buffer>>& grads,
+                  CommLog* log);
   MemoryBreakdown memory(int rank, double activation_bytes) const;
 
   RankGrid grid_;

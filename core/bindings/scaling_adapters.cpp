@@ -1,0 +1,35 @@
+// scaling_adapters.cpp — see scaling_adapters.h. Convert, call the core, convert back.
+#include "scaling_adapters.h"
+
+#include "dsml/dp_scaling.h"
+#include "fields.h"
+#include "scaling_convert.h"
+#include "training_convert.h"
+
+namespace dsml::bindings {
+
+val dp_scaling(const val& request) {
+  const ScalingConfig config = to_scaling_config(request);
+  return to_val(dsml::dp_scaling(config, to_cost_model(request, "dpScaling")));
+}
+
+double comm_bound_batch(const val& r) {
+  const std::string ctx = "commBoundBatch";
+  require_object(r, ctx, "{flops, bandwidth, elementBytes?, ranks, overlap?, microBatches?}");
+  return dsml::dp_comm_bound_batch(
+      number_field(r, "flops", ctx), number_field(r, "bandwidth", ctx), number_field_or(r, "elementBytes", 4, ctx),
+      static_cast<int>(whole_field(r, "ranks", ctx, 2, 1 << 20)), flag_field_or(r, "overlap", true, ctx),
+      static_cast<int>(whole_field_or(r, "microBatches", 1, ctx, 1, 1 << 30)));
+}
+
+val ddp_variants(const val& request) {
+  const StepCostConfig config = to_step_cost_config(request);
+  const DdpVariants v = dsml::ddp_variants(config, to_cost_model(request, "ddpVariants"));
+  val out = val::object();
+  out.set("naive", to_val(v.naive));
+  out.set("flat", to_val(v.flat));
+  out.set("bucketed", to_val(v.bucketed));
+  return out;
+}
+
+}  // namespace dsml::bindings

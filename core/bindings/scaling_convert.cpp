@@ -1,0 +1,60 @@
+// scaling_convert.cpp — see scaling_convert.h. Messages name the field ("dpScaling: ranks must be an array of
+// whole numbers >= 1, e.g. [1, 2, 4, 8]").
+#include "scaling_convert.h"
+
+#include "dsml/error.h"
+#include "fields.h"
+#include "training_convert.h"
+
+namespace dsml::bindings {
+
+ScalingConfig to_scaling_config(const val& r) {
+  const std::string ctx = "dpScaling";
+  require_object(r, ctx, "{mode, model, batch, ranks, flops, alpha, beta, overlap?, …}");
+  ScalingConfig c;
+  try {
+    c.mode = parse_scaling_mode(text_field(r, "mode", ctx));
+  } catch (const Error& e) {
+    throw Error(ctx + ": " + e.what());
+  }
+  c.model = to_mlp_config(object_field(r, "model", ctx), ctx);
+  c.batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 30));
+  const val ranks = r["ranks"];
+  const std::string bad = ctx + ": ranks must be an array of whole numbers >= 1, e.g. [1, 2, 4, 8]";
+  if (!val::global("Array").call<bool>("isArray", ranks)) throw Error(bad);
+  const auto n = ranks["length"].as<unsigned>();
+  if (n == 0 || n > 64) throw Error(bad + " (1 to 64 of them)");
+  c.ranks.clear();
+  for (unsigned i = 0; i < n; ++i) {
+    if (!ranks[i].isNumber()) throw Error(bad);
+    c.ranks.push_back(static_cast<int>(whole_value(ranks[i].as<double>(), ctx + ": ranks[" + std::to_string(i) + "]",
+                                                   1, 1 << 20)));
+  }
+  if (!r["strategy"].isUndefined()) c.strategy = to_strategy(r, ctx);
+  c.micro_batches = static_cast<int>(whole_field_or(r, "microBatches", 1, ctx, 1, 1 << 30));
+  c.flops_per_s = number_field(r, "flops", ctx);
+  c.element_bytes = number_field_or(r, "elementBytes", c.element_bytes, ctx);
+  c.overlap = flag_field_or(r, "overlap", c.overlap, ctx);
+  c.bucket_bytes = number_field_or(r, "bucketBytes", c.bucket_bytes, ctx);
+  if (!r["algorithm"].isUndefined()) c.algorithm = text_field(r, "algorithm", ctx);
+  return c;
+}
+
+val to_val(const std::vector<ScalingPoint>& points) {
+  val out = val::array();
+  for (const ScalingPoint& p : points) {
+    val point = val::object();
+    point.set("ranks", p.ranks);
+    point.set("globalBatch", p.global_batch);
+    point.set("step", p.step_s);
+    point.set("compute", p.compute_s);
+    point.set("comm", p.comm_s);
+    point.set("speedup", p.speedup);
+    point.set("ideal", p.ideal);
+    point.set("efficiency", p.efficiency);
+    out.call<void>("push", point);
+  }
+  return out;
+}
+
+}  // namespace dsml::bindings

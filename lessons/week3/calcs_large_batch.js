@@ -1,0 +1,78 @@
+// calcs_large_batch.js — every number in the prose of sections 6–8 (SECTIONS_6_8.html.txt), computed by the core: the
+// large-batch runs of large_batch_setup.js, the scaling and comm-bound numbers of scaling_setup.js. To be merged
+// into the page's calcs.js (spread CALCS_LARGE_BATCH into its CALCS). Runs are memoised: one Worker computes them all.
+import { formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../web/units.js";
+import { BASE, LOCAL_BATCH, SAMPLES, SWEEPS, bestRate, finalLoss, scaled, stepsAt, train, warmupSteps } from "./large_batch_setup.js";
+import { GRAD_BYTES, INFINIBAND, NVLINK, STRONG_BATCH, WALL_ROWS, WEAK_BATCH, allReduceTime, commBound, ddpStep, scaling } from "./scaling_setup.js";
+
+const memo = new Map();
+const once = (key, f) => { if (!memo.has(key)) memo.set(key, f()); return memo.get(key); };
+const loss = (x) => formatNumber(x, { digits: 3 });
+const run = (c, optimizer, lr, ranks, warmup = false) =>
+  once(`${optimizer}/${lr}/${ranks}/${warmup}`, () => train(c, { optimizer, lr, ranks, warmup }));
+const lin = (c, optimizer, ranks, warmup = false) => run(c, optimizer, BASE[optimizer] * ranks, ranks, warmup);
+// SGD's best rate of the sweep at P = 8, without warm-up.
+const sgdBest8 = (c) => SWEEPS.sgd.reduce((a, lr) => (finalLoss(run(c, "sgd", lr, 8)) < finalLoss(run(c, "sgd", a, 8)) ? lr : a));
+const larsRatios = (c) => once("ratios", () => scaled(c, "lars", 8, false).trustRatios[0]);
+const strong = (c, link) => once(`strong/${link.beta}`, () => scaling(c, { mode: "strong", link, batch: STRONG_BATCH, ranks: [1, 64] })[1]);
+const weak = (c, link) => once(`weak/${link.beta}`, () => scaling(c, { mode: "weak", link, batch: WEAK_BATCH, ranks: [1, 64] })[1]);
+const wall = (c) => once("wall", () => ddpStep(c, { ranks: 64, link: INFINIBAND, rowsPerDevice: WALL_ROWS }));
+const exposed = (cost) => Math.max(0, cost.total - cost.compute);
+
+export const CALCS_LARGE_BATCH = {
+  // §6 large batches
+  "lb-samples": () => formatCount(SAMPLES),
+  "lb-local": () => String(LOCAL_BATCH),
+  "lb-steps-1": () => String(stepsAt(1)),
+  "lb-steps-8": () => String(stepsAt(8)),
+  "lb-warmup-8": () => String(warmupSteps(8)),
+  "lb-base-sgd": (c) => String(once("best/sgd", () => bestRate(c, "sgd"))),
+  "lb-base-lars": (c) => String(once("best/lars", () => bestRate(c, "lars"))),
+  "lb-base-adam": (c) => String(once("best/adam", () => bestRate(c, "adam"))),
+  "lb-sgd-1": (c) => loss(finalLoss(lin(c, "sgd", 1))),
+  "lb-sgd-8-lr": () => formatNumber(8 * BASE.sgd),
+  "lb-sgd-2-div": (c) => String(lin(c, "sgd", 2).divergedAt),
+  "lb-sgd-8-div": (c) => String(lin(c, "sgd", 8).divergedAt),
+  "lb-sgd-8-warm-div": (c) => String(lin(c, "sgd", 8, true).divergedAt),
+  "lb-sgd-2-warm": (c) => loss(finalLoss(lin(c, "sgd", 2, true))),
+  "lb-sgd-04-div": (c) => String(run(c, "sgd", 0.4, 8).divergedAt),
+  "lb-sgd-04-warm": (c) => loss(finalLoss(run(c, "sgd", 0.4, 8, true))),
+  "lb-sgd-best8-lr": (c) => String(sgdBest8(c)),
+  "lb-sgd-best8": (c) => loss(finalLoss(run(c, "sgd", sgdBest8(c), 8))),
+  "lb-lars-1": (c) => loss(finalLoss(lin(c, "lars", 1))),
+  "lb-lars-8": (c) => loss(finalLoss(lin(c, "lars", 8))),
+  "lb-lars-8-lr": () => formatNumber(8 * BASE.lars),
+  "lb-adam-8": (c) => loss(finalLoss(lin(c, "adam", 8))),
+  "lb-adam-8-warm": (c) => loss(finalLoss(lin(c, "adam", 8, true))),
+  "lb-lamb-8": (c) => loss(finalLoss(lin(c, "lamb", 8))),
+  "lb-lamb-8-warm": (c) => loss(finalLoss(lin(c, "lamb", 8, true))),
+  "lb-trust-min": (c) => formatNumber(Math.min(...larsRatios(c)), { digits: 3 }),
+  "lb-trust-max": (c) => formatNumber(Math.max(...larsRatios(c)), { digits: 3 }),
+  // §7 strong vs weak scaling
+  "sc-strong-batch": () => formatCount(STRONG_BATCH),
+  "sc-strong-rows-64": () => formatCount(STRONG_BATCH / 64),
+  "sc-weak-batch": () => formatCount(WEAK_BATCH),
+  "sc-strong-64": (c) => formatRatio(strong(c, NVLINK).speedup, { decimals: 1 }),
+  "sc-strong-64-eff": (c) => formatPercent(strong(c, NVLINK).efficiency, { decimals: 0 }),
+  "sc-weak-64": (c) => formatRatio(weak(c, NVLINK).speedup, { decimals: 1 }),
+  "sc-weak-64-eff": (c) => formatPercent(weak(c, NVLINK).efficiency, { decimals: 0 }),
+  "sc-strong-64-ib": (c) => formatRatio(strong(c, INFINIBAND).speedup, { decimals: 1 }),
+  "sc-bstar-nvlink": (c) => formatCount(Math.round(commBound(c, { link: NVLINK }))),
+  "sc-bstar-ib": (c) => formatCount(Math.round(commBound(c, { link: INFINIBAND }))),
+  "sc-bstar-nvlink-nooverlap": (c) => formatCount(Math.round(commBound(c, { link: NVLINK, overlap: false }))),
+  "sc-bstar-nvlink-k4": (c) => formatCount(Math.round(commBound(c, { link: NVLINK, overlap: false, microBatches: 4 }))),
+  // §8 the communication wall
+  "cw-bytes": () => `${GRAD_BYTES / 1e6} MB`,
+  "cw-ar-2": (c) => formatSeconds(allReduceTime(c, 2, INFINIBAND)),
+  "cw-ar-64": (c) => formatSeconds(allReduceTime(c, 64, INFINIBAND)),
+  "cw-ar-256": (c) => formatSeconds(allReduceTime(c, 256, INFINIBAND)),
+  "cw-ar-limit": () => formatSeconds(2 * GRAD_BYTES * INFINIBAND.beta),
+  "cw-ar-256-latency": (c) => formatSeconds(allReduceTime(c, 256, INFINIBAND, 0)),
+  "cw-ar-64-nvlink": (c) => formatSeconds(allReduceTime(c, 64, NVLINK)),
+  "cw-rows": () => formatCount(WALL_ROWS),
+  "cw-backward-64": (c) => formatSeconds((wall(c).flat.compute * 2) / 3),
+  "cw-exposed-flat-64": (c) => formatSeconds(exposed(wall(c).flat)),
+  "cw-exposed-naive-64": (c) => formatSeconds(exposed(wall(c).naive)),
+  "cw-exposed-bucketed-64": (c) => formatSeconds(exposed(wall(c).bucketed)),
+  "cw-bucket-latency": (c) => formatSeconds(allReduceTime(c, 64, INFINIBAND, 0)),
+};

@@ -1,0 +1,41 @@
+// scaling_setup.js — the hardware, model and batches Week 3's sections 7 and 8 price, in one place so the prose
+// (calcs_large_batch.js), the widgets (widgets/scaling.js, widgets/comm_wall.js) and the exercises
+// (exercises/scaling_numeric.js) agree. The hardware is the lab's (../lab/widgets/presets.js): 150 TFLOP/s per
+// GPU, NVLink 200 GB/s inside a node, InfiniBand 25 GB/s per GPU between nodes, bf16 gradients (2 B).
+import { FLOPS, INFINIBAND, MIXED, MODEL, NVLINK } from "../lab/widgets/presets.js";
+
+export { FLOPS, INFINIBAND, MIXED, MODEL, NVLINK };
+export const LINK_CHOICES = [["nvlink", "NVLink, 200 GB/s (inside a node)"], ["infiniband", "InfiniBand, 25 GB/s (between nodes)"]];
+export const linkOf = (name) => (name === "infiniband" ? INFINIBAND : NVLINK);
+export const DEVICES = [1, 2, 4, 8, 16, 32, 64];
+export const STRONG_BATCH = 16384;   // rows per step, fixed: strong scaling
+export const WEAK_BATCH = 1024;      // rows per device, fixed: weak scaling
+
+// Section 8: a 50 MB gradient (12.5 M fp32 values): L = 5 blocks of D = 1250, F = 1000 (Ψ = 2·L·D·F).
+export const GRAD_MODEL = { layers: 5, width: 1250, hidden: 1000 };
+export const GRAD_BYTES = 50e6;
+export const WALL_DEVICES = [2, 4, 8, 16, 32, 64, 128, 256];
+export const WALL_ROWS = 4096;   // rows per device in section 8's step: backward ≈ 1.4 ms, about the 64-GPU all-reduce
+
+// Speed-up of data parallelism against P (core.dpScaling), the bucketed DDP of the page's model.
+export function scaling(core, { mode, link = NVLINK, batch, overlap = true, microBatches = 1, ranks = DEVICES,
+  model = MODEL }) {
+  return core.dpScaling({ mode, model, batch, ranks, flops: FLOPS, alpha: link.alpha, beta: link.beta,
+    elementBytes: MIXED.elementBytes, overlap, microBatches, strategy: "dp-bucketed" });
+}
+
+// Rows per device below which DP is communication-bound (core.commBoundBatch).
+export function commBound(core, { link = NVLINK, ranks = 64, overlap = true, microBatches = 1 } = {}) {
+  return core.commBoundBatch({ flops: FLOPS, bandwidth: 1 / link.beta, elementBytes: MIXED.elementBytes, ranks,
+    overlap, microBatches });
+}
+
+// Time to ring-all-reduce `bytes` over P devices (core.collectiveCost, closed form).
+export const allReduceTime = (core, ranks, link = NVLINK, bytes = GRAD_BYTES) =>
+  core.collectiveCost("all-reduce", "ring", { ranks, bytes, alpha: link.alpha, beta: link.beta, gamma: 0 });
+
+// One step of the 50 MB model at `rowsPerDevice` on P devices, the three DDPs (core.ddpVariants), fp32 gradients.
+export function ddpStep(core, { ranks, link = NVLINK, rowsPerDevice = WALL_ROWS, bucketBytes = 25 * 2 ** 20 }) {
+  return core.ddpVariants({ strategy: "dp-bucketed", grid: { dp: ranks }, model: GRAD_MODEL, batch: rowsPerDevice * ranks,
+    flops: FLOPS, alpha: link.alpha, beta: link.beta, elementBytes: 4, bucketBytes });
+}

@@ -1,0 +1,61 @@
+// large_batch.js — widget "large-batch": the learning-rate sweep of SGD, Adam, LARS or LAMB at P = 1 … 8
+// data-parallel ranks of 16 rows on equal samples (large_batch_setup.js), trained by the core (core.trainCompare);
+// a rate that diverges is a curve that blows up, with the step it diverged at marked (divergedAt). Warm-up on or
+// off; LARS and LAMB show each layer's trust ratio per step; a button runs the linear-scaling experiment for all four.
+import { createLineChart, describeChart } from "../../web/ui/charts.js";
+import { button, chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
+import { formatNumber } from "../../web/units.js";
+import { BASE, DEVICES, LOCAL_BATCH, OPTIMIZERS, SWEEPS, finalLoss, scaled, train, warmupSteps } from "../large_batch_setup.js";
+
+const CAP = 1e3;  // losses above this are drawn at the cap: the curve has blown up
+const show = (x) => (Number.isFinite(x) ? formatNumber(x, { digits: 3 }) : "diverged");
+const tensorName = (i) => `block ${Math.floor(i / 2)} ${i % 2 ? "w_out" : "w_in"}`;
+
+export function mountLargeBatch(figure, core) {
+  const optimizer = select({ label: "Optimizer", options: OPTIMIZERS, value: "sgd", onChange: draw });
+  const ranks = select({ label: "Ranks P", options: DEVICES.map((p) => [String(p), `${p} (batch ${LOCAL_BATCH * p})`]), value: "8", onChange: draw });
+  const warm = select({ label: "Warm-up", options: [["off", "off"], ["on", "first 20%"]], value: "off", onChange: draw });
+  const table = button("Run the linear-scaling experiment", experiment, { secondary: true });
+  controlRow(figure, optimizer, ranks, warm, table);
+  const out = readout(figure);
+  const lossCanvas = chartBox(figure, "Training loss against samples seen, one curve per learning rate");
+  const lossChart = createLineChart(lossCanvas, { xLabel: "samples seen", yLabel: "loss (MSE)", logY: true, datasets: [] });
+  const ratioCanvas = chartBox(figure, "LARS or LAMB trust ratio of each layer against the step");
+  const ratioChart = createLineChart(ratioCanvas, { xLabel: "step", yLabel: "trust ratio", logY: true, datasets: [],
+    empty: "SGD and Adam have no trust ratio: every layer gets the same rate. Choose LARS or LAMB." });
+  const scalingOut = readout(figure, "widget-readout large-batch-table");
+
+  function draw() {
+    const opt = optimizer.value, P = Number(ranks.value), warmup = warm.value === "on", rows = LOCAL_BATCH * P;
+    const runs = SWEEPS[opt].map((lr) => ({ lr, run: train(core, { optimizer: opt, lr, ranks: P, warmup }) }));
+    lossChart.update({
+      datasets: runs.map(({ lr, run }) => ({ label: `lr ${lr}${run.divergedAt >= 0 ? ` (diverged at step ${run.divergedAt})` : ""}`,
+        data: Array.from(run.losses, (loss, s) => ({ x: (s + 1) * rows,
+          y: Number.isNaN(loss) ? null : Math.min(CAP, loss) })).filter((p, s) => p.y !== null || s === run.divergedAt) })),
+      verticalLines: runs.filter(({ run }) => run.divergedAt >= 0)
+        .map(({ lr, run }) => ({ x: (run.divergedAt + 1) * rows, label: `lr ${lr} diverges` })),
+    });
+    const ratios = (opt === "lars" || opt === "lamb") ? scaled(core, opt, P, warmup).trustRatios : [];
+    ratioChart.update({ datasets: ratios.length ? ratios[0].map((_, i) => ({ label: tensorName(i),
+      data: ratios.map((step, s) => ({ x: s, y: step[i] })) })) : [] });
+    const diverged = runs.filter(({ run }) => run.divergedAt >= 0);
+    out.innerHTML = `${OPTIMIZERS.find(([k]) => k === opt)[1]} on P = ${P} ranks (batch ${rows}, ${runs[0].run.losses.length} steps` +
+      `${warmup ? `, warm-up ${warmupSteps(P)} steps` : ""}): final loss ${runs.map(({ lr, run }) => `${lr} → ${show(finalLoss(run))}`).join(", ")}. ` +
+      (diverged.length ? `<strong>${diverged.map(({ lr, run }) => `lr ${lr} diverged at step ${run.divergedAt}`).join("; ")}</strong>.` : "No rate diverged.") +
+      (ratios.length ? ` At lr = ${BASE[opt]}·P the layers' trust ratios range from ${formatNumber(Math.min(...ratios[0]), { digits: 3 })} ` +
+        `to ${formatNumber(Math.max(...ratios[0]), { digits: 3 })} at step 0.` : "");
+    describeChart(figure, `Loss against samples for learning rates ${SWEEPS[opt].join(", ")}; a rate that is too large blows up ` +
+      `(drawn at ${CAP}) and stops.`, [["lr", "final loss", "diverged at step"], ...runs.map(({ lr, run }) =>
+      [String(lr), show(finalLoss(run)), run.divergedAt >= 0 ? String(run.divergedAt) : "—"])]);
+  }
+
+  // Every optimizer from its best rate at P = 1, lr = base·P, with and without warm-up: the final losses.
+  function experiment() {
+    const head = `<tr><th scope="col">optimizer (base lr)</th><th scope="col">warm-up</th>${DEVICES.map((p) => `<th scope="col">P = ${p}</th>`).join("")}</tr>`;
+    const body = OPTIMIZERS.flatMap(([k, name]) => [false, true].map((w) => `<tr><th scope="row">${name} (${BASE[k]}·P)</th>` +
+      `<td>${w ? "20%" : "none"}</td>${DEVICES.map((p) => `<td>${show(finalLoss(scaled(core, k, p, w)))}</td>`).join("")}</tr>`)).join("");
+    scalingOut.innerHTML = `<table class="data-table"><caption>Final loss with the linear scaling rule, 3,200 samples</caption>` +
+      `<thead>${head}</thead><tbody>${body}</tbody></table>`;
+  }
+  draw();
+}
