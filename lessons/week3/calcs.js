@@ -3,6 +3,7 @@
 import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../web/units.js";
 import { EXACT_BATCH, shardExperiment, sumVersusMean } from "./programs/shard_gradients.js";
 import { ringBalance } from "./exercises/bucket_size.js";
+import { CALCS_LARGE_BATCH } from "./calcs_large_batch.js";
 
 // The worked example: a 12-block MLP (D = 2048, F = 8192: Ψ = 2·L·D·F ≈ 403 M parameters) on 8 GPUs of
 // 100 TFLOP/s, 2 048 rows per GPU, fp32 gradients, ring all-reduce on links of α = 2 µs and 100 GB/s.
@@ -63,4 +64,5 @@ export const CALCS = {
   "acc-tc-diff": (c) => below(c.trainCompare({ ...TINY, strategy: "dp-accumulate", grid: { dp: 4 }, microBatches: 4 }).maxRelativeDifference),
   "uneq-plain": (c) => formatPercent(shardExperiment(c, UNEQUAL).mean.relative, { digits: 2 }),
   "uneq-weighted": (c) => below(shardExperiment(c, UNEQUAL).weighted.max),
+  ...CALCS_LARGE_BATCH,   // sections 6–8
 };

@@ -6,12 +6,14 @@
 //   exercises/accumulation.js     k micro-steps, one sync                                  (code)        § 4
 //   exercises/weighted_sync.js    unequal shards: a weighted all-reduce                    (code)        § 5
 // The code exercises run the whole data-parallel trainer (programs/) with the learner's function in it;
-// shared checks: exercises/dp_checks.js. Sections 6–8 (large batches, scaling, the wall) add theirs after these.
+// shared checks: exercises/dp_checks.js. Then sections 6–8's: large batches, scaling.
 import { sumOrMean } from "./exercises/sum_or_mean.js";
 import { bucketCrossover } from "./exercises/bucket_size.js";
 import { bucketedDdp } from "./exercises/bucket_reducer.js";
 import { accumulation } from "./exercises/accumulation.js";
 import { weightedSync } from "./exercises/weighted_sync.js";
+import { larsTrust } from "./exercises/lars_trust.js";
+import { commBoundNumeric, scalingRule, strong64 } from "./exercises/scaling_numeric.js";
 
 export default [
   sumOrMean,          // w3-sum-or-mean
@@ -19,4 +21,8 @@ export default [
   bucketedDdp,        // w3-bucketed-ddp
   accumulation,       // w3-accumulate
   weightedSync,       // w3-weighted
+  scalingRule,        // w3-scaling-rule
+  larsTrust,          // w3-lars-trust
+  strong64,           // w3-strong-64
+  commBoundNumeric,   // w3-comm-bound
 ];

@@ -6,6 +6,9 @@ import { mountDpCurves } from "./widgets/dp_curves.js";
 import { mountDdpWorkers } from "./widgets/ddp_workers.js";
 import { mountDdpPrice } from "./widgets/ddp_price.js";
 import { mountAccumulation } from "./widgets/accumulation.js";
+import { mountLargeBatch } from "./widgets/large_batch.js";
+import { mountScaling } from "./widgets/scaling.js";
+import { mountCommWall } from "./widgets/comm_wall.js";
 
 await startLesson({
   exercises,
@@ -17,6 +20,8 @@ await startLesson({
     "ddp-price": ({ figure, core }) => mountDdpPrice(figure, core),
     "accumulation": ({ figure, core }) => mountAccumulation(figure, core),
     "unequal": ({ figure, core }) => mountUnequal(figure, core),
-    // Sections 6–8 (h/w3core) add their widgets here.
+    "large-batch": ({ figure, core }) => mountLargeBatch(figure, core),
+    "scaling": ({ figure, core }) => mountScaling(figure, core),
+    "comm-wall": ({ figure, core }) => mountCommWall(figure, core),
   },
 });

@@ -30,7 +30,7 @@ const exercises = [...week1, ...week2, ...week3, ...lab].filter((e) => e.kind ==
 
 test("the code exercises under judgement", () => {
   assert.deepEqual(exercises.map((e) => e.id), ["w1-ping-pong", "w1-token-ring", "w1-bsp-step", "w2-ring-allreduce",
-    "w2-allgather-rd", "w2-reduce-scatter-rh", "w3-bucketed-ddp", "w3-accumulate", "w3-weighted", "lab-dp-sync", "lab-fsdp-gather", "lab-tp-fg", "lab-1f1b"]);
+    "w2-allgather-rd", "w2-reduce-scatter-rh", "w3-bucketed-ddp", "w3-accumulate", "w3-weighted", "w3-lars-trust", "lab-dp-sync", "lab-fsdp-gather", "lab-tp-fg", "lab-1f1b"]);
 });
 
 for (const e of exercises) {

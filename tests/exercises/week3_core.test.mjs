@@ -2,7 +2,7 @@
 // page's Check judges it (≥ 20 seeded runs of the reference, the synchronous-send run, the hidden cases; every wrong
 // program fails on every attempt with the message that names its mistake); the numeric answers against their
 // published forms (the JAX scaling book's C/W, the ring all-reduce) with their wrongAnswer failing; every choice
-// claim agreeing with its flag; and every number of SECTIONS_6_8.html equal to what calcs_large_batch.js computes.
+// claim agreeing with its flag; and every number of the page's sections 6–8 equal to what calcs_large_batch.js computes.
 // (Kept apart from judging.test.mjs, whose exercise list Week 3's page will extend.)
 import test from "node:test";
 import assert from "node:assert/strict";
@@ -106,8 +106,9 @@ test("w3-scaling-rule: every option's flag agrees with the run it claims; BASE i
   for (const opt of Object.keys(FINE_SWEEPS)) assert.equal(bestRate(core, opt), BASE[opt], opt);
 });
 
-test("SECTIONS_6_8.html.txt: every data-calc number is what calcs_large_batch.js computes", () => {
-  const html = readFileSync(new URL("../../lessons/week3/SECTIONS_6_8.html.txt", import.meta.url), "utf8");
+test("Week 3's sections 6–8: every data-calc number is what calcs_large_batch.js computes", () => {
+  const page = readFileSync(new URL("../../lessons/week3/index.html", import.meta.url), "utf8");
+  const html = page.slice(page.indexOf('<section id="large-batch"'), page.indexOf('<section id="exercises"'));
   const spans = [...html.matchAll(/<span data-calc="([^"]+)">([^<]*)<\/span>/g)];
   assert.ok(spans.length >= 40, `${spans.length} numbers`);
   for (const [, key, text] of spans) {
