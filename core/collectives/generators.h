@@ -129,9 +129,10 @@ void reduce_scatter_recursive_halving(const Request& request, Schedule& s);
 void reduce_scatter_pairwise(const Request& request, Schedule& s);
 void alltoall_pairwise(const Request& request, Schedule& s);
 
-// ---- lazy generators (lazy_ring.cpp) --------------------------------------------------------------------------
+// ---- lazy generators (lazy_ring.cpp, lazy_pairwise.cpp) ------------------------------------------------------
 std::unique_ptr<LazySchedule> lazy_allreduce_ring(const Request& request, Schedule header);
 std::unique_ptr<LazySchedule> lazy_allgather_ring(const Request& request, Schedule header);
 std::unique_ptr<LazySchedule> lazy_reduce_scatter_ring(const Request& request, Schedule header);
+std::unique_ptr<LazySchedule> lazy_reduce_scatter_pairwise(const Request& request, Schedule header);
 
 }  // namespace dsml::collectives

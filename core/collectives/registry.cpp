@@ -47,7 +47,8 @@ const Entry kEntries[] = {
     {"all-gather", "bruck", collectives::allgather_bruck, true},
     {"reduce-scatter", "ring", collectives::reduce_scatter_ring, true, collectives::lazy_reduce_scatter_ring},
     {"reduce-scatter", "recursive-halving", collectives::reduce_scatter_recursive_halving, true},
-    {"reduce-scatter", "pairwise", collectives::reduce_scatter_pairwise, true},
+    {"reduce-scatter", "pairwise", collectives::reduce_scatter_pairwise, true,
+     collectives::lazy_reduce_scatter_pairwise},
     {"all-to-all", "pairwise", collectives::alltoall_pairwise, true},
 };
 

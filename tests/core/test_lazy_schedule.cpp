@@ -98,7 +98,8 @@ TEST(LazySchedule, SimulatesBitIdenticallyToToPrograms) {
       {"all-reduce", "ring", 8, 1 << 20, 1e-11, false},       {"all-reduce", "ring", 13, 4 * 1001, 2e-10, true},
       {"all-gather", "ring", 6, 4 * 601, 0.0, false},         {"reduce-scatter", "ring", 9, 4 * 900, 1e-10, true},
       {"all-reduce", "rabenseifner", 6, 4 * 96, 1e-10, false}, {"broadcast", "binomial-tree", 5, 4096, 0.0, true},
-      {"all-to-all", "pairwise", 4, 4 * 64, 0.0, false},      {"all-reduce", "ring", 1, 64, 1e-9, false}};
+      {"all-to-all", "pairwise", 4, 4 * 64, 0.0, false},      {"all-reduce", "ring", 1, 64, 1e-9, false},
+      {"reduce-scatter", "pairwise", 7, 4 * 700, 1e-10, true}};
   for (const Case& c : cases) {
     const dsml::Topology topology = c.ring_topology ? dsml::Topology::ring(c.ranks, kModel)
                                                     : dsml::Topology::fully_connected(c.ranks, kModel);

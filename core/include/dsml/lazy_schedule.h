@@ -2,9 +2,10 @@
 //
 // A Schedule (schedule.h) lists every step of every rank: the ring all-reduce on p ranks has 4p(p − 1) of them,
 // 4.2 M at 1024 ranks (265 MB with its simulator programs) and 67 M at 4096. But the simulator only ever needs
-// each rank's next step. A LazySchedule answers "what is rank r's step i?" on demand — for the ring family in
-// O(1) time from the algorithm's formula (lazy_ring.cpp), with no per-step storage — so simulating it takes memory
-// that grows with p (the header, one cursor per rank) and the messages in flight, not with p².
+// each rank's next step. A LazySchedule answers "what is rank r's step i?" on demand — for the ring family and
+// the pairwise reduce-scatter in O(1) time from the algorithm's formula (lazy_ring.cpp, lazy_pairwise.cpp), with
+// no per-step storage — so simulating it takes memory that grows with p (the header, one cursor per rank) and the
+// messages in flight, not with p².
 //
 //   auto ring = dsml::make_lazy_schedule("all-reduce", "ring", 4096, 1 << 20);
 //   dsml::SimResult r = dsml::simulate_schedule(dsml::Topology::fully_connected(4096, model), *ring, 0.0);
@@ -42,8 +43,9 @@ class LazySchedule {
 // run can afford in time, no longer in memory.
 constexpr int kMaxRanksLazy = 4096;
 
-// make_schedule's arguments and checks (schedule.h); the ring all-reduce, all-gather and reduce-scatter are
-// generated step by step and accept up to kMaxRanksLazy ranks, every other algorithm is built whole.
+// make_schedule's arguments and checks (schedule.h); the ring all-reduce, all-gather and reduce-scatter and the
+// pairwise reduce-scatter are generated step by step and accept up to kMaxRanksLazy ranks, every other algorithm
+// is built whole (make_schedule's limits).
 std::unique_ptr<LazySchedule> make_lazy_schedule(const std::string& collective, const std::string& algorithm, int ranks,
                                                  double bytes, int root = 0, int devices_per_node = 0);
 
