@@ -2,7 +2,9 @@
 // all-reduce of 1 MiB on 256 ranks (2·255 steps per rank, 130,560 messages of 4 KiB).
 //
 //   build/native/collective_ring_256 --benchmark_min_time=1
-// (BM_ScheduleToMakespan1024NoRecords: the same pipeline on 1024 ranks, 16× the messages, as the Week 2 page runs it.)
+// (BM_ScheduleToMakespan1024NoRecords: the same pipeline on 1024 ranks, 16× the messages, as the Week 2 page ran it;
+// BM_Lazy…: the schedule made step by step as the simulator reaches it, dsml/lazy_schedule.h, as the page and
+// `dsml collective` run it now.)
 // Each stage is timed alone, so a slow one is visible: make_schedule (the generator), to_programs (schedule →
 // simulator steps), simulate (the discrete-event run, recording every span and message, and again with
 // SimOptions switching both off), and the three together as a page would run them. messages_per_second counts simulated messages. The simulated makespan is
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "dsml/collective_cost.h"
+#include "dsml/lazy_schedule.h"
 #include "dsml/schedule.h"
 #include "dsml/simulator.h"
 #include "dsml/topology.h"
@@ -107,6 +110,27 @@ void BM_ScheduleToMakespan1024NoRecords(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_ScheduleToMakespan1024NoRecords)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// The same two runs with the schedule made lazily: no Schedule, no programs; memory O(p + messages in flight).
+void BM_LazyScheduleToMakespan(benchmark::State& state) {
+  const dsml::Topology net = dsml::Topology::fully_connected(kRanks, kModel);
+  for (auto _ : state) {
+    const auto s = dsml::make_lazy_schedule("all-reduce", "ring", kRanks, kBytes);
+    const dsml::SimResult result = dsml::simulate_schedule(net, *s, kModel.gamma);
+    benchmark::DoNotOptimize(result.makespan);
+  }
+}
+BENCHMARK(BM_LazyScheduleToMakespan)->Unit(benchmark::kMillisecond);
+
+void BM_LazyScheduleToMakespan1024NoRecords(benchmark::State& state) {
+  const dsml::Topology net = dsml::Topology::fully_connected(1024, {1e-6, 1e-10, 0.0});
+  for (auto _ : state) {
+    const auto s = dsml::make_lazy_schedule("all-reduce", "ring", 1024, kBytes);
+    const dsml::SimResult result = dsml::simulate_schedule(net, *s, 0.0, dsml::SimOptions{false, false});
+    benchmark::DoNotOptimize(result.makespan);
+  }
+}
+BENCHMARK(BM_LazyScheduleToMakespan1024NoRecords)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
 

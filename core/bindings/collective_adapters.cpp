@@ -8,6 +8,7 @@
 #include "dsml/collective_cost.h"
 #include "dsml/collective_executor.h"
 #include "dsml/error.h"
+#include "dsml/lazy_schedule.h"
 #include "dsml/schedule.h"
 #include "dsml/simulator.h"
 #include "dsml/trace_replay.h"
@@ -92,19 +93,15 @@ val simulate_collective(const val& request) {
   const std::string collective = text_field(request, "collective", ctx);
   const std::string algorithm = text_field(request, "algorithm", ctx);
   const int ranks = size_field(request, "ranks", ctx);
-  // The schedule is dropped as soon as it has become programs: at 1024 ranks it holds 4 M steps, and freeing it
-  // before the simulator allocates lets the wasm heap reuse that memory instead of growing for it.
-  std::vector<Program> programs;
-  {
-    const Schedule s = make_schedule(collective, algorithm, ranks,
-                                     number_field(request, "bytes", ctx), size_field(request, "root", ctx),
-                                     size_field(request, "devicesPerNode", ctx));
-    const double gamma = number_field_or(request, "gamma", 0.0, ctx);
-    require_non_negative("gamma", gamma);
-    programs = to_programs(s, gamma);
-  }
+  // Made step by step as the simulator reaches each rank's next step (lazy_schedule.h): no schedule or programs
+  // held in memory, so even the first call at 1024 ranks touches only a few MB of fresh wasm pages.
+  const auto schedule = make_lazy_schedule(collective, algorithm, ranks, number_field(request, "bytes", ctx),
+                                           size_field(request, "root", ctx), size_field(request, "devicesPerNode", ctx));
+  const double gamma = number_field_or(request, "gamma", 0.0, ctx);
+  require_non_negative("gamma", gamma);
   const bool record = flag_field_or(request, "record", true, ctx);
-  const SimResult result = simulate(topology_for(request, ranks, ctx), programs, SimOptions{record, record});
+  const SimResult result =
+      simulate_schedule(topology_for(request, ranks, ctx), *schedule, gamma, SimOptions{record, record});
   if (record) return sim_to_val(result);
   val out = summary_to_val(result);
   out.set("busiestLink", sim_to_val(result)["busiestLink"]);

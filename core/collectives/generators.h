@@ -9,8 +9,10 @@
 
 #include <cstddef>
 #include <initializer_list>
+#include <memory>
 #include <vector>
 
+#include "dsml/lazy_schedule.h"
 #include "dsml/schedule.h"
 
 namespace dsml::collectives {
@@ -23,6 +25,9 @@ struct Request {
 };
 
 using Generator = void (*)(const Request&, Schedule&);
+// A lazy generator gets the same header (steps empty), fills in slot_bytes and owner, and returns the steps as
+// formulas (lazy_schedule.h).
+using LazyGenerator = std::unique_ptr<LazySchedule> (*)(const Request&, Schedule header);
 
 constexpr int kElementBytes = 4;  // float32
 
@@ -43,6 +48,8 @@ int ceil_log2(int p);
 int floor_power_of_two(int p);
 
 // ---- step helpers (schedule.cpp) ---------------------------------------------------------------------------
+// validate()'s check of one step: rank r's step number `index` against the header's ranks and slots.
+void check_step(const Schedule& header, int r, std::size_t index, const ScheduleStep& step);
 // Appends one step to rank's list, the slots copied straight into it. Why pointers and no temporaries: in the
 // wasm build (C++ exceptions emulated through JavaScript) every call made while an object with a destructor is
 // alive goes through a JS trampoline, and the O(p²) generators append millions of steps.
@@ -121,5 +128,11 @@ void reduce_scatter_ring(const Request& request, Schedule& s);
 void reduce_scatter_recursive_halving(const Request& request, Schedule& s);
 void reduce_scatter_pairwise(const Request& request, Schedule& s);
 void alltoall_pairwise(const Request& request, Schedule& s);
+
+// ---- lazy generators (lazy_ring.cpp, lazy_pairwise.cpp) ------------------------------------------------------
+std::unique_ptr<LazySchedule> lazy_allreduce_ring(const Request& request, Schedule header);
+std::unique_ptr<LazySchedule> lazy_allgather_ring(const Request& request, Schedule header);
+std::unique_ptr<LazySchedule> lazy_reduce_scatter_ring(const Request& request, Schedule header);
+std::unique_ptr<LazySchedule> lazy_reduce_scatter_pairwise(const Request& request, Schedule header);
 
 }  // namespace dsml::collectives

@@ -3,9 +3,12 @@
 //
 // The table lists each collective's algorithms naive first, then by what they optimise, the order a lesson
 // introduces them. `per_rank_slots` marks generators whose schedules grow as p² (every rank handles p chunks):
-// they are capped at kMaxRanksQuadratic ranks so a slider cannot ask for gigabytes of steps.
+// they are capped at kMaxRanksQuadratic ranks so a slider cannot ask for gigabytes of steps. Those with a lazy
+// generator (lazy_schedule.h) make no steps in advance: make_lazy_schedule takes them up to kMaxRanksLazy.
 #include <cmath>
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "collectives/generators.h"
 #include "dsml/error.h"
@@ -15,12 +18,14 @@ namespace dsml {
 namespace {
 
 using collectives::Generator;
+using collectives::LazyGenerator;
 
 struct Entry {
   const char* collective;
   const char* algorithm;
   Generator generate;
   bool per_rank_slots;  // p chunks (or p² blocks): O(p²) slot entries in total
+  LazyGenerator lazy = nullptr;  // the same steps as formulas, if the algorithm has them
 };
 
 constexpr int kMaxRanks = 65536;
@@ -33,16 +38,17 @@ const Entry kEntries[] = {
     {"reduce", "linear", collectives::reduce_linear, false},
     {"reduce", "binomial-tree", collectives::reduce_binomial, false},
     {"all-reduce", "naive", collectives::allreduce_naive, false},
-    {"all-reduce", "ring", collectives::allreduce_ring, true},
+    {"all-reduce", "ring", collectives::allreduce_ring, true, collectives::lazy_allreduce_ring},
     {"all-reduce", "recursive-doubling", collectives::allreduce_recursive_doubling, false},
     {"all-reduce", "rabenseifner", collectives::allreduce_rabenseifner, true},
     {"all-reduce", "hierarchical", collectives::allreduce_hierarchical, true},
-    {"all-gather", "ring", collectives::allgather_ring, true},
+    {"all-gather", "ring", collectives::allgather_ring, true, collectives::lazy_allgather_ring},
     {"all-gather", "recursive-doubling", collectives::allgather_recursive_doubling, true},
     {"all-gather", "bruck", collectives::allgather_bruck, true},
-    {"reduce-scatter", "ring", collectives::reduce_scatter_ring, true},
+    {"reduce-scatter", "ring", collectives::reduce_scatter_ring, true, collectives::lazy_reduce_scatter_ring},
     {"reduce-scatter", "recursive-halving", collectives::reduce_scatter_recursive_halving, true},
-    {"reduce-scatter", "pairwise", collectives::reduce_scatter_pairwise, true},
+    {"reduce-scatter", "pairwise", collectives::reduce_scatter_pairwise, true,
+     collectives::lazy_reduce_scatter_pairwise},
     {"all-to-all", "pairwise", collectives::alltoall_pairwise, true},
 };
 
@@ -60,12 +66,14 @@ const Entry& find_entry(const std::string& collective, const std::string& algori
   throw Error(collective + " has no algorithm \"" + algorithm + "\"; choose one of: " + algorithms);
 }
 
-void check_arguments(const Entry& entry, int ranks, double bytes, int root, int devices_per_node) {
-  const int max_ranks = entry.per_rank_slots ? kMaxRanksQuadratic : kMaxRanks;
+// `lazy`: the schedule will be made step by step (make_lazy_schedule with a lazy generator).
+void check_arguments(const Entry& entry, int ranks, double bytes, int root, int devices_per_node, bool lazy = false) {
+  const int max_ranks = lazy ? kMaxRanksLazy : entry.per_rank_slots ? kMaxRanksQuadratic : kMaxRanks;
+  const char* why = lazy ? " (its simulation moves O(p²) messages)"
+                         : entry.per_rank_slots ? " (its schedule lists O(p²) steps)" : "";
   if (ranks < 1 || ranks > max_ranks)
     throw Error("ranks must be between 1 and " + std::to_string(max_ranks) + " for " + entry.collective + " " +
-                entry.algorithm + (entry.per_rank_slots ? " (its schedule lists O(p²) steps)" : "") + ", got " +
-                std::to_string(ranks));
+                entry.algorithm + why + ", got " + std::to_string(ranks));
   constexpr double kMaxBytes = 9007199254740992.0;  // 2^53: every whole number of bytes below is exact
   if (!(std::isfinite(bytes) && bytes >= 0.0 && bytes <= kMaxBytes))
     throw Error("bytes must be a finite number between 0 and 2^53, got " + format_number(bytes));
@@ -76,6 +84,22 @@ void check_arguments(const Entry& entry, int ranks, double bytes, int root, int 
   if (std::string(entry.algorithm) == "hierarchical" && (devices_per_node < 1 || ranks % devices_per_node != 0))
     throw Error("hierarchical needs devices_per_node dividing ranks, got devices_per_node = " +
                 std::to_string(devices_per_node) + " for " + std::to_string(ranks) + " ranks");
+}
+
+// The header every generator starts from: names, ranks, root, and the request it is built for.
+Schedule header_for(const std::string& collective, const std::string& algorithm, int ranks, double bytes, int root,
+                    int devices_per_node, collectives::Request& request) {
+  const bool rooted = collective == "broadcast" || collective == "reduce";
+  Schedule schedule;
+  schedule.collective = collective;
+  schedule.algorithm = algorithm;
+  schedule.ranks = ranks;
+  schedule.root = rooted ? root : 0;
+  request.ranks = ranks;
+  request.bytes = bytes;
+  request.root = schedule.root;
+  request.devices_per_node = devices_per_node;
+  return schedule;
 }
 
 }  // namespace
@@ -90,21 +114,21 @@ Schedule make_schedule(const std::string& collective, const std::string& algorit
                        int root, int devices_per_node) {
   const Entry& entry = find_entry(collective, algorithm);
   check_arguments(entry, ranks, bytes, root, devices_per_node);
-  const bool rooted = collective == "broadcast" || collective == "reduce";
-
-  Schedule schedule;
-  schedule.collective = collective;
-  schedule.algorithm = algorithm;
-  schedule.ranks = ranks;
-  schedule.root = rooted ? root : 0;
-  schedule.steps.resize(static_cast<std::size_t>(ranks));
   collectives::Request request;
-  request.ranks = ranks;
-  request.bytes = bytes;
-  request.root = schedule.root;
-  request.devices_per_node = devices_per_node;
+  Schedule schedule = header_for(collective, algorithm, ranks, bytes, root, devices_per_node, request);
+  schedule.steps.resize(static_cast<std::size_t>(ranks));
   entry.generate(request, schedule);
   return schedule;
+}
+
+std::unique_ptr<LazySchedule> make_lazy_schedule(const std::string& collective, const std::string& algorithm,
+                                                 int ranks, double bytes, int root, int devices_per_node) {
+  const Entry& entry = find_entry(collective, algorithm);
+  if (!entry.lazy) return read_lazily(make_schedule(collective, algorithm, ranks, bytes, root, devices_per_node));
+  check_arguments(entry, ranks, bytes, root, devices_per_node, true);
+  collectives::Request request;
+  Schedule header = header_for(collective, algorithm, ranks, bytes, root, devices_per_node, request);
+  return entry.lazy(request, std::move(header));
 }
 
 }  // namespace dsml

@@ -45,28 +45,34 @@ double step_bytes(const Schedule& schedule, const ScheduleStep& step) {
   return bytes;
 }
 
+namespace collectives {
+
+void check_step(const Schedule& s, int r, std::size_t index, const ScheduleStep& step) {
+  const int slots = static_cast<int>(s.slot_bytes.size());
+  const auto where = [&] {  // built only on error: validate() runs before every execution
+    return "schedule: rank " + std::to_string(r) + " step " + std::to_string(index) + " (" + describe(step) + ")";
+  };
+  if (step.peer < 0 || step.peer >= s.ranks)
+    throw Error(where() + ": rank " + std::to_string(step.peer) + " does not exist (ranks are 0 to " +
+                std::to_string(s.ranks - 1) + ")");
+  if (step.peer == r) throw Error(where() + ": a rank cannot message itself");
+  if (step.slots.empty()) throw Error(where() + ": lists no slots");
+  for (int slot : step.slots)
+    if (slot < 0 || slot >= slots)
+      throw Error(where() + ": slot " + std::to_string(slot) + " does not exist (slots are 0 to " +
+                  std::to_string(slots - 1) + ")");
+}
+
+}  // namespace collectives
+
 // One rank's steps. A function of its own, called once per rank, so that in the browser V8 swaps in its optimised
 // code after the first few ranks (a wasm function never changes tier in the middle of a call).
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
-static void validate_steps(const Schedule& s, int r, int slots) {
+static void validate_steps(const Schedule& s, int r) {
   const auto& list = s.steps[static_cast<std::size_t>(r)];
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const ScheduleStep& step = list[i];
-    const auto where = [&] {  // built only on error: validate() runs before every execution
-      return "schedule: rank " + std::to_string(r) + " step " + std::to_string(i) + " (" + describe(step) + ")";
-    };
-    if (step.peer < 0 || step.peer >= s.ranks)
-      throw Error(where() + ": rank " + std::to_string(step.peer) + " does not exist (ranks are 0 to " +
-                  std::to_string(s.ranks - 1) + ")");
-    if (step.peer == r) throw Error(where() + ": a rank cannot message itself");
-    if (step.slots.empty()) throw Error(where() + ": lists no slots");
-    for (int slot : step.slots)
-      if (slot < 0 || slot >= slots)
-        throw Error(where() + ": slot " + std::to_string(slot) + " does not exist (slots are 0 to " +
-                    std::to_string(slots - 1) + ")");
-  }
+  for (std::size_t i = 0; i < list.size(); ++i) collectives::check_step(s, r, i, list[i]);
 }
 
 void validate(const Schedule& s) {
@@ -96,7 +102,7 @@ void validate(const Schedule& s) {
   if (s.collective == "all-to-all" && slots != s.ranks * s.ranks)
     throw Error("schedule: all-to-all on " + std::to_string(s.ranks) + " ranks needs " +
                 std::to_string(s.ranks * s.ranks) + " slots (one per sender and receiver), got " + std::to_string(slots));
-  for (int r = 0; r < s.ranks; ++r) validate_steps(s, r, slots);
+  for (int r = 0; r < s.ranks; ++r) validate_steps(s, r);
 }
 
 namespace collectives {

@@ -8,8 +8,15 @@
 // Every message uses tag 0: the simulator matches (source, tag) in FIFO order, the schedule (source,
 // destination) in FIFO order — the same thing. A recv-reduce of an empty chunk adds a zero-length compute,
 // which the simulator skips.
+// simulate_schedule() makes the same steps on demand (ScheduleSteps below), one rank's next step at a time.
+#include <cmath>
+#include <string>
+
+#include "collectives/generators.h"
 #include "dsml/error.h"
+#include "dsml/lazy_schedule.h"
 #include "dsml/schedule.h"
+#include "sim/engine.h"
 
 namespace dsml {
 
@@ -68,7 +75,87 @@ void convert_rank(const std::vector<ScheduleStep>& steps, const double* slot_byt
   }
 }
 
+// A lazy schedule as the simulator's StepSource: convert_rank's conversion, one step at a time. Per rank it keeps
+// the index of the next schedule step and the compute step a recv-reduce still owes. Each schedule step is checked
+// as validate() would (peer, slots), which is all the simulator's own check would find: so the engine takes these
+// steps directly, without the per-step check simulate() adds for other sources.
+class ScheduleSteps : public StepSource {
+ public:
+  ScheduleSteps(const LazySchedule& schedule, double gamma)
+      : schedule_(schedule), gamma_(gamma), cursors_(static_cast<std::size_t>(schedule.header().ranks)) {}
+
+  bool next(int rank, Step& out) override {
+    Cursor& cursor = cursors_[static_cast<std::size_t>(rank)];
+    if (cursor.owes_compute) {
+      cursor.owes_compute = false;
+      out = compute_step(cursor.compute_seconds);
+      return true;
+    }
+    if (!schedule_.step(rank, cursor.index, scratch_)) return false;
+    // validate()'s check, its common case inline: a good peer and slots in range (their bytes summed on the way).
+    const Schedule& header = schedule_.header();
+    bool good = scratch_.peer >= 0 && scratch_.peer < header.ranks && scratch_.peer != rank && !scratch_.slots.empty();
+    double bytes = 0.0;
+    const auto slots = static_cast<int>(header.slot_bytes.size());
+    for (int slot : scratch_.slots) {
+      good = good && slot >= 0 && slot < slots;
+      bytes += good ? header.slot_bytes[static_cast<std::size_t>(slot)] : 0.0;
+    }
+    if (!good) collectives::check_step(header, rank, cursor.index, scratch_);  // throws, naming what is wrong
+    ++cursor.index;
+    switch (scratch_.kind) {
+      case ScheduleStep::Kind::kSend:
+        out = send_step(scratch_.peer, bytes);
+        break;
+      case ScheduleStep::Kind::kRecvCopy:
+        out = recv_step(scratch_.peer);
+        break;
+      case ScheduleStep::Kind::kRecvReduce:
+        out = recv_step(scratch_.peer);
+        cursor.owes_compute = true;
+        cursor.compute_seconds = gamma_ * bytes;
+        if (!std::isfinite(cursor.compute_seconds))
+          throw Error("schedule: rank " + std::to_string(rank) + " step " + std::to_string(cursor.index - 1) + " (" +
+                      describe(scratch_) + "): gamma × bytes = " + format_number(cursor.compute_seconds) +
+                      " s is not a finite time");
+        break;
+    }
+    return true;
+  }
+
+  Counts count(int rank) const override {  // walks the rank's steps once; O(1) memory
+    Counts counts;
+    ScheduleStep step;
+    for (std::size_t i = 0; schedule_.step(rank, i, step); ++i) {
+      counts.sends += step.kind == ScheduleStep::Kind::kSend;
+      counts.span_bound += step.kind == ScheduleStep::Kind::kRecvCopy ? 1 : 2;  // send: wait + transmit;
+    }                                                                             // recv-reduce: recv + compute
+    return counts;
+  }
+
+ private:
+  struct Cursor {
+    std::size_t index = 0;        // the next schedule step
+    bool owes_compute = false;    // a recv-reduce was handed out; its compute step comes next
+    double compute_seconds = 0.0;
+  };
+  const LazySchedule& schedule_;
+  double gamma_;
+  std::vector<Cursor> cursors_;
+  ScheduleStep scratch_;  // reused: no allocation per step
+};
+
 }  // namespace
+
+SimResult simulate_schedule(const Topology& topology, const LazySchedule& schedule, double gamma,
+                            const SimOptions& options) {
+  require_non_negative("gamma (seconds per byte reduced)", gamma);
+  if (topology.ranks() != schedule.header().ranks)
+    throw Error("the topology has " + std::to_string(topology.ranks()) + " ranks but the schedule " +
+                std::to_string(schedule.header().ranks));
+  ScheduleSteps steps(schedule, gamma);
+  return sim::Engine(topology, steps, options).run();
+}
 
 std::vector<Program> to_programs(const Schedule& schedule, double gamma) {
   require_non_negative("gamma (seconds per byte reduced)", gamma);

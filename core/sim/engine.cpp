@@ -28,43 +28,34 @@ void permute(std::vector<T>& items, std::vector<std::size_t>& destination) {
 
 }  // namespace
 
-std::size_t Engine::ChannelHash::operator()(const Channel& c) const {
-  // splitmix64-style mixing of the three ints; ranks and tags are small, so spread them over all bits.
-  std::uint64_t x = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.dst)) << 32) ^
-                    static_cast<std::uint32_t>(c.src);
-  x ^= static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.tag)) * 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return static_cast<std::size_t>(x ^ (x >> 31));
-}
-
-Engine::Engine(const Topology& topology, const std::vector<Program>& programs, const SimOptions& options)
+Engine::Engine(const Topology& topology, StepSource& steps, const SimOptions& options)
     : topology_(topology),
-      programs_(programs),
+      steps_(steps),
       options_(options),
       ranks_(static_cast<std::size_t>(topology.ranks())),
       finish_time_(static_cast<std::size_t>(topology.ranks()), 0.0),
-      links_(topology.links()) {
+      links_(topology.links()),
+      mailboxes_(static_cast<std::size_t>(topology.ranks())) {
+  if (!options_.record_messages && !options_.record_spans) return;
+  std::size_t sends = 0, span_bound = 0;
+  if (options_.record_spans) {
+    span_begin_.resize(ranks_.size());
+    span_end_.resize(ranks_.size());
+  }
+  for (std::size_t r = 0; r < ranks_.size(); ++r) {
+    const StepSource::Counts counts = steps_.count(static_cast<int>(r));
+    sends += counts.sends;
+    if (!options_.record_spans) continue;
+    span_begin_[r] = span_end_[r] = span_bound;
+    span_bound += counts.span_bound;
+  }
   if (options_.record_messages) {
-    std::size_t sends = 0;
-    for (const Program& program : programs)
-      for (const Step& step : program) sends += step.kind == Step::Kind::kSend;
     records_.reserve(sends);
     next_.reserve(sends);
     start_order_.reserve(sends);
     links_.reserve(sends);
   }
-  if (options_.record_spans) {
-    span_begin_.resize(programs.size());
-    span_end_.resize(programs.size());
-    std::size_t span_bound = 0;
-    for (std::size_t r = 0; r < programs.size(); ++r) {
-      span_begin_[r] = span_end_[r] = span_bound;
-      for (const Step& step : programs[r])
-        span_bound += step.kind == Step::Kind::kSend ? 2 : 1;  // a send may wait for a link, then transmits
-    }
-    spans_.resize(span_bound);
-  }
+  if (options_.record_spans) spans_.resize(span_bound);
 }
 
 void Engine::schedule(double time, EventKind kind, int id) { queue_.push(Event{time, next_seq_++, id, kind}); }
@@ -104,9 +95,8 @@ SimResult Engine::run() {
 
 void Engine::run_rank(int r, double now) {
   Rank& rank = ranks_[r];
-  const Program& program = programs_[r];
-  while (rank.pc < program.size()) {
-    const Step& step = program[rank.pc++];
+  Step step;
+  while (steps_.next(r, step)) {
     switch (step.kind) {
       case Step::Kind::kCompute:
         if (step.seconds > 0.0) {
@@ -207,17 +197,17 @@ void Engine::deliver(int id, double now) {
     run_rank(dst, now);
     return;
   }
-  push(mailboxes_[Channel{m.dst, m.src, m.tag}], id);
+  push(mailboxes_.open(Channel{m.dst, m.src, m.tag}), id);
 }
 
 bool Engine::take_from_mailbox(int r, int source, int tag, double now) {
-  const auto it = mailboxes_.find(Channel{r, source, tag});
-  if (it == mailboxes_.end() || it->second.empty()) return false;
-  const int id = pop(it->second);
+  Fifo* fifo = mailboxes_.find(Channel{r, source, tag});
+  if (fifo == nullptr || fifo->empty()) return false;
+  const int id = pop(*fifo);
   records_[id].received = now;
   free_slot(id);
   // Lean mode drops emptied channels too, so that (say) an all-to-all does not keep p² of them.
-  if (!options_.record_messages && it->second.empty()) mailboxes_.erase(it);
+  if (!options_.record_messages && fifo->empty()) mailboxes_.close(fifo);
   return true;
 }
 
@@ -235,11 +225,11 @@ void Engine::report_deadlock() const {
     const int source = chain.ranks[(i + 1) % chain.ranks.size()];
     bool found = false;
     int other_tag = 0;
-    for (const auto& [channel, fifo] : mailboxes_) {
-      if (channel.dst != r || channel.src != source || fifo.empty()) continue;
+    mailboxes_.for_each([&](const Channel& channel, const Fifo& fifo) {
+      if (channel.dst != r || channel.src != source || fifo.empty()) return;
       if (!found || channel.tag < other_tag) other_tag = channel.tag;  // lowest tag: deterministic text
       found = true;
-    }
+    });
     if (found)
       message += "; rank " + std::to_string(r) + " waits for tag " + std::to_string(ranks_[r].wait_tag) +
                  " but holds an unreceived message from rank " + std::to_string(source) + " with tag " +
@@ -254,6 +244,7 @@ SimResult Engine::collect() {
   result.finish_time = finish_time_;
   for (double t : finish_time_) result.makespan = t > result.makespan ? t : result.makespan;
   result.total_bytes = total_bytes_;
+  result.message_count = static_cast<std::size_t>(posted_);
   result.topology = topology_;
   result.link_busy = std::move(links_.busy_seconds());
   double most = 0.0;  // the busiest link: lowest index on ties, none (−1) if no link was ever busy

@@ -7,26 +7,28 @@
 // A rank that posts a send, or finds its message already waiting in recv, goes on at once without an event.
 // Link contention lives in LinkTable (link_table.h); routes come from the Topology, recomputed when needed
 // into one reusable Route rather than stored per message. A channel's unreceived messages form a FIFO singly
-// linked through next_ (one int per message slot), so pushing and popping never allocates.
+// linked through next_ (one int per message slot), so pushing and popping never allocates; the channels
+// sit in a flat hash table (channel_table.h).
 // Message slots: with record_messages, slot = posting order and every record is kept for the result; without,
 // a slot is recycled once its message is received, so memory follows the messages in flight.
 #pragma once
 
 #include <cstdint>
 #include <queue>
-#include <unordered_map>
 #include <vector>
 
 #include "dsml/simulator.h"
 #include "dsml/topology.h"
+#include "sim/channel_table.h"
 #include "sim/link_table.h"
 
 namespace dsml::sim {
 
 class Engine {
  public:
-  // Expects a topology and programs already checked against each other (see simulator.cpp).
-  Engine(const Topology& topology, const std::vector<Program>& programs, const SimOptions& options);
+  // Expects a topology and steps already checked against each other (see simulator.cpp). Each rank's steps
+  // are taken from `steps` as the rank reaches them.
+  Engine(const Topology& topology, StepSource& steps, const SimOptions& options);
 
   // Runs to completion. Throws DeadlockError if ranks remain blocked when nothing is left to happen.
   SimResult run();
@@ -46,28 +48,11 @@ class Engine {
   };
 
   struct Rank {
-    std::size_t pc = 0;      // index of the next step to execute
     bool waiting = false;    // blocked in recv
     bool finished = false;
     int wait_source = -1;    // while waiting: the (source, tag) it needs
     int wait_tag = 0;
     double wait_since = 0;   // s
-  };
-
-  // Intrusive FIFO of message ids, linked through next_[id].
-  struct Fifo {
-    int head = -1;
-    int tail = -1;
-    bool empty() const { return head < 0; }
-  };
-
-  // A mailbox channel: messages to `dst` from `src` with `tag`, matched in arrival order.
-  struct Channel {
-    int dst, src, tag;
-    bool operator==(const Channel& o) const { return dst == o.dst && src == o.src && tag == o.tag; }
-  };
-  struct ChannelHash {
-    std::size_t operator()(const Channel& c) const;
   };
 
   void schedule(double time, EventKind kind, int id);
@@ -87,7 +72,7 @@ class Engine {
   SimResult collect();  // moves the records out: call once, at the end
 
   const Topology& topology_;
-  const std::vector<Program>& programs_;
+  StepSource& steps_;
   const SimOptions options_;
   std::priority_queue<Event, std::vector<Event>, Later> queue_;
   std::uint64_t next_seq_ = 0;
@@ -103,7 +88,7 @@ class Engine {
   std::uint64_t posted_ = 0;                             // messages posted so far
   double total_bytes_ = 0.0;                             // summed in posting order
   std::vector<int> start_order_;                         // slots in order of transmission start (records kept)
-  std::unordered_map<Channel, Fifo, ChannelHash> mailboxes_;  // arrived, not yet received
+  ChannelTable mailboxes_;                               // arrived, not yet received
   // Spans (record_spans), one region per rank: rank r writes its spans, in time order, to spans_[span_begin_[r] …
   // span_end_[r]). Regions are sized from an upper bound (compute → 1, send → 2, recv → 1) so a run never
   // reallocates, and collect() slides them together — already sorted by (rank, start), no sort needed.

@@ -73,6 +73,48 @@ void validate_programs(int ranks, const std::vector<Program>& programs) {
   }
 }
 
+// Vectors of steps, already checked, read in order.
+class ProgramSteps : public StepSource {
+ public:
+  explicit ProgramSteps(const std::vector<Program>& programs) : programs_(programs), pc_(programs.size(), 0) {}
+  bool next(int rank, Step& out) override {
+    const Program& program = programs_[static_cast<std::size_t>(rank)];
+    std::size_t& pc = pc_[static_cast<std::size_t>(rank)];
+    if (pc == program.size()) return false;
+    out = program[pc++];
+    return true;
+  }
+  Counts count(int rank) const override {
+    Counts counts;
+    for (const Step& step : programs_[static_cast<std::size_t>(rank)]) {
+      counts.sends += step.kind == Step::Kind::kSend;
+      counts.span_bound += step.kind == Step::Kind::kSend ? 2 : 1;  // a send may wait for a link, then transmits
+    }
+    return counts;
+  }
+
+ private:
+  const std::vector<Program>& programs_;
+  std::vector<std::size_t> pc_;  // per rank: the index of its next step
+};
+
+// Another source's steps, each checked as the engine takes it (the engine itself trusts its steps).
+class CheckedSteps : public StepSource {
+ public:
+  CheckedSteps(StepSource& steps, int ranks) : steps_(steps), ranks_(ranks), taken_(static_cast<std::size_t>(ranks), 0) {}
+  bool next(int rank, Step& out) override {
+    if (!steps_.next(rank, out)) return false;
+    validate_step(out, rank, taken_[static_cast<std::size_t>(rank)]++, ranks_);
+    return true;
+  }
+  Counts count(int rank) const override { return steps_.count(rank); }
+
+ private:
+  StepSource& steps_;
+  int ranks_;
+  std::vector<std::size_t> taken_;  // per rank: steps taken so far
+};
+
 }  // namespace
 
 SimResult simulate(const Network& network, const std::vector<Program>& programs) {
@@ -81,13 +123,21 @@ SimResult simulate(const Network& network, const std::vector<Program>& programs)
   validate(network.model);
   validate_programs(network.ranks, programs);
   const Topology topology = Topology::fully_connected(network.ranks, network.model);
-  return sim::Engine(topology, programs, SimOptions{}).run();
+  ProgramSteps steps(programs);
+  return sim::Engine(topology, steps, SimOptions{}).run();
 }
 
 SimResult simulate(const Topology& topology, const std::vector<Program>& programs, const SimOptions& options) {
   if (topology.ranks() < 1) throw Error("the topology is empty; build one with Topology::ring(…) and the like");
   validate_programs(topology.ranks(), programs);
-  return sim::Engine(topology, programs, options).run();
+  ProgramSteps steps(programs);
+  return sim::Engine(topology, steps, options).run();
+}
+
+SimResult simulate(const Topology& topology, StepSource& steps, const SimOptions& options) {
+  if (topology.ranks() < 1) throw Error("the topology is empty; build one with Topology::ring(…) and the like");
+  CheckedSteps checked(steps, topology.ranks());
+  return sim::Engine(topology, checked, options).run();
 }
 
 }  // namespace dsml

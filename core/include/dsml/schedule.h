@@ -93,6 +93,11 @@ class SlotList {
   void reserve(size_type n) {
     if (n > capacity_) grow(n);
   }
+  // Makes the list exactly {slot}. Never allocates: one slot always fits (inline, or in the heap block).
+  void set_single(int slot) noexcept {
+    data()[0] = slot;
+    size_ = 1;
+  }
   std::vector<int> to_vector() const { return std::vector<int>(begin(), end()); }
   void assign(const int* first, const int* last) {  // [first, last) must not point into *this
     const auto n = static_cast<size_type>(last - first);

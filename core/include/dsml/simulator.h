@@ -84,7 +84,8 @@ struct SimResult {
   std::vector<double> finish_time;       // per rank, s
   std::vector<Span> spans;               // sorted by (rank, start)
   std::vector<MessageRecord> messages;   // in order of transmission start
-  double total_bytes = 0.0;              // sum of message sizes
+  double total_bytes = 0.0;              // sum of message sizes (exact while below 2^53 B: sizes are whole bytes)
+  std::size_t message_count = 0;         // messages sent, recorded or not
   std::size_t events = 0;                // discrete events processed
   // Link load, always recorded: link_busy[i] = seconds link i carried data (the sum of the T of the messages
   // routed over it); busiest_link = the index of the largest, lowest on ties, −1 if no link was ever busy.
@@ -94,10 +95,31 @@ struct SimResult {
   Topology topology;                     // the network the run crossed
 };
 
+// Programs handed over one step at a time instead of as vectors: the engine asks for rank r's next step only
+// when r reaches it, so a source that makes its steps on demand (a lazy collective schedule, lazy_schedule.h)
+// runs in memory that grows with the ranks and the messages in flight, not with the number of steps.
+class StepSource {
+ public:
+  virtual ~StepSource() = default;
+  // Rank `rank`'s next step into `out`; false once its program has ended. Each rank's steps are asked for in
+  // order, each once.
+  virtual bool next(int rank, Step& out) = 0;
+  // What the rank's whole program holds: its sends, and an upper bound on the spans it can record (compute → 1,
+  // send → 2, recv → 1). Asked once per rank before the run, and only when SimOptions records something.
+  struct Counts {
+    std::size_t sends = 0;
+    std::size_t span_bound = 0;
+  };
+  virtual Counts count(int rank) const = 0;
+};
+
 // Throws dsml::Error on a bad network or program (peer out of range, send to self,
 // negative or non-finite sizes/durations), DeadlockError on a deadlock.
 SimResult simulate(const Network& network, const std::vector<Program>& programs);
 SimResult simulate(const Topology& topology, const std::vector<Program>& programs, const SimOptions& options = {});
+// The same run with `steps` giving topology.ranks() programs. Each step is checked as it is taken, so a bad one
+// throws (naming its rank and step) only once the run reaches it.
+SimResult simulate(const Topology& topology, StepSource& steps, const SimOptions& options = {});
 
 // A readable event log, one line per event in time order, for golden-trace tests and the CLI:
 //   "0.000002000 rank 0 send-start -> 1 1000 B"
