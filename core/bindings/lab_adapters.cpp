@@ -86,25 +86,27 @@ val block_out_forward(const val& a, const val& w_out, double rows, double width)
   return float64_array(y);
 }
 
-val block_out_backward(const val& dy, const val& a, const val& w_out, double rows, double width) {
-  const std::string fn = "blockOutBackward";
+namespace {
+
+// One backward kernel's results (row-major), for both the returning and the writing-into entry points.
+struct Gradients {
+  Values weight;  // dWOut (D, Fl) or dWIn (Fl, D)
+  Values input;   // dA (rows, Fl) or dX (rows, D)
+};
+
+Gradients out_backward(const val& dy, const val& a, const val& w_out, double rows, double width, const std::string& fn) {
   const Dims d = dims(rows, width, fn);
   const row_major::BlockShape s{d.rows, d.width, slice_width(w_out, d.width, fn, "wOut", "width × Fl")};
   const Values dyv = values_from(dy, s.rows, s.width, fn, "dy", "rows · width");
   const Values av = values_from(a, s.rows, s.slice, fn, "a", "rows · Fl");
   const Values w = values_from(w_out, s.width, s.slice, fn, "wOut", "width · Fl");
-
-  Values dw(s.width * s.slice), da(s.rows * s.slice);
-  row_major::block_out_backward(s, dyv.data(), av.data(), w.data(), dw.data(), da.data());
-  val out = val::object();
-  out.set("dWOut", float64_array(dw));  // (D, Fl)
-  out.set("dA", float64_array(da));     // (rows, Fl)
-  return out;
+  Gradients g{Values(s.width * s.slice), Values(s.rows * s.slice)};
+  row_major::block_out_backward(s, dyv.data(), av.data(), w.data(), g.weight.data(), g.input.data());
+  return g;
 }
 
-val block_in_backward(const val& d_a, const val& pre, const val& x, const val& w_in, double rows, double width,
-                      const std::string& activation) {
-  const std::string fn = "blockInBackward";
+Gradients in_backward(const val& d_a, const val& pre, const val& x, const val& w_in, double rows, double width,
+                      const std::string& activation, const std::string& fn) {
   const Activation act = activation_arg(activation, fn);
   const Dims d = dims(rows, width, fn);
   const row_major::BlockShape s{d.rows, d.width, slice_width(w_in, d.width, fn, "wIn", "Fl × width")};
@@ -112,13 +114,44 @@ val block_in_backward(const val& d_a, const val& pre, const val& x, const val& w
   const Values h = values_from(pre, s.rows, s.slice, fn, "pre", "rows · Fl");
   const Values xv = values_from(x, s.rows, s.width, fn, "x", "rows · width");
   const Values w = values_from(w_in, s.slice, s.width, fn, "wIn", "Fl · width");
+  Gradients g{Values(s.slice * s.width), Values(s.rows * s.width)};
+  row_major::block_in_backward(act, s, dav.data(), h.data(), xv.data(), w.data(), g.weight.data(), g.input.data());
+  return g;
+}
 
-  Values dw(s.slice * s.width), dx(s.rows * s.width);
-  row_major::block_in_backward(act, s, dav.data(), h.data(), xv.data(), w.data(), dw.data(), dx.data());
+}  // namespace
+
+val block_out_backward(const val& dy, const val& a, const val& w_out, double rows, double width) {
+  const Gradients g = out_backward(dy, a, w_out, rows, width, "blockOutBackward");
   val out = val::object();
-  out.set("dWIn", float64_array(dw));  // (Fl, D)
-  out.set("dX", float64_array(dx));    // (rows, D)
+  out.set("dWOut", float64_array(g.weight));  // (D, Fl)
+  out.set("dA", float64_array(g.input));      // (rows, Fl)
   return out;
+}
+
+void block_out_backward_into(const val& dy, const val& a, const val& w_out, double rows, double width,
+                             const val& d_w_out, const val& d_a) {
+  const std::string fn = "blockOutBackwardInto";
+  const Gradients g = out_backward(dy, a, w_out, rows, width, fn);
+  write_values(d_w_out, g.weight, fn, "dWOut", "width · Fl");
+  write_values(d_a, g.input, fn, "dA", "rows · Fl");
+}
+
+val block_in_backward(const val& d_a, const val& pre, const val& x, const val& w_in, double rows, double width,
+                      const std::string& activation) {
+  const Gradients g = in_backward(d_a, pre, x, w_in, rows, width, activation, "blockInBackward");
+  val out = val::object();
+  out.set("dWIn", float64_array(g.weight));  // (Fl, D)
+  out.set("dX", float64_array(g.input));     // (rows, D)
+  return out;
+}
+
+void block_in_backward_into(const val& d_a, const val& pre, const val& x, const val& w_in, double rows, double width,
+                            const std::string& activation, const val& d_w_in, const val& d_x) {
+  const std::string fn = "blockInBackwardInto";
+  const Gradients g = in_backward(d_a, pre, x, w_in, rows, width, activation, fn);
+  write_values(d_w_in, g.weight, fn, "dWIn", "Fl · width");
+  write_values(d_x, g.input, fn, "dX", "rows · width");
 }
 
 val lab_mse_loss(const val& y, const val& t) {
@@ -159,35 +192,69 @@ val teacher_batch(const val& request) {
   return out;
 }
 
-val optimizer_step(const val& options, double t, const val& w, const val& g, const val& m, const val& v) {
-  const std::string fn = "optimizerStep";
+namespace {
+
+// w, and the optimizer's state after step t (update_shard: the update every ZeRO rank applies to its shard).
+struct Updated {
+  Buffer w;
+  ShardMoments moments;
+};
+
+Updated updated(const val& options, double t, const val& w, const val& g, const val& m, const val& v,
+                const std::string& fn) {
   if (!is_object(options)) throw Error(fn + ": optimizer must be an object like {kind: \"adam\", lr: 0.01}");
   const OptimizerConfig c = to_optimizer_config(options, fn);
   const std::int64_t step = whole_value(t, fn + ": t", 1);
-  Buffer params = values_from(w, fn, "w");
-  const auto n = static_cast<Eigen::Index>(params.size());
-  const auto column = [](const Values& v) -> Eigen::MatrixXd {
-    return Eigen::Map<const Eigen::MatrixXd>(v.data(), static_cast<Eigen::Index>(v.size()), 1);
+  Updated u{values_from(w, fn, "w"), {}};
+  const auto n = static_cast<Eigen::Index>(u.w.size());
+  const auto column = [](const Values& values) -> Eigen::MatrixXd {
+    return Eigen::Map<const Eigen::MatrixXd>(values.data(), static_cast<Eigen::Index>(values.size()), 1);
   };
   // Empty state = the zeros an optimizer starts from; otherwise one value per element of w.
   const auto state = [&](const val& s, const char* name) {
     return array_length(s, fn, name) == 0 ? Eigen::MatrixXd() : column(values_from(s, n, 1, fn, name, "w.length (or 0)"));
   };
   const Buffer grads = values_from(g, n, 1, fn, "g", "w.length");
-  ShardMoments moments{c.kind == OptimizerKind::sgd ? column(values_from(m, fn, "m")) : state(m, "m"),
-                       c.kind == OptimizerKind::adam ? state(v, "v") : column(values_from(v, fn, "v"))};
+  u.moments = {c.kind == OptimizerKind::sgd ? column(values_from(m, fn, "m")) : state(m, "m"),
+               c.kind == OptimizerKind::adam ? state(v, "v") : column(values_from(v, fn, "v"))};
   try {
-    update_shard(c, step, params, grads, moments);  // the same update ZeRO's shards take
+    update_shard(c, step, u.w, grads, u.moments);
   } catch (const Error& e) {
     throw Error(fn + ": " + e.what());
   }
+  return u;
+}
+
+Values values_of(const Eigen::MatrixXd& column) { return {column.data(), column.data() + column.size()}; }
+
+}  // namespace
+
+val optimizer_step(const val& options, double t, const val& w, const val& g, const val& m, const val& v) {
+  const Updated u = updated(options, t, w, g, m, v, "optimizerStep");
   val out = val::object();
-  out.set("w", float64_array(params));
+  out.set("w", float64_array(u.w));
   // (n, 1) columns, so their storage is the row-major order; unused state (m for SGD, v for SGD and momentum)
   // comes back as given.
-  out.set("m", float64_array(moments.first.data(), static_cast<std::size_t>(moments.first.size())));
-  out.set("v", float64_array(moments.second.data(), static_cast<std::size_t>(moments.second.size())));
+  out.set("m", float64_array(u.moments.first.data(), static_cast<std::size_t>(u.moments.first.size())));
+  out.set("v", float64_array(u.moments.second.data(), static_cast<std::size_t>(u.moments.second.size())));
   return out;
+}
+
+void optimizer_step_in_place(const val& options, double t, const val& w, const val& g, const val& m, const val& v) {
+  const std::string fn = "optimizerStepInPlace";
+  const Updated u = updated(options, t, w, g, m, v, fn);
+  const std::size_t n = u.w.size();
+  // State the optimizer uses must already have w's length (zeros to start): it is written back, not replaced.
+  const auto used = [&](const val& s, const Eigen::MatrixXd& next, const char* name) {
+    if (array_length(s, fn, name) != n)
+      throw Error(fn + ": " + name + " has " + std::to_string(array_length(s, fn, name)) + " numbers, expected w.length = " +
+                  std::to_string(n) + " (in place, the state is updated, not created: start from zeros)");
+    write_values(s, values_of(next), fn, name, "w.length");
+  };
+  const OptimizerKind kind = to_optimizer_config(options, fn).kind;
+  if (kind != OptimizerKind::sgd) used(m, u.moments.first, "m");
+  if (kind == OptimizerKind::adam) used(v, u.moments.second, "v");
+  write_values(w, u.w, fn, "w", "w.length");
 }
 
 val train_single(const val& request) {

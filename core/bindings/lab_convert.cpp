@@ -19,6 +19,17 @@ EM_JS(void, dsml_copy_in, (emscripten::EM_VAL handle, double* dst), {
   HEAPF64.set(Emval.toValue(handle), dst >> 3);
 });
 
+// target.length if target is a Float64Array, −1 otherwise.
+EM_JS(double, dsml_float64_length, (emscripten::EM_VAL handle), {
+  const a = Emval.toValue(handle);
+  return a instanceof Float64Array ? a.length : -1;
+});
+
+// Copies the n doubles at src into the Float64Array target (no allocation: a view of the heap, then set).
+EM_JS(void, dsml_copy_to, (emscripten::EM_VAL handle, const double* src, double n), {
+  Emval.toValue(handle).set(HEAPF64.subarray(src >> 3, (src >> 3) + n));
+});
+
 // A new Float64Array with its own buffer holding the n doubles at src.
 EM_JS(emscripten::EM_VAL, dsml_copy_out, (const double* src, double n), {
   return Emval.toHandle(HEAPF64.slice(src >> 3, (src >> 3) + n));
@@ -70,6 +81,15 @@ Eigen::Index slice_width(const val& array, Eigen::Index rows_known, const std::s
 
 val float64_array(const double* data, std::size_t n) {
   return val::take_ownership(dsml_copy_out(data, static_cast<double>(n)));
+}
+
+void write_values(const val& target, const Values& values, const std::string& fn, const char* name,
+                  const char* shape) {
+  const double n = dsml_float64_length(target.as_handle());
+  if (n != static_cast<double>(values.size()))
+    throw Error(fn + ": " + name + " must be a Float64Array of " + shape + " = " + std::to_string(values.size()) +
+                " numbers" + (n < 0 ? "" : ", got " + std::to_string(static_cast<std::size_t>(n))));
+  dsml_copy_to(target.as_handle(), values.data(), static_cast<double>(values.size()));
 }
 
 val to_row_major(const Eigen::MatrixXd& m) {

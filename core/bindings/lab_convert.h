@@ -41,6 +41,11 @@ Eigen::Index slice_width(const val& array, Eigen::Index rows_known, const std::s
 val float64_array(const double* data, std::size_t n);
 inline val float64_array(const Values& values) { return float64_array(values.data(), values.size()); }
 
+// Copies values into `target`, a Float64Array of exactly values.size() numbers that the caller owns and reuses
+// (no allocation); throws Error naming the argument and `shape` otherwise.
+void write_values(const val& target, const Values& values, const std::string& fn, const char* name,
+                  const char* shape);
+
 // A fresh Float64Array with m's entries in row-major order.
 val to_row_major(const Eigen::MatrixXd& m);
 
