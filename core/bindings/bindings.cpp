@@ -54,11 +54,14 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("blockOutForward", &Guarded<&b::block_out_forward>::call);
   function("blockOutBackward", &Guarded<&b::block_out_backward>::call);
   function("blockInBackward", &Guarded<&b::block_in_backward>::call);
+  function("blockOutBackwardInto", &Guarded<&b::block_out_backward_into>::call);
+  function("blockInBackwardInto", &Guarded<&b::block_in_backward_into>::call);
   function("activate", &Guarded<&b::lab_activate>::call);
   function("mseLoss", &Guarded<&b::lab_mse_loss>::call);
   function("mlpInit", &Guarded<&b::mlp_init>::call);
   function("teacherBatch", &Guarded<&b::teacher_batch>::call);
   function("optimizerStep", &Guarded<&b::optimizer_step>::call);
+  function("optimizerStepInPlace", &Guarded<&b::optimizer_step_in_place>::call);
   function("trainSingle", &Guarded<&b::train_single>::call);
 
   // Week 3: data-parallel scaling (strong vs weak, the comm-bound batch, the three DDPs)

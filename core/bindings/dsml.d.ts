@@ -528,6 +528,14 @@ export interface DsmlCore {
    *  blockInForward. */
   blockInBackward(dA: Float64Array, pre: Float64Array, x: Float64Array, wIn: Float64Array, rows: number,
                   width: number, activation: "relu" | "gelu" | "tanh"): BlockInBackwardResult;
+  /** blockOutBackward writing into the caller's arrays dWOut (D × Fl) and dA (rows × Fl), which it reuses step
+   *  after step (allocating a buffer costs a Web Worker more than the kernel). @throws as blockInForward, or
+   *  when an output is not a Float64Array of its shape's length. */
+  blockOutBackwardInto(dy: Float64Array, a: Float64Array, wOut: Float64Array, rows: number, width: number,
+                       dWOut: Float64Array, dA: Float64Array): void;
+  /** blockInBackward writing into dWIn (Fl × D) and dX (rows × D). @throws as blockOutBackwardInto. */
+  blockInBackwardInto(dA: Float64Array, pre: Float64Array, x: Float64Array, wIn: Float64Array, rows: number,
+                      width: number, activation: "relu" | "gelu" | "tanh", dWIn: Float64Array, dX: Float64Array): void;
   /** act(pre), elementwise. @throws on an unknown activation. */
   activate(pre: Float64Array, activation: "relu" | "gelu" | "tanh"): Float64Array;
   /** loss = Σ(y − t)²/n and grad = 2(y − t)/n, n = y.length. @throws on different lengths or an empty y. */
@@ -545,6 +553,11 @@ export interface DsmlCore {
    *  lengths that differ from w's. */
   optimizerStep(optimizer: OptimizerConfig, t: number, w: Float64Array, g: Float64Array, m: Float64Array,
                 v: Float64Array): { w: Float64Array; m: Float64Array; v: Float64Array };
+  /** optimizerStep written into w and into the state the kind uses (m unless SGD, v for Adam), which must have
+   *  w's length (zeros before the first step); unused state is left alone. @throws as optimizerStep, or on
+   *  state of another length. */
+  optimizerStepInPlace(optimizer: OptimizerConfig, t: number, w: Float64Array, g: Float64Array, m: Float64Array,
+                       v: Float64Array): void;
   /** trainCompare's single-device reference alone: the losses and final parameters (mlpInit's order).
    *  @throws as trainCompare. */
   trainSingle(request: { model: ModelConfig; optimizer: OptimizerConfig; batch: number; steps: number;

@@ -1,12 +1,14 @@
 // lab_adapters.cpp — see lab_adapters.h. Every product is a kernel of dsml/block_kernels.h instantiated for
 // double, on column-major Eigen matrices — exactly what mlp_forward / mlp_backward run — so a lab step built from
-// these calls reproduces the single-device reference step to rounding.
+// these calls reproduces the single-device reference step to rounding. Each kernel is one call into
+// dsml/block_rows.h between the conversions (lab_convert.h), which keeps a call's cost at a few microseconds.
 #include "lab_adapters.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
-#include "dsml/block_kernels.h"
+#include "dsml/block_rows.h"
 #include "dsml/error.h"
 #include "dsml/mlp.h"
 #include "dsml/optimizer.h"
@@ -40,6 +42,19 @@ Dims dims(double rows, double width, const std::string& fn) {
           static_cast<Eigen::Index>(whole_value(width, fn + ": width", 1, 1000000000))};
 }
 
+// The teacher of the latest teacherBatch request. A lab run asks every Worker for step after step of the same task,
+// and drawing the teacher's weights (init_mlp: 2·L·D·F Gaussians, ~1.5 ms in wasm for the lab's default model)
+// cost more than the batch itself. A memo of a pure function: the batch is the same with or without it.
+const TeacherTask& teacher_for(const MlpConfig& model, std::uint64_t seed) {
+  static std::optional<TeacherTask> last;
+  const auto same = [&](const MlpConfig& c) {
+    return c.layers == model.layers && c.width == model.width && c.hidden == model.hidden &&
+           c.activation == model.activation && c.residual == model.residual;
+  };
+  if (!last || last->seed() != seed || !same(last->config())) last.emplace(model, seed);
+  return *last;
+}
+
 val params_to_val(const MlpParams& params) {
   val out = val::array();
   for (const Eigen::MatrixXd* w : parameter_tensors(params)) out.call<void>("push", to_row_major(*w));
@@ -52,73 +67,118 @@ val block_in_forward(const val& x, const val& w_in, double rows, double width, c
   const std::string fn = "blockInForward";
   const Activation act = activation_arg(activation, fn);
   const Dims d = dims(rows, width, fn);
-  const Eigen::Index fl = slice_width(w_in, d.width, fn, "wIn", "Fl × width");
-  const Eigen::MatrixXd xm = matrix_from(x, d.rows, d.width, fn, "x", "rows · width");
-  const Eigen::MatrixXd w = matrix_from(w_in, fl, d.width, fn, "wIn", "Fl · width");
+  const row_major::BlockShape s{d.rows, d.width, slice_width(w_in, d.width, fn, "wIn", "Fl × width")};
+  const Values xv = values_from(x, s.rows, s.width, fn, "x", "rows · width");
+  const Values w = values_from(w_in, s.slice, s.width, fn, "wIn", "Fl · width");
 
-  const Eigen::MatrixXd pre = pre_activation(xm, w);  // (rows, Fl)
+  Values pre(s.rows * s.slice), a(s.rows * s.slice);  // (rows, Fl)
+  row_major::block_in_forward(act, s, xv.data(), w.data(), pre.data(), a.data());
   val out = val::object();
-  out.set("pre", to_row_major(pre));
-  out.set("act", to_row_major(activate(act, pre)));
+  out.set("pre", float64_array(pre));
+  out.set("act", float64_array(a));
   return out;
 }
 
 val lab_activate(const val& pre, const std::string& activation) {
   const std::string fn = "activate";
   const Activation act = activation_arg(activation, fn);
-  return to_row_major(activate(act, column_from(pre, fn, "pre")));
+  const Values h = values_from(pre, fn, "pre");
+  Values out(h.size());
+  row_major::activate(act, h.data(), static_cast<Eigen::Index>(h.size()), out.data());
+  return float64_array(out);
 }
 
 val block_out_forward(const val& a, const val& w_out, double rows, double width) {
   const std::string fn = "blockOutForward";
   const Dims d = dims(rows, width, fn);
-  const Eigen::Index fl = slice_width(w_out, d.width, fn, "wOut", "width × Fl");
-  const Eigen::MatrixXd am = matrix_from(a, d.rows, fl, fn, "a", "rows · Fl");
-  const Eigen::MatrixXd w = matrix_from(w_out, d.width, fl, fn, "wOut", "width · Fl");
-  return to_row_major(dsml::block_out_forward(am, w));  // (rows, D)
+  const row_major::BlockShape s{d.rows, d.width, slice_width(w_out, d.width, fn, "wOut", "width × Fl")};
+  const Values av = values_from(a, s.rows, s.slice, fn, "a", "rows · Fl");
+  const Values w = values_from(w_out, s.width, s.slice, fn, "wOut", "width · Fl");
+
+  Values y(s.rows * s.width);  // (rows, D)
+  row_major::block_out_forward(s, av.data(), w.data(), y.data());
+  return float64_array(y);
 }
 
-val block_out_backward(const val& dy, const val& a, const val& w_out, double rows, double width) {
-  const std::string fn = "blockOutBackward";
-  const Dims d = dims(rows, width, fn);
-  const Eigen::Index fl = slice_width(w_out, d.width, fn, "wOut", "width × Fl");
-  const Eigen::MatrixXd dym = matrix_from(dy, d.rows, d.width, fn, "dy", "rows · width");
-  const Eigen::MatrixXd am = matrix_from(a, d.rows, fl, fn, "a", "rows · Fl");
-  const Eigen::MatrixXd w = matrix_from(w_out, d.width, fl, fn, "wOut", "width · Fl");
+namespace {
 
-  const BlockOutGradients<double> g = dsml::block_out_backward(dym, am, w);
+// One backward kernel's results (row-major), for both the returning and the writing-into entry points.
+struct Gradients {
+  Values weight;  // dWOut (D, Fl) or dWIn (Fl, D)
+  Values input;   // dA (rows, Fl) or dX (rows, D)
+};
+
+Gradients out_backward(const val& dy, const val& a, const val& w_out, double rows, double width, const std::string& fn) {
+  const Dims d = dims(rows, width, fn);
+  const row_major::BlockShape s{d.rows, d.width, slice_width(w_out, d.width, fn, "wOut", "width × Fl")};
+  const Values dyv = values_from(dy, s.rows, s.width, fn, "dy", "rows · width");
+  const Values av = values_from(a, s.rows, s.slice, fn, "a", "rows · Fl");
+  const Values w = values_from(w_out, s.width, s.slice, fn, "wOut", "width · Fl");
+  Gradients g{Values(s.width * s.slice), Values(s.rows * s.slice)};
+  row_major::block_out_backward(s, dyv.data(), av.data(), w.data(), g.weight.data(), g.input.data());
+  return g;
+}
+
+Gradients in_backward(const val& d_a, const val& pre, const val& x, const val& w_in, double rows, double width,
+                      const std::string& activation, const std::string& fn) {
+  const Activation act = activation_arg(activation, fn);
+  const Dims d = dims(rows, width, fn);
+  const row_major::BlockShape s{d.rows, d.width, slice_width(w_in, d.width, fn, "wIn", "Fl × width")};
+  const Values dav = values_from(d_a, s.rows, s.slice, fn, "dA", "rows · Fl");
+  const Values h = values_from(pre, s.rows, s.slice, fn, "pre", "rows · Fl");
+  const Values xv = values_from(x, s.rows, s.width, fn, "x", "rows · width");
+  const Values w = values_from(w_in, s.slice, s.width, fn, "wIn", "Fl · width");
+  Gradients g{Values(s.slice * s.width), Values(s.rows * s.width)};
+  row_major::block_in_backward(act, s, dav.data(), h.data(), xv.data(), w.data(), g.weight.data(), g.input.data());
+  return g;
+}
+
+}  // namespace
+
+val block_out_backward(const val& dy, const val& a, const val& w_out, double rows, double width) {
+  const Gradients g = out_backward(dy, a, w_out, rows, width, "blockOutBackward");
   val out = val::object();
-  out.set("dWOut", to_row_major(g.d_w_out));  // (D, Fl)
-  out.set("dA", to_row_major(g.d_a));         // (rows, Fl)
+  out.set("dWOut", float64_array(g.weight));  // (D, Fl)
+  out.set("dA", float64_array(g.input));      // (rows, Fl)
   return out;
+}
+
+void block_out_backward_into(const val& dy, const val& a, const val& w_out, double rows, double width,
+                             const val& d_w_out, const val& d_a) {
+  const std::string fn = "blockOutBackwardInto";
+  const Gradients g = out_backward(dy, a, w_out, rows, width, fn);
+  write_values(d_w_out, g.weight, fn, "dWOut", "width · Fl");
+  write_values(d_a, g.input, fn, "dA", "rows · Fl");
 }
 
 val block_in_backward(const val& d_a, const val& pre, const val& x, const val& w_in, double rows, double width,
                       const std::string& activation) {
-  const std::string fn = "blockInBackward";
-  const Activation act = activation_arg(activation, fn);
-  const Dims d = dims(rows, width, fn);
-  const Eigen::Index fl = slice_width(w_in, d.width, fn, "wIn", "Fl × width");
-  const Eigen::MatrixXd dam = matrix_from(d_a, d.rows, fl, fn, "dA", "rows · Fl");
-  const Eigen::MatrixXd h = matrix_from(pre, d.rows, fl, fn, "pre", "rows · Fl");
-  const Eigen::MatrixXd xm = matrix_from(x, d.rows, d.width, fn, "x", "rows · width");
-  const Eigen::MatrixXd w = matrix_from(w_in, fl, d.width, fn, "wIn", "Fl · width");
-
-  const BlockInGradients<double> g = dsml::block_in_backward(act, dam, h, xm, w);
+  const Gradients g = in_backward(d_a, pre, x, w_in, rows, width, activation, "blockInBackward");
   val out = val::object();
-  out.set("dWIn", to_row_major(g.d_w_in));  // (Fl, D)
-  out.set("dX", to_row_major(g.d_x));       // (rows, D)
+  out.set("dWIn", float64_array(g.weight));  // (Fl, D)
+  out.set("dX", float64_array(g.input));     // (rows, D)
   return out;
+}
+
+void block_in_backward_into(const val& d_a, const val& pre, const val& x, const val& w_in, double rows, double width,
+                            const std::string& activation, const val& d_w_in, const val& d_x) {
+  const std::string fn = "blockInBackwardInto";
+  const Gradients g = in_backward(d_a, pre, x, w_in, rows, width, activation, fn);
+  write_values(d_w_in, g.weight, fn, "dWIn", "Fl · width");
+  write_values(d_x, g.input, fn, "dX", "rows · width");
 }
 
 val lab_mse_loss(const val& y, const val& t) {
   const std::string fn = "mseLoss";
-  const Eigen::MatrixXd ym = column_from(y, fn, "y");
-  if (ym.size() == 0) throw Error(fn + ": y is empty");
-  const Eigen::MatrixXd tm = matrix_from(t, ym.rows(), 1, fn, "t", "y.length");
+  const Values yv = values_from(y, fn, "y");
+  if (yv.empty()) throw Error(fn + ": y is empty");
+  const auto n = static_cast<Eigen::Index>(yv.size());
+  const Values tv = values_from(t, n, 1, fn, "t", "y.length");
+  Values grad(yv.size());
+  const double loss = row_major::mse_loss(yv.data(), tv.data(), n, grad.data());
   val out = val::object();
-  out.set("loss", mse_loss(ym, tm));
-  out.set("grad", to_row_major(mse_loss_gradient(ym, tm)));
+  out.set("loss", loss);
+  out.set("grad", float64_array(grad));
   return out;
 }
 
@@ -139,38 +199,76 @@ val teacher_batch(const val& request) {
   const auto step = static_cast<std::uint64_t>(whole_field_or(request, "step", 0, fn));
   const int batch = static_cast<int>(whole_field(request, "batch", fn, 1, 1 << 30));
   check_run_size(model, batch, 1, fn);
-  const Batch b = TeacherTask(model, seed).make_batch(step, batch);
+  const Batch b = teacher_for(model, seed).make_batch(step, batch);
   val out = val::object();
   out.set("inputs", to_row_major(b.inputs));    // (batch, D)
   out.set("targets", to_row_major(b.targets));  // (batch, D)
   return out;
 }
 
-val optimizer_step(const val& options, double t, const val& w, const val& g, const val& m, const val& v) {
-  const std::string fn = "optimizerStep";
+namespace {
+
+// w, and the optimizer's state after step t (update_shard: the update every ZeRO rank applies to its shard).
+struct Updated {
+  Buffer w;
+  ShardMoments moments;
+};
+
+Updated updated(const val& options, double t, const val& w, const val& g, const val& m, const val& v,
+                const std::string& fn) {
   if (!is_object(options)) throw Error(fn + ": optimizer must be an object like {kind: \"adam\", lr: 0.01}");
   const OptimizerConfig c = to_optimizer_config(options, fn);
   const std::int64_t step = whole_value(t, fn + ": t", 1);
-  const Eigen::MatrixXd wm = column_from(w, fn, "w");
-  const Eigen::Index n = wm.rows();
-  // Empty state = the zeros an optimizer starts from; otherwise one value per element of w.
-  auto state = [&](const val& s, const char* name) {
-    return array_length(s, fn, name) == 0 ? Eigen::MatrixXd() : matrix_from(s, n, 1, fn, name, "w.length (or 0)");
+  Updated u{values_from(w, fn, "w"), {}};
+  const auto n = static_cast<Eigen::Index>(u.w.size());
+  const auto column = [](const Values& values) -> Eigen::MatrixXd {
+    return Eigen::Map<const Eigen::MatrixXd>(values.data(), static_cast<Eigen::Index>(values.size()), 1);
   };
-  Buffer params(wm.data(), wm.data() + n);
-  const Eigen::MatrixXd gm = matrix_from(g, n, 1, fn, "g", "w.length");
-  ShardMoments moments{c.kind == OptimizerKind::sgd ? column_from(m, fn, "m") : state(m, "m"),
-                       c.kind == OptimizerKind::adam ? state(v, "v") : column_from(v, fn, "v")};
+  // Empty state = the zeros an optimizer starts from; otherwise one value per element of w.
+  const auto state = [&](const val& s, const char* name) {
+    return array_length(s, fn, name) == 0 ? Eigen::MatrixXd() : column(values_from(s, n, 1, fn, name, "w.length (or 0)"));
+  };
+  const Buffer grads = values_from(g, n, 1, fn, "g", "w.length");
+  u.moments = {c.kind == OptimizerKind::sgd ? column(values_from(m, fn, "m")) : state(m, "m"),
+               c.kind == OptimizerKind::adam ? state(v, "v") : column(values_from(v, fn, "v"))};
   try {
-    update_shard(c, step, params, Buffer(gm.data(), gm.data() + n), moments);  // the same update ZeRO's shards take
+    update_shard(c, step, u.w, grads, u.moments);
   } catch (const Error& e) {
     throw Error(fn + ": " + e.what());
   }
+  return u;
+}
+
+Values values_of(const Eigen::MatrixXd& column) { return {column.data(), column.data() + column.size()}; }
+
+}  // namespace
+
+val optimizer_step(const val& options, double t, const val& w, const val& g, const val& m, const val& v) {
+  const Updated u = updated(options, t, w, g, m, v, "optimizerStep");
   val out = val::object();
-  out.set("w", to_float64_array(params));
-  out.set("m", to_row_major(moments.first));  // unused state (m for SGD, v for SGD and momentum) comes back as given
-  out.set("v", to_row_major(moments.second));
+  out.set("w", float64_array(u.w));
+  // (n, 1) columns, so their storage is the row-major order; unused state (m for SGD, v for SGD and momentum)
+  // comes back as given.
+  out.set("m", float64_array(u.moments.first.data(), static_cast<std::size_t>(u.moments.first.size())));
+  out.set("v", float64_array(u.moments.second.data(), static_cast<std::size_t>(u.moments.second.size())));
   return out;
+}
+
+void optimizer_step_in_place(const val& options, double t, const val& w, const val& g, const val& m, const val& v) {
+  const std::string fn = "optimizerStepInPlace";
+  const Updated u = updated(options, t, w, g, m, v, fn);
+  const std::size_t n = u.w.size();
+  // State the optimizer uses must already have w's length (zeros to start): it is written back, not replaced.
+  const auto used = [&](const val& s, const Eigen::MatrixXd& next, const char* name) {
+    if (array_length(s, fn, name) != n)
+      throw Error(fn + ": " + name + " has " + std::to_string(array_length(s, fn, name)) + " numbers, expected w.length = " +
+                  std::to_string(n) + " (in place, the state is updated, not created: start from zeros)");
+    write_values(s, values_of(next), fn, name, "w.length");
+  };
+  const OptimizerKind kind = to_optimizer_config(options, fn).kind;
+  if (kind != OptimizerKind::sgd) used(m, u.moments.first, "m");
+  if (kind == OptimizerKind::adam) used(v, u.moments.second, "v");
+  write_values(w, u.w, fn, "w", "w.length");
 }
 
 val train_single(const val& request) {

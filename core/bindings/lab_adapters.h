@@ -27,6 +27,16 @@ val block_out_backward(const val& dy, const val& a, const val& w_out, double row
 val block_in_backward(const val& d_a, const val& pre, const val& x, const val& w_in, double rows, double width,
                       const std::string& activation);
 
+// The same two backward kernels writing into the caller's Float64Arrays instead of returning new ones — for a
+// trainer that reuses its gradient buffers step after step (allocating an ArrayBuffer costs a Web Worker tens of
+// µs; see lab_convert.h). Every output must be a Float64Array of exactly its shape's length.
+// blockOutBackwardInto(dy, a, wOut, rows, width, dWOut, dA) · blockInBackwardInto(dA, pre, x, wIn, rows, width,
+// activation, dWIn, dX) → undefined
+void block_out_backward_into(const val& dy, const val& a, const val& w_out, double rows, double width,
+                             const val& d_w_out, const val& d_a);
+void block_in_backward_into(const val& d_a, const val& pre, const val& x, const val& w_in, double rows, double width,
+                            const std::string& activation, const val& d_w_in, const val& d_x);
+
 // activate(pre, activation) → Float64Array act(pre), elementwise — backward recomputes A = act(H) from the kept H
 // instead of storing both (what mlp_backward does, and what the memory accountant assumes).
 val lab_activate(const val& pre, const std::string& activation);
@@ -48,6 +58,10 @@ val teacher_batch(const val& request);
 // warm-up). m and v may be empty (zeros, as on the first step). Elementwise, so it updates any shard: it is
 // update_shard (dsml/zero.h), the update every ZeRO rank applies to its shard.
 val optimizer_step(const val& options, double t, const val& w, const val& g, const val& m, const val& v);
+
+// optimizerStepInPlace(optimizer, t, w, g, m, v) → undefined: the same update written into w, and into the state
+// the optimizer uses (m unless SGD, v for Adam), which must then have w's length — zeros before the first step.
+void optimizer_step_in_place(const val& options, double t, const val& w, const val& g, const val& m, const val& v);
 
 // trainSingle({model, optimizer, batch, steps, seed}) → {losses: Float64Array(steps), params: [Float64Array × 2L]}
 // — trainCompare's single-device reference (dsml/single_device.h: single_device_run).

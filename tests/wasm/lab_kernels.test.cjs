@@ -121,6 +121,42 @@ test("mlpInit, teacherBatch and optimizerStep follow the core's conventions", as
   assert.equal(a.v.length, 2);
 });
 
+// The writing variants the lab trainer uses (it reuses its gradient buffers and updates its tensors in place):
+// bit for bit what the returning kernels give, over two Adam steps; a wrong output is a readable error.
+test("blockOutBackwardInto, blockInBackwardInto and optimizerStepInPlace equal the returning kernels", async () => {
+  const core = await loadCore();
+  const rows = 3, width = 4, fl = 6;
+  const x = filled(rows * width, 1), wIn = filled(fl * width, 2), wOut = filled(width * fl, 3), dy = filled(rows * width, 4);
+  const { pre, act } = core.blockInForward(x, wIn, rows, width, "gelu");
+  const out = core.blockOutBackward(dy, act, wOut, rows, width);
+  const dWOut = new Float64Array(width * fl).fill(NaN), dA = new Float64Array(rows * fl).fill(NaN);  // stale contents
+  assert.equal(core.blockOutBackwardInto(dy, act, wOut, rows, width, dWOut, dA), undefined);
+  assert.deepEqual([dWOut, dA], [out.dWOut, out.dA]);
+  const inb = core.blockInBackward(dA, pre, x, wIn, rows, width, "gelu");
+  const dWIn = new Float64Array(fl * width), dX = new Float64Array(rows * width);
+  core.blockInBackwardInto(dA, pre, x, wIn, rows, width, "gelu", dWIn, dX);
+  assert.deepEqual([dWIn, dX], [inb.dWIn, inb.dX]);
+
+  const opt = { kind: "adam", lr: 0.1 };
+  let ref = { w: wIn, m: new Float64Array(0), v: new Float64Array(0) };
+  const w = wIn.slice(), m = new Float64Array(w.length), v = new Float64Array(w.length);
+  for (const t of [1, 2]) {
+    ref = core.optimizerStep(opt, t, ref.w, dWIn, ref.m, ref.v);
+    core.optimizerStepInPlace(opt, t, w, dWIn, m, v);
+    assert.deepEqual([w, m, v], [ref.w, ref.m, ref.v], `step ${t}`);
+  }
+  const sgdW = new Float64Array([1, 2]), unused = new Float64Array(0);
+  core.optimizerStepInPlace({ kind: "sgd", lr: 0.5 }, 1, sgdW, new Float64Array([2, -2]), unused, unused);
+  assert.deepEqual([...sgdW], [0, 3]);
+
+  assert.throws(() => core.blockOutBackwardInto(dy, act, wOut, rows, width, new Float64Array(5), dA),
+    /blockOutBackwardInto: dWOut must be a Float64Array of width · Fl = 24 numbers, got 5/);
+  assert.throws(() => core.blockInBackwardInto(dA, pre, x, wIn, rows, width, "gelu", dWIn, [0, 0]),
+    /blockInBackwardInto: dX must be a Float64Array of rows · width = 12 numbers$/);
+  assert.throws(() => core.optimizerStepInPlace(opt, 1, w, dWIn, new Float64Array(0), v),
+    /optimizerStepInPlace: m has 0 numbers, expected w.length = 24 \(in place, the state is updated/);
+});
+
 // The lab trainer's step on one rank holding the whole model: forward block by block with the residual, the
 // loss, backward block by block, then optimizerStep on every tensor.
 function jsTrain(core, { model, optimizer, batch, steps, seed }) {

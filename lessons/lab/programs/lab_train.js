@@ -39,22 +39,46 @@ export async function main(ctx) {
   };
 }
 
-// The core's kernels with this rank's shapes bound in, each timed as compute.
+// The core's kernels with this rank's shapes bound in, each timed as compute. The two weight gradients come in
+// arrays the trainer hands back (release) once it has added them into the tensor's gradient, so the same few
+// buffers serve every micro-batch and step, and the optimizer updates w, m and v in place: allocating a 16 KiB
+// ArrayBuffer costs a Worker more than the kernel that fills it (bench/lab_steps.mjs).
 export function labKernels(core, config, layout, activity) {
   const D = config.model.width, fn = config.model.activation ?? "gelu", rows = layout.rows;
   const timed = (label, f) => (...args) => {
     activity.enter("compute", label);
     try { return f(...args); } finally { activity.leave(); }
   };
+  const spare = new Map();       // length → released gradient buffers
+  const issued = new WeakSet();  // only buffers handed out here are taken back
+  const gradient = (n) => {
+    const buf = spare.get(n)?.pop() ?? new Float64Array(n);
+    issued.add(buf);
+    return buf;
+  };
   return {
     rows, width: D, residual: config.model.residual !== false,
     blockInForward: timed("x·W_inᵀ, act", (x, wIn) => core.blockInForward(x, wIn, rows, D, fn)),
     blockOutForward: timed("A·W_outᵀ", (a, wOut) => core.blockOutForward(a, wOut, rows, D)),
-    blockOutBackward: timed("dW_out, dA", (dy, a, wOut) => core.blockOutBackward(dy, a, wOut, rows, D)),
-    blockInBackward: timed("dW_in, dX", (dA, pre, x, wIn) => core.blockInBackward(dA, pre, x, wIn, rows, D, fn)),
+    blockOutBackward: timed("dW_out, dA", (dy, a, wOut) => {
+      const out = { dWOut: gradient(wOut.length), dA: new Float64Array(a.length) };
+      core.blockOutBackwardInto(dy, a, wOut, rows, D, out.dWOut, out.dA);
+      return out;
+    }),
+    blockInBackward: timed("dW_in, dX", (dA, pre, x, wIn) => {
+      const out = { dWIn: gradient(wIn.length), dX: new Float64Array(x.length) };
+      core.blockInBackwardInto(dA, pre, x, wIn, rows, D, fn, out.dWIn, out.dX);
+      return out;
+    }),
     activate: timed("act (recompute)", (pre) => core.activate(pre, fn)),
     mseLoss: timed("loss", (y, t) => core.mseLoss(y, t)),
-    optimizerStep: timed("optimizer", (opt, t, w, g, m, v) => core.optimizerStep(opt, t, w, g, m, v)),
+    optimizerStep: timed("optimizer", (opt, t, w, g, m, v) => core.optimizerStepInPlace(opt, t, w, g, m, v)),
+    // A weight gradient the trainer has consumed: its buffer serves the next backward.
+    release(buf) {
+      if (!issued.has(buf)) return;
+      issued.delete(buf);
+      (spare.get(buf.length) ?? spare.set(buf.length, []).get(buf.length)).push(buf);
+    },
   };
 }
 
@@ -75,7 +99,9 @@ export function initShards(core, config, layout, me) {
         const start = sizes.slice(0, me.d).reduce((a, b) => a + b, 0);
         w = w.slice(start, start + sizes[me.d]);
       }
-      tensors.push({ index, n, w, g: new Float64Array(w.length), m: new Float64Array(0), v: new Float64Array(0) });
+      // The optimizer's state, updated in place: m unless SGD, v for Adam (zeros = the state it starts from).
+      const kind = config.optimizer.kind, state = (used) => new Float64Array(used ? w.length : 0);
+      tensors.push({ index, n, w, g: new Float64Array(w.length), m: state(kind !== "sgd"), v: state(kind === "adam") });
     }
   }
   return tensors;
@@ -136,6 +162,7 @@ export async function runStep(rank, step) {
   const accumulate = async (t, grad) => {
     const part = config.fsdp ? await dp.reduceScatter(grad) : grad;   // FSDP keeps only its shard of the sum
     for (let i = 0; i < part.length; i++) t.g[i] += part[i];
+    k.release(grad);
   };
 
   const stashes = new Map(), dys = new Map();
@@ -189,6 +216,6 @@ export async function runStep(rank, step) {
     dp.begin("all-reduce");
     await activity.during("all-reduce", "gradient sync over dp", () => syncGradients(tensors.map((t) => t.g), dp));
   }
-  for (const t of tensors) Object.assign(t, k.optimizerStep(config.optimizer, step + 1, t.w, t.g, t.m, t.v));
+  for (const t of tensors) k.optimizerStep(config.optimizer, step + 1, t.w, t.g, t.m, t.v);   // in place
   return last ? lossSum / m : NaN;
 }

@@ -10,7 +10,7 @@
 // Delivery fuzzing (a seed): every message that arrives is held for a seeded random delay before recv() may
 // take it, keeping per-sender order, so ranks see other interleavings of different senders' messages.
 import { mulberry32 } from "../exercise/random.js";
-import { messageBytes, preparePayload } from "./message_size.js";
+import { messageBytes, preparePayload, scratchArrays } from "./message_size.js";
 
 const FUZZ_MAX_MS = 2;  // the longest a fuzzed message is held
 
@@ -30,6 +30,7 @@ export class RankMessaging {
   constructor(r) {
     Object.assign(this, r);
     this.rng = r.fuzzSeed == null ? null : mulberry32((r.fuzzSeed ^ Math.imul(r.rank + 1, 0x9e3779b1)) >>> 0);
+    this.scratch = scratchArrays();  // chunks are copied here and cloned by postMessage: no allocation per send
   }
 
   send(to, data, { tag = 0, move = false } = {}) {
@@ -38,7 +39,7 @@ export class RankMessaging {
     checkTag(tag, "send");
     const start = this.spans.now();
     const bytes = messageBytes(data);
-    const { payload, transfer } = preparePayload(data, move);
+    const { payload, transfer } = preparePayload(data, move, this.scratch);
     const id = this.#nextId++;
     const sync = this.sendMode === "sync";
     try {
