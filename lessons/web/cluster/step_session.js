@@ -181,6 +181,7 @@ const failure = (message) => ({ status: "error", results: [], logs: [], progress
   error: { rank: null, message, line: null, column: null }, deadlock: null, timeout: null, stopped: null });
 
 // The messages in flight at frame f (sent at or before it, not yet taken).
+// By sender (each sender's in the order it sent them): the same list however the Workers' reports crossed.
 export function inFlightAt(messages, f) {
-  return messages.filter((m) => m.sent <= f && (m.taken === null || m.taken > f));
+  return messages.filter((m) => m.sent <= f && (m.taken === null || m.taken > f)).sort((a, b) => a.src - b.src);
 }

@@ -17,6 +17,8 @@ const make = (tag, attrs = {}, text = "") => {
   return e;
 };
 
+let lastUsed = null;   // the step-through box the learner used last (a page has one per code exercise)
+
 // The moves, their keys (shown beside them, and pressed anywhere in the step-through's box).
 const MOVES = [
   { key: "s", label: "Step rank", run: (s, r) => s.stepRank(r) },
@@ -58,6 +60,7 @@ export function mountStepThrough({ exercise, editor, clusters, box }) {
   let viewing = null;      // the frame shown; null: the latest
   let selected = 0;
   let highlight = null;
+  let said = null;         // { frame, text }: what a jump to that frame explains
   let drawing = 0;
 
   function draw() {
@@ -81,7 +84,8 @@ export function mountStepThrough({ exercise, editor, clusters, box }) {
     stop.disabled = session.ended;
     back.disabled = f <= 0;
     fwd.disabled = f >= last;
-    if (session.ended && f === last) status.innerHTML = session.result.status === "ok"
+    if (said?.frame === f) status.textContent = said.text;
+    else if (session.ended && f === last) status.innerHTML = session.result.status === "ok"
       ? "The run ended: every rank returned. Scrub back to see any moment again." : describeFailure(session.result);
     else if (!frame) status.textContent = `Starting ${session.size} Workers…`;
     else status.textContent = session.busy ? "Running…" : f < last ? "A recorded moment: the ranks are not moved by scrubbing." : "Paused.";
@@ -100,6 +104,7 @@ export function mountStepThrough({ exercise, editor, clusters, box }) {
     if (session.busy) { session.interrupt(); return; }   // Continue while continuing: pause
     viewing = null;
     highlight = null;
+    said = null;
     await m.run(session, selected);
     draw();
   }
@@ -114,6 +119,7 @@ export function mountStepThrough({ exercise, editor, clusters, box }) {
     select(0);
     viewing = null;
     highlight = null;
+    said = null;
     const code = exercise.program ? exercise.program(editor.value) : editor.value;
     try {
       session = new StepSession({ clusters, ranks: testCase.ranks, code, inputs: testCase.inputs, sendMode,
@@ -131,8 +137,8 @@ export function mountStepThrough({ exercise, editor, clusters, box }) {
       const jump = findMoment(session, target);
       viewing = jump.frame;
       highlight = jump.highlight;
+      said = { frame: jump.frame, text: jump.say };
       select(jump.rank ?? 0);
-      status.textContent = jump.say;
     }
     draw();
     controls.querySelector("button:not(:disabled)")?.focus();
@@ -162,8 +168,15 @@ export function mountStepThrough({ exercise, editor, clusters, box }) {
   fwd.addEventListener("click", () => { viewing = Math.min(session.last, (viewing ?? session.last) + 1); draw(); });
   stop.addEventListener("click", () => { session?.stop(); draw(); });
   close.addEventListener("click", () => { stopSession(); box.hidden = true; panel.replaceChildren(); });
-  box.addEventListener("keydown", (e) => {
-    if (e.ctrlKey || e.metaKey || e.altKey || e.target.tagName === "SELECT") return;
+  // Keys work while the focus is in this step-through, or nowhere (a button that was pressed is disabled while
+  // the ranks move, and the focus falls back to the page) after this one was last used.
+  const mark = () => { lastUsed = box; };
+  box.addEventListener("focusin", mark);
+  box.addEventListener("pointerdown", mark);
+  document.addEventListener("keydown", (e) => {
+    const focus = document.activeElement;
+    const here = box.contains(focus) || ((!focus || focus === document.body) && lastUsed === box);
+    if (!here || box.hidden || e.ctrlKey || e.metaKey || e.altKey || e.target.tagName === "SELECT") return;
     const m = MOVES.find((x) => x.key === e.key);
     if (m) { e.preventDefault(); move(m); }
     else if (e.key === "x") { e.preventDefault(); stop.click(); }
@@ -185,9 +198,12 @@ export function parseMessage(message) {
   const text = String(message).replace(/<[^>]+>/g, "");
   let m;
   if ((m = /Rank (\d+)'s message (\d+)/.exec(text))) return { rank: +m[1], nth: +m[2], describe: `rank ${m[1]}'s message ${m[2]}` };
-  if ((m = /Rank (\d+) sent to rank (\d+)/.exec(text))) return { rank: +m[1], to: +m[2], describe: `rank ${m[1]}'s send to rank ${m[2]}` };
+  if ((m = /Rank (\d+)'s (\d+)(?:st|nd|rd|th) message to rank (\d+)/.exec(text))) {
+    return { rank: +m[1], to: +m[3], nthTo: +m[2], describe: `rank ${m[1]}'s message ${m[2]} to rank ${m[3]}` };
+  }
+  if ((m = /[Rr]ank (\d+) sent (?:[\d.,]+ \S*B )?to rank (\d+)/.exec(text))) return { rank: +m[1], to: +m[2], describe: `rank ${m[1]}'s send to rank ${m[2]}` };
   if ((m = /Rank (\d+) never received (?:a|the) message rank (\d+) sent/.exec(text))) return { rank: +m[1], lostFrom: +m[2], describe: `the message rank ${m[2]} sent to rank ${m[1]}` };
-  if ((m = /Rank (\d+)\b/.exec(text))) return { rank: +m[1], describe: `rank ${m[1]}` };
+  if ((m = /\b[Rr]ank (\d+)\b/.exec(text))) return { rank: +m[1], describe: `rank ${m[1]}` };
   return { rank: null, describe: "" };
 }
 
@@ -197,7 +213,7 @@ export function findMoment(session, target) {
   const mine = (src) => session.messages.filter((x) => x.src === src);
   let msg = null;
   if (target.nth) msg = mine(target.rank)[target.nth - 1];
-  else if (target.to !== undefined) msg = mine(target.rank).find((x) => x.dst === target.to);
+  else if (target.to !== undefined) msg = mine(target.rank).filter((x) => x.dst === target.to)[(target.nthTo ?? 1) - 1];
   else if (target.lostFrom !== undefined) msg = session.messages.find((x) => x.src === target.lostFrom && x.dst === target.rank && x.taken === null);
   if (msg && target.lostFrom === undefined) {
     const n = mine(msg.src).indexOf(msg) + 1;

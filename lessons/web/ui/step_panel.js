@@ -29,8 +29,10 @@ export function renderStepFrame(container, session, f, { selected = 0, onSelect 
   const cards = el("div", { class: "step-ranks" });
   frame.ranks.forEach((x, r) => cards.append(rankCard(session, f, x, r, flying, r === selected, () => onSelect(r))));
   const net = el("section", { class: "step-net", "aria-label": "Messages in flight" });
+  // The message a checker named, once sent, is listed even when its receiver took it in the same move.
+  const shown = marked && marked.sent <= f && !flying.includes(marked) ? [...flying, marked] : flying;
   net.append(el("h4", {}, flying.length ? `In flight (${flying.length})` : "No message in flight"),
-             diagram(frame.ranks.length, flying, marked), messageList(flying, marked));
+             diagram(frame.ranks.length, shown, marked), messageList(shown, marked, f));
   container.replaceChildren(cards, net);
 }
 
@@ -114,11 +116,12 @@ function diagram(p, flying, marked) {
   return root;
 }
 
-function messageList(flying, marked) {
+function messageList(messages, marked, f) {
   const ul = el("ul", { class: "step-messages" });
-  for (const m of flying) {
+  for (const m of messages) {
+    const taken = m.taken !== null && m.taken <= f ? ` (received by rank ${m.dst} at pause ${m.taken + 1})` : "";
     ul.append(el("li", m === marked ? { class: "marked" } : {},
-      `rank ${m.src} → rank ${m.dst} · tag ${m.tag} · ${formatBytes(m.bytes)} · ${m.preview}`));
+      `rank ${m.src} → rank ${m.dst} · tag ${m.tag} · ${formatBytes(m.bytes)} · ${m.preview}${taken}`));
   }
   return ul;
 }
