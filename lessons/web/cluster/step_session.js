@@ -176,7 +176,7 @@ export class StepSession {
   }
 }
 
-const matches = (site, kind) => (kind === "comm" ? site.comm === "send" || site.comm === "recv" : site.comm === "barrier");
+const matches = (site, kind) => (kind === "comm" ? ["send", "recv", "collective"].includes(site.comm) : site.comm === "barrier");
 const failure = (message) => ({ status: "error", results: [], logs: [], progress: [], trace: [], spans: [],
   error: { rank: null, message, line: null, column: null }, deadlock: null, timeout: null, stopped: null });
 

@@ -4,7 +4,7 @@
 //   const { code, sites, original } = instrument(source, { maxLine });
 //   sites[id] = { line, column, names, comm }   line 1-based, column 0-based, where statement `id` starts;
 //                                               names: the variables visible there; comm: "send" | "recv" |
-//                                               "barrier" | null (the statement calls that ctx function)
+//                                               "barrier" | "collective" | null (what the statement calls)
 //   original(line, column)  → the column of the learner's code at an instrumented position (1-based columns)
 //
 // The hook is one `if` prepended on the statement's own line:
@@ -21,7 +21,10 @@
 import { parse } from "../vendor/acorn.js";
 import { STEP_GLOBAL } from "../worker/step_hooks.js";
 const PROLOGUE = `const ${STEP_GLOBAL}=globalThis.${STEP_GLOBAL};`;
-const COMM = new Set(["send", "recv", "barrier"]);
+// The calls a statement is marked by: ctx's, and the collectives the course's programs hand the learner (the lab's
+// dp.allReduce, …), which send and receive too. Array's reduce is not one of them.
+const COMM = new Map([["send", "send"], ["recv", "recv"], ["barrier", "barrier"], ["allReduce", "collective"],
+  ["allGather", "collective"], ["reduceScatter", "collective"], ["broadcast", "collective"]]);
 const UNHOOKED = new Set(["EmptyStatement", "BlockStatement", "FunctionDeclaration"]);
 const FUNCTION = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
 const BODY_KEYS = { IfStatement: ["consequent", "alternate"], ForStatement: ["body"], ForInStatement: ["body"],
@@ -85,7 +88,7 @@ export function instrument(source, { maxLine = Infinity } = {}) {
         const callee = node.callee;
         const name = callee.type === "MemberExpression" && !callee.computed ? callee.property.name
           : callee.type === "Identifier" ? callee.name : null;
-        if (COMM.has(name)) { found = name; return; }
+        if (COMM.has(name)) { found = COMM.get(name); return; }
       }
       for (const [key, child] of Object.entries(node)) {
         if (key === "loc" || !child || typeof child !== "object") continue;

@@ -54,6 +54,7 @@ function format(v, depth) {
   if (v === null) return "null";
   if (typeof v === "string") return JSON.stringify(v);
   if (typeof v === "bigint") return `${v}n`;
+  if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4)));   // 4 digits: a glance
   if (typeof v !== "object") return String(v);
   if (depth > MAX_DEPTH) return Array.isArray(v) || isTyped(v) ? `[… ${v.length}]` : "{…}";
   if (v instanceof ArrayBuffer) return `ArrayBuffer(${v.byteLength})`;
