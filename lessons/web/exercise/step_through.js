@@ -85,6 +85,7 @@ export function mountStepThrough({ exercise, editor, clusters, box }) {
     back.disabled = f <= 0;
     fwd.disabled = f >= last;
     if (said?.frame === f) status.textContent = said.text;
+    else if (!session.sites.length) status.textContent = "Your code has no statement inside an async function, so there is nowhere to pause: it runs in one step.";
     else if (session.ended && f === last) status.innerHTML = session.result.status === "ok"
       ? "The run ended: every rank returned. Scrub back to see any moment again." : describeFailure(session.result);
     else if (!frame) status.textContent = `Starting ${session.size} Workers…`;
