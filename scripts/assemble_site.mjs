@@ -1,7 +1,7 @@
 // assemble_site.mjs — the static site from the source tree. `lessons/` is laid out exactly as the site is
 // served (index.html, one folder per week, web/ for the shared runtime), so every import resolves the same in
 // the source tree and in the site; assembling only copies it and replaces what a browser cannot load as is:
-//   web/vendor/{chart,editor,katex}.js  source: re-exports of npm packages → site: esbuild bundles (+ KaTeX CSS, fonts)
+//   web/vendor/{acorn,chart,editor,katex}.js source: re-exports of npm packages → site: esbuild bundles (+ KaTeX CSS, fonts)
 //   web/worker/rank_worker.js           source: plain modules → site: one bundled file (one fetch per Worker)
 //   wasm/dsml.{mjs,wasm}                the core, from the emscripten build
 //   cluster/index.html                  a guide: mpi/README.md as a page of the site (scripts/render_guide.mjs)
@@ -22,7 +22,7 @@ import { cardsHTML } from "../lessons/web/lesson/course_cards.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const LESSONS = join(ROOT, "lessons");
-const VENDOR_ENTRIES = ["chart", "editor", "katex"];
+const VENDOR_ENTRIES = ["acorn", "chart", "editor", "katex"];
 
 export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wasm"), requireWasm = false } = {}) {
   rmSync(outDir, { recursive: true, force: true });

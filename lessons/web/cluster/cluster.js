@@ -9,7 +9,8 @@
 // rank reports anything for that long), onLog(rank, line), onProgress(rank, value) (ctx.progress), signal (an
 // AbortSignal: Stop), sendMode ("buffered" | "sync": send completes only when received, as MPI_Ssend),
 // delivery ({ seed }: messages of different senders delivered in a seeded random interleaving, per-pair order
-// kept), learnerLines (the learner's code is the first lines of a composed program: errors are reported there).
+// kept), learnerLines (the learner's code is the first lines of a composed program: errors are reported there),
+// step (a step-through of instrumented code: cluster/step_session.js — it sees every report and talks to the ranks).
 //   cluster.terminate();
 //
 // Wiring: the page creates one MessageChannel per pair of ranks and transfers its two ports to the two Workers,
@@ -37,6 +38,7 @@ export class Cluster {
   #startFailed = false;
   #abortStart = null;  // rejects #ready if the Workers are killed while starting
   #run = null;         // the ClusterRun in progress
+  #step = null;        // its step-through, if it is one
   #busy = false;
   #terminated = false;
   #runs = 0;           // run ids: a report or message from an earlier run is recognised and ignored
@@ -61,7 +63,7 @@ export class Cluster {
   // Runs `code` on every rank; resolves with a RunResult (it rejects only on misuse: a run already in
   // progress, bad arguments, or terminate() during the run). One run at a time per cluster.
   async run(code, { inputs = [], timeoutMs = 5000, stallMs = Infinity, onLog = null, onProgress = null, signal = null,
-                    sendMode = "buffered", delivery = null, learnerLines = null } = {}) {
+                    sendMode = "buffered", delivery = null, learnerLines = null, step = null } = {}) {
     if (this.#terminated) throw new Error("Cluster.run: this cluster has been terminated");
     if (this.#busy) {
       throw new Error("Cluster.run: another run is still in progress on this cluster; await it before starting the next");
@@ -84,12 +86,14 @@ export class Cluster {
       const run = new ClusterRun({ id, size: this.size, t0, timeoutMs, stallMs, onLog, onProgress,
                                    broadcast: (msg) => workers.forEach((w) => w.postMessage(msg)) });
       this.#run = run;
+      this.#step = step;
+      step?.attach((r, msg) => workers[r].postMessage({ ...msg, type: "step", run: id }));
       const stop = () => run.stop("Stopped.");
       if (signal?.aborted) stop();
       signal?.addEventListener("abort", stop);
       try {
         workers.forEach((w, r) => w.postMessage({ type: "run", run: id, t0, code, input: inputs[r], sendMode,
-                                                  fuzzSeed, learnerLines }));
+                                                  fuzzSeed, learnerLines, step: step && { sites: step.sites } }));
       } catch (err) {
         run.abort(err);
         this.#setReady(this.#recycle(id, []));  // the ranks before the failing one have started
@@ -101,6 +105,7 @@ export class Cluster {
       return result;
     } finally {
       this.#run = null;
+      this.#step = null;
       this.#busy = false;
     }
   }
@@ -184,7 +189,10 @@ export class Cluster {
         if (data.type === "ready") ok();
         else if (data.type === "init-error") fail(new Error(`Cluster: rank ${r} could not start: ${data.message}`));
         else if (data.type === "abandoned") this.#replies.get(worker)?.();
-        else if (current() && this.#run?.id === data.run) this.#run.report(r, data);
+        else if (current() && this.#run?.id === data.run) {
+          if (data.type !== "step") this.#run.report(r, data);
+          this.#step?.report(r, data);
+        }
       };
       worker.onerror = (event) => {
         event.preventDefault();

@@ -28,13 +28,15 @@ export function mountCode(ctx) {
   const notice = make("div", { class: "notice info", hidden: "" });
   const buttons = make("div", { class: "button-row" });
   const run = make("button", { type: "button" }, "Run");
+  const step = make("button", { type: "button", class: "secondary" }, "Step");   // step_through.js
   const check = make("button", { type: "button" }, "Check");
   const stop = make("button", { type: "button", class: "secondary", hidden: "" }, "Stop");
   const reset = make("button", { type: "button", class: "secondary" }, "Reset to starter");
-  buttons.append(run, check, stop, reset, make("span", { class: "kbd-hint" }, "Ctrl/⌘-Enter runs · Esc then Tab leaves the editor"));
+  buttons.append(run, step, check, stop, reset, make("span", { class: "kbd-hint" }, "Ctrl/⌘-Enter runs · Esc then Tab leaves the editor"));
   const status = make("p", { class: "run-status", role: "status", "aria-live": "polite" });
   const output = make("div", { class: "run-output" });
-  body.append(notice, editorBox, buttons, status, output);
+  const stepBox = make("div");
+  body.append(notice, editorBox, buttons, status, stepBox, output);
 
   const saveCode = saveSoon((code) => progress.update(exercise.id, { code, starterHash }));
   const editor = createEditor(editorBox, {
@@ -53,6 +55,11 @@ export function mountCode(ctx) {
     notice.append(load);
     notice.hidden = false;
   }
+
+  // The step-through, loaded when first wanted (it brings a JavaScript parser).
+  let stepping = null;
+  const stepThrough = () => (stepping ??= import("./step_through.js")
+    .then((m) => m.mountStepThrough({ exercise, editor, clusters, box: stepBox })));
 
   let busy = false;
   let stopper = null;   // AbortController of the run in progress
@@ -100,6 +107,7 @@ export function mountCode(ctx) {
     run.disabled = check.disabled = true;
     stop.hidden = false;
     output.replaceChildren();   // the previous run's output and timeline describe another run
+    stepping?.then((s) => s.close());
     ctx.setVerdict(null, "");
     try { await action(); } catch (err) {
       ctx.setVerdict(false, `The runtime failed: ${escapeHtml(err.message)}`);
@@ -143,6 +151,7 @@ export function mountCode(ctx) {
         status.textContent = `Case ${i + 1} of ${plan.length} failed.`;
         ctx.attempt(false, { code: editor.value, starterHash });
         ctx.setVerdict(false, where + verdict.message);
+        if (!entry.hidden) stepThrough().then((s) => s.offer(entry, verdict.message));
         if (result.error?.line) highlightLine(editor, result.error.line);
         return;
       }
@@ -157,6 +166,11 @@ export function mountCode(ctx) {
   });
 
   run.addEventListener("click", runOnce);
+  step.addEventListener("click", () => {
+    if (busy) return;
+    const [{ testCase }] = judgePlan(exercise, exerciseRng(progress.seed, exercise.id, 0), 0);
+    stepThrough().then((s) => s.start(testCase));
+  });
   stop.addEventListener("click", () => stopper?.abort());
   check.addEventListener("click", checkAll);
   reset.addEventListener("click", () => {

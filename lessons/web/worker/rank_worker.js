@@ -2,7 +2,8 @@
 // talks to the other ranks directly, over one MessagePort per peer that the page created and handed over.
 //
 // From the page:  init { rank, size, ports, wasmModule }  → ready (the core is instantiated on first use)
-//                 run { run, t0, code, input, sendMode, fuzzSeed, learnerLines } → reports, ending in done | error
+//                 run { run, t0, code, input, sendMode, fuzzSeed, learnerLines, step } → reports, ending in done | error
+//                 step { run, action }                    (a step-through: step_hooks.js)
 //                 release { run, gen }                    (everyone reached barrier number gen)
 //                 abandon { run }  → abandoned { run }    (the run ended; answering proves we are idle)
 //                 rewire { ports }                        (new ports to peers whose Workers were replaced)
@@ -15,6 +16,7 @@ import { LearnerError, learnerErrorFrom, loadLearnerModule } from "./learner_mod
 import { RankMessaging } from "./rank_messaging.js";
 import { Reporter } from "./rank_reports.js";
 import { SpanRecorder, clockMs } from "./rank_spans.js";
+import { StepHooks } from "./step_hooks.js";
 
 const MAX_LOG_LINES = 1000;  // per rank and run; a print in a hot loop must not flood the page
 
@@ -79,6 +81,9 @@ async function startRun(msg) {
   early = early.filter((e) => e.msg.run > r.id);
   for (const { src, msg: m } of mine) r.messaging.arrive(src, m);
 
+  // A step-through (step: { sites }): the instrumented code finds its stepper when it is loaded.
+  r.step = msg.step ? new StepHooks({ sites: msg.step.sites, post: (m) => post({ type: "step", run: r.id, ...m }) }) : null;
+  StepHooks.install(r.step);
   let learner;
   try {
     learner = await loadLearnerModule(msg.code, { locateSyntaxError: rank === 0, learnerLines: msg.learnerLines });
@@ -102,7 +107,7 @@ async function startRun(msg) {
   r.where = learner.where;
   r.spans.restart();  // the timeline starts when main() does
   const m = r.messaging;
-  const ctx = {
+  const base = {
     rank, size, input: msg.input, core,
     send: (to, data, options) => m.send(to, data, options),
     recv: (from, options) => m.recv(from, options),
@@ -111,6 +116,7 @@ async function startRun(msg) {
     progress: (value) => { if (!r.finished) r.reporter.progress(value); },
     now: () => clockMs() - r.t0,  // ms since the run started, comparable across ranks
   };
+  const ctx = r.step ? r.step.wrap(base) : base;
   let result;
   try {
     result = await learner.main(ctx);
@@ -196,6 +202,7 @@ self.onmessage = ({ data }) => {
   if (data.type === "init") init(data);
   else if (data.type === "run") startRun(data);
   else if (data.type === "release") { if (run?.id === data.run) run.messaging.release(data.gen); }
+  else if (data.type === "step") { if (run?.id === data.run) run.step?.control(data); }
   else if (data.type === "abandon") abandon(data);
   else if (data.type === "rewire") rewire(data);
 };

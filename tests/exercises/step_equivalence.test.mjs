@@ -1,0 +1,93 @@
+// step_equivalence.test.mjs — a step-through never changes what a program computes. For every code exercise of
+// every week, its reference solution and each of its wrong programs are judged on the runs of a Check (attempt 1
+// of judgePlan: seeded delivery orders, synchronous sends, hidden cases) three ways on the judge cluster: as Run
+// runs them, instrumented with a stepper that lets every rank run free ("continue": the page's Step then
+// Continue), and instrumented with a stepper that pauses before every statement and goes on at once. The
+// RunResult (status, results, output, trace, error and its position) and the checker's verdict must be the same.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+
+import week1 from "../../lessons/week1/exercises.js";
+import week2 from "../../lessons/week2/exercises.js";
+import lab from "../../lessons/lab/exercises.js";
+import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
+import { instrument } from "../../lessons/web/exercise/step_instrument.js";
+import { describeVariables } from "../../lessons/web/worker/step_values.js";
+import { judgePlan } from "../../lessons/web/exercise/judge_plan.js";
+import { exerciseRng } from "../../lessons/web/exercise/random.js";
+import { STEP_GLOBAL } from "../../lessons/web/worker/step_hooks.js";
+import { LEARNER_SEED } from "./judge.mjs";
+
+const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
+const exercises = [...week1, ...week2, ...lab].filter((e) => e.kind === "code");
+
+// Steppers as the Workers' (worker/step_hooks.js) behave once the page has chosen: never pause, or pause
+// everywhere and go on at once (reading the variables each time, as a pause does).
+const free = () => ({ at: () => false, pause: () => { throw new Error("never paused"); } });
+function everywhere(sites) {
+  const seen = { pauses: 0, unreadable: 0 };
+  let site = -1, vars = null;
+  return {
+    seen,
+    at(s, v) { site = s; vars = v; return true; },
+    pause() {
+      seen.pauses += 1;
+      try { describeVariables(sites[site].names, vars()); } catch { seen.unreadable += 1; }
+      return Promise.resolve();
+    },
+  };
+}
+
+async function judge(exercise, code, entry, stepper = null) {
+  const { testCase, delivery, sendMode } = entry;
+  const learnerLines = exercise.program ? code.split("\n").length : null;
+  let program = exercise.program ? exercise.program(code) : code;
+  let original = (line, column) => column;
+  let hooks = null;
+  if (stepper) {
+    const stepped = instrument(program, { maxLine: learnerLines ?? Infinity });
+    program = stepped.code;
+    original = stepped.original;
+    hooks = stepper(stepped.sites);
+    globalThis[STEP_GLOBAL] = hooks;
+  }
+  const run = await runLocal(program, { ranks: testCase.ranks, inputs: testCase.inputs, core, delivery, sendMode,
+    timeoutMs: exercise.timeoutMs ?? 5000, learnerLines });
+  delete globalThis[STEP_GLOBAL];
+  if (run.error) run.error.column = original(run.error.line, run.error.column);
+  return { run, verdict: exercise.check(run, testCase, core), seen: hooks?.seen };
+}
+
+const essentials = ({ status, results, logs, progress, trace, error, deadlock, stopped }) =>
+  ({ status, results, logs, progress, trace, error, deadlock, stopped });
+
+for (const e of exercises) {
+  // The lab's runs train a model: its seeded runs, the synchronous one and the hidden ones, but one of each.
+  const full = judgePlan(e, exerciseRng(LEARNER_SEED, e.id, 1), 1);
+  const plan = e.id.startsWith("lab-") ? [full.find((x) => x.delivery), full.find((x) => x.sendMode === "sync"),
+    full.find((x) => x.hidden)].filter(Boolean) : full;
+  const steppable = instrument(e.program ? e.program(e.solution) : e.solution,
+    { maxLine: e.program ? e.solution.split("\n").length : Infinity }).sites.length > 0;
+  const programs = [{ name: "the reference solution", code: e.solution }, ...e.wrongs];
+  test(`${e.id}: Step then Continue, and stepping every statement, compute what Run computes`, async () => {
+    let pauses = 0;
+    for (const { name, code } of programs) {
+      for (const [i, entry] of plan.entries()) {
+        const where = `${e.id}, ${name}, run ${i + 1}`;
+        const plain = await judge(e, code, entry);
+        const cont = await judge(e, code, entry, free);
+        const every = await judge(e, code, entry, everywhere);
+        assert.deepEqual(essentials(cont.run), essentials(plain.run), `${where}: continue`);
+        assert.deepEqual(cont.verdict, plain.verdict, `${where}: continue's verdict`);
+        assert.deepEqual(essentials(every.run), essentials(plain.run), `${where}: every statement`);
+        assert.deepEqual(every.verdict, plain.verdict, `${where}: every statement's verdict`);
+        assert.equal(every.seen.unreadable, 0, `${where}: a pause could not read its variables`);
+        pauses += every.seen.pauses;
+        if (plain.run.status !== "ok" && plain.run.status === "error") break;   // one failing run says enough
+      }
+    }
+    // The lab's 1F1B exercise has the learner write a plain (synchronous) schedule function: nothing to pause in.
+    assert.equal(pauses > 0, steppable, `${e.id}: ${pauses} statements paused at`);
+  });
+}
