@@ -91,12 +91,14 @@ Usage:
           [--parameters N] [--bytes-per-parameter 4] [--speed fixed|exponential|lognormal|slow-node]
           [--speeds M1,M2,...] [--base S] [--sigma X] [--slow-probability P] [--slowdown X] [--seed SEED]
           --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
-          [--train --layers L --width D --hidden F [--batch B] [--lr LR] [--staleness-aware] [--eval-batch E]]
+          [--train --layers L --width D --hidden F [--batch B] [--lr LR] [--staleness-aware] [--eval-batch E]
+                   [--loss-at S]]
       a parameter server (W workers, K shards by key range) on a switch; worker compute times from the speed
       model (base * M_w * X); --train trains the teacher task with the gradients as the run makes them stale
       -> {"regime", "makespan_s", "round_mean_s", "round_max_s", "updates", "dropped",
           "staleness": {"mean", "max", "histogram"}, "stall_fraction", "busiest_link", "bytes_into_busiest_server",
-          "closed_form_round_compute_s", "closed_form_push_round", "training"?: {"initial_loss", "final_loss", ...}}
+          "closed_form_round_compute_s", "closed_form_push_round", "training"?: {"initial_loss", "final_loss", ...},
+          "loss_at"?: {"time_s", "loss", "updates", "run_over"} (the model at simulated time S)}
   dsml hogwild --threads T --sparsity X [--features N] [--updates U] [--lr LR] [--points P] [--seed SEED]
                [--no-atomic]
       Hogwild! on sparse least squares -> {"support", "updates", "collision_rate", "predicted_collision_rate",

@@ -60,7 +60,7 @@ int ps(int argc, char** argv) {
   const Args args("ps", argc, argv, 2,
                   {"regime", "workers", "servers", "staleness", "backup", "iterations", "parameters",
                    "bytes-per-parameter", "speed", "speeds", "base", "sigma", "slow-probability", "slowdown", "seed",
-                   "alpha", "beta", "bandwidth", "layers", "width", "hidden", "batch", "lr", "eval-batch"},
+                   "alpha", "beta", "bandwidth", "layers", "width", "hidden", "batch", "lr", "eval-batch", "loss-at"},
                   {"train", "staleness-aware", "cancel-stragglers"});
   ParamServerConfig c;
   c.consistency = parse_consistency(args.text("regime"));
@@ -78,7 +78,7 @@ int ps(int argc, char** argv) {
   const CostModel net = model_from(args);
   const bool train = args.has("train");
   if (!train)
-    for (const char* flag : {"layers", "width", "hidden", "batch", "lr", "eval-batch", "staleness-aware"})
+    for (const char* flag : {"layers", "width", "hidden", "batch", "lr", "eval-batch", "staleness-aware", "loss-at"})
       if (args.has(flag)) throw UsageError(std::string("--") + flag + " only applies with --train");
   StaleTrainingConfig t;
   if (train) {
@@ -138,6 +138,15 @@ int ps(int argc, char** argv) {
                                     .add("final_loss", out.training.final_loss)
                                     .add("final_time_s", curve.back().time)
                                     .add("final_updates", curve.back().updates));
+    if (args.has("loss-at")) {  // the servers' model as it stood at simulated time S: regimes compared at equal time
+      const double at = args.number("loss-at");
+      if (!(at >= 0)) throw UsageError("--loss-at must be a time >= 0 (s), got " + args.text("loss-at"));
+      const auto after = std::upper_bound(curve.begin(), curve.end(), at,
+                                          [](double t, const LossPoint& p) { return t < p.time; });
+      const LossPoint& p = *(after - 1);  // the first point is at time 0
+      json.add_object("loss_at", JsonObject().add("time_s", at).add("loss", p.loss).add("updates", p.updates)
+                                     .add_bool("run_over", at > curve.back().time));
+    }
   }
   print(json);
   return 0;
