@@ -32,10 +32,10 @@ val simulate_param_server(const val& request) {
 
 val train_param_server(const val& request) {
   const std::string ctx = "trainParamServer";
-  val copy = val::global("Object").call<val>("assign", val::object(), request);
-  copy.set("parameters", 1.0);  // the model's size replaces it below
-  const ParamServerConfig c = to_param_server_config(copy, ctx);
   const StaleTrainingConfig t = to_stale_training_config(request, ctx);
+  val copy = val::global("Object").call<val>("assign", val::object(), request);
+  copy.set("parameters", static_cast<double>(parameter_count(t.model)));  // the servers hold the model
+  const ParamServerConfig c = to_param_server_config(copy, ctx);
   if (static_cast<double>(c.workers) * c.iterations * t.batch_per_worker *
           static_cast<double>(parameter_count(t.model)) > 2e10)
     throw Error(ctx + ": workers·iterations·batch·parameters must be <= 2e10 (what a tab trains in seconds)");
