@@ -26,6 +26,7 @@
 #include "dsml/topology.h"
 #include "json_output.h"
 #include "network_flags.h"
+#include "ps_command.h"
 #include "train_command.h"
 
 namespace {
@@ -94,6 +95,23 @@ Usage:
       data parallelism's speed-up vs P from the step cost model: strong = fixed global batch B, weak = B rows per
       device; -> {"mode", "strategy", "overlap", "points": [{"ranks", "global_batch", "step_s", "compute_s",
       "comm_s", "speedup", "ideal", "efficiency"}], "comm_bound_batch_per_device" (at the largest P)}
+  dsml ps --regime bsp|asp|ssp|backup --workers W [--servers K] [--staleness S] [--backup B [--cancel-stragglers]]
+          --iterations I
+          [--parameters N] [--bytes-per-parameter 4] [--speed fixed|exponential|lognormal|slow-node]
+          [--speeds M1,M2,...] [--base S] [--sigma X] [--slow-probability P] [--slowdown X] [--seed SEED]
+          --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
+          [--train --layers L --width D --hidden F [--batch B] [--lr LR] [--staleness-aware] [--eval-batch E]
+                   [--loss-at S]]
+      a parameter server (W workers, K shards by key range) on a switch; worker compute times from the speed
+      model (base * M_w * X); --train trains the teacher task with the gradients as the run makes them stale
+      -> {"regime", "makespan_s", "round_mean_s", "round_max_s", "updates", "dropped",
+          "staleness": {"mean", "max", "histogram"}, "stall_fraction", "busiest_link", "bytes_into_busiest_server",
+          "closed_form_round_compute_s", "closed_form_push_round", "training"?: {"initial_loss", "final_loss", ...},
+          "loss_at"?: {"time_s", "loss", "updates", "run_over"} (the model at simulated time S)}
+  dsml hogwild --threads T --sparsity X [--features N] [--updates U] [--lr LR] [--points P] [--seed SEED]
+               [--no-atomic]
+      Hogwild! on sparse least squares -> {"support", "updates", "collision_rate", "predicted_collision_rate",
+                                           "lost_writes", "initial_loss", "final_loss"}
   dsml --help
 
 Units: seconds, bytes, bytes per second. --ranks defaults to 2, --rounds and --laps to 1, --compute to 0.
@@ -224,8 +242,11 @@ int run(int argc, char** argv) {
   if (command == "train-step") return dsml::cli::train_step(argc, argv);
   if (command == "train") return dsml::cli::train(argc, argv);
   if (command == "scaling") return dsml::cli::scaling(argc, argv);
+  if (command == "ps") return dsml::cli::ps(argc, argv);
+  if (command == "hogwild") return dsml::cli::hogwild(argc, argv);
   throw UsageError("unknown subcommand '" + command +
-                   "'; expected cost, amdahl, gustafson, fit, simulate, collective, train-step, train or scaling "
+                   "'; expected cost, amdahl, gustafson, fit, simulate, collective, train-step, train, scaling, ps "
+                   "or hogwild "
                    "(see dsml --help)");
 }
 

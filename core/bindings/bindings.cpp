@@ -7,6 +7,7 @@
 #include "guard.h"
 #include "lab_adapters.h"
 #include "scaling_adapters.h"
+#include "ps_adapters.h"
 #include "training_adapters.h"
 
 using dsml::bindings::Guarded;
@@ -68,4 +69,17 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("dpScaling", &Guarded<&b::dp_scaling>::call);
   function("commBoundBatch", &Guarded<&b::comm_bound_batch>::call);
   function("ddpVariants", &Guarded<&b::ddp_variants>::call);
+  // Week 4: parameter servers, stragglers, staleness, Hogwild!
+  function("speedTimes", &Guarded<&b::speed_times>::call);
+  function("simulateParamServer", &Guarded<&b::simulate_param_server>::call);
+  function("trainParamServer", &Guarded<&b::train_param_server>::call);
+  function("hogwild", &Guarded<&b::hogwild>::call);
+  function("harmonicNumber", &Guarded<&b::harmonic_number>::call);
+  function("expectedMaxExponential", &Guarded<&b::expected_max_exponential>::call);
+  function("expectedOrderStatisticExponential", &Guarded<&b::expected_order_statistic_exponential>::call);
+  function("expectedRoundCompute", &Guarded<&b::expected_round_compute>::call);
+  function("sspStallFixedSpeeds", &Guarded<&b::ssp_stall_fixed_speeds>::call);
+  function("psBandwidth", &Guarded<&b::ps_bandwidth>::call);
+  function("psServersToBalance", &Guarded<&b::ps_servers_to_balance>::call);
+  function("hogwildCollisionProbability", &Guarded<&b::hogwild_collision_probability>::call);
 }

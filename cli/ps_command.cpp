@@ -1,0 +1,180 @@
+// ps_command.cpp — `dsml ps` and `dsml hogwild` (usage in main.cpp), each printing one line of JSON.
+//
+//   $ dsml ps --regime ssp --staleness 2 --workers 6 --servers 2 --iterations 50 --speed fixed --speeds 1,1,1,1,3,5
+//       --base 0.01 --parameters 1e6 --alpha 5e-6 --bandwidth 1e10
+#include "ps_command.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "dsml/hogwild.h"
+#include "dsml/param_server.h"
+#include "dsml/ps_closed_forms.h"
+#include "dsml/stale_training.h"
+#include "json_output.h"
+#include "network_flags.h"
+#include "train_command.h"
+
+namespace dsml::cli {
+namespace {
+
+int seed_flag(const Args& args) {
+  const int seed = args.whole_or("seed", 0);
+  if (seed < 0) throw UsageError("--seed must be a whole number >= 0, got " + args.text("seed"));
+  return seed;
+}
+
+SpeedModel speed_flags(const Args& args) {
+  SpeedModel m;
+  m.distribution = parse_speed_distribution(args.has("speed") ? args.text("speed") : "fixed");
+  m.base_seconds = args.number_or("base", 1.0);
+  if (args.has("speeds")) m.multipliers = args.numbers("speeds");
+  m.sigma = args.number_or("sigma", m.sigma);
+  m.slow_probability = args.number_or("slow-probability", m.slow_probability);
+  m.slowdown = args.number_or("slowdown", m.slowdown);
+  m.seed = static_cast<std::uint64_t>(seed_flag(args));
+  return m;
+}
+
+// {"mean", "max", "histogram": [count of τ = 0, 1, …]}
+JsonObject staleness_json(const std::vector<PsUpdate>& updates) {
+  std::vector<double> histogram;
+  double sum = 0;
+  for (const PsUpdate& u : updates) {
+    if (static_cast<int>(histogram.size()) <= u.tau) histogram.resize(static_cast<std::size_t>(u.tau) + 1, 0.0);
+    histogram[u.tau] += 1;
+    sum += u.tau;
+  }
+  return JsonObject()
+      .add("mean", updates.empty() ? 0.0 : sum / static_cast<double>(updates.size()))
+      .add("max", static_cast<double>(histogram.empty() ? 0 : histogram.size() - 1))
+      .add("histogram", histogram);
+}
+
+}  // namespace
+
+int ps(int argc, char** argv) {
+  const Args args("ps", argc, argv, 2,
+                  {"regime", "workers", "servers", "staleness", "backup", "iterations", "parameters",
+                   "bytes-per-parameter", "speed", "speeds", "base", "sigma", "slow-probability", "slowdown", "seed",
+                   "alpha", "beta", "bandwidth", "layers", "width", "hidden", "batch", "lr", "eval-batch", "loss-at"},
+                  {"train", "staleness-aware", "cancel-stragglers"});
+  ParamServerConfig c;
+  c.consistency = parse_consistency(args.text("regime"));
+  c.workers = args.whole("workers");
+  c.servers = args.whole_or("servers", 1);
+  c.staleness = args.whole_or("staleness", 0);
+  c.backup = args.whole_or("backup", 0);
+  if (args.has("staleness") && c.consistency != Consistency::ssp)
+    throw UsageError("--staleness is SSP's bound: use it with --regime ssp");
+  c.cancel_stragglers = args.has("cancel-stragglers");
+  c.iterations = args.whole("iterations");
+  c.parameters = args.number_or("parameters", 1e6);
+  c.bytes_per_parameter = args.number_or("bytes-per-parameter", 4);
+  c.speed = speed_flags(args);
+  const CostModel net = model_from(args);
+  const bool train = args.has("train");
+  if (!train)
+    for (const char* flag : {"layers", "width", "hidden", "batch", "lr", "eval-batch", "staleness-aware", "loss-at"})
+      if (args.has(flag)) throw UsageError(std::string("--") + flag + " only applies with --train");
+  StaleTrainingConfig t;
+  if (train) {
+    if (args.has("parameters")) throw UsageError("--train sets the parameters to the model's; drop --parameters");
+    t.model = model_flags(args);
+    t.batch_per_worker = args.whole_or("batch", 8);
+    t.lr = args.number_or("lr", 0.05);
+    t.staleness_aware = args.has("staleness-aware");
+    t.eval_batch = args.whole_or("eval-batch", 64);
+    t.seed = c.speed.seed;
+    c.parameters = static_cast<double>(parameter_count(t.model));
+  }
+  validate(c);
+  const Topology topology = Topology::fully_connected(c.workers + c.servers, net);
+  ParamServerTraining out;
+  if (train) out = train_param_server(topology, c, t); else out.run = simulate_param_server(topology, c);
+  const ParamServerResult& r = out.run;
+
+  const auto& rounds = r.round_seconds;
+  JsonObject json;
+  json.add_text("regime", consistency_name(c.consistency))
+      .add("workers", c.workers)
+      .add("servers", c.servers)
+      .add("makespan_s", r.makespan)
+      .add("round_mean_s", std::accumulate(rounds.begin(), rounds.end(), 0.0) / static_cast<double>(rounds.size()))
+      .add("round_max_s", *std::max_element(rounds.begin(), rounds.end()))
+      .add("updates", static_cast<double>(r.updates.size()))
+      .add("dropped", r.dropped)
+      .add_object("staleness", staleness_json(r.updates))
+      .add("stall_fraction", r.stall_fraction)
+      .add("messages", r.messages)
+      .add("bytes_into_busiest_server", r.bytes_into_busiest_server);
+  if (r.busiest_link >= 0) {
+    json.add_object("busiest_link", JsonObject()
+                                        .add_text("name", r.topology.link_name(r.busiest_link))
+                                        .add("busy_s", r.link_busy[r.busiest_link]));
+  } else {
+    json.add_null("busiest_link");
+  }
+  // Closed forms beside the simulation: a round's compute (the P-th of N workers) and one round's push traffic.
+  if (round_quota(c) > 0) {
+    json.add("closed_form_round_compute_s", expected_round_compute(c.speed, c.workers, round_quota(c)));
+  } else {
+    json.add_null("closed_form_round_compute_s");
+  }
+  const PsBandwidth bw = ps_bandwidth(net, c.workers, c.servers, c.parameters * c.bytes_per_parameter);
+  json.add_object("closed_form_push_round", JsonObject()
+                                                .add("server_bytes", bw.server_bytes)
+                                                .add("server_s", bw.server_seconds)
+                                                .add("worker_s", bw.worker_seconds)
+                                                .add_bool("servers_bottleneck", bw.servers_bottleneck));
+  if (train) {
+    const auto& curve = out.training.curve;
+    json.add_object("training", JsonObject()
+                                    .add("parameters", c.parameters)
+                                    .add("initial_loss", curve.front().loss)
+                                    .add("final_loss", out.training.final_loss)
+                                    .add("final_time_s", curve.back().time)
+                                    .add("final_updates", curve.back().updates));
+    if (args.has("loss-at")) {  // the servers' model as it stood at simulated time S: regimes compared at equal time
+      const double at = args.number("loss-at");
+      if (!(at >= 0)) throw UsageError("--loss-at must be a time >= 0 (s), got " + args.text("loss-at"));
+      const auto after = std::upper_bound(curve.begin(), curve.end(), at,
+                                          [](double t, const LossPoint& p) { return t < p.time; });
+      const LossPoint& p = *(after - 1);  // the first point is at time 0
+      json.add_object("loss_at", JsonObject().add("time_s", at).add("loss", p.loss).add("updates", p.updates)
+                                     .add_bool("run_over", at > curve.back().time));
+    }
+  }
+  print(json);
+  return 0;
+}
+
+int hogwild(int argc, char** argv) {
+  const Args args("hogwild", argc, argv, 2, {"threads", "features", "sparsity", "updates", "lr", "seed", "points"},
+                  {"no-atomic"});
+  HogwildConfig c;
+  c.threads = args.whole("threads");
+  c.features = args.whole_or("features", c.features);
+  c.sparsity = args.number("sparsity");
+  c.updates = args.whole_or("updates", c.updates);
+  c.lr = args.number_or("lr", c.lr);
+  c.points = args.whole_or("points", c.points);
+  c.atomic = !args.has("no-atomic");
+  c.seed = static_cast<std::uint64_t>(seed_flag(args));
+  const HogwildResult r = simulate_hogwild(c);
+  print(JsonObject()
+            .add("threads", c.threads)
+            .add("support", r.support)
+            .add("updates", r.updates)
+            .add("collision_rate", r.collision_rate)
+            .add("predicted_collision_rate", r.predicted_collision_rate)
+            .add("lost_writes", r.lost_writes)
+            .add("initial_loss", r.loss.front())
+            .add("final_loss", r.final_loss));
+  return 0;
+}
+
+}  // namespace dsml::cli

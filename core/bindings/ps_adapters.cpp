@@ -1,0 +1,93 @@
+// ps_adapters.cpp — see ps_adapters.h. Convert, call the core, convert back.
+#include "ps_adapters.h"
+
+#include "dsml/error.h"
+#include "fields.h"
+#include "ps_convert.h"
+#include "training_convert.h"
+
+namespace dsml::bindings {
+namespace {
+
+int whole(double x, const char* what, std::int64_t minimum = 1, std::int64_t maximum = 1000000) {
+  return static_cast<int>(whole_value(x, what, minimum, maximum));
+}
+
+}  // namespace
+
+val speed_times(const val& speed, double workers, double iterations) {
+  const int w = whole(workers, "speedTimes: workers", 1, 4096);
+  const int n = whole(iterations, "speedTimes: iterations", 0, 1000000);
+  if (static_cast<double>(w) * n > 4e6) throw Error("speedTimes: workers·iterations must be <= 4e6");
+  val out = val::array();
+  for (const auto& times : sample_iteration_times(to_speed_model(speed, "speedTimes"), w, n))
+    out.call<void>("push", to_float64_array(times));
+  return out;
+}
+
+val simulate_param_server(const val& request) {
+  const ParamServerConfig c = to_param_server_config(request, "simulateParamServer");
+  return to_val(dsml::simulate_param_server(to_ps_topology(request, c, "simulateParamServer"), c));
+}
+
+val train_param_server(const val& request) {
+  const std::string ctx = "trainParamServer";
+  const StaleTrainingConfig t = to_stale_training_config(request, ctx);
+  val copy = val::global("Object").call<val>("assign", val::object(), request);
+  copy.set("parameters", static_cast<double>(parameter_count(t.model)));  // the servers hold the model
+  const ParamServerConfig c = to_param_server_config(copy, ctx);
+  if (static_cast<double>(c.workers) * c.iterations * t.batch_per_worker *
+          static_cast<double>(parameter_count(t.model)) > 2e10)
+    throw Error(ctx + ": workers·iterations·batch·parameters must be <= 2e10 (what a tab trains in seconds)");
+  const ParamServerTraining out = dsml::train_param_server(to_ps_topology(request, c, ctx), c, t);
+  val result = val::object();
+  result.set("run", to_val(out.run));
+  result.set("training", to_val(out.training));
+  return result;
+}
+
+val hogwild(const val& request) { return to_val(simulate_hogwild(to_hogwild_config(request))); }
+
+double harmonic_number(double n) { return dsml::harmonic_number(whole(n, "harmonicNumber: n", 0)); }
+
+double expected_max_exponential(double workers, double mean_seconds) {
+  return dsml::expected_max_exponential(whole(workers, "expectedMaxExponential: workers"), mean_seconds);
+}
+
+double expected_order_statistic_exponential(double quota, double workers, double mean_seconds) {
+  return dsml::expected_order_statistic_exponential(whole(quota, "expectedOrderStatisticExponential: quota"),
+                                                    whole(workers, "expectedOrderStatisticExponential: workers"),
+                                                    mean_seconds);
+}
+
+double expected_round_compute(const val& speed, double workers, double quota) {
+  return dsml::expected_round_compute(to_speed_model(speed, "expectedRoundCompute"),
+                                      whole(workers, "expectedRoundCompute: workers", 1, 4096),
+                                      whole(quota, "expectedRoundCompute: quota", 1, 4096));
+}
+
+val ssp_stall_fixed_speeds(const val& speed, double workers, double iterations, double staleness) {
+  return to_val(dsml::ssp_stall_fixed_speeds(to_speed_model(speed, "sspStallFixedSpeeds"),
+                                             whole(workers, "sspStallFixedSpeeds: workers", 1, 4096),
+                                             whole(iterations, "sspStallFixedSpeeds: iterations"),
+                                             whole(staleness, "sspStallFixedSpeeds: staleness", 0)));
+}
+
+val ps_bandwidth(const val& network, double workers, double servers, double parameter_bytes) {
+  return to_val(dsml::ps_bandwidth(to_cost_model(network, "psBandwidth: network"),
+                                   whole(workers, "psBandwidth: workers", 1, 4096),
+                                   whole(servers, "psBandwidth: servers", 1, 4096), parameter_bytes));
+}
+
+double ps_servers_to_balance(const val& network, double workers, double parameter_bytes) {
+  return dsml::ps_servers_to_balance(to_cost_model(network, "psServersToBalance: network"),
+                                     whole(workers, "psServersToBalance: workers", 1, 4096), parameter_bytes);
+}
+
+double hogwild_collision_probability(double threads, double features, double support) {
+  const int n = whole(features, "hogwildCollisionProbability: features", 1, 10000000);
+  return dsml::hogwild_collision_probability(whole(threads, "hogwildCollisionProbability: threads", 1, 4096), n,
+                                             whole(support, "hogwildCollisionProbability: support", 1, n));
+}
+
+}  // namespace dsml::bindings

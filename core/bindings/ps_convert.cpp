@@ -1,0 +1,175 @@
+// ps_convert.cpp — see ps_convert.h.
+#include "ps_convert.h"
+
+#include "convert.h"
+#include "dsml/error.h"
+#include "fields.h"
+#include "training_convert.h"
+
+namespace dsml::bindings {
+
+SpeedModel to_speed_model(const val& speed, const std::string& context) {
+  const std::string ctx = context + ": speed";
+  require_object(speed, ctx, "{distribution?, base?, multipliers?, sigma?, slowProbability?, slowdown?, seed?}");
+  SpeedModel m;
+  const val distribution = speed["distribution"];
+  if (!distribution.isUndefined()) m.distribution = parse_speed_distribution(text_field(speed, "distribution", ctx));
+  m.base_seconds = number_field_or(speed, "base", m.base_seconds, ctx);
+  if (!speed["multipliers"].isUndefined()) m.multipliers = to_doubles(speed["multipliers"], "speed.multipliers");
+  m.sigma = number_field_or(speed, "sigma", m.sigma, ctx);
+  m.slow_probability = number_field_or(speed, "slowProbability", m.slow_probability, ctx);
+  m.slowdown = number_field_or(speed, "slowdown", m.slowdown, ctx);
+  m.seed = static_cast<std::uint64_t>(whole_field_or(speed, "seed", 0, ctx));
+  return m;
+}
+
+ParamServerConfig to_param_server_config(const val& r, const std::string& ctx) {
+  require_object(r, ctx, "{regime, workers, servers?, staleness?, backup?, iterations, parameters?, speed?, network}");
+  ParamServerConfig c;
+  c.consistency = parse_consistency(text_field(r, "regime", ctx));
+  c.workers = static_cast<int>(whole_field(r, "workers", ctx, 1, 4096));
+  c.servers = static_cast<int>(whole_field_or(r, "servers", 1, ctx, 1, 4096));
+  c.staleness = static_cast<int>(whole_field_or(r, "staleness", 0, ctx, 0, 1000000));
+  c.backup = static_cast<int>(whole_field_or(r, "backup", 0, ctx, 0, 4095));
+  c.cancel_stragglers = flag_field_or(r, "cancelStragglers", false, ctx);
+  c.iterations = static_cast<int>(whole_field(r, "iterations", ctx, 1, 1000000));
+  c.parameters = number_field_or(r, "parameters", c.parameters, ctx);
+  c.bytes_per_parameter = number_field_or(r, "bytesPerParameter", c.bytes_per_parameter, ctx);
+  if (!r["speed"].isUndefined()) c.speed = to_speed_model(r["speed"], ctx);
+  if (static_cast<double>(c.workers) * c.servers * c.iterations > 2e6)
+    throw Error(ctx + ": workers·servers·iterations must be <= 2e6 (pushes a tab simulates at once), got " +
+                format_number(static_cast<double>(c.workers) * c.servers * c.iterations));
+  validate(c);
+  return c;
+}
+
+Topology to_ps_topology(const val& r, const ParamServerConfig& c, const std::string& ctx) {
+  return Topology::fully_connected(c.workers + c.servers, to_cost_model(object_field(r, "network", ctx), ctx));
+}
+
+StaleTrainingConfig to_stale_training_config(const val& r, const std::string& ctx) {
+  StaleTrainingConfig t;
+  t.model = to_mlp_config(object_field(r, "model", ctx), ctx);
+  t.batch_per_worker = static_cast<int>(whole_field_or(r, "batch", 8, ctx, 1, 100000));
+  t.lr = number_field_or(r, "lr", t.lr, ctx);
+  t.staleness_aware = flag_field_or(r, "stalenessAware", false, ctx);
+  t.eval_batch = static_cast<int>(whole_field_or(r, "evalBatch", 64, ctx, 1, 100000));
+  t.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
+  check_run_size(t.model, t.batch_per_worker, 1, ctx);
+  return t;
+}
+
+HogwildConfig to_hogwild_config(const val& r) {
+  const std::string ctx = "hogwild";
+  require_object(r, ctx, "{threads, sparsity, features?, updates?, lr?, atomic?, points?, seed?}");
+  HogwildConfig c;
+  c.threads = static_cast<int>(whole_field(r, "threads", ctx, 1, 4096));
+  c.features = static_cast<int>(whole_field_or(r, "features", c.features, ctx, 1, 10000000));
+  c.sparsity = number_field(r, "sparsity", ctx);
+  c.updates = static_cast<int>(whole_field_or(r, "updates", c.updates, ctx, 1, 10000000));
+  c.lr = number_field_or(r, "lr", c.lr, ctx);
+  c.atomic = flag_field_or(r, "atomic", true, ctx);
+  c.points = static_cast<int>(whole_field_or(r, "points", c.points, ctx, 1, 100000));
+  c.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
+  return c;
+}
+
+val to_val(const ParamServerResult& run) {
+  static const char* const kKinds[] = {"compute", "push", "wait"};
+  val spans = val::array();
+  for (const PsSpan& s : run.spans) {
+    val o = val::object();
+    o.set("worker", s.worker);
+    o.set("kind", kKinds[static_cast<int>(s.kind)]);
+    o.set("start", s.start);
+    o.set("end", s.end);
+    o.set("iteration", s.iteration);
+    spans.call<void>("push", o);
+  }
+  std::vector<double> shard, worker, iteration, time, tau;
+  for (const PsUpdate& u : run.updates) {
+    shard.push_back(u.shard);
+    worker.push_back(u.worker);
+    iteration.push_back(u.iteration);
+    time.push_back(u.time);
+    tau.push_back(u.tau);
+  }
+  val updates = val::object();
+  updates.set("shard", to_float64_array(shard));
+  updates.set("worker", to_float64_array(worker));
+  updates.set("iteration", to_float64_array(iteration));
+  updates.set("time", to_float64_array(time));
+  updates.set("tau", to_float64_array(tau));
+  val names = val::array();
+  for (int l = 0; l < run.topology.links(); ++l) names.call<void>("push", run.topology.link_name(l));
+  val out = val::object();
+  out.set("makespan", run.makespan);
+  out.set("spans", spans);
+  out.set("updates", updates);
+  out.set("dropped", run.dropped);
+  out.set("roundEnd", to_float64_array(run.round_end));
+  out.set("roundSeconds", to_float64_array(run.round_seconds));
+  out.set("computeSeconds", to_float64_array(run.compute_seconds));
+  out.set("waitSeconds", to_float64_array(run.wait_seconds));
+  out.set("stallFraction", run.stall_fraction);
+  out.set("messages", run.messages);
+  out.set("bytesIntoBusiestServer", run.bytes_into_busiest_server);
+  out.set("linkBusy", to_float64_array(run.link_busy));
+  out.set("linkNames", names);
+  if (run.busiest_link >= 0) {
+    val busiest = val::object();
+    busiest.set("name", run.topology.link_name(run.busiest_link));
+    busiest.set("busy", run.link_busy[run.busiest_link]);
+    out.set("busiestLink", busiest);
+  } else {
+    out.set("busiestLink", val::null());
+  }
+  return out;
+}
+
+val to_val(const StaleTrainingResult& training) {
+  std::vector<double> time, updates, loss;
+  for (const LossPoint& p : training.curve) {
+    time.push_back(p.time);
+    updates.push_back(p.updates);
+    loss.push_back(p.loss);
+  }
+  val out = val::object();
+  out.set("time", to_float64_array(time));
+  out.set("updates", to_float64_array(updates));
+  out.set("loss", to_float64_array(loss));
+  out.set("finalLoss", training.final_loss);
+  return out;
+}
+
+val to_val(const HogwildResult& r) {
+  val out = val::object();
+  out.set("support", r.support);
+  out.set("updates", r.updates);
+  out.set("collisionRate", r.collision_rate);
+  out.set("predictedCollisionRate", r.predicted_collision_rate);
+  out.set("lostWrites", r.lost_writes);
+  out.set("lossUpdates", to_float64_array(r.loss_updates));
+  out.set("loss", to_float64_array(r.loss));
+  out.set("finalLoss", r.final_loss);
+  return out;
+}
+
+val to_val(const SspStall& stall) {
+  val out = val::object();
+  out.set("waitSeconds", to_float64_array(stall.wait_seconds));
+  out.set("finishSeconds", to_float64_array(stall.finish_seconds));
+  out.set("stallFraction", stall.stall_fraction);
+  return out;
+}
+
+val to_val(const PsBandwidth& b) {
+  val out = val::object();
+  out.set("serverBytes", b.server_bytes);
+  out.set("serverSeconds", b.server_seconds);
+  out.set("workerSeconds", b.worker_seconds);
+  out.set("serversBottleneck", b.servers_bottleneck);
+  return out;
+}
+
+}  // namespace dsml::bindings
