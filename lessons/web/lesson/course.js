@@ -18,7 +18,7 @@ export const WEEKS = [
       + "reduce-scatter and all-to-all; lower bounds, topologies and link contention.",
   },
   {
-    slug: "week3", number: 3, available: false,
+    slug: "week3", number: 3, available: true,
     title: "Data parallelism and large-batch training",
     summary: "Synchronous SGD on Workers, exact to one device; naive, flat and bucketed DDP with the all-reduce "
       + "overlapped with backward; gradient accumulation, unequal shards, large batches (linear scaling with warm-up, "
