@@ -57,5 +57,5 @@ export const amdahlCeiling = {
   solutionText: `<p>S(∞) = 1/s: however many GPUs run the parallel part, the serial part still takes the fraction s of the
     original time. With s = (N/S − 1)/(N − 1), the ceiling is (N − 1)/(N/S − 1). A job at 8× on 16 GPUs can never exceed
     15×; doubling to 32 GPUs gives only 1/(1/15 + (14/15)/32) ≈ 10.4×. Gustafson's answer is to grow the problem with N
-    (weak scaling), which in training means growing the global batch — <a href="../week3/index.html#strong-weak">Week 3</a> weighs what that costs.</p>`,
+    (weak scaling), which in training means growing the global batch — Week 3 weighs what that costs.</p>`,
 };
