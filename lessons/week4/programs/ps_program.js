@@ -130,11 +130,11 @@ export function replayGap(servers, replay) {
   return worst;
 }
 
-// The held-out loss of the shards' final θ put together.
+// The held-out loss of the shards' final θ put together (on the workers' and the simulator's held-out batch).
 export function finalLoss(core, config, servers) {
   const init = core.mlpInit({ ...config.model, seed: config.seed + 1 });
   const flat = new Float64Array(init.reduce((n, t) => n + t.length, 0));
   for (const s of servers) flat.set(s.theta, s.begin);
-  const held = core.teacherBatch({ model: config.model, seed: config.seed + 7919, step: 0, batch: config.evalBatch });
+  const held = core.teacherBatch({ model: config.model, seed: config.seed, step: 2 ** 40, batch: config.evalBatch });
   return forwardLoss(dpKernels(core, config.model, null), keys.splitParams(flat, init.map((t) => t.length)), held.inputs, held.targets).loss;
 }

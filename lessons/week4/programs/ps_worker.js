@@ -13,7 +13,8 @@ export async function workLoop(ctx, config) {
   const sizes = ctx.core.mlpInit({ ...config.model, seed: config.seed + 1 }).map((t) => t.length);
   const total = sizes.reduce((a, b) => a + b, 0), ranges = keyRanges(total, K);
   const flat = new Float64Array(total), versions = new Array(K).fill(0);
-  const held = ctx.core.teacherBatch({ model: config.model, seed: config.seed + 7919, step: 0, batch: config.evalBatch ?? 64 });
+  // The held-out batch is the simulator's (stale_training.h, kEvalBatchStep = 2^40): the two curves are comparable.
+  const held = ctx.core.teacherBatch({ model: config.model, seed: config.seed, step: 2 ** 40, batch: config.evalBatch ?? 64 });
   const sleep = (ms) => new Promise((resume) => setTimeout(resume, ms));
   const clocks = [];   // { start, version }: when each clock started, on the parameters of which versions
   for (let c = 0; c < config.iterations; c++) {

@@ -31,7 +31,7 @@ export function mountPsWorkers(figure, core, clusters) {
   const tauChart = createLineChart(chartBox(figure, "Staleness of the applied gradients"),
     { xLabel: "staleness τ (updates)", yLabel: "share of updates", datasets: [] });
   const lossChart = createLineChart(chartBox(figure, "Held-out loss against updates"),
-    { xLabel: "updates applied", yLabel: "held-out MSE", logY: true, datasets: [] });
+    { xLabel: "updates applied", yLabel: "held-out MSE", datasets: [] });
   let runs = [];      // the last two Workers runs of the current settings
   let busy = false;
   status.textContent = `${plural(ITERATIONS, "clock")} per worker; a unit of the speed model is ${UNIT_MS} ms on the Workers. ` +
@@ -77,8 +77,9 @@ export function mountPsWorkers(figure, core, clusters) {
   function simulate() {
     const { W, model, fields } = settings();
     const config = psConfig(core, fields, W, model);
-    const out = core.trainParamServer({ regime: fields.regime, workers: W, servers: 1, staleness: fields.staleness,
-      backup: fields.backup, iterations: ITERATIONS, speed: { ...model, base: UNIT_MS / 1000, seed: config.seed },
+    const out = core.trainParamServer({ regime: fields.regime, workers: W, servers: 1, iterations: ITERATIONS,
+      ...(fields.regime === "ssp" ? { staleness: fields.staleness } : {}),
+      ...(fields.regime === "backup" ? { backup: fields.backup } : {}), speed: { ...model, base: UNIT_MS / 1000, seed: config.seed },
       network: { alpha: 1e-4, beta: 1e-9 }, model: config.model, batch: config.batch, lr: config.lr,
       stalenessAware: fields.stalenessAware, evalBatch: config.evalBatch, seed: config.seed });
     return { tau: Array.from(out.run.updates.tau), makespan: out.run.makespan, training: out.training, dropped: out.run.dropped };
