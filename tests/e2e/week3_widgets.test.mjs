@@ -53,6 +53,16 @@ describe("week 3 widgets", () => {
     assert.deepEqual(problems, []);
   });
 
+  test("strong and weak scaling measured on 1, 2, 4, 8 Workers: four points each, one Worker's speed-up is 1", async () => {
+    await page.locator("[data-widget=scaling-workers] button", { hasText: "Measure on the Workers" }).click();
+    await page.waitForFunction(() => /Measured on 8 Workers|could not/.test(document.querySelector("[data-widget=scaling-workers] .widget-readout").textContent),
+      null, { timeout: 240000 });
+    assert.match(await readout(page, "scaling-workers"), /Measured on 8 Workers: strong scaling [\d.]+× .* weak [\d.]+×/);
+    const summary = await page.locator("[data-widget=scaling-workers] .chart-summary").innerText();
+    assert.match(summary, /Measured speed-up on 1, 2, 4, 8 Workers: strong 1\.0×, [\d.]+×, [\d.]+×, [\d.]+×; weak 1\.0×, [\d.]+×, [\d.]+×, [\d.]+×\./);
+    assert.deepEqual(problems, []);
+  });
+
   test("the core-only widgets start on the prose's numbers", async () => {
     assert.match(await readout(page, "exactness"), new RegExp(`gradient is ${await calc(page, "exact-sum")} too large`));
     assert.match(await readout(page, "unequal"), new RegExp(`misses the full-batch gradient by ${await calc(page, "uneq-plain")}`));

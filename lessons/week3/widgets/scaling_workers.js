@@ -50,7 +50,6 @@ export function mountScalingWorkers(figure, core, clusters) {
         weak.push({ P, t: await stepSeconds(P, WEAK_ROWS * P) });
         draw(strong, weak);
       }
-      const s8 = strong.at(-1).t ? strong[0].t / strong.at(-1).t : NaN, w8 = weak[0].t ? (8 * weak[0].t) / weak.at(-1).t : NaN;
       const s8 = strong[0].t / strong.at(-1).t, w8 = (8 * weak[0].t) / weak.at(-1).t;
       out.textContent = `Measured on 8 Workers: strong scaling ${formatRatio(s8, { decimals: 1 })} (${formatSeconds(strong.at(-1).t, 2)} ` +
         `a step against ${formatSeconds(strong[0].t, 2)} on one), weak ${formatRatio(w8, { decimals: 1 })}. ` +
