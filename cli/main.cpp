@@ -26,6 +26,7 @@
 #include "dsml/topology.h"
 #include "json_output.h"
 #include "network_flags.h"
+#include "pipeline_command.h"
 #include "ps_command.h"
 #include "train_command.h"
 
@@ -112,6 +113,14 @@ Usage:
                [--no-atomic]
       Hogwild! on sparse least squares -> {"support", "updates", "collision_rate", "predicted_collision_rate",
                                            "lost_writes", "initial_loss", "final_loss"}
+  dsml pipeline (--schedule gpipe|1f1b|interleaved|zb-h1 [--chunks V] [--timeline] | --compare [--chunks 2])
+                --devices P --micro-batches M [--forward 1] [--backward-input 1] [--backward-weight 1] [--p2p 0]
+      a pipeline schedule generated and timed (a full backward takes backward-input + backward-weight; times per
+      chunk); interleaved needs M a multiple of P -> {"schedule", "devices", "chunks_per_device", "micro_batches",
+      "timing": {"makespan", "ideal", "bubble_fraction", "bubble_over_ideal", "idle"}, "peak_activations",
+      "messages", "timeline"?: [{"device", "kind", "micro_batch", "chunk", "start", "end"}]}; --compare: all four
+      at the same (P, M) with per-stage times, beside each paper's formula -> {"schedules": [{..., "formula_over_ideal",
+      "peak_stage_activations"}]}
   dsml --help
 
 Units: seconds, bytes, bytes per second. --ranks defaults to 2, --rounds and --laps to 1, --compute to 0.
@@ -244,9 +253,10 @@ int run(int argc, char** argv) {
   if (command == "scaling") return dsml::cli::scaling(argc, argv);
   if (command == "ps") return dsml::cli::ps(argc, argv);
   if (command == "hogwild") return dsml::cli::hogwild(argc, argv);
+  if (command == "pipeline") return dsml::cli::pipeline(argc, argv);
   throw UsageError("unknown subcommand '" + command +
-                   "'; expected cost, amdahl, gustafson, fit, simulate, collective, train-step, train, scaling, ps "
-                   "or hogwild "
+                   "'; expected cost, amdahl, gustafson, fit, simulate, collective, train-step, train, scaling, ps, "
+                   "hogwild or pipeline "
                    "(see dsml --help)");
 }
 
