@@ -26,6 +26,7 @@
 #include "dsml/topology.h"
 #include "json_output.h"
 #include "network_flags.h"
+#include "design_command.h"
 #include "pipeline_command.h"
 #include "ps_command.h"
 #include "train_command.h"
@@ -121,6 +122,16 @@ Usage:
       "messages", "timeline"?: [{"device", "kind", "micro_batch", "chunk", "start", "end"}]}; --compare: all four
       at the same (P, M) with per-stage times, beside each paper's formula -> {"schedules": [{..., "formula_over_ideal",
       "peak_stage_activations"}]}
+  dsml micro-batches --stages P --compute T --overhead O --max M
+      the best number of micro-batches for step (m + P - 1)(T/m + O): closed form sqrt((P - 1)T/O) and the
+      searched whole m -> {"closed_form", "best", "best_step_s"}
+  dsml layouts --model gpt3-6.7b|opt-30b|gpt3-175b --nodes N --gpus-per-node G [--global-batch 512]
+               [--micro-batch 1] [--flops 156e12] [--memory 80e9] [--full-recomputation] [--no-sequence-parallel]
+               [--fits-only]
+      every (t, p, d) factorisation priced: memory per GPU with and without ZeRO-1, time per axis, step time
+      -> {"model", "parameters", "layouts": [{"t", "p", "d", "micro_batches", "memory_gb", "memory_zero1_gb",
+          "activation_gb", "compute_s", "bubble_s", "tensor_s", "pipeline_s", "data_s", "step_s", "fits",
+          "fits_zero1"}]}
   dsml --help
 
 Units: seconds, bytes, bytes per second. --ranks defaults to 2, --rounds and --laps to 1, --compute to 0.
@@ -254,9 +265,11 @@ int run(int argc, char** argv) {
   if (command == "ps") return dsml::cli::ps(argc, argv);
   if (command == "hogwild") return dsml::cli::hogwild(argc, argv);
   if (command == "pipeline") return dsml::cli::pipeline(argc, argv);
+  if (command == "micro-batches") return dsml::cli::micro_batches(argc, argv);
+  if (command == "layouts") return dsml::cli::layouts(argc, argv);
   throw UsageError("unknown subcommand '" + command +
                    "'; expected cost, amdahl, gustafson, fit, simulate, collective, train-step, train, scaling, ps, "
-                   "hogwild or pipeline "
+                   "hogwild, pipeline, micro-batches or layouts "
                    "(see dsml --help)");
 }
 

@@ -16,3 +16,12 @@ dsml_cli_test(cli_pipeline_compare 0 ARGS pipeline --compare --devices 4 --micro
 dsml_cli_test(cli_pipeline_interleaved_bad_m ${error_exit} ARGS pipeline --schedule interleaved --chunks 2 --devices 4
   --micro-batches 6
   STDERR "dsml: error: the interleaved schedule needs the number of micro-batches to be a multiple of the devices \\(m = 6, P = 4\\)")
+# dsml micro-batches: P = 4, t = 1 s, o = 3 ms → m* = √1000, best 32, T(32) = 35·(1/32 + 0.003) = 1.19875 s.
+dsml_cli_test(cli_micro_batches 0 ARGS micro-batches --stages 4 --compute 1 --overhead 0.003 --max 1000
+  STDOUT "\"closed_form\": 31.62277660168379.*\"best\": 32, \"best_step_s\": 1.19875")
+# dsml layouts: OPT-30B on 8 × 8 GPUs; (t, p, d) = (8, 4, 2) has 256 micro-batches and 16Ψ/32 + 4·12·14.25·sbh
+# bytes = 14.98 + 10.04 GB per GPU.
+dsml_cli_test(cli_layouts_opt30b 0 ARGS layouts --model opt-30b --nodes 8 --gpus-per-node 8
+  STDOUT "{\"t\": 8, \"p\": 4, \"d\": 2, \"micro_batches\": 256, \"memory_gb\": 25.0[0-9]*, ")
+dsml_cli_test(cli_layouts_bad_model ${error_exit} ARGS layouts --model gpt5 --nodes 8 --gpus-per-node 8
+  STDERR "dsml: error: unknown model preset \"gpt5\"; choose gpt3-6.7b, opt-30b or gpt3-175b")
