@@ -25,16 +25,6 @@ JsonObject timing_json(const ChunkTiming& t, JsonObject out = {}) {
       .add("idle", t.idle);
 }
 
-const char* kind_name(ChunkOp::Kind kind) {
-  switch (kind) {
-    case ChunkOp::Kind::kForward: return "F";
-    case ChunkOp::Kind::kBackward: return "BW";
-    case ChunkOp::Kind::kBackwardInput: return "B";
-    case ChunkOp::Kind::kBackwardWeight: return "W";
-  }
-  return "?";
-}
-
 }  // namespace
 
 int pipeline(int argc, char** argv) {

@@ -52,9 +52,18 @@ int chunk_schedule_messages(const ChunkSchedule& schedule) {
   return 2 * schedule.micro_batches * crossings;  // an activation forward, a gradient back
 }
 
+const char* kind_name(ChunkOp::Kind kind) {
+  switch (kind) {
+    case ChunkOp::Kind::kForward: return "F";
+    case ChunkOp::Kind::kBackward: return "BW";
+    case ChunkOp::Kind::kBackwardInput: return "B";
+    case ChunkOp::Kind::kBackwardWeight: return "W";
+  }
+  return "?";
+}
+
 std::string describe(const ChunkOp& op) {
-  static const char* const kNames[] = {"F", "BW", "B", "W"};
-  return std::string(kNames[static_cast<int>(op.kind)]) + "(" + std::to_string(op.micro_batch) + ", chunk " +
+  return std::string(kind_name(op.kind)) + "(" + std::to_string(op.micro_batch) + ", chunk " +
          std::to_string(op.chunk) + ")";
 }
 

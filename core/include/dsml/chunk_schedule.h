@@ -100,7 +100,9 @@ std::vector<int> peak_chunk_activations(const ChunkSchedule& schedule);
 // two chunks sit on different devices — 2·m·(P·v − 1) when P > 1.
 int chunk_schedule_messages(const ChunkSchedule& schedule);
 
-// "F(3, chunk 5)", "B(3, chunk 5)", "W(3, chunk 5)", "BW(3, chunk 5)" (a full backward).
+// "F", "BW" (a full backward), "B", "W" — the letters of the papers' timelines.
+const char* kind_name(ChunkOp::Kind kind);
+// "F(3, chunk 5)", "B(3, chunk 5)", "W(3, chunk 5)", "BW(3, chunk 5)".
 std::string describe(const ChunkOp& op);
 
 }  // namespace dsml
