@@ -88,6 +88,7 @@ EMSCRIPTEN_BINDINGS(dsml) {
   // Week 5: pipelines beyond 1F1B (interleaved, zero-bubble), their timelines and bubbles
   function("pipelineTimeline", &Guarded<&b::pipeline_timeline>::call);
   function("pipelineCompare", &Guarded<&b::pipeline_compare>::call);
+  function("pipelineTrain", &Guarded<&b::pipeline_train>::call);
   // Week 5: mixture of experts across expert-parallel ranks
   function("expertParallel", &Guarded<&b::expert_parallel>::call);
   function("priceExpertAllToAll", &Guarded<&b::price_expert_all_to_all>::call);

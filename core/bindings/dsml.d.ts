@@ -775,6 +775,16 @@ export interface DsmlCore {
                    devices: number; microBatches: number; chunksPerDevice?: number }):
       PipelineTimingResult & { name: string; devices: number; chunksPerDevice: number; microBatches: number;
                                peakActivations: number[]; messages: number; timeline: PipelineSpan[] };
+  /** The schedule executed on the MLP (layers cut into devices·chunksPerDevice chunks, chunk c on device
+   *  c mod P; ZB-H1 runs the backward as separate B and W kernels) for `steps` steps of the teacher task beside
+   *  one device from the same start: losses, and the final parameters' distance (~1e-16).
+   *  @throws as pipelineTimeline, if layers is not divisible by devices·chunksPerDevice, microBatches > batch,
+   *  or the run is larger than trainCompare allows. */
+  pipelineTrain(request: { schedule: "gpipe" | "1f1b" | "interleaved" | "zb-h1"; devices: number;
+                           microBatches: number; chunksPerDevice?: number; model: ModelConfig;
+                           optimizer: OptimizerConfig; batch: number; steps: number; seed?: number }):
+      { losses: Float64Array; singleLosses: Float64Array; maxRelativeDifference: number; peakInFlight: number[];
+        messages: number; bytesPerStep: number };
   /** GPipe, 1F1B, interleaved (v = chunksPerDevice >= 2) and ZB-H1 at the same (P, m), each with the same
    *  per-stage times, measured beside each paper's bubble formula. peakStageActivations is in micro-batches of
    *  a whole stage. @throws as pipelineTimeline. */

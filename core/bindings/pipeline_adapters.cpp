@@ -4,9 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "dsml/chunk_pipeline_parallel.h"
 #include "dsml/chunk_schedule.h"
 #include "fields.h"
 #include "js_arrays.h"
+#include "training_convert.h"
 
 namespace dsml::bindings {
 namespace {
@@ -88,6 +90,34 @@ val pipeline_compare(const val& r) {
     o.set("messages", row.messages);
     out.call<void>("push", o);
   }
+  return out;
+}
+
+}  // namespace dsml::bindings
+
+namespace dsml::bindings {
+
+val pipeline_train(const val& r) {
+  const std::string ctx = "pipelineTrain";
+  require_object(r, ctx, "{schedule, devices, microBatches, chunksPerDevice?, model, optimizer, batch, steps, seed?}");
+  const MlpConfig model = to_mlp_config(object_field(r, "model", ctx), ctx);
+  const OptimizerConfig optimizer = to_optimizer_config(object_field(r, "optimizer", ctx), ctx);
+  const int batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 20));
+  const int steps = static_cast<int>(whole_field(r, "steps", ctx, 1, 10000));
+  check_run_size(model, batch, steps, ctx);
+  const ChunkSchedule schedule = chunk_schedule_by_name(
+      text_field(r, "schedule", ctx), static_cast<int>(whole_field(r, "devices", ctx, 1, 64)),
+      static_cast<int>(whole_field(r, "microBatches", ctx, 1, kMaxMicroBatches)),
+      static_cast<int>(whole_field_or(r, "chunksPerDevice", 1, ctx, 1, kMaxChunks)));
+  const ChunkPipelineComparison c = compare_chunk_pipeline(
+      model, optimizer, schedule, batch, steps, static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx)));
+  val out = val::object();
+  out.set("losses", to_float64_array(c.losses));
+  out.set("singleLosses", to_float64_array(c.single_losses));
+  out.set("maxRelativeDifference", c.max_relative_difference);
+  out.set("peakInFlight", to_js_array(c.peak_in_flight));
+  out.set("messages", c.messages);
+  out.set("bytesPerStep", c.bytes_per_step);
   return out;
 }
 

@@ -21,3 +21,12 @@ val pipeline_timeline(const val& request);
 val pipeline_compare(const val& request);
 
 }  // namespace dsml::bindings
+
+namespace dsml::bindings {
+
+// pipelineTrain({schedule, devices, microBatches, chunksPerDevice?, model, optimizer, batch, steps, seed?}) →
+//   {losses: Float64Array, singleLosses: Float64Array, maxRelativeDifference, peakInFlight[], messages,
+//    bytesPerStep}                                                                    = compare_chunk_pipeline
+val pipeline_train(const val& request);
+
+}  // namespace dsml::bindings

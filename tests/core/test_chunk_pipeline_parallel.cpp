@@ -115,3 +115,19 @@ TEST(ChunkPipeline, BadSetupsAreNamed) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ChunkPipeline, CompareReportsEqualityLossesAndMessages) {
+  MlpConfig m = model(true);
+  const dsml::ChunkSchedule plan = dsml::chunk_schedule_by_name("zb-h1", 4, 4);
+  const dsml::ChunkPipelineComparison c = dsml::compare_chunk_pipeline(m, test_optimizer("adam"), plan, 8, 5, 3);
+  ASSERT_EQ(c.losses.size(), 5u);
+  for (int k = 0; k < 5; ++k) EXPECT_NEAR(c.losses[k], c.single_losses[k], 1e-12 * c.single_losses[k]);
+  EXPECT_LT(c.max_relative_difference, kSameModel);
+  EXPECT_EQ(c.messages, 2 * 4 * 3);
+  EXPECT_DOUBLE_EQ(c.bytes_per_step, 24 * 2 * 8 * 8.0);  // 8 rows in 4 micro-batches of 2: 2·D·8 bytes each
+  EXPECT_EQ(c.peak_in_flight, (std::vector<int>{4, 4, 4, 4}));
+}
+
+}  // namespace

@@ -55,3 +55,18 @@ test("bad requests become readable errors", async () => {
                 /pipelineCompare: chunksPerDevice must be a whole number >= 2/);
   assert.equal(core.pipelineTimeline({ schedule: "gpipe", devices: 2, microBatches: 2 }).makespan, 9);
 });
+
+test("pipelineTrain: interleaved and ZB-H1 train equal to one device", async () => {
+  const core = await loadCore();
+  const model = { layers: 8, width: 8, hidden: 16, activation: "tanh" };
+  const optimizer = { kind: "adam", lr: 0.01 };
+  for (const [schedule, devices, chunksPerDevice] of [["interleaved", 2, 2], ["zb-h1", 4, 1]]) {
+    const r = core.pipelineTrain({ schedule, devices, chunksPerDevice, microBatches: 4, model, optimizer,
+                                   batch: 8, steps: 3 });
+    assert.ok(r.maxRelativeDifference < 1e-12, `${schedule}: ${r.maxRelativeDifference}`);
+    for (let k = 0; k < 3; ++k) assert.ok(Math.abs(r.losses[k] - r.singleLosses[k]) <= 1e-12 * r.singleLosses[k]);
+    assert.equal(r.messages, 2 * 4 * (devices * chunksPerDevice - 1));
+  }
+  assert.throws(() => core.pipelineTrain({ schedule: "interleaved", devices: 4, chunksPerDevice: 3, microBatches: 4,
+                                           model, optimizer, batch: 8, steps: 1 }), /P·v = 12/);
+});

@@ -11,6 +11,7 @@
 // B_i·D·8 bytes with CommRecord::stage = the sending device; between two chunks on one device it is a call.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "dsml/chunk_schedule.h"
@@ -47,5 +48,24 @@ class ChunkPipelineTrainer {
   std::vector<MlpParams> chunks_;
   std::vector<Optimizer> optimizers_;  // per chunk
 };
+
+}  // namespace dsml
+
+namespace dsml {
+
+// `steps` steps of `schedule` on the teacher task (TeacherTask(model, seed), student init_mlp(model, seed + 1),
+// batch rows per step) beside one device from the same start on the same batches.
+struct ChunkPipelineComparison {
+  std::vector<double> losses;         // per step, the pipelined run's
+  std::vector<double> single_losses;  // per step, one device's
+  double max_relative_difference = 0; // final parameters: max over tensors of ‖W − W_single‖_F / ‖W_single‖_F
+  std::vector<int> peak_in_flight;    // per device, chunk activations held at once
+  int messages = 0;                   // point-to-point messages per step
+  double bytes_per_step = 0;          // their bytes (8-byte doubles)
+};
+// Throws as ChunkPipelineTrainer and its step, and unless batch, steps ≥ 1.
+ChunkPipelineComparison compare_chunk_pipeline(const MlpConfig& model, const OptimizerConfig& optimizer,
+                                               const ChunkSchedule& schedule, int batch, int steps,
+                                               std::uint64_t seed);
 
 }  // namespace dsml
