@@ -181,3 +181,19 @@ TEST(ScheduleComparison, MeasuredBubbleEqualsEachPapersFormulaWithUnitTimes) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ScheduleComparison, ZeroBubbleEstimateHoldsWhileWeightGradientsAreNoSlowerThanForwards) {
+  // P = 4, m = 8. (t_f, t_b, t_w) = (1, 1, 0.5): (P − 1)(1.5)/(8·2.5) = 0.225; (2, 1, 1) and (1, 2, 1): 6/32.
+  for (const auto& [f, b, w] : {std::make_tuple(1.0, 1.0, 0.5), std::make_tuple(2.0, 1.0, 1.0),
+                                std::make_tuple(1.0, 2.0, 1.0), std::make_tuple(1.0, 1.0, 1.0)}) {
+    const dsml::ScheduleComparison zb = dsml::compare_pipeline_schedules(4, 8, 2, f, b, w)[3];
+    EXPECT_NEAR(zb.timing.bubble_over_ideal, zb.formula_over_ideal, 1e-12) << f << " " << b << " " << w;
+  }
+  const dsml::ScheduleComparison slow_w = dsml::compare_pipeline_schedules(4, 8, 2, 1.0, 0.5, 1.0)[3];
+  EXPECT_DOUBLE_EQ(slow_w.formula_over_ideal, 0.075);
+  EXPECT_DOUBLE_EQ(slow_w.timing.bubble_over_ideal, 0.15);  // t_w > t_f: the fixed order is not the optimum
+}
+
+}  // namespace
