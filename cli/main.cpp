@@ -26,6 +26,8 @@
 #include "dsml/topology.h"
 #include "json_output.h"
 #include "network_flags.h"
+#include "design_command.h"
+#include "pipeline_command.h"
 #include "ps_command.h"
 #include "train_command.h"
 
@@ -112,6 +114,24 @@ Usage:
                [--no-atomic]
       Hogwild! on sparse least squares -> {"support", "updates", "collision_rate", "predicted_collision_rate",
                                            "lost_writes", "initial_loss", "final_loss"}
+  dsml pipeline (--schedule gpipe|1f1b|interleaved|zb-h1 [--chunks V] [--timeline] | --compare [--chunks 2])
+                --devices P --micro-batches M [--forward 1] [--backward-input 1] [--backward-weight 1] [--p2p 0]
+      a pipeline schedule generated and timed (a full backward takes backward-input + backward-weight; times per
+      chunk); interleaved needs M a multiple of P -> {"schedule", "devices", "chunks_per_device", "micro_batches",
+      "timing": {"makespan", "ideal", "bubble_fraction", "bubble_over_ideal", "idle"}, "peak_activations",
+      "messages", "timeline"?: [{"device", "kind", "micro_batch", "chunk", "start", "end"}]}; --compare: all four
+      at the same (P, M) with per-stage times, beside each paper's formula -> {"schedules": [{..., "formula_over_ideal",
+      "peak_stage_activations"}]}
+  dsml micro-batches --stages P --compute T --overhead O --max M
+      the best number of micro-batches for step (m + P - 1)(T/m + O): closed form sqrt((P - 1)T/O) and the
+      searched whole m -> {"closed_form", "best", "best_step_s"}
+  dsml layouts --model gpt3-6.7b|opt-30b|gpt3-175b --nodes N --gpus-per-node G [--global-batch 512]
+               [--micro-batch 1] [--flops 156e12] [--memory 80e9] [--full-recomputation] [--no-sequence-parallel]
+               [--fits-only]
+      every (t, p, d) factorisation priced: memory per GPU with and without ZeRO-1, time per axis, step time
+      -> {"model", "parameters", "layouts": [{"t", "p", "d", "micro_batches", "memory_gb", "memory_zero1_gb",
+          "activation_gb", "compute_s", "bubble_s", "tensor_s", "pipeline_s", "data_s", "step_s", "fits",
+          "fits_zero1"}]}
   dsml --help
 
 Units: seconds, bytes, bytes per second. --ranks defaults to 2, --rounds and --laps to 1, --compute to 0.
@@ -244,9 +264,12 @@ int run(int argc, char** argv) {
   if (command == "scaling") return dsml::cli::scaling(argc, argv);
   if (command == "ps") return dsml::cli::ps(argc, argv);
   if (command == "hogwild") return dsml::cli::hogwild(argc, argv);
+  if (command == "pipeline") return dsml::cli::pipeline(argc, argv);
+  if (command == "micro-batches") return dsml::cli::micro_batches(argc, argv);
+  if (command == "layouts") return dsml::cli::layouts(argc, argv);
   throw UsageError("unknown subcommand '" + command +
-                   "'; expected cost, amdahl, gustafson, fit, simulate, collective, train-step, train, scaling, ps "
-                   "or hogwild "
+                   "'; expected cost, amdahl, gustafson, fit, simulate, collective, train-step, train, scaling, ps, "
+                   "hogwild, pipeline, micro-batches or layouts "
                    "(see dsml --help)");
 }
 

@@ -4,8 +4,11 @@
 
 #include "adapters.h"
 #include "collective_adapters.h"
+#include "design_adapters.h"
 #include "guard.h"
 #include "lab_adapters.h"
+#include "moe_adapters.h"
+#include "pipeline_adapters.h"
 #include "scaling_adapters.h"
 #include "ps_adapters.h"
 #include "training_adapters.h"
@@ -82,4 +85,15 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("psBandwidth", &Guarded<&b::ps_bandwidth>::call);
   function("psServersToBalance", &Guarded<&b::ps_servers_to_balance>::call);
   function("hogwildCollisionProbability", &Guarded<&b::hogwild_collision_probability>::call);
+  // Week 5: pipelines beyond 1F1B (interleaved, zero-bubble), their timelines and bubbles
+  function("pipelineTimeline", &Guarded<&b::pipeline_timeline>::call);
+  function("pipelineCompare", &Guarded<&b::pipeline_compare>::call);
+  function("pipelineTrain", &Guarded<&b::pipeline_train>::call);
+  // Week 5: mixture of experts across expert-parallel ranks
+  function("expertParallel", &Guarded<&b::expert_parallel>::call);
+  function("priceExpertAllToAll", &Guarded<&b::price_expert_all_to_all>::call);
+  // Week 5: design helpers (micro-batches, recomputation, (t, p, d) layouts)
+  function("optimalMicroBatches", &Guarded<&b::optimal_micro_batches>::call);
+  function("recomputationTradeoff", &Guarded<&b::recomputation_tradeoff>::call);
+  function("price3dLayouts", &Guarded<&b::price_3d_layouts>::call);
 }

@@ -26,7 +26,7 @@ using Buffer = std::vector<double>;
 
 // One collective call as the lab plots it: "bytes communicated per step by kind".
 struct CommRecord {
-  std::string kind;       // "all-reduce", "all-gather", "reduce-scatter", "send"
+  std::string kind;       // "all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send"
   std::string label;      // what was moved, e.g. "grads", "bucket 3", "block 1 params"
   int ranks = 0;          // group size p
   double bytes_per_rank = 0;  // what the busiest rank of the schedule sends, 8-byte doubles
@@ -64,6 +64,10 @@ void all_reduce(std::vector<Buffer>& per_rank, const CommOptions& options = {});
 std::vector<Buffer> all_gather(const std::vector<Buffer>& shards, const CommOptions& options = {});
 // full[r] all of size n → rank r receives shard r (shard_sizes(n, p)[r] elements) of Σ_r full[r].
 std::vector<Buffer> reduce_scatter(const std::vector<Buffer>& full, const CommOptions& options = {});
+// blocks[i][j] (b doubles, the same b everywhere) is rank i's block for rank j → received[j][i] = blocks[i][j]
+// (pairwise exchange, whatever options.algorithm says; logged as "all-to-all").
+std::vector<std::vector<Buffer>> all_to_all(const std::vector<std::vector<Buffer>>& blocks,
+                                            const CommOptions& options = {});
 
 // ---- flattening (flatten.cpp) -----------------------------------------------------------------------------
 // Tensors are laid end to end in the given order, each in Eigen's storage order (column-major).

@@ -1,0 +1,99 @@
+// design_adapters.cpp — see design_adapters.h. Convert, call the core, convert back.
+#include "design_adapters.h"
+
+#include <string>
+
+#include "dsml/cost_model.h"
+#include "dsml/parallel_design.h"
+#include "fields.h"
+
+namespace dsml::bindings {
+namespace {
+
+CostModel link_or(const val& r, const char* name, const CostModel& fallback, const std::string& ctx) {
+  if (r[name].isUndefined()) return fallback;
+  const val link = object_field(r, name, ctx);
+  const std::string at = ctx + ": " + name;
+  CostModel m{number_field(link, "alpha", at), number_field(link, "beta", at), 0.0};
+  validate(m);
+  return m;
+}
+
+}  // namespace
+
+val optimal_micro_batches(const val& r) {
+  const std::string ctx = "optimalMicroBatches";
+  require_object(r, ctx, "{stages, compute, overhead, max}");
+  const int P = static_cast<int>(whole_field(r, "stages", ctx, 1, 1 << 16));
+  const double t = number_field(r, "compute", ctx), o = number_field(r, "overhead", ctx);
+  const int max = static_cast<int>(whole_field(r, "max", ctx, 1, 1 << 16));
+  const MicroBatchChoice c = dsml::optimal_micro_batches(P, t, o, max);
+  val out = val::object();
+  out.set("closedForm", c.closed_form);
+  out.set("best", c.best);
+  out.set("bestStep", c.best_step_s);
+  val steps = val::array();
+  for (int m = 1; m <= max; ++m) steps.call<void>("push", pipeline_step_with_overhead(P, t, o, m));
+  out.set("steps", steps);
+  return out;
+}
+
+val recomputation_tradeoff(const val& r) {
+  const std::string ctx = "recomputationTradeoff";
+  require_object(r, ctx, "{sequence, microBatch, hidden, heads, tensorParallel?, sequenceParallel?}");
+  const RecomputationTradeoff t = full_recomputation_tradeoff(
+      number_field(r, "sequence", ctx), number_field(r, "microBatch", ctx), number_field(r, "hidden", ctx),
+      number_field(r, "heads", ctx), static_cast<int>(whole_field_or(r, "tensorParallel", 1, ctx, 1, 1 << 16)),
+      flag_field_or(r, "sequenceParallel", false, ctx));
+  val out = val::object();
+  out.set("keptBytes", t.kept_bytes);
+  out.set("recomputedBytes", t.recomputed_bytes);
+  out.set("savedFraction", t.saved_fraction);
+  out.set("computeFactor", t.compute_factor);
+  return out;
+}
+
+val price_3d_layouts(const val& r) {
+  const std::string ctx = "price3dLayouts";
+  require_object(r, ctx, "{model, nodes, gpusPerNode, globalBatch?, microBatch?, flopsPerGpu?, intra?, inter?, …}");
+  LayoutConfig c;
+  c.model = transformer_preset(text_field(r, "model", ctx));
+  c.nodes = static_cast<int>(whole_field(r, "nodes", ctx, 1, 4096));
+  c.gpus_per_node = static_cast<int>(whole_field(r, "gpusPerNode", ctx, 1, 64));
+  c.global_batch = static_cast<int>(whole_field_or(r, "globalBatch", c.global_batch, ctx, 1, 1 << 24));
+  c.micro_batch = static_cast<int>(whole_field_or(r, "microBatch", c.micro_batch, ctx, 1, 1 << 16));
+  c.flops_per_gpu = number_field_or(r, "flopsPerGpu", c.flops_per_gpu, ctx);
+  c.intra = link_or(r, "intra", c.intra, ctx);
+  c.inter = link_or(r, "inter", c.inter, ctx);
+  c.memory_bytes = number_field_or(r, "memoryBytes", c.memory_bytes, ctx);
+  c.sequence_parallel = flag_field_or(r, "sequenceParallel", c.sequence_parallel, ctx);
+  c.full_recomputation = flag_field_or(r, "fullRecomputation", c.full_recomputation, ctx);
+  val rows = val::array();
+  for (const LayoutRow& l : dsml::price_3d_layouts(c)) {
+    val o = val::object();
+    o.set("t", l.t);
+    o.set("p", l.p);
+    o.set("d", l.d);
+    o.set("microBatches", l.micro_batches);
+    o.set("modelStateBytes", l.model_state_bytes);
+    o.set("modelStateZero1Bytes", l.model_state_zero1_bytes);
+    o.set("activationBytes", l.activation_bytes);
+    o.set("memoryBytes", l.memory_bytes);
+    o.set("memoryZero1Bytes", l.memory_zero1_bytes);
+    o.set("compute", l.compute_s);
+    o.set("bubble", l.bubble_s);
+    o.set("tensor", l.tensor_s);
+    o.set("pipeline", l.pipeline_s);
+    o.set("data", l.data_s);
+    o.set("step", l.step_s);
+    o.set("fits", l.fits);
+    o.set("fitsZero1", l.fits_zero1);
+    rows.call<void>("push", o);
+  }
+  val out = val::object();
+  out.set("parameters", c.model.parameters);
+  out.set("rows", rows);
+  return out;
+}
+
+}  // namespace dsml::bindings

@@ -1,0 +1,124 @@
+// pipeline_adapters.cpp — see pipeline_adapters.h. Convert, call the core, convert back.
+#include "pipeline_adapters.h"
+
+#include <string>
+#include <vector>
+
+#include "dsml/chunk_pipeline_parallel.h"
+#include "dsml/chunk_schedule.h"
+#include "fields.h"
+#include "js_arrays.h"
+#include "training_convert.h"
+
+namespace dsml::bindings {
+namespace {
+
+constexpr int kMaxDevices = 1024;
+constexpr int kMaxMicroBatches = 4096;
+constexpr int kMaxChunks = 64;
+
+struct Times {
+  double forward, backward_input, backward_weight, p2p;
+};
+
+Times read_times(const val& r, const std::string& ctx) {
+  return {number_field_or(r, "forward", 1, ctx), number_field_or(r, "backwardInput", 1, ctx),
+          number_field_or(r, "backwardWeight", 1, ctx), number_field_or(r, "p2p", 0, ctx)};
+}
+
+void set_timing(val& out, const ChunkTiming& t) {
+  out.set("makespan", t.makespan);
+  out.set("ideal", t.ideal);
+  out.set("bubbleFraction", t.bubble_fraction);
+  out.set("bubbleOverIdeal", t.bubble_over_ideal);
+  out.set("busy", to_js_array(t.busy));
+  out.set("idle", to_js_array(t.idle));
+}
+
+}  // namespace
+
+val pipeline_timeline(const val& r) {
+  const std::string ctx = "pipelineTimeline";
+  require_object(r, ctx, "{schedule, devices, microBatches, chunksPerDevice?, forward?, backwardInput?, …}");
+  const std::string name = text_field(r, "schedule", ctx);
+  const int P = static_cast<int>(whole_field(r, "devices", ctx, 1, kMaxDevices));
+  const int m = static_cast<int>(whole_field(r, "microBatches", ctx, 1, kMaxMicroBatches));
+  const int v = static_cast<int>(whole_field_or(r, "chunksPerDevice", 1, ctx, 1, kMaxChunks));
+  const Times t = read_times(r, ctx);
+  const ChunkSchedule schedule = chunk_schedule_by_name(name, P, m, v);
+  const ChunkTiming timing = time_chunk_schedule(schedule, t.forward, t.backward_input, t.backward_weight, t.p2p);
+  val out = val::object();
+  out.set("name", schedule.name);
+  out.set("devices", P);
+  out.set("chunksPerDevice", v);
+  out.set("microBatches", m);
+  set_timing(out, timing);
+  out.set("peakActivations", to_js_array(peak_chunk_activations(schedule)));
+  out.set("messages", chunk_schedule_messages(schedule));
+  val spans = val::array();
+  for (const ChunkSpan& s : timing.spans) {
+    val span = val::object();
+    span.set("device", s.device);
+    span.set("kind", std::string(kind_name(s.kind)));
+    span.set("microBatch", s.micro_batch);
+    span.set("chunk", s.chunk);
+    span.set("start", s.start);
+    span.set("end", s.end);
+    spans.call<void>("push", span);
+  }
+  out.set("timeline", spans);
+  return out;
+}
+
+val pipeline_compare(const val& r) {
+  const std::string ctx = "pipelineCompare";
+  require_object(r, ctx, "{devices, microBatches, chunksPerDevice, forward?, backwardInput?, backwardWeight?, p2p?}");
+  const int P = static_cast<int>(whole_field(r, "devices", ctx, 1, kMaxDevices));
+  const int m = static_cast<int>(whole_field(r, "microBatches", ctx, 1, kMaxMicroBatches));
+  const int v = static_cast<int>(whole_field(r, "chunksPerDevice", ctx, 2, kMaxChunks));
+  const Times t = read_times(r, ctx);
+  val out = val::array();
+  for (const ScheduleComparison& row :
+       compare_pipeline_schedules(P, m, v, t.forward, t.backward_input, t.backward_weight, t.p2p)) {
+    val o = val::object();
+    o.set("name", row.name);
+    o.set("chunksPerDevice", row.chunks_per_device);
+    set_timing(o, row.timing);
+    o.set("formulaOverIdeal", row.formula_over_ideal);
+    o.set("peakActivations", to_js_array(row.peak_activations));
+    o.set("peakStageActivations", row.peak_stage_activations);
+    o.set("messages", row.messages);
+    out.call<void>("push", o);
+  }
+  return out;
+}
+
+}  // namespace dsml::bindings
+
+namespace dsml::bindings {
+
+val pipeline_train(const val& r) {
+  const std::string ctx = "pipelineTrain";
+  require_object(r, ctx, "{schedule, devices, microBatches, chunksPerDevice?, model, optimizer, batch, steps, seed?}");
+  const MlpConfig model = to_mlp_config(object_field(r, "model", ctx), ctx);
+  const OptimizerConfig optimizer = to_optimizer_config(object_field(r, "optimizer", ctx), ctx);
+  const int batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 20));
+  const int steps = static_cast<int>(whole_field(r, "steps", ctx, 1, 10000));
+  check_run_size(model, batch, steps, ctx);
+  const ChunkSchedule schedule = chunk_schedule_by_name(
+      text_field(r, "schedule", ctx), static_cast<int>(whole_field(r, "devices", ctx, 1, 64)),
+      static_cast<int>(whole_field(r, "microBatches", ctx, 1, kMaxMicroBatches)),
+      static_cast<int>(whole_field_or(r, "chunksPerDevice", 1, ctx, 1, kMaxChunks)));
+  const ChunkPipelineComparison c = compare_chunk_pipeline(
+      model, optimizer, schedule, batch, steps, static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx)));
+  val out = val::object();
+  out.set("losses", to_float64_array(c.losses));
+  out.set("singleLosses", to_float64_array(c.single_losses));
+  out.set("maxRelativeDifference", c.max_relative_difference);
+  out.set("peakInFlight", to_js_array(c.peak_in_flight));
+  out.set("messages", c.messages);
+  out.set("bytesPerStep", c.bytes_per_step);
+  return out;
+}
+
+}  // namespace dsml::bindings

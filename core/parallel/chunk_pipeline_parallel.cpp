@@ -1,0 +1,170 @@
+// chunk_pipeline_parallel.cpp — executing a chunk schedule on real micro-batches (dsml/chunk_pipeline_parallel.h).
+//
+// Round-robin, like pipeline_parallel.cpp: in each round every device runs its next op if what it needs has
+// arrived — F(i, c) the activation from chunk c − 1 (or the batch, for chunk 0), a backward of (i, c) the
+// gradient from chunk c + 1 (or the loss, for the last chunk). Each result has one producer and one consumer and
+// each device's ops run in order, so the numbers do not depend on the interleaving of the devices.
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "dsml/chunk_pipeline_parallel.h"
+#include "dsml/error.h"
+#include "dsml/mlp_split_backward.h"
+
+namespace dsml {
+namespace {
+
+using Kind = ChunkOp::Kind;
+
+// A chunk's working state during a step, indexed by micro-batch. An empty matrix means "not here (yet)".
+struct ChunkWork {
+  std::vector<Eigen::MatrixXd> input;     // activation (B_i, D) from chunk c − 1
+  std::vector<Eigen::MatrixXd> d_output;  // ∂loss/∂(chunk output) (B_i, D) from chunk c + 1, or the loss's
+  std::vector<MlpForward> kept;           // forward's stash, freed by the full backward or by W
+  std::vector<MlpInputGradients> b_kept;  // B's stash (dY, dH per block), freed by W
+  MlpParams grads;                        // accumulated over micro-batches
+};
+
+void accumulate(MlpParams& into, const MlpParams& add) {
+  std::vector<Eigen::MatrixXd*> acc = parameter_tensors(into);
+  std::vector<const Eigen::MatrixXd*> more = parameter_tensors(add);
+  for (std::size_t k = 0; k < acc.size(); ++k) *acc[k] += *more[k];
+}
+
+}  // namespace
+
+ChunkPipelineTrainer::ChunkPipelineTrainer(const MlpConfig& model, const OptimizerConfig& optimizer,
+                                           const MlpParams& initial, int devices, int chunks_per_device)
+    : model_(model), devices_(devices), chunks_per_device_(chunks_per_device) {
+  validate(model);
+  if (devices < 1) throw Error("a pipeline needs at least 1 device, got " + std::to_string(devices));
+  if (chunks_per_device < 1) throw Error("v must be >= 1 chunks per device, got " + std::to_string(chunks_per_device));
+  const int C = devices * chunks_per_device;
+  if (model.layers % C != 0)
+    throw Error("L = " + std::to_string(model.layers) + " blocks cannot be cut into P·v = " + std::to_string(C) +
+                " equal chunks; choose P·v dividing L");
+  check_shapes(model, initial, "initial params");
+  chunk_model_ = model;
+  chunk_model_.layers = model.layers / C;
+  chunks_.resize(static_cast<std::size_t>(C));
+  for (int l = 0; l < model.layers; ++l) chunks_[l / chunk_model_.layers].blocks.push_back(initial.blocks[l]);
+  optimizers_.assign(static_cast<std::size_t>(C), Optimizer(optimizer));
+}
+
+MlpParams ChunkPipelineTrainer::full_params() const {
+  MlpParams full;
+  for (const MlpParams& chunk : chunks_) full.blocks.insert(full.blocks.end(), chunk.blocks.begin(), chunk.blocks.end());
+  return full;
+}
+
+ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSchedule& schedule) {
+  const int P = devices_, C = static_cast<int>(chunks_.size());
+  const Eigen::Index rows = batch.inputs.rows();  // B
+  if (rows < 1 || batch.inputs.cols() != model_.width || batch.targets.rows() != rows ||
+      batch.targets.cols() != model_.width)
+    throw Error("batch inputs and targets must both be B x D = B x " + std::to_string(model_.width) + " with B >= 1");
+  if (schedule.devices != P || schedule.chunks_per_device != chunks_per_device_)
+    throw Error("schedule \"" + schedule.name + "\" is for P = " + std::to_string(schedule.devices) + ", v = " +
+                std::to_string(schedule.chunks_per_device) + "; the trainer has P = " + std::to_string(P) +
+                ", v = " + std::to_string(chunks_per_device_));
+  const PipelineCheck check = check_chunk_schedule(schedule);
+  if (!check.valid) throw Error("schedule \"" + schedule.name + "\" is not valid: " + check.message);
+  const int m = schedule.micro_batches;
+  if (m > rows)
+    throw Error("a batch of B = " + std::to_string(rows) + " rows cannot be cut into m = " + std::to_string(m) +
+                " micro-batches; use m <= B");
+  const std::vector<std::size_t> sizes = shard_sizes(static_cast<std::size_t>(rows), m);
+  std::vector<Eigen::Index> offset(static_cast<std::size_t>(m), 0);
+  for (int i = 1; i < m; ++i) offset[i] = offset[i - 1] + static_cast<Eigen::Index>(sizes[i - 1]);
+
+  ChunkPipelineStep result;
+  std::vector<ChunkWork> work(static_cast<std::size_t>(C));
+  for (ChunkWork& w : work) {
+    w.input.resize(m);
+    w.d_output.resize(m);
+    w.kept.resize(m);
+    w.b_kept.resize(m);
+    w.grads = zeros_like(chunk_model_);
+  }
+  std::vector<int> held(P, 0);
+  result.peak_in_flight.assign(P, 0);
+
+  // Hand a (B_i, D) result from chunk `from` to chunk `to`: a logged message when they sit on different devices.
+  auto hand = [&](int from, int to, const char* what, Eigen::MatrixXd value, std::vector<Eigen::MatrixXd>& slot_of_to,
+                  int i) {
+    if (from % P != to % P)
+      result.comm.add({"send", std::string(what) + " chunk " + std::to_string(from) + " → " + std::to_string(to), 2,
+                       8.0 * static_cast<double>(value.size()), from % P});
+    slot_of_to[i] = std::move(value);
+  };
+  auto ready = [&](const ChunkOp& op) {
+    const ChunkWork& w = work[op.chunk];
+    if (op.kind == Kind::kForward) return op.chunk == 0 || w.input[op.micro_batch].size() > 0;
+    if (op.kind == Kind::kBackwardWeight) return true;  // its B ran earlier on this device
+    return w.d_output[op.micro_batch].size() > 0;
+  };
+  auto run = [&](int d, const ChunkOp& op) {
+    const int i = op.micro_batch, c = op.chunk;
+    ChunkWork& w = work[c];
+    const auto b = static_cast<Eigen::Index>(sizes[i]);  // B_i
+    switch (op.kind) {
+      case Kind::kForward: {
+        const Eigen::MatrixXd x = c == 0 ? Eigen::MatrixXd(batch.inputs.middleRows(offset[i], b)) : w.input[i];
+        w.input[i].resize(0, 0);
+        w.kept[i] = mlp_forward(chunk_model_, chunks_[c], x);
+        result.peak_in_flight[d] = std::max(result.peak_in_flight[d], ++held[d]);
+        if (c == C - 1) {  // the loss of micro-batch i, weighted B_i/B so the sum is the global mean
+          const Eigen::MatrixXd target = batch.targets.middleRows(offset[i], b);
+          const double weight = static_cast<double>(b) / static_cast<double>(rows);
+          result.loss += weight * mse_loss(w.kept[i].output, target);
+          w.d_output[i] = weight * mse_loss_gradient(w.kept[i].output, target);
+        } else {
+          hand(c, c + 1, "activation", w.kept[i].output, work[c + 1].input, i);
+        }
+        break;
+      }
+      case Kind::kBackward: {
+        MlpGradients g = mlp_backward(chunk_model_, chunks_[c], w.kept[i], w.d_output[i]);
+        accumulate(w.grads, g.params);
+        w.kept[i] = MlpForward{};
+        w.d_output[i].resize(0, 0);
+        --held[d];
+        if (c > 0) hand(c, c - 1, "grad", std::move(g.d_input), work[c - 1].d_output, i);
+        break;
+      }
+      case Kind::kBackwardInput: {
+        w.b_kept[i] = mlp_backward_input(chunk_model_, chunks_[c], w.kept[i], w.d_output[i]);
+        w.d_output[i].resize(0, 0);
+        if (c > 0) hand(c, c - 1, "grad", std::move(w.b_kept[i].d_input), work[c - 1].d_output, i);
+        break;
+      }
+      case Kind::kBackwardWeight:
+        accumulate(w.grads, mlp_backward_weight(chunk_model_, chunks_[c], w.kept[i], w.b_kept[i]));
+        w.kept[i] = MlpForward{};
+        w.b_kept[i] = MlpInputGradients{};
+        --held[d];
+        break;
+    }
+  };
+
+  std::vector<std::size_t> pc(static_cast<std::size_t>(P), 0);
+  for (int round = 0;; ++round) {
+    bool moved = false, done = true;
+    for (int d = 0; d < P; ++d) {
+      if (pc[d] == schedule.ops[d].size()) continue;
+      done = false;
+      const ChunkOp& op = schedule.ops[d][pc[d]];
+      if (!ready(op)) continue;
+      run(d, op);
+      ++pc[d];
+      moved = true;
+    }
+    if (done) break;
+    if (!moved) throw Error("chunk pipeline executor stalled in round " + std::to_string(round));  // checked above
+  }
+  for (int c = 0; c < C; ++c) optimizers_[c].step(chunks_[c], work[c].grads);
+  return result;
+}
+
+}  // namespace dsml

@@ -1,0 +1,203 @@
+// Checking, timing and measuring a chunk schedule (dsml/chunk_schedule.h).
+//
+// First each device on its own (the mistakes a learner is most likely to make, named precisely); then all
+// devices together. Each device has a clock and a program counter; an op may start once what it needs has
+// ended — F(i, c − 1), or B(i, c + 1), plus p2p seconds when that ran on another device — and its own device is
+// free. A sweep advances every device as far as it can; since each device's ops run in order and each result is
+// produced once, the times do not depend on the order of the sweeps. A sweep that moves nobody while some device
+// is unfinished is a deadlock, reported as who waits for what.
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dsml/chunk_schedule.h"
+#include "dsml/error.h"
+
+namespace dsml {
+namespace {
+
+using Kind = ChunkOp::Kind;
+constexpr double kNotDone = -1.0;
+using Table = std::vector<std::vector<double>>;  // [chunk][micro-batch] → when it ended, or kNotDone
+
+std::string device_prefix(int d) { return "device " + std::to_string(d) + ": "; }
+
+// The per-device rules; "" when they hold.
+std::string check_devices(const ChunkSchedule& schedule) {
+  const int P = schedule.devices, C = schedule.chunks(), m = schedule.micro_batches;
+  if (P < 1 || schedule.chunks_per_device < 1 || m < 1)
+    return "a pipeline needs P >= 1 devices, v >= 1 chunks each and m >= 1 micro-batches";
+  if (static_cast<int>(schedule.ops.size()) != P)
+    return "the schedule has " + std::to_string(P) + " devices but ops for " + std::to_string(schedule.ops.size());
+  for (int d = 0; d < P; ++d) {
+    // seen[kind][chunk][i]
+    std::vector<Table> seen(4, Table(static_cast<std::size_t>(C), std::vector<double>(m, 0)));
+    std::vector<int> next_forward(static_cast<std::size_t>(C), 0);
+    auto ran = [&seen](Kind k, int c, int i) { return seen[static_cast<int>(k)][c][i] != 0; };
+    for (const ChunkOp& op : schedule.ops[static_cast<std::size_t>(d)]) {
+      const int i = op.micro_batch, c = op.chunk;
+      if (i < 0 || i >= m)
+        return device_prefix(d) + "micro-batch " + std::to_string(i) + " is out of range (0 to " +
+               std::to_string(m - 1) + ")";
+      if (c < 0 || c >= C)
+        return device_prefix(d) + "chunk " + std::to_string(c) + " is out of range (0 to " + std::to_string(C - 1) + ")";
+      const std::string text = describe(op);
+      if (c % P != d)
+        return device_prefix(d) + text + " belongs on device " + std::to_string(c % P) + " (chunk c is on device c mod P)";
+      if (ran(op.kind, c, i)) return device_prefix(d) + text + " appears twice";
+      const bool any_backward = ran(Kind::kBackward, c, i) || ran(Kind::kBackwardInput, c, i);
+      switch (op.kind) {
+        case Kind::kForward:
+          if (i != next_forward[c])
+            return device_prefix(d) + text + " comes before F(" + std::to_string(next_forward[c]) + ", chunk " +
+                   std::to_string(c) + "): a chunk's forwards run in micro-batch order";
+          ++next_forward[c];
+          break;
+        case Kind::kBackward:
+        case Kind::kBackwardInput:
+          if (any_backward) return device_prefix(d) + text + ": micro-batch " + std::to_string(i) + " is backwarded twice";
+          if (!ran(Kind::kForward, c, i))
+            return device_prefix(d) + text + " comes before F(" + std::to_string(i) + ", chunk " + std::to_string(c) + ")";
+          break;
+        case Kind::kBackwardWeight:
+          if (!ran(Kind::kBackwardInput, c, i))
+            return device_prefix(d) + text + " comes before B(" + std::to_string(i) + ", chunk " + std::to_string(c) +
+                   ") (the weight gradient needs the input gradient's dH)";
+          break;
+      }
+      seen[static_cast<int>(op.kind)][c][i] = 1;
+    }
+    for (int c = d; c < C; c += P) {
+      for (int i = 0; i < m; ++i) {
+        const std::string what = "(" + std::to_string(i) + ", chunk " + std::to_string(c) + ")";
+        if (!ran(Kind::kForward, c, i)) return device_prefix(d) + "F" + what + " is missing";
+        if (!ran(Kind::kBackward, c, i) && !ran(Kind::kBackwardInput, c, i))
+          return device_prefix(d) + "the backward of " + what + " is missing (BW, or B then W)";
+        if (ran(Kind::kBackwardInput, c, i) && !ran(Kind::kBackwardWeight, c, i))
+          return device_prefix(d) + "W" + what + " is missing after B" + what;
+      }
+    }
+  }
+  return "";
+}
+
+struct Run {
+  std::string deadlock;
+  std::vector<double> finish, busy;
+  std::vector<ChunkSpan> spans;
+};
+
+// Precondition: check_devices holds.
+Run run_devices(const ChunkSchedule& schedule, double t_f, double t_b, double t_w, double p2p) {
+  const int P = schedule.devices, C = schedule.chunks(), m = schedule.micro_batches;
+  Table forward_done(C, std::vector<double>(m, kNotDone)), input_grad_done = forward_done, weight_done = forward_done;
+  std::vector<std::size_t> pc(P, 0);
+  std::vector<std::vector<ChunkSpan>> spans(P);
+  Run run;
+  run.finish.assign(P, 0.0);
+  run.busy.assign(P, 0.0);
+  // When (i, c)'s input to this op is ready on device d, or kNotDone.
+  auto ready_at = [&](const Table& table, int c, int i, int d) {
+    const double t = table[c][i];
+    return t == kNotDone ? kNotDone : t + (c % P != d ? p2p : 0.0);
+  };
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (int d = 0; d < P; ++d) {
+      const auto& ops = schedule.ops[d];
+      for (; pc[d] < ops.size(); ++pc[d], moved = true) {
+        const ChunkOp& op = ops[pc[d]];
+        const int i = op.micro_batch, c = op.chunk;
+        double start = run.finish[d];
+        double need = 0;  // when the op's input is there
+        if (op.kind == Kind::kForward) {
+          need = c == 0 ? 0.0 : ready_at(forward_done, c - 1, i, d);
+        } else if (op.kind == Kind::kBackwardWeight) {
+          need = input_grad_done[c][i];
+        } else {
+          need = c == C - 1 ? forward_done[c][i] : ready_at(input_grad_done, c + 1, i, d);
+        }
+        if (need == kNotDone) break;  // not produced yet: next sweep
+        start = std::max(start, need);
+        const double duration = op.kind == Kind::kForward ? t_f
+                                : op.kind == Kind::kBackward ? t_b + t_w
+                                : op.kind == Kind::kBackwardInput ? t_b : t_w;
+        const double end = start + duration;
+        if (op.kind == Kind::kForward) forward_done[c][i] = end;
+        if (op.kind == Kind::kBackward || op.kind == Kind::kBackwardInput) input_grad_done[c][i] = end;
+        if (op.kind == Kind::kBackward || op.kind == Kind::kBackwardWeight) weight_done[c][i] = end;
+        spans[d].push_back({d, op.kind, i, c, start, end});
+        run.finish[d] = end;
+        run.busy[d] += duration;
+      }
+    }
+  }
+  for (int d = 0; d < P; ++d) {
+    run.spans.insert(run.spans.end(), spans[d].begin(), spans[d].end());
+    if (pc[d] == schedule.ops[d].size()) continue;
+    const ChunkOp& op = schedule.ops[d][pc[d]];
+    const bool forward = op.kind == Kind::kForward;
+    const ChunkOp waits_for{forward ? Kind::kForward : Kind::kBackwardInput, op.micro_batch,
+                            forward ? op.chunk - 1 : op.chunk + 1};
+    run.deadlock += std::string(run.deadlock.empty() ? "deadlock: " : ", ") + "device " + std::to_string(d) + " " +
+                    describe(op) + " waits for " + describe(waits_for) + " on device " +
+                    std::to_string(waits_for.chunk % P);
+  }
+  return run;
+}
+
+void require_valid(const ChunkSchedule& schedule) {
+  const PipelineCheck check = check_chunk_schedule(schedule);
+  if (!check.valid) throw Error("invalid pipeline schedule \"" + schedule.name + "\": " + check.message);
+}
+
+}  // namespace
+
+PipelineCheck check_chunk_schedule(const ChunkSchedule& schedule) {
+  PipelineCheck check;
+  check.message = check_devices(schedule);
+  if (check.message.empty()) check.message = run_devices(schedule, 0, 0, 0, 0).deadlock;
+  check.valid = check.message.empty();
+  return check;
+}
+
+ChunkTiming time_chunk_schedule(const ChunkSchedule& schedule, double forward_s, double backward_input_s,
+                                double backward_weight_s, double p2p_s) {
+  require_positive("forward time", forward_s);
+  require_positive("backward-input time", backward_input_s);
+  require_non_negative("backward-weight time", backward_weight_s);
+  require_non_negative("p2p time", p2p_s);
+  require_valid(schedule);
+  Run run = run_devices(schedule, forward_s, backward_input_s, backward_weight_s, p2p_s);
+  ChunkTiming timing;
+  timing.makespan = *std::max_element(run.finish.begin(), run.finish.end());
+  timing.ideal = schedule.chunks_per_device * schedule.micro_batches *
+                 (forward_s + backward_input_s + backward_weight_s);
+  timing.busy = run.busy;
+  double idle_total = 0;
+  for (double busy : timing.busy) {
+    timing.idle.push_back(timing.makespan - busy);
+    idle_total += timing.idle.back();
+  }
+  timing.bubble_fraction = idle_total / (schedule.devices * timing.makespan);
+  timing.bubble_over_ideal = (timing.makespan - timing.ideal) / timing.ideal;
+  timing.spans = std::move(run.spans);
+  return timing;
+}
+
+std::vector<int> peak_chunk_activations(const ChunkSchedule& schedule) {
+  require_valid(schedule);
+  std::vector<int> peak;
+  for (const auto& ops : schedule.ops) {
+    int held = 0, most = 0;
+    for (const ChunkOp& op : ops) {
+      if (op.kind == Kind::kForward) most = std::max(most, ++held);
+      if (op.kind == Kind::kBackward || op.kind == Kind::kBackwardWeight) --held;
+    }
+    peak.push_back(most);
+  }
+  return peak;
+}
+
+}  // namespace dsml
