@@ -3,6 +3,9 @@
 #include <emscripten/bind.h>
 
 #include "adapters.h"
+#include "checkpoint_adapters.h"
+#include "compression_adapters.h"
+#include "elastic_adapters.h"
 #include "collective_adapters.h"
 #include "guard.h"
 #include "lab_adapters.h"
@@ -82,4 +85,16 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("psBandwidth", &Guarded<&b::ps_bandwidth>::call);
   function("psServersToBalance", &Guarded<&b::ps_servers_to_balance>::call);
   function("hogwildCollisionProbability", &Guarded<&b::hogwild_collision_probability>::call);
+  // Week 6: gradient compression, checkpointing
+  function("compressGradient", &Guarded<&b::compress_gradient>::call);
+  function("compressionWire", &Guarded<&b::compression_wire>::call);
+  function("trainCompressed", &Guarded<&b::train_compressed>::call);
+  function("qsgdVarianceBound", &Guarded<&b::qsgd_variance_bound>::call);
+  function("checkpointIntervals", &Guarded<&b::checkpoint_intervals>::call);
+  function("firstOrderOverhead", &Guarded<&b::first_order_overhead>::call);
+  function("expectedWallTime", &Guarded<&b::expected_wall_time>::call);
+  function("optimalInterval", &Guarded<&b::optimal_interval>::call);
+  function("fleetMtbf", &Guarded<&b::fleet_mtbf>::call);
+  function("simulateCheckpointing", &Guarded<&b::simulate_checkpointing>::call);
+  function("trainElastic", &Guarded<&b::train_elastic>::call);
 }
