@@ -1,5 +1,6 @@
 // checkpoint_closed_forms.cpp — Young's and Daly's checkpoint intervals and Daly's expected wall time
 // (dsml/checkpointing.h).
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -46,7 +47,8 @@ double optimal_interval(double work, double checkpoint, double restart, double m
   const auto cost = [&](double tau) { return expected_wall_time(work, tau, checkpoint, restart, mtbf, detection); };
   // Golden-section search: T(τ) = c·(e^{(τ+δ)/M} − 1)/τ is convex in τ > 0.
   const double phi = (std::sqrt(5.0) - 1) / 2;
-  double lo = 1e-9 * work, hi = work;
+  // Beyond 50 M the exponential overflows to inf (equal costs would mislead the search); the optimum is far below.
+  double lo = 1e-9 * work, hi = std::min(work, 50 * mtbf);
   double a = hi - phi * (hi - lo), b = lo + phi * (hi - lo);
   double fa = cost(a), fb = cost(b);
   for (int i = 0; i < 200 && hi - lo > 1e-12 * work; ++i) {

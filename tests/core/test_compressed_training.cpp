@@ -107,10 +107,10 @@ TEST(CompressedTraining, SignWithOneWorkerIsScaledSignSgd) {
   EXPECT_EQ(r.collectives[0].collective, "all-gather");
 }
 
-// The teacher task, 4 workers, top-1% per tensor (k = 3 of 256 values), 300 steps. Measured (seed 3): final loss
-// none 0.00567, top-k 0.233, top-k + EF 0.0224 from 3.45 at the start. Without error feedback top-k updates only the
-// few coordinates that are largest each step, and the others never move; with it the dropped mass accumulates
-// until it is sent.
+// The teacher task, 4 workers, top-1% per tensor (k = 3 of 256 values), 300 steps, seed 3. Measured held-out loss
+// after 300 steps (from 2.832): none 0.0906, top-k 0.291, top-k + EF 0.0914. Without error feedback top-k moves only
+// the few coordinates that are largest each step and the rest never; with it the dropped mass accumulates until it is
+// large enough to be sent, and the curve lands within 1% of the uncompressed one — at 288 B a step instead of 6144.
 TEST(CompressedTraining, TopKLagsWithoutErrorFeedbackAndCatchesUpWithIt) {
   CompressedTrainingConfig c = small(CompressorKind::none, false);
   c.steps = 300;
@@ -120,8 +120,9 @@ TEST(CompressedTraining, TopKLagsWithoutErrorFeedbackAndCatchesUpWithIt) {
   const CompressedTrainingResult plain = train_compressed(c);
   c.error_feedback = true;
   const CompressedTrainingResult ef = train_compressed(c);
-  EXPECT_GT(plain.losses.back(), 5 * ef.losses.back());
-  EXPECT_LT(ef.losses.back(), 5 * full);
+  EXPECT_GT(plain.losses.back(), 2 * ef.losses.back());
+  EXPECT_LT(ef.losses.back(), 1.05 * full);
+  EXPECT_GT(plain.losses.back(), 2 * full);
   EXPECT_EQ(plain.bytes_per_step, ef.bytes_per_step);
   EXPECT_LT(ef.bytes_per_step, 0.1 * ef.uncompressed_bytes_per_step);
 }

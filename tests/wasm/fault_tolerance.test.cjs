@@ -52,12 +52,12 @@ test("linear codes go by all-reduce, top-k and sign by all-gather", async () => 
 test("top-k lags without error feedback and catches up with it; reproducible by seed", async () => {
   const core = await loadCore();
   const run = (compressor, errorFeedback) => core.trainCompressed({ compressor, ratio: 0.01, errorFeedback, model,
-                                                                   workers: 4, batch: 4, steps: 300, seed: 3 });
+                                                                   workers: 4, batch: 4, steps: 300, seed: 3, evalBatch: 32 });
   const full = run("none", false), plain = run("top-k", false), ef = run("top-k", true);
   assert.equal(plain.losses.length, 301);
   assert.equal(ef.cumulativeBytes[300], 300 * ef.bytesPerStep);
-  assert.ok(plain.losses[300] > 5 * ef.losses[300], `${plain.losses[300]} vs ${ef.losses[300]}`);
-  assert.ok(ef.losses[300] < 5 * full.losses[300]);
+  assert.ok(plain.losses[300] > 2 * ef.losses[300], `${plain.losses[300]} vs ${ef.losses[300]}`);
+  assert.ok(ef.losses[300] < 1.05 * full.losses[300]);
   assert.equal(run("top-k", true).losses[300], ef.losses[300]);
 });
 
