@@ -45,25 +45,9 @@ val compress_gradient(const val& r) {
     throw Error(ctx + ": rows·cols must equal the " + std::to_string(n) + " values, got " + std::to_string(rows) +
                 "·" + std::to_string(cols));
   const auto seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
-  const Eigen::Map<const Eigen::VectorXd> v(values.data(), n);
-  const int k = kept_count(c.ratio, n);
-  Eigen::VectorXd out;
-  switch (c.kind) {
-    case CompressorKind::none: out = v; break;
-    case CompressorKind::top_k: out = top_k(v, k); break;
-    case CompressorKind::random_k: out = random_k(v, k, seed); break;
-    case CompressorKind::int8: out = int8_quantize(v); break;
-    case CompressorKind::qsgd: out = qsgd_quantize(v, c.levels, seed); break;
-    case CompressorKind::sign: out = scaled_sign(v); break;
-    case CompressorKind::powersgd: {
-      // Row-major values as the (rows, cols) matrix; Q starts from the seed (one step, no warm start).
-      const Eigen::MatrixXd m = Eigen::Map<const Eigen::Matrix<double, -1, -1, Eigen::RowMajor>>(v.data(), rows, cols);
-      Eigen::MatrixXd q = powersgd_initial_q(cols, static_cast<int>(std::min<Eigen::Index>(c.rank, std::min(rows, cols))), seed);
-      const Eigen::Matrix<double, -1, -1, Eigen::RowMajor> approx = powersgd_approximation(m, q);
-      out = Eigen::Map<const Eigen::VectorXd>(approx.data(), n);
-      break;
-    }
-  }
+  // Row-major values as the (rows, cols) matrix, and back.
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const RowMajor out = compress_tensor(c, Eigen::Map<const RowMajor>(values.data(), rows, cols), seed);
   val result = val::object();
   result.set("values", to_float64_array(std::vector<double>(out.data(), out.data() + out.size())));
   result.set("bytes", compressed_bytes(c, rows, cols));

@@ -12,29 +12,15 @@ namespace dsml::compression {
 namespace {
 
 using Eigen::MatrixXd;
-using Eigen::VectorXd;
 
-VectorXd flat(const MatrixXd& m) { return Eigen::Map<const VectorXd>(m.data(), m.size()); }
-MatrixXd shaped(const VectorXd& v, const MatrixXd& like) {
-  return Eigen::Map<const MatrixXd>(v.data(), like.rows(), like.cols());
-}
-
-// C(v) of one worker for the element-wise compressors.
+// C(v) of one worker for the element-wise compressors. Random-k's seed is shared by every worker (the same
+// indices, so the values can be all-reduced); QSGD's rounding is each worker's own.
 MatrixXd compress_one(const CompressorConfig& c, const MatrixXd& v, std::uint64_t seed, std::uint64_t step, int worker,
                       int tensor) {
-  const int k = kept_count(c.ratio, v.size());
   const std::uint64_t shared = nn_detail::mix_seed(nn_detail::mix_seed(seed, step), static_cast<std::uint64_t>(tensor));
-  switch (c.kind) {
-    case CompressorKind::none: return v;
-    case CompressorKind::top_k: return shaped(top_k(flat(v), k), v);
-    case CompressorKind::random_k: return shaped(random_k(flat(v), k, shared), v);  // same indices on every worker
-    case CompressorKind::int8: return shaped(int8_quantize(flat(v)), v);
-    case CompressorKind::qsgd:
-      return shaped(qsgd_quantize(flat(v), c.levels, nn_detail::mix_seed(shared, static_cast<std::uint64_t>(worker))), v);
-    case CompressorKind::sign: return shaped(scaled_sign(flat(v)), v);
-    case CompressorKind::powersgd: break;
-  }
-  throw Error("compress_one: PowerSGD is aggregated jointly");
+  if (c.kind == CompressorKind::qsgd)
+    return compress_tensor(c, v, nn_detail::mix_seed(shared, static_cast<std::uint64_t>(worker)));
+  return compress_tensor(c, v, shared);
 }
 
 // Bernstein et al. 2018: the server (or every worker, after an all-gather) counts the votes sign(v_w) per

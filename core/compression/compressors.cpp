@@ -92,6 +92,29 @@ Eigen::VectorXd scaled_sign(const Eigen::VectorXd& v) {
   return v.unaryExpr([scale](double x) { return x < 0 ? -scale : scale; });
 }
 
+Eigen::MatrixXd compress_tensor(const CompressorConfig& c, const Eigen::MatrixXd& m, std::uint64_t seed) {
+  validate(c);
+  const Eigen::Map<const Eigen::VectorXd> v(m.data(), m.size());
+  const auto shaped = [&](const Eigen::VectorXd& flat) {
+    return Eigen::MatrixXd(Eigen::Map<const Eigen::MatrixXd>(flat.data(), m.rows(), m.cols()));
+  };
+  const int k = kept_count(c.ratio, m.size());
+  switch (c.kind) {
+    case CompressorKind::none: return m;
+    case CompressorKind::top_k: return shaped(top_k(v, k));
+    case CompressorKind::random_k: return shaped(random_k(v, k, seed));
+    case CompressorKind::int8: return shaped(int8_quantize(v));
+    case CompressorKind::qsgd: return shaped(qsgd_quantize(v, c.levels, seed));
+    case CompressorKind::sign: return shaped(scaled_sign(v));
+    case CompressorKind::powersgd: {
+      const int r = static_cast<int>(std::min<Eigen::Index>(c.rank, std::min(m.rows(), m.cols())));
+      Eigen::MatrixXd q = powersgd_initial_q(m.cols(), r, seed);
+      return powersgd_approximation(m, q);
+    }
+  }
+  return m;
+}
+
 double qsgd_variance_bound(Eigen::Index n, int levels) {
   if (levels < 1) throw Error("qsgd: levels s must be >= 1, got " + std::to_string(levels));
   const double dn = static_cast<double>(n), s = levels;

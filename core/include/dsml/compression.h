@@ -72,6 +72,10 @@ Eigen::VectorXd random_k(const Eigen::VectorXd& v, int k, std::uint64_t seed);
 Eigen::VectorXd int8_quantize(const Eigen::VectorXd& v);
 Eigen::VectorXd qsgd_quantize(const Eigen::VectorXd& v, int levels, std::uint64_t seed);
 Eigen::VectorXd scaled_sign(const Eigen::VectorXd& v);  // (‖v‖₁/n)·sign(v), sign(0) = +1
+// One worker's tensor m (any shape) through `config`: C(m), same shape. `seed` draws random-k's indices, QSGD's
+// rounding and PowerSGD's starting Q (one step, no warm start: compressed_aggregation keeps Q between steps).
+// The element-wise compressors see m in column-major order (random-k's indices, top-k's ties).
+Eigen::MatrixXd compress_tensor(const CompressorConfig& config, const Eigen::MatrixXd& m, std::uint64_t seed);
 // min(n/s², √n/s): QSGD's bound on E‖Q(v) − v‖² / ‖v‖².
 double qsgd_variance_bound(Eigen::Index n, int levels);
 
