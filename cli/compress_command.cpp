@@ -15,10 +15,11 @@
 namespace dsml::cli {
 
 int compress(int argc, char** argv) {
-  const Args args("compress", argc, argv, 2,
-                  {"compressor", "ratio", "levels", "rank", "workers", "layers", "width", "hidden", "batch", "steps",
-                   "lr", "seed", "eval-batch", "alpha", "beta", "bandwidth", "gamma"},
-                  {"error-feedback"});
+  std::vector<std::string> valued = {"compressor", "ratio", "levels", "rank", "workers", "layers", "width", "hidden",
+                                     "batch", "steps", "lr", "seed", "eval-batch", "alpha", "beta", "bandwidth",
+                                     "gamma", "topology"};
+  for (const std::string& flag : topology_flags("")) valued.push_back(flag);
+  const Args args("compress", argc, argv, 2, valued, {"error-feedback"});
   CompressedTrainingConfig c;
   c.compressor.kind = parse_compressor(args.text("compressor"));
   c.compressor.ratio = args.number_or("ratio", c.compressor.ratio);
@@ -48,12 +49,20 @@ int compress(int argc, char** argv) {
       .add("payload_bytes", r.payload_bytes)
       .add("bytes_per_step", r.bytes_per_step)
       .add("uncompressed_bytes_per_step", r.uncompressed_bytes_per_step);
-  if (args.has("alpha")) {  // the step's communication priced by the ring closed forms
+  if (args.has("alpha") || args.has("beta") || args.has("bandwidth")) {  // the step's communication priced by the ring closed forms
     const CostModel net = model_from(args);
     CompressorConfig plain = c.compressor;
     plain.kind = CompressorKind::none;
     json.add("comm_s", compressed_step_seconds(c.compressor, c.model, c.workers, net))
         .add("uncompressed_comm_s", compressed_step_seconds(plain, c.model, c.workers, net));
+  }
+  if (args.has("topology")) {  // the same calls as ring schedules simulated on the network
+    int ranks = c.workers;
+    const Topology topology = topology_from(args, ranks);
+    if (ranks != c.workers)
+      throw UsageError("the topology has " + std::to_string(ranks) + " ranks but --workers is " +
+                       std::to_string(c.workers));
+    json.add("simulated_comm_s", compressed_step_simulated(c.compressor, c.model, topology, args.number_or("gamma", 0.0)));
   }
   json.add("initial_loss", r.losses.front())
       .add("final_loss", r.losses.back())

@@ -116,9 +116,11 @@ Usage:
   dsml compress --compressor none|top-k|random-k|int8|qsgd|sign|powersgd --workers P --layers L --width D
                 --hidden F [--ratio K_OVER_N] [--levels S] [--rank R] [--error-feedback] [--batch B] [--steps N]
                 [--lr LR] [--seed SEED] [--eval-batch E] [--alpha S (--beta S_PER_B | --bandwidth B_PER_S)]
+                [--topology ... as for simulate; its ranks = P]
       data-parallel SGD on the teacher task, each worker's gradient compressed before averaging
       -> {"compressor", "error_feedback", "composes_with_all_reduce", "collectives": [{"collective", "bytes"}],
-          "payload_bytes", "bytes_per_step", "uncompressed_bytes_per_step", "comm_s"?, "initial_loss", "final_loss",
+          "payload_bytes", "bytes_per_step", "uncompressed_bytes_per_step", "comm_s"? (ring closed forms),
+          "simulated_comm_s"? (ring schedules on --topology), "initial_loss", "final_loss",
           "final_error_norm", "losses": [...], "cumulative_bytes": [...]} (bytes one worker sends, ring algorithms)
   dsml checkpoint --work S --checkpoint S (--mtbf S | --node-mtbf S [--nodes N]) [--restart S] [--interval S]
                   [--heartbeat-period S] [--heartbeat-timeout S] [--runs R [--seed SEED]]

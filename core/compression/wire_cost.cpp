@@ -6,6 +6,8 @@
 #include "dsml/collective_cost.h"
 #include "dsml/compression.h"
 #include "dsml/error.h"
+#include "dsml/schedule.h"
+#include "dsml/simulator.h"
 
 namespace dsml {
 
@@ -73,6 +75,18 @@ double compressed_step_seconds(const CompressorConfig& config, const MlpConfig& 
   double seconds = 0;
   for (const CollectiveCall& call : compressed_collectives(config, model, workers))
     seconds += closed_form_time(call.collective, "ring", workers, call.bytes, network).total();
+  return seconds;
+}
+
+double compressed_step_simulated(const CompressorConfig& config, const MlpConfig& model, const Topology& topology,
+                                 double gamma) {
+  const int p = topology.ranks();
+  double seconds = 0;
+  for (const CollectiveCall& call : compressed_collectives(config, model, p)) {
+    const double unit = 4.0 * p;
+    const double bytes = std::ceil(call.bytes / unit) * unit;
+    seconds += simulate(topology, to_programs(make_schedule(call.collective, "ring", p, bytes), gamma)).makespan;
+  }
   return seconds;
 }
 

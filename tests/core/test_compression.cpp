@@ -7,6 +7,7 @@
 
 #include "dsml/collective_cost.h"
 #include "dsml/compression.h"
+#include "dsml/topology.h"
 #include "test_support.h"
 
 using namespace dsml;
@@ -148,6 +149,22 @@ TEST(Compression, LinearCodesGoByAllReduceTheOthersByAllGather) {
   c.kind = CompressorKind::none;
   EXPECT_DOUBLE_EQ(compressed_step_seconds(c, model, 4, net),
                    closed_form_time("all-reduce", "ring", 4, 4 * 1024.0, net).total());
+}
+
+// On a switch the simulated ring schedules take the closed forms' time (byte counts here are multiples of 4P); on a
+// ring topology with fewer links they cannot be faster.
+TEST(Compression, PricedOnTopologies) {
+  const MlpConfig model{2, 8, 32, Activation::gelu, true};
+  const CostModel net = CostModel::from_bandwidth(5e-6, 25e9);
+  CompressorConfig c;
+  c.ratio = 0.1;
+  for (const CompressorKind kind : {CompressorKind::none, CompressorKind::top_k, CompressorKind::powersgd}) {
+    c.kind = kind;
+    const double closed = compressed_step_seconds(c, model, 4, net);
+    EXPECT_NEAR(compressed_step_simulated(c, model, Topology::fully_connected(4, net)), closed, 1e-12 * closed)
+        << compressor_name(kind);
+    EXPECT_GE(compressed_step_simulated(c, model, Topology::ring(4, net)), closed * (1 - 1e-12)) << compressor_name(kind);
+  }
 }
 
 TEST(Compression, BadInputIsNamed) {

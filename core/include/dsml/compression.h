@@ -41,6 +41,7 @@
 
 #include "dsml/cost_model.h"
 #include "dsml/mlp.h"
+#include "dsml/topology.h"
 
 namespace dsml {
 
@@ -114,5 +115,12 @@ double compressed_bytes_sent(const CompressorConfig& config, const MlpConfig& mo
 // algorithm (collective_cost.h).
 double compressed_step_seconds(const CompressorConfig& config, const MlpConfig& model, int workers,
                                const CostModel& network);
+
+// The same calls run as ring schedules on `topology` one after another (make_schedule → to_programs → simulate,
+// simulator.h), so links and contention count: the step's communication seconds. Each call's bytes are rounded up
+// to a multiple of 4·P (make_schedule's fp32 elements, equal chunks); there the switch's result equals
+// compressed_step_seconds. gamma: s per byte reduced, ≥ 0.
+double compressed_step_simulated(const CompressorConfig& config, const MlpConfig& model, const Topology& topology,
+                                 double gamma = 0.0);
 
 }  // namespace dsml
