@@ -74,6 +74,23 @@ TEST(Checkpointing, SimulationMatchesDalysExpectedWallTime) {
   EXPECT_NEAR(fleet.mean_time_between_failures, kHour, 0.05 * kHour);
 }
 
+// Young's first-order overhead against the simulation when τ, δ ≪ M (τ = 600 s, δ = 60 s, M = 10 h, R = 0): δ/τ + τ/2M
+// = 0.10833; the simulated (wall − W)/W lands within 3% of it (the second-order terms, (τ+δ)²/(2Mτ) − τ/2M ≈ δ/M,
+// are 1.7% of it).
+TEST(Checkpointing, FirstOrderOverheadAgreesWhenFailuresAreRare) {
+  CheckpointRunConfig c;
+  c.work = 60000;
+  c.interval = 600;
+  c.checkpoint = 60;
+  c.node_mtbf = 10 * kHour;
+  c.runs = 4000;
+  const CheckpointStudy s = simulate_checkpointing(c);
+  const double first = first_order_overhead(600, 60, 10 * kHour), simulated = s.mean_wall / c.work - 1;
+  EXPECT_NEAR(first, 0.1 + 600 / (2 * 10 * kHour), 1e-15);
+  EXPECT_NEAR(simulated, first, 0.03 * first);
+  EXPECT_NEAR(s.mean_wall, s.expected_wall, 3 * s.ci95 / 1.96);
+}
+
 TEST(Checkpointing, HeartbeatDetectionByHand) {
   // Beats every 10 s, declared dead after 25 s of silence, checked every 10 s: a failure at 37 s last beat at 30 s,
   // is declared at 30 + 10·⌈25/10⌉ = 60 s. Mean delay 30 − 5 = 25 s.

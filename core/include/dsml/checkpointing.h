@@ -10,8 +10,8 @@
 //   first order (Young 1974):   overhead(τ) ≈ δ/τ + τ/(2M)     (checkpoint time, plus half an interval lost per
 //                                                                failure), minimised at τ* = √(2δM)
 //   Daly 2006 (higher order):   τ* = √(2δM)·[1 + ⅓·√(δ/(2M)) + (1/9)·(δ/(2M))] − δ   for δ < 2M,   τ* = M otherwise
-//                               (his eq. 37; checked against his Figs. 3–5: M = 24 h, 6 h, 15 min with δ = 5 min give
-//                               117, 57 and 9.1 min)
+//                               (checked against the values his Figs. 3–5 state: M = 24 h, 6 h, 15 min with δ = 5 min
+//                               give 117, 57 and 9.1 min)
 //   expected wall time (Daly's complete model, extended by the detection delay D):
 //       T(τ) = (W/τ)·(M + D)·e^{R/M}·(e^{(τ+δ)/M} − 1)
 //     Derivation, per segment of L = τ + δ: it is hit by a failure e^{L/M} − 1 times on average, each costing the

@@ -28,8 +28,8 @@
 //   QSGD s = 16 0.0902 / 0.0904 (2352 B/step).
 // Where error feedback HURTS: it assumes a contraction, E‖v − C(v)‖² ≤ (1 − δ)‖v‖². QSGD with s = 4 on 256 values
 // has variance up to min(n/s², √n/s) = 4·‖v‖², and the residual grows until the run diverges (nan by step 50);
-// the remedy in the literature is to scale an unbiased compressor by 1/(1 + ω) before feeding back (Stich &
-// Karimireddy 2020) — not done here, so the page can show the failure. Majority-vote sign with EF at η = 0.05
+// the usual remedy is to scale an unbiased compressor with variance ω·‖v‖² by 1/(1 + ω), which makes it a
+// contraction — not done here, so the page can show the failure; with s = 16 (ω ≤ 1) EF is harmless. Majority-vote sign with EF at η = 0.05
 // diverges too (each worker's residual is against ITS scaled sign, not the vote); at η = 0.01 EF helps it (0.426 →
 // 0.296).
 #pragma once
