@@ -24,6 +24,7 @@
 #include "dsml/scenarios.h"
 #include "dsml/simulator.h"
 #include "dsml/topology.h"
+#include "fault_tolerance_commands.h"
 #include "json_output.h"
 #include "network_flags.h"
 #include "design_command.h"
@@ -132,6 +133,29 @@ Usage:
       -> {"model", "parameters", "layouts": [{"t", "p", "d", "micro_batches", "memory_gb", "memory_zero1_gb",
           "activation_gb", "compute_s", "bubble_s", "tensor_s", "pipeline_s", "data_s", "step_s", "fits",
           "fits_zero1"}]}
+  dsml compress --compressor none|top-k|random-k|int8|qsgd|sign|powersgd --workers P --layers L --width D
+                --hidden F [--ratio K_OVER_N] [--levels S] [--rank R] [--error-feedback] [--batch B] [--steps N]
+                [--lr LR] [--seed SEED] [--eval-batch E] [--alpha S (--beta S_PER_B | --bandwidth B_PER_S)]
+                [--topology ... as for simulate; its ranks = P]
+      data-parallel SGD on the teacher task, each worker's gradient compressed before averaging
+      -> {"compressor", "error_feedback", "composes_with_all_reduce", "collectives": [{"collective", "bytes"}],
+          "payload_bytes", "bytes_per_step", "uncompressed_bytes_per_step", "comm_s"? (ring closed forms),
+          "simulated_comm_s"? (ring schedules on --topology), "initial_loss", "final_loss",
+          "final_error_norm", "losses": [...], "cumulative_bytes": [...]} (bytes one worker sends, ring algorithms)
+  dsml checkpoint --work S --checkpoint S (--mtbf S | --node-mtbf S [--nodes N]) [--restart S] [--interval S]
+                  [--heartbeat-period S] [--heartbeat-timeout S] [--runs R [--seed SEED]]
+      Young's and Daly's checkpoint intervals and Daly's expected wall time (at --interval, default Daly's);
+      --runs simulates Poisson failures with rollback to the last checkpoint beside it
+      -> {"fleet_mtbf_s", "young_interval_s", "daly_interval_s", "optimal_interval_s", "interval_s",
+          "first_order_overhead", "expected_wall_s", "expected_wall_young_s", "expected_wall_daly_s",
+          "expected_wall_no_checkpoints_s", "expected_failures", "expected_lost_work_per_failure_s",
+          "mean_detection_s", "simulated"?: {"runs", "mean_wall_s", "ci95_s", "mean_failures", ...}}
+  dsml elastic --workers P [--changes STEP:P,STEP:P,...] --layers L --width D --hidden F --batch B --steps N
+               [--optimizer sgd|momentum|adam] [--lr LR] [--seed SEED] [--algorithm A] [--replicated]
+      data parallelism (ZeRO-1 optimizer state, or --replicated) whose world changes at the given steps, the global
+      batch B kept (every P must divide it), beside one device on the same batches
+      -> {"state", "workers": [P per step], "resizes": [{"step", "from", "to", "optimizer_bytes_moved",
+          "parameter_bytes_to_joiners"}], "losses", "single_losses", "max_relative_difference", "step_bytes"}
   dsml --help
 
 Units: seconds, bytes, bytes per second. --ranks defaults to 2, --rounds and --laps to 1, --compute to 0.
@@ -267,9 +291,12 @@ int run(int argc, char** argv) {
   if (command == "pipeline") return dsml::cli::pipeline(argc, argv);
   if (command == "micro-batches") return dsml::cli::micro_batches(argc, argv);
   if (command == "layouts") return dsml::cli::layouts(argc, argv);
+  if (command == "compress") return dsml::cli::compress(argc, argv);
+  if (command == "checkpoint") return dsml::cli::checkpoint(argc, argv);
+  if (command == "elastic") return dsml::cli::elastic(argc, argv);
   throw UsageError("unknown subcommand '" + command +
                    "'; expected cost, amdahl, gustafson, fit, simulate, collective, train-step, train, scaling, ps, "
-                   "hogwild, pipeline, micro-batches or layouts "
+                   "hogwild, pipeline, micro-batches, layouts, compress, checkpoint or elastic "
                    "(see dsml --help)");
 }
 

@@ -3,6 +3,9 @@
 #include <emscripten/bind.h>
 
 #include "adapters.h"
+#include "checkpoint_adapters.h"
+#include "compression_adapters.h"
+#include "elastic_adapters.h"
 #include "collective_adapters.h"
 #include "design_adapters.h"
 #include "guard.h"
@@ -96,4 +99,16 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("optimalMicroBatches", &Guarded<&b::optimal_micro_batches>::call);
   function("recomputationTradeoff", &Guarded<&b::recomputation_tradeoff>::call);
   function("price3dLayouts", &Guarded<&b::price_3d_layouts>::call);
+  // Week 6: gradient compression, checkpointing
+  function("compressGradient", &Guarded<&b::compress_gradient>::call);
+  function("compressionWire", &Guarded<&b::compression_wire>::call);
+  function("trainCompressed", &Guarded<&b::train_compressed>::call);
+  function("qsgdVarianceBound", &Guarded<&b::qsgd_variance_bound>::call);
+  function("checkpointIntervals", &Guarded<&b::checkpoint_intervals>::call);
+  function("firstOrderOverhead", &Guarded<&b::first_order_overhead>::call);
+  function("expectedWallTime", &Guarded<&b::expected_wall_time>::call);
+  function("optimalInterval", &Guarded<&b::optimal_interval>::call);
+  function("fleetMtbf", &Guarded<&b::fleet_mtbf>::call);
+  function("simulateCheckpointing", &Guarded<&b::simulate_checkpointing>::call);
+  function("trainElastic", &Guarded<&b::train_elastic>::call);
 }

@@ -824,4 +824,78 @@ export interface DsmlCore {
                             intra?: { alpha: number; beta: number }; inter?: { alpha: number; beta: number };
                             memoryBytes?: number; sequenceParallel?: boolean; fullRecomputation?: boolean }):
       { parameters: number; rows: LayoutRow[] };
+  // Week 6: gradient compression and checkpointing (types at the end of this file)
+  /** One worker's tensor through one compressor: the decompressed values and its bytes on the wire (compression.h).
+   *  PowerSGD treats values as the row-major (rows × cols) matrix, one step from a seeded Q. @throws on a bad field. */
+  compressGradient(request: CompressGradientRequest): { values: Float64Array; bytes: number };
+  /** The collectives a compressed data-parallel step launches and what one worker sends (ring algorithms);
+   *  with network, their closed-form time. @throws on a bad field. */
+  compressionWire(request: CompressionWireRequest): CompressionWire;
+  /** Data-parallel SGD on the teacher task with each worker's gradient compressed (± error feedback): the held-out
+   *  loss and the cumulative bytes one worker sent, before and after every step. @throws on a bad field. */
+  trainCompressed(request: TrainCompressedRequest): TrainCompressedResult;
+  /** min(n/s², √n/s): QSGD's bound on E‖Q(v) − v‖²/‖v‖². @throws unless n, s are whole numbers >= 1. */
+  qsgdVarianceBound(n: number, levels: number): number;
+  /** Young's √(2δM) and Daly's higher-order τ* (Daly 2006), s. @throws unless both are > 0. */
+  checkpointIntervals(checkpoint: number, mtbf: number): { young: number; daly: number };
+  /** δ/τ + τ/(2M), the first-order fraction of time lost. @throws on a bad argument. */
+  firstOrderOverhead(interval: number, checkpoint: number, mtbf: number): number;
+  /** Daly's complete model with detection D: (W/τ)·(M + D)·e^{R/M}·(e^{(τ+δ)/M} − 1), s. @throws on a bad field. */
+  expectedWallTime(request: { work: number; interval: number; checkpoint: number; mtbf: number; restart?: number;
+                              detection?: number }): number;
+  /** The interval minimising expectedWallTime (golden-section search), s. @throws on a bad field. */
+  optimalInterval(request: { work: number; checkpoint: number; mtbf: number; restart?: number;
+                             detection?: number }): number;
+  /** node MTBF / nodes. @throws unless nodeMtbf > 0 and nodes is a whole number >= 1. */
+  fleetMtbf(nodeMtbf: number, nodes: number): number;
+  /** Runs of a checkpointed job under Poisson node failures with rollback, heartbeat detection and restart.
+   *  @throws on a bad field or a run too long for a tab. */
+  simulateCheckpointing(request: CheckpointRunRequest): CheckpointStudy;
+  /** Data parallelism whose world changes at the given steps (global batch kept; ZeRO-1 optimizer state re-sharded
+   *  unless replicated), beside one device on the same batches. @throws if a world size does not divide the batch,
+   *  on LARS/LAMB, or on a bad field. */
+  trainElastic(request: TrainElasticRequest): TrainElasticResult;
+}
+
+// ---- Week 6: gradient compression and checkpointing ----------------------------------------------------------
+
+export type CompressorName = "none" | "top-k" | "random-k" | "int8" | "qsgd" | "sign" | "powersgd";
+/** ratio: fraction k/n kept by top-k and random-k (default 0.01); levels: QSGD's s (16); rank: PowerSGD's r (1). */
+export interface CompressorOptions { compressor: CompressorName; ratio?: number; levels?: number; rank?: number }
+export interface CompressGradientRequest extends CompressorOptions {
+  values: number[] | Float64Array; seed?: number; rows?: number; cols?: number;
+}
+export interface CompressionWireRequest extends CompressorOptions {
+  model: ModelConfig; workers: number; network?: { alpha: number; beta: number; gamma?: number };
+}
+export interface CompressionWire {
+  collectives: { collective: "all-reduce" | "all-gather"; bytes: number }[];
+  payloadBytes: number; bytesPerStep: number; uncompressedBytesPerStep: number; composesWithAllReduce: boolean;
+  commSeconds?: number; uncompressedCommSeconds?: number;
+}
+export interface TrainCompressedRequest extends CompressorOptions {
+  model: ModelConfig; workers: number; errorFeedback?: boolean; batch?: number; steps?: number; lr?: number;
+  seed?: number; evalBatch?: number;
+}
+export interface TrainCompressedResult {
+  losses: Float64Array; cumulativeBytes: Float64Array; bytesPerStep: number; uncompressedBytesPerStep: number;
+  payloadBytes: number; collectives: { collective: "all-reduce" | "all-gather"; bytes: number }[];
+  finalErrorNorm: number;
+}
+export interface CheckpointRunRequest {
+  work: number; interval: number; checkpoint: number; nodeMtbf: number; restart?: number; nodes?: number;
+  heartbeatPeriod?: number; heartbeatTimeout?: number; runs?: number; seed?: number;
+}
+export interface CheckpointStudy {
+  meanWall: number; ci95: number; meanFailures: number; lostWorkPerFailure: number; meanTimeBetweenFailures: number;
+  expectedWall: number; wall: Float64Array; failures: Float64Array;
+}
+export interface TrainElasticRequest {
+  model: ModelConfig; optimizer?: OptimizerConfig; batch: number; steps: number; seed?: number; workers: number;
+  changes?: { step: number; workers: number }[]; replicated?: boolean; algorithm?: string;
+}
+export interface TrainElasticResult {
+  workers: Float64Array; losses: Float64Array; singleLosses: Float64Array; maxRelativeDifference: number;
+  stepBytes: Float64Array;
+  resizes: { step: number; from: number; to: number; optimizerBytesMoved: number; parameterBytesToJoiners: number }[];
 }

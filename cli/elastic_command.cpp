@@ -1,0 +1,80 @@
+// elastic_command.cpp — `dsml elastic` (usage in main.cpp): data parallelism whose world shrinks and grows mid-run,
+// beside one device trained on the same batches.
+//
+//   $ dsml elastic --workers 4 --changes 3:2,6:4 --layers 2 --width 4 --hidden 8 --batch 12 --steps 10
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "dsml/elastic.h"
+#include "fault_tolerance_commands.h"
+#include "json_output.h"
+#include "network_flags.h"
+#include "train_command.h"
+
+namespace dsml::cli {
+namespace {
+
+// "3:2,6:4" → {{3, 2}, {6, 4}}: from step 3 on 2 workers, from step 6 on 4.
+std::vector<WorldChange> changes_flag(const std::string& text) {
+  std::vector<WorldChange> out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, end - at);
+    const std::size_t colon = item.find(':');
+    try {
+      if (colon == std::string::npos) throw std::invalid_argument(item);
+      std::size_t used = 0, used2 = 0;
+      const int step = std::stoi(item.substr(0, colon), &used), workers = std::stoi(item.substr(colon + 1), &used2);
+      if (used != colon || used2 != item.size() - colon - 1) throw std::invalid_argument(item);
+      out.push_back({step, workers});
+    } catch (const std::exception&) {
+      throw UsageError("--changes takes STEP:WORKERS pairs separated by commas (e.g. 3:2,6:4), got \"" + item + "\"");
+    }
+    at = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+int elastic(int argc, char** argv) {
+  const Args args("elastic", argc, argv, 2,
+                  {"workers", "changes", "layers", "width", "hidden", "batch", "steps", "optimizer", "lr", "seed",
+                   "algorithm"},
+                  {"replicated"});
+  ElasticConfig c;
+  c.initial_workers = args.whole("workers");
+  if (args.has("changes")) c.changes = changes_flag(args.text("changes"));
+  c.model = model_flags(args);
+  c.batch = args.whole("batch");
+  c.steps = args.whole("steps");
+  c.optimizer.kind = parse_optimizer(args.has("optimizer") ? args.text("optimizer") : "adam");
+  c.optimizer.lr = args.number_or("lr", 0.01);
+  const int seed = args.whole_or("seed", 0);
+  if (seed < 0) throw UsageError("--seed must be a whole number >= 0, got " + args.text("seed"));
+  c.seed = static_cast<std::uint64_t>(seed);
+  if (args.has("algorithm")) c.algorithm = args.text("algorithm");
+  c.shard_optimizer = !args.has("replicated");
+  const ElasticResult r = train_elastic(c);
+  std::vector<JsonObject> resizes;
+  for (const ResizeEvent& e : r.resizes)
+    resizes.push_back(JsonObject()
+                          .add("step", e.step)
+                          .add("from", e.from)
+                          .add("to", e.to)
+                          .add("optimizer_bytes_moved", e.optimizer_bytes_moved)
+                          .add("parameter_bytes_to_joiners", e.parameter_bytes_to_joiners));
+  print(JsonObject()
+            .add_text("state", c.shard_optimizer ? "zero1" : "replicated")
+            .add("workers", std::vector<double>(r.workers.begin(), r.workers.end()))
+            .add_objects("resizes", resizes)
+            .add("losses", r.losses)
+            .add("single_losses", r.single_losses)
+            .add("max_relative_difference", r.max_relative_difference)
+            .add("step_bytes", r.step_bytes));
+  return 0;
+}
+
+}  // namespace dsml::cli

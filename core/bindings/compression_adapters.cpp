@@ -1,0 +1,110 @@
+// compression_adapters.cpp — see compression_adapters.h. Convert, call the core, convert back.
+#include "compression_adapters.h"
+
+#include "convert.h"
+#include "dsml/compressed_training.h"
+#include "dsml/error.h"
+#include "fields.h"
+#include "training_convert.h"
+
+namespace dsml::bindings {
+namespace {
+
+CompressorConfig to_compressor(const val& r, const std::string& ctx) {
+  CompressorConfig c;
+  c.kind = parse_compressor(text_field(r, "compressor", ctx));
+  c.ratio = number_field_or(r, "ratio", c.ratio, ctx);
+  c.levels = static_cast<int>(whole_field_or(r, "levels", c.levels, ctx, 1, 1 << 20));
+  c.rank = static_cast<int>(whole_field_or(r, "rank", c.rank, ctx, 1, 1 << 20));
+  validate(c);
+  return c;
+}
+
+val to_val(const std::vector<CollectiveCall>& calls) {
+  val out = val::array();
+  for (const CollectiveCall& call : calls) {
+    val o = val::object();
+    o.set("collective", call.collective);
+    o.set("bytes", call.bytes);
+    out.call<void>("push", o);
+  }
+  return out;
+}
+
+}  // namespace
+
+val compress_gradient(const val& r) {
+  const std::string ctx = "compressGradient";
+  require_object(r, ctx, "{compressor, values, ratio?, levels?, seed?, rows?, cols?, rank?}");
+  const CompressorConfig c = to_compressor(r, ctx);
+  const std::vector<double> values = to_doubles(r["values"], "compressGradient: values");
+  if (values.empty() || values.size() > 10000000) throw Error(ctx + ": values must hold 1 to 1e7 numbers");
+  const auto n = static_cast<Eigen::Index>(values.size());
+  const auto rows = whole_field_or(r, "rows", 1, ctx, 1, n), cols = whole_field_or(r, "cols", n, ctx, 1, n);
+  if (rows * cols != n)
+    throw Error(ctx + ": rows·cols must equal the " + std::to_string(n) + " values, got " + std::to_string(rows) +
+                "·" + std::to_string(cols));
+  const auto seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
+  // Row-major values as the (rows, cols) matrix, and back.
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const RowMajor out = compress_tensor(c, Eigen::Map<const RowMajor>(values.data(), rows, cols), seed);
+  val result = val::object();
+  result.set("values", to_float64_array(std::vector<double>(out.data(), out.data() + out.size())));
+  result.set("bytes", compressed_bytes(c, rows, cols));
+  return result;
+}
+
+val compression_wire(const val& r) {
+  const std::string ctx = "compressionWire";
+  require_object(r, ctx, "{compressor, model, workers, network?, ratio?, levels?, rank?}");
+  const CompressorConfig c = to_compressor(r, ctx);
+  const MlpConfig model = to_mlp_config(object_field(r, "model", ctx), ctx);
+  const int workers = static_cast<int>(whole_field(r, "workers", ctx, 1, 4096));
+  CompressorConfig plain = c;
+  plain.kind = CompressorKind::none;
+  val out = val::object();
+  out.set("collectives", to_val(compressed_collectives(c, model, workers)));
+  out.set("payloadBytes", compressed_model_bytes(c, model));
+  out.set("bytesPerStep", compressed_bytes_sent(c, model, workers));
+  out.set("uncompressedBytesPerStep", compressed_bytes_sent(plain, model, workers));
+  out.set("composesWithAllReduce", composes_with_all_reduce(c.kind));
+  if (!r["network"].isUndefined()) {
+    const CostModel net = to_cost_model(object_field(r, "network", ctx), ctx + ": network");
+    out.set("commSeconds", compressed_step_seconds(c, model, workers, net));
+    out.set("uncompressedCommSeconds", compressed_step_seconds(plain, model, workers, net));
+  }
+  return out;
+}
+
+val train_compressed(const val& r) {
+  const std::string ctx = "trainCompressed";
+  require_object(r, ctx, "{compressor, model, workers, errorFeedback?, batch?, steps?, lr?, seed?, …}");
+  CompressedTrainingConfig c;
+  c.compressor = to_compressor(r, ctx);
+  c.model = to_mlp_config(object_field(r, "model", ctx), ctx);
+  c.workers = static_cast<int>(whole_field(r, "workers", ctx, 1, 1024));
+  c.error_feedback = flag_field_or(r, "errorFeedback", false, ctx);
+  c.batch_per_worker = static_cast<int>(whole_field_or(r, "batch", c.batch_per_worker, ctx, 1, 1 << 20));
+  c.steps = static_cast<int>(whole_field_or(r, "steps", c.steps, ctx, 1, 10000));
+  c.lr = number_field_or(r, "lr", c.lr, ctx);
+  c.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
+  c.eval_batch = static_cast<int>(whole_field_or(r, "evalBatch", c.eval_batch, ctx, 1, 1 << 20));
+  check_run_size(c.model, c.workers * c.batch_per_worker, c.steps, ctx);
+  const CompressedTrainingResult t = dsml::train_compressed(c);
+  val out = val::object();
+  out.set("losses", to_float64_array(t.losses));
+  out.set("cumulativeBytes", to_float64_array(t.cumulative_bytes));
+  out.set("bytesPerStep", t.bytes_per_step);
+  out.set("uncompressedBytesPerStep", t.uncompressed_bytes_per_step);
+  out.set("payloadBytes", t.payload_bytes);
+  out.set("collectives", to_val(t.collectives));
+  out.set("finalErrorNorm", t.final_error_norm);
+  return out;
+}
+
+double qsgd_variance_bound(double n, double levels) {
+  return dsml::qsgd_variance_bound(static_cast<Eigen::Index>(whole_value(n, "qsgdVarianceBound: n", 1)),
+                                   static_cast<int>(whole_value(levels, "qsgdVarianceBound: levels", 1, 1 << 20)));
+}
+
+}  // namespace dsml::bindings

@@ -1,0 +1,30 @@
+# Week 6's subcommands, checked by output and error message (included from CMakeLists.txt inside the test block).
+#
+# Top-k at 10% of each 256-value tensor of a 2 × (8, 32) model: k = 26, 26·(4 B value + 4 B index) = 208 B a tensor,
+# 4 tensors = 832 B a worker. No linear code: an all-gather of 4 workers' 832 B = 3328 B, of which a ring sends
+# (3/4)·3328 = 2496 B per worker; the fp32 ring all-reduce would send 2·(3/4)·4096 = 6144 B.
+dsml_cli_test(cli_compress_topk 0 ARGS compress --compressor top-k --ratio 0.1 --workers 4 --layers 2 --width 8
+  --hidden 32 --steps 2
+  STDOUT "\"collectives\": \\[{\"collective\": \"all-gather\", \"bytes\": 3328}\\], \"payload_bytes\": 832, \"bytes_per_step\": 2496, \"uncompressed_bytes_per_step\": 6144")
+# Random-k with a shared seed is linear: one all-reduce of 4·26·4 = 416 B, 2·(3/4)·416 = 624 B sent.
+dsml_cli_test(cli_compress_randomk 0 ARGS compress --compressor random-k --ratio 0.1 --workers 4 --layers 2 --width 8
+  --hidden 32 --steps 2 --error-feedback
+  STDOUT "\"error_feedback\": true, \"workers\": 4, \"composes_with_all_reduce\": true, .*\"bytes_per_step\": 624,")
+dsml_cli_test(cli_compress_bad ${error_exit} ARGS compress --compressor zip --workers 4 --layers 2 --width 8 --hidden 32
+  STDERR "^dsml: error: unknown compressor \"zip\"; choose none, top-k, random-k, int8, qsgd, sign or powersgd\n$")
+# Young: √(2·300·21600) = 3600 s exactly; Daly: 3600·(1 + ⅓·√(1/144) + (1/9)·(1/144)) − 300 = 3402.78 s.
+dsml_cli_test(cli_checkpoint 0 ARGS checkpoint --work 360000 --checkpoint 300 --mtbf 21600
+  STDOUT "\"fleet_mtbf_s\": 21600, \"young_interval_s\": 3600, \"daly_interval_s\": 3402\\.7")
+# 10 000 nodes of 1.8e8 s (50 000 h) fail as a fleet every 18 000 s = 5 h.
+dsml_cli_test(cli_checkpoint_fleet 0 ARGS checkpoint --work 360000 --checkpoint 300 --nodes 10000 --node-mtbf 1.8e8
+  STDOUT "\"fleet_mtbf_s\": 18000, ")
+dsml_cli_test(cli_checkpoint_bad ${error_exit} ARGS checkpoint --work 100 --checkpoint 10 --mtbf 50 --node-mtbf 50
+  STDERR "dsml: error: give --mtbf \\(the fleet's, s\\) or --node-mtbf \\(one node's, s, with --nodes\\), exactly one")
+# Elastic: 4 → 2 → 4 workers on a global batch of 12. Ψ = 128 values; 4 → 2 moves the optimizer state of 96 of them
+# (2 Adam buffers, 8 B): 1536 B. Equal to one device to rounding.
+dsml_cli_test(cli_elastic 0 ARGS elastic --workers 4 --changes 3:2,6:4 --layers 2 --width 4 --hidden 8 --batch 12
+  --steps 8
+  STDOUT "\"workers\": \\[4, 4, 4, 2, 2, 2, 4, 4\\], \"resizes\": \\[{\"step\": 3, \"from\": 4, \"to\": 2, \"optimizer_bytes_moved\": 1536, \"parameter_bytes_to_joiners\": 0}.*\"max_relative_difference\": ([0-9.]+e-(1[3-9]|2[0-9])|0),")
+dsml_cli_test(cli_elastic_bad ${error_exit} ARGS elastic --workers 4 --changes 3:5 --layers 2 --width 4 --hidden 8
+  --batch 12 --steps 8
+  STDERR "dsml: error: global batch of 12 rows is not divisible by 5 workers \\(from step 3\\)")
