@@ -63,6 +63,34 @@ describe("lab training panel", () => {
     await page.close();
   });
 
+  test("Step through one step: the whole rank program pauses per statement, tensors with shape and norm, Continue ends it", async () => {
+    const { page, problems } = await openLesson(site.context, site.url, "lab");
+    await configure(page, { dp: "2", tp: "2", pp: "2" });
+    await page.locator(FIG).getByRole("button", { name: "Step through one step" }).click();
+    const box = page.locator(`${FIG} .train-step`);
+    await page.waitForFunction((sel) => /Paused/.test(document.querySelector(`${sel} .train-step .run-status`)?.textContent ?? ""),
+      FIG, { timeout: 60000 });
+    assert.match(await box.locator(".cm-content").getAttribute("aria-readonly") ?? "true", /true/);
+    // Run to the next send/recv until a rank holds a tensor (the first sends carry activations).
+    let panel = "";
+    for (let i = 0; i < 8 && !/Float64Array/.test(panel); i++) {
+      const before = await box.locator(".step-where").innerText();
+      await box.getByRole("button", { name: /To send\/recv/ }).click();
+      await page.waitForFunction(([sel, was]) => {
+        const where = document.querySelector(`${sel} .train-step .step-where`)?.textContent ?? "";
+        return where !== was && /run to the next send\/recv/.test(where);
+      }, [FIG, before], { timeout: 60000 });
+      panel = await box.locator(".step-panel").innerText();
+    }
+    assert.match(panel, /Float64Array\(\d+\) .* shape \[\d+\], ‖·‖₂ = [\d.]+/, "a tensor with its shape and norm");
+    assert.match(panel, /rank 7/, "all 8 ranks are shown");
+    await box.getByRole("button", { name: /Continue/ }).click();
+    await page.waitForFunction((sel) => /The run ended: every rank returned/.test(document.querySelector(`${sel} .train-step .run-status`)?.textContent ?? ""),
+      FIG, { timeout: 120000 });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("a grid that does not fit the model is explained and Train is disabled", async () => {
     const { page, problems } = await openLesson(site.context, site.url, "lab");
     await configure(page, { "Blocks L": "2", pp: "4" });

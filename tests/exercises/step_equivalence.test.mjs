@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 
 import week1 from "../../lessons/week1/exercises.js";
 import week2 from "../../lessons/week2/exercises.js";
+import week3 from "../../lessons/week3/exercises.js";
 import lab from "../../lessons/lab/exercises.js";
 import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
 import { instrument } from "../../lessons/web/exercise/step_instrument.js";
@@ -18,9 +19,10 @@ import { judgePlan } from "../../lessons/web/exercise/judge_plan.js";
 import { exerciseRng } from "../../lessons/web/exercise/random.js";
 import { STEP_GLOBAL } from "../../lessons/web/worker/step_hooks.js";
 import { LEARNER_SEED } from "./judge.mjs";
+import { labInputs, labProgram, LAB_DEFAULTS } from "../../lessons/lab/programs/lab_program.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
-const exercises = [...week1, ...week2, ...lab].filter((e) => e.kind === "code");
+const exercises = [...week1, ...week2, ...week3, ...lab].filter((e) => e.kind === "code");
 
 // Steppers as the Workers' (worker/step_hooks.js) behave once the page has chosen: never pause, or pause
 // everywhere and go on at once (reading the variables each time, as a pause does).
@@ -39,7 +41,8 @@ function everywhere(sites) {
   };
 }
 
-async function judge(exercise, code, entry, stepper = null) {
+// timeoutMs: a run that finished under Run may take much longer paused at every statement (the watchdog is real time).
+async function judge(exercise, code, entry, stepper = null, timeoutMs = exercise.timeoutMs ?? 5000) {
   const { testCase, delivery, sendMode } = entry;
   const learnerLines = exercise.program ? code.split("\n").length : null;
   let program = exercise.program ? exercise.program(code) : code;
@@ -53,7 +56,7 @@ async function judge(exercise, code, entry, stepper = null) {
     globalThis[STEP_GLOBAL] = hooks;
   }
   const run = await runLocal(program, { ranks: testCase.ranks, inputs: testCase.inputs, core, delivery, sendMode,
-    timeoutMs: exercise.timeoutMs ?? 5000, learnerLines });
+    timeoutMs, learnerLines });
   delete globalThis[STEP_GLOBAL];
   if (run.error) run.error.column = original(run.error.line, run.error.column);
   return { run, verdict: exercise.check(run, testCase, core), seen: hooks?.seen };
@@ -63,9 +66,9 @@ const essentials = ({ status, results, logs, progress, trace, error, deadlock, s
   ({ status, results, logs, progress, trace, error, deadlock, stopped });
 
 for (const e of exercises) {
-  // The lab's runs train a model: its seeded runs, the synchronous one and the hidden ones, but one of each.
+  // The lab's and Week 3's runs train a model: its seeded runs, the synchronous one and the hidden ones, one of each.
   const full = judgePlan(e, exerciseRng(LEARNER_SEED, e.id, 1), 1);
-  const plan = e.id.startsWith("lab-") ? [full.find((x) => x.delivery), full.find((x) => x.sendMode === "sync"),
+  const plan = e.id.startsWith("lab-") || e.id.startsWith("w3-") ? [full.find((x) => x.delivery), full.find((x) => x.sendMode === "sync"),
     full.find((x) => x.hidden)].filter(Boolean) : full;
   const steppable = instrument(e.program ? e.program(e.solution) : e.solution,
     { maxLine: e.program ? e.solution.split("\n").length : Infinity }).sites.length > 0;
@@ -76,10 +79,12 @@ for (const e of exercises) {
       for (const [i, entry] of plan.entries()) {
         const where = `${e.id}, ${name}, run ${i + 1}`;
         const plain = await judge(e, code, entry);
-        const cont = await judge(e, code, entry, free);
-        const every = await judge(e, code, entry, everywhere);
+        const slow = plain.run.status === "ok" ? 600000 : undefined;
+        const cont = await judge(e, code, entry, free, slow);
+        const every = await judge(e, code, entry, everywhere, slow);
         assert.deepEqual(essentials(cont.run), essentials(plain.run), `${where}: continue`);
         assert.deepEqual(cont.verdict, plain.verdict, `${where}: continue's verdict`);
+        assert.equal(every.run.status, plain.run.status, `${where}: every statement's status (${JSON.stringify(every.run.timeout ?? every.run.error)})`);
         assert.deepEqual(essentials(every.run), essentials(plain.run), `${where}: every statement`);
         assert.deepEqual(every.verdict, plain.verdict, `${where}: every statement's verdict`);
         assert.equal(every.seen.unreadable, 0, `${where}: a pause could not read its variables`);
@@ -91,3 +96,22 @@ for (const e of exercises) {
     assert.equal(pauses > 0, steppable, `${e.id}: ${pauses} statements paused at`);
   });
 }
+
+// The lab's Step (lab/widgets/train_step.js) instruments the WHOLE rank program, not a learner's function: one
+// training step on a dp × tp × pp grid, paused before every statement, must train exactly what Run trains.
+test("the lab's whole rank program, one step paused at every statement, computes what Run computes", async () => {
+  for (const grid of [{ dp: 2, tp: 2, pp: 2 }, { dp: 2, tp: 1, pp: 2 }]) {
+    const config = { ...LAB_DEFAULTS, model: { ...LAB_DEFAULTS.model, layers: 2, width: 8, hidden: 16 }, batch: 8,
+                     microBatches: 2, grid, steps: 1, fsdp: grid.tp === 1 };
+    const ranks = grid.dp * grid.tp * grid.pp;
+    const entry = { testCase: { ranks, inputs: labInputs(config) }, delivery: null, sendMode: "buffered" };
+    const asRun = { program: null, timeoutMs: 60000, check: () => null };
+    const plain = await judge(asRun, labProgram(), entry);
+    const every = await judge(asRun, labProgram(), entry, everywhere);
+    assert.equal(plain.run.status, "ok", JSON.stringify(plain.run.error));
+    assert.equal(every.run.status, "ok", JSON.stringify(every.run.error ?? every.run.timeout));
+    assert.deepEqual(essentials(every.run), essentials(plain.run), JSON.stringify(grid));
+    assert.equal(every.seen.unreadable, 0);
+    assert.ok(every.seen.pauses > 1000, `${every.seen.pauses} statements paused at on ${ranks} ranks`);
+  }
+});

@@ -17,6 +17,7 @@ import {
 import { renderMoves } from "./moves.js";
 import { renderPhases } from "./phase_timeline.js";
 import { renderBytes, renderMemory } from "./train_report.js";
+import { mountTrainStep } from "./train_step.js";
 
 const MAX_WORKERS = 16;
 const STALL_MS = 60000;   // no progress report from any Worker for this long: something is stuck
@@ -45,7 +46,7 @@ export function mountTrainPanel(figure, core, clusters) {
   const train = button("Train", () => run());
   const stop = button("Stop", () => stopper?.abort(), { secondary: true });
   stop.hidden = true;
-  controlRow(figure, ...Object.values(c), train, stop);
+  const row = controlRow(figure, ...Object.values(c), train, stop);
   const status = readout(figure);
   status.setAttribute("role", "status");
   const progress = document.createElement("progress");
@@ -68,6 +69,10 @@ export function mountTrainPanel(figure, core, clusters) {
     figure.querySelector("figcaption").before(section);
   }
 
+  // Step: one step of the same program, statement by statement (train_step.js).
+  const stepper = mountTrainStep(figure, { clusters, config: () => preview(), before: figure.querySelector("figcaption") });
+  row.append(stepper.button);
+
   const config = () => ({
     model: { layers: +c.layers.value, width: +c.width.value, hidden: +c.hidden.value, activation: "gelu", residual: true },
     optimizer: c.optimizer.value === "adam" ? { kind: "adam", lr: 0.003 } : { kind: "sgd", lr: 0.05 },
@@ -88,11 +93,13 @@ export function mountTrainPanel(figure, core, clusters) {
       if (ranks > MAX_WORKERS) throw new Error(`dp × tp × pp = ${ranks} Workers; the lab runs at most ${MAX_WORKERS}`);
       renderMoves(parts.moves, { grid: cfg.grid, fsdp: cfg.fsdp, model: cfg.model, microBatches: cfg.microBatches });
       train.disabled = false;
+      stepper.setDisabled(false);
       status.textContent = `${ranks} Worker${ranks > 1 ? "s" : ""}, each holding its part of a ` +
         `${withArticle(`${cfg.model.layers}-block model`)} (Ψ = ${plural(2 * cfg.model.layers * cfg.model.width * cfg.model.hidden, "parameter")}). Press Train.`;
       return cfg;
     } catch (err) {
       train.disabled = true;
+      stepper.setDisabled(true);
       status.textContent = `${err.message}. Change the grid or the model.`;
       return null;
     }
@@ -104,6 +111,7 @@ export function mountTrainPanel(figure, core, clusters) {
   const lock = (locked) => {
     for (const control of Object.values(c)) control.el.querySelector("select").disabled = locked;
     train.disabled = locked;
+    stepper.setDisabled(locked);
     stop.hidden = !locked;
     progress.hidden = !locked;
   };

@@ -5,6 +5,7 @@
 //   const session = new StepSession({ clusters, ranks, code, inputs, sendMode, seed, learnerLines, onChange });
 //   await session.start();        // every rank paused at its first statement (frame 0)
 //   await session.stepRank(2);  await session.stepAll();  await session.runTo("comm" | "barrier" | null);
+//   await session.runFree();      // to the end without pausing or recording on the way (a long program: the lab)
 //   session.stop();   session.frames[i]   session.messages   session.result (the RunResult, once it ended)
 //
 // Deterministic. After every move the session waits until the cluster is quiet — each rank paused, finished, or
@@ -30,6 +31,7 @@ export class StepSession {
   #rng;
   #interrupted = false;
   #early = [];            // receipts whose send has not been reported yet
+  #free = false;          // runFree(): a rank that pauses is told never to pause again
 
   constructor({ clusters, ranks, code, inputs = [], sendMode = "buffered", seed = null, learnerLines = null,
                 onChange = () => {} }) {
@@ -74,6 +76,21 @@ export class StepSession {
     });
   }
 
+  // Every rank runs to its end without pausing again; nothing is recorded on the way, the last frame is the end.
+  // For a program too long to record statement by statement (one training step of the lab: tens of thousands).
+  runFree() {
+    return this.#run(async () => {
+      this.#free = true;
+      for (const r of this.paused) this.#letGo(r);
+      await this.outcome;
+    });
+  }
+
+  #letGo(r) {
+    this.#ranks[r].state = "running";
+    this.#send?.(r, { action: "free" });
+  }
+
   // Stops the run (its Workers are recycled by the pool as after any stopped run).
   stop() {
     this.#interrupted = true;
@@ -92,6 +109,7 @@ export class StepSession {
       if (msg.kind === "pause") {
         Object.assign(x, { state: "paused", site: msg.site, line: this.sites[msg.site].line, vars: msg.vars, on: [] });
         x.pauses += 1;
+        if (this.#free) this.#letGo(r);
       }
       else if (msg.kind === "sent") this.#sent(r, msg);
       else if (msg.kind === "recvd") this.#taken(msg.from, r, msg.tag, msg.preview);
@@ -143,8 +161,9 @@ export class StepSession {
     return !x.on.some((w) => (w.kind === "recv" ? this.#inFlight(w.from, r, w.tag) : !this.#inFlight(r, w.to, w.tag)));
   }
 
+  // src "any": from any rank (a recvAny()).
   #inFlight(src, dst, tag) {
-    return this.messages.some((m) => m.src === src && m.dst === dst && m.tag === tag && m.taken === null);
+    return this.messages.some((m) => (src === "any" || m.src === src) && m.dst === dst && m.tag === tag && m.taken === null);
   }
 
   // Different Workers' reports cross on the way: a receipt can reach the page before its send's report.

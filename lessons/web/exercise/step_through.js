@@ -28,7 +28,10 @@ const MOVES = [
   { key: "c", label: "Continue", run: (s) => s.runTo(null) },
 ];
 
-export function mountStepThrough({ exercise, editor, clusters, box }) {
+// freeContinue: Continue runs to the end without recording each statement (session.runFree) — for a program too
+// long to record, the lab's training step; the frames up to that point stay.
+export function mountStepThrough({ exercise, editor, clusters, box, freeContinue = false }) {
+  const moveOf = (m) => (freeContinue && m.key === "c" ? { ...m, run: (s) => s.runFree() } : m);
   box.classList.add("step-through");
   box.hidden = true;
   const offerRow = make("p", { class: "step-offer", hidden: "" });
@@ -37,7 +40,7 @@ export function mountStepThrough({ exercise, editor, clusters, box }) {
   const buttons = MOVES.map((m) => {
     const b = make("button", { type: "button", "aria-keyshortcuts": m.key }, m.label);
     b.append(" ", make("kbd", {}, m.key));
-    b.addEventListener("click", () => move(m));
+    b.addEventListener("click", () => move(moveOf(m)));
     return b;
   });
   const stop = make("button", { type: "button", class: "secondary", "aria-keyshortcuts": "x" }, "Stop");
@@ -179,7 +182,7 @@ export function mountStepThrough({ exercise, editor, clusters, box }) {
     const here = box.contains(focus) || ((!focus || focus === document.body) && lastUsed === box);
     if (!here || box.hidden || e.ctrlKey || e.metaKey || e.altKey || e.target.tagName === "SELECT") return;
     const m = MOVES.find((x) => x.key === e.key);
-    if (m) { e.preventDefault(); move(m); }
+    if (m) { e.preventDefault(); move(moveOf(m)); }
     else if (e.key === "x") { e.preventDefault(); stop.click(); }
     else if (e.key === ",") { e.preventDefault(); back.click(); }
     else if (e.key === ".") { e.preventDefault(); fwd.click(); }

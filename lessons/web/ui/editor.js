@@ -21,7 +21,8 @@ export async function materializeEditors() {
   for (const build of [...waiting]) build();
 }
 
-export function createEditor(parent, { doc, label, onRun, onChange }) {
+// readOnly: the learner reads and steps through the code but cannot change it (the lab's rank program).
+export function createEditor(parent, { doc, label, onRun, onChange, readOnly = false }) {
   let view = null;
   let text = doc;
   let theme = null;
@@ -62,6 +63,7 @@ export function createEditor(parent, { doc, label, onRun, onChange }) {
           // tabindex: axe counts the content as a keyboard stop inside the scroller (it ignores contenteditable).
           EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
           EditorView.updateListener.of((update) => { if (update.docChanged) onChange?.(update.state.doc.toString()); }),
+          ...(readOnly ? [EditorState.readOnly.of(true)] : []),
         ],
       }),
     });

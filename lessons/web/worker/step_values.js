@@ -4,7 +4,8 @@
 //
 //   describeVariables(["rank", "buf"], [2, new Float64Array([1, 2])])
 //     → [{ name: "rank", value: "2" }, { name: "buf", value: "Float64Array(2) [1, 2]", shape: [2], norm: 2.236 }]
-// shape and norm are given for numeric arrays (the lab shows a tensor's shape and its L2 norm per rank).
+// shape and norm are given for tensors — typed arrays, nested numeric arrays, numeric arrays too long to show —
+// (the lab shows each rank's tensors with their shape and L2 norm), not for a short list such as ranks [0, 1].
 
 const MAX_ITEMS = 8;     // array items shown before "…"
 const MAX_KEYS = 6;      // object keys shown
@@ -19,7 +20,7 @@ export function describeVariables(names, values) {
     if (!isPlain(v, 0)) return;
     const entry = { name, value: clip(format(v, 0)) };
     const numbers = numericItems(v);
-    if (numbers) Object.assign(entry, { shape: shapeOf(v), norm: l2(numbers) });
+    if (numbers && isTensor(v, numbers)) Object.assign(entry, { shape: shapeOf(v), norm: l2(numbers) });
     out.push(entry);
   });
   return out;
@@ -79,6 +80,7 @@ function numericItems(v) {
   const rows = v.map(numericItems);
   return rows.every(Boolean) ? rows.flatMap((r) => Array.from(r)) : null;
 }
+const isTensor = (v, numbers) => isTyped(v) || Array.isArray(v[0]) || numbers.length > MAX_ITEMS;
 function shapeOf(v) {
   const shape = [];
   for (let x = v; Array.isArray(x) || isTyped(x); x = x[0]) shape.push(x.length);
