@@ -73,7 +73,7 @@ export const NETWORKS = Object.freeze({
   ethernet: { label: "10 Gb/s Ethernet, α 50 µs", network: { alpha: 50e-6, beta: 1 / 1.25e9 } },
 });
 export const WIRE_WORKERS = [2, 4, 8, 16, 32, 64, 128, 256];
-export const WIRE_COMPRESSORS = ["top-k-1", "random-k-1", "int8", "qsgd-16", "sign", "powersgd-2"];
+export const WIRE_COMPRESSORS = ["top-k-1", "random-k-1", "int8", "sign", "powersgd-2"];   // + the full gradient: six colours
 
 export function wire(core, { network = "nvlink", workers = WIRE_WORKERS, keys = WIRE_COMPRESSORS } = {}) {
   const net = NETWORKS[network].network;

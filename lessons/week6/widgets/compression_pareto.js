@@ -19,6 +19,7 @@ export function mountCompressionPareto(figure) {
   const canvas = chartBox(figure, "Final loss against bytes per step for every compressor, with the top-k + EF sweep and its knee");
   const chart = createLineChart(canvas, { xLabel: "bytes per step (one worker)", yLabel: "loss after 300 steps", logX: true, logY: true,
     xTicks: (v) => (Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9 ? formatBytes(v) : ""), datasets: [], empty: "Training…" });
+  chart.chart.options.scales.y.min = 0.08;   // the front sits at ≈ 0.09: keep it off the axis
   let full = null;
   const points = [], sweep = [];
   const total = 1 + 2 * Object.keys(COMPRESSORS).length + SWEEP.length;

@@ -14,7 +14,8 @@ export function mountCompressionWire(figure, core) {
   controlRow(figure, network, measure, workers);
   const out = readout(figure);
   const canvas = chartBox(figure, "Bytes or seconds per step against the number of workers, for each compressor on its collective");
-  const chart = createLineChart(canvas, { xLabel: "workers P", logX: true, logY: true, datasets: [] });
+  const chart = createLineChart(canvas, { xLabel: "workers P", yLabel: "bytes sent per step", logX: true, logY: true, datasets: [] });
+  const decade = (v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
 
   function draw() {
     const P = Math.round(workers.value);
@@ -22,7 +23,8 @@ export function mountCompressionWire(figure, core) {
     const w = wire(core, { network: network.value, workers: sizes });
     const value = (row) => (measure.value === "bytes" ? row.bytes : row.seconds);
     const fmt = measure.value === "bytes" ? formatBytes : formatSeconds;
-    chart.chart.options.scales.y.title.text = measure.value === "bytes" ? "bytes sent per step" : "communication time per step (s)";
+    chart.chart.options.scales.y.title.text = measure.value === "bytes" ? "bytes sent per step" : "communication time per step";
+    chart.chart.options.scales.y.ticks.callback = (v) => (decade(v) ? fmt(v) : "");
     chart.update({
       datasets: [
         { label: "full (ring all-reduce)", dashed: true, data: w.none.map((r) => ({ x: r.workers, y: value(r) })) },

@@ -18,7 +18,7 @@ export function mountElastic(figure) {
   controlRow(figure, workers, drop, rejoin, state);
   const out = readout(figure);
   const canvas = chartBox(figure, "Loss per step of the elastic run and of one device on the same batches");
-  const chart = createLineChart(canvas, { xLabel: "step", yLabel: "training loss", logY: true, datasets: [], empty: "Training…" });
+  const chart = createLineChart(canvas, { xLabel: "step", yLabel: "training loss", datasets: [], empty: "Training…" });
 
   async function draw() {
     const P = Number(workers.value), k = Math.round(drop.value);
@@ -45,14 +45,14 @@ export function mountElastic(figure) {
     }
     chart.update({
       datasets: [
-        { label: "elastic run", points: true, data: r.losses.map((y, x) => ({ x, y })) },
-        { label: "one device", dashed: true, data: r.single.map((y, x) => ({ x, y })) },
+        { label: "one device", data: r.single.map((y, x) => ({ x, y })) },
+        { label: "elastic run", points: true, line: false, data: r.losses.map((y, x) => ({ x, y })) },
       ],
       verticalLines: r.resizes.map((e) => ({ x: e.step, label: `${e.from} → ${e.to}` })),
     });
-    const moves = r.resizes.map((e) => `at step ${e.step}, ${e.from} → ${e.to} workers: ${formatBytes(e.optimizerBytesMoved)} of optimizer state moved${
+    const moves = r.resizes.map((e) => `At step ${e.step}, ${e.from} → ${e.to} workers: ${formatBytes(e.optimizerBytesMoved)} of optimizer state moved${
       e.parameterBytesToJoiners ? `, ${formatBytes(e.parameterBytesToJoiners)} of parameters to the joiners` : ""}`);
-    out.innerHTML = `Global batch ${ELASTIC.batch} rows every step, whatever P. ${moves.length ? `${moves.join("; ")}.` : "No worker leaves."}
+    out.innerHTML = `Global batch ${ELASTIC.batch} rows every step, whatever P. ${moves.length ? `${moves.join(". ")}.` : "No worker leaves."}
       The final parameters differ from one device's by at most <strong>${formatNumber(r.maxRelativeDifference, 2)}</strong> (relative).`;
     describeChart(figure, `The elastic run's loss lies on one device's at every step, across ${r.resizes.length} resizes.`,
       [["step", "workers", "elastic loss", "one device"], ...r.losses.map((l, i) => [String(i), String(r.workers[i]), formatNumber(l, 6), formatNumber(r.single[i], 6)])]);

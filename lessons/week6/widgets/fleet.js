@@ -8,7 +8,7 @@ import { FLEET, FLEET_SIZES } from "../checkpoint_setup.js";
 import { hours } from "../calcs.js";
 
 const YEAR = 365 * 86400, DAY = 86400;
-const years = (y) => `${formatNumber(y)} y`;
+const years = (y) => `${formatNumber(y)} years`;
 
 export function mountFleet(figure, core) {
   const node = slider({ label: "Node MTBF m", min: 0.5, max: 20, value: FLEET.nodeMtbf / YEAR, log: true, format: years, onInput: draw });
