@@ -58,6 +58,7 @@ const entries = new Set([
   "lessons/web/worker/rank_worker.js",
   "lessons/sw.js",   // the service worker: needs a ServiceWorkerGlobalScope
   "lessons/web/lesson/calc_worker.js",
+  "lessons/web/lesson/core_task_worker.js",   // a Worker entry: needs a DedicatedWorkerGlobalScope
   "lessons/web/lesson/guide_page.js",   // the guides' page module (scripts/render_guide.mjs writes their pages)
 ]);
 

@@ -3,6 +3,7 @@
 //   const chart = createLineChart(canvas, { xLabel: "message size (bytes)", yLabel: "time (s)", logX: true,
 //     logY: true, datasets: [{ label: "T(n) = α + βn", data: [{ x, y }, …] }, { label: "α", data, dashed: true }],
 //     verticalLines: [{ x: 1e5, label: "n* = α/β" }] });
+//   A dataset with points: true, line: false is a scatter; a { x, y: null } point breaks a line.
 //   chart.update({ datasets, verticalLines });   chart.destroy();
 //   describeChart(figure, "Time grows linearly above n* = 100 kB.", [["size", "time"], [1e3, 1e-6], …]);
 //
@@ -163,6 +164,7 @@ function buildDatasets(specs, palette) {
     pointHoverRadius: s.points ? 5 : 3,
     tension: 0,
     fill: false,
+    showLine: s.line !== false,     // line: false draws the points only (a scatter)
     ...colours(s, i, palette),
   }));
 }

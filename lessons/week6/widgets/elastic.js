@@ -1,0 +1,61 @@
+// elastic.js — widget "elastic": data parallelism on P workers of which k leave after step 9 and (optionally) come
+// back at step 25, the global batch kept and the optimizer state re-sharded (ZeRO-1) or replicated — the loss per step
+// beside one device on the same batches (elastic_setup.elasticRun → core.trainElastic, in a Worker). A world that
+// cannot divide the batch is refused by the core; its message is shown.
+import { createLineChart, describeChart } from "../../web/ui/charts.js";
+import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
+import { formatBytes, formatNumber } from "../../web/units.js";
+import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { ELASTIC } from "../elastic_setup.js";
+
+const tasks = coreTasks(new URL("../elastic_setup.js", import.meta.url));
+
+export function mountElastic(figure) {
+  const workers = select({ label: "Workers P", options: [["4", "4"], ["6", "6"], ["8", "8"]], value: "4", onChange: draw });
+  const drop = slider({ label: "Leave at step 10", min: 0, max: 7, step: 1, value: 2, onInput: draw });
+  const rejoin = select({ label: "At step 25", options: [["yes", "they come back"], ["no", "they stay away"]], value: "yes", onChange: draw });
+  const state = select({ label: "Optimizer state", options: [["zero", "sharded (ZeRO-1)"], ["dp", "replicated"]], value: "zero", onChange: draw });
+  controlRow(figure, workers, drop, rejoin, state);
+  const out = readout(figure);
+  const canvas = chartBox(figure, "Loss per step of the elastic run and of one device on the same batches");
+  const chart = createLineChart(canvas, { xLabel: "step", yLabel: "training loss", datasets: [], empty: "Training…" });
+
+  async function draw() {
+    const P = Number(workers.value), k = Math.round(drop.value);
+    if (k >= P) {
+      out.textContent = `${k} of ${P} workers cannot leave: at least one must stay. Choose fewer than ${P}.`;
+      return;
+    }
+    out.textContent = "Training…";
+    const started = performance.now();
+    let r;
+    try {
+      r = await tasks.latest("draw", "elasticRun", { workers: P, drop: k, rejoin: rejoin.value === "yes", replicated: state.value === "dp" });
+    } catch (err) {
+      out.textContent = `The run could not start: ${err.message}`;
+      return;
+    }
+    if (!r) return;
+    figure.dataset.runMs = (performance.now() - started).toFixed(0);
+    if (r.error) {
+      chart.update({ datasets: [] });
+      out.innerHTML = `<strong>Refused by the core:</strong> ${r.error}.`;
+      describeChart(figure, "No run: the world size does not divide the global batch.");
+      return;
+    }
+    chart.update({
+      datasets: [
+        { label: "one device", data: r.single.map((y, x) => ({ x, y })) },
+        { label: "elastic run", points: true, line: false, data: r.losses.map((y, x) => ({ x, y })) },
+      ],
+      verticalLines: r.resizes.map((e) => ({ x: e.step, label: `${e.from} → ${e.to}` })),
+    });
+    const moves = r.resizes.map((e) => `At step ${e.step}, ${e.from} → ${e.to} workers: ${formatBytes(e.optimizerBytesMoved)} of optimizer state moved${
+      e.parameterBytesToJoiners ? `, ${formatBytes(e.parameterBytesToJoiners)} of parameters to the joiners` : ""}`);
+    out.innerHTML = `Global batch ${ELASTIC.batch} rows every step, whatever P. ${moves.length ? `${moves.join(". ")}.` : "No worker leaves."}
+      The final parameters differ from one device's by at most <strong>${formatNumber(r.maxRelativeDifference, 2)}</strong> (relative).`;
+    describeChart(figure, `The elastic run's loss lies on one device's at every step, across ${r.resizes.length} resizes.`,
+      [["step", "workers", "elastic loss", "one device"], ...r.losses.map((l, i) => [String(i), String(r.workers[i]), formatNumber(l, 6), formatNumber(r.single[i], 6)])]);
+  }
+  draw();
+}
