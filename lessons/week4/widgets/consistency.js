@@ -20,24 +20,27 @@ export function mountConsistency(figure, core) {
   controlRow(figure, model);
   const box = document.createElement("div");
   figure.append(box);
+  const rule = document.createElement("p");
+  figure.append(rule);
   const tableBox = document.createElement("div");
   tableBox.className = "table-scroll";
   figure.append(tableBox);
   const out = readout(figure);
   const { run, reads, costs } = consistencyReads(core);
   renderTimeline(box, run.spans.map((sp) => ({ rank: sp.worker, kind: sp.kind === "push" ? "send" : sp.kind, start: sp.start,
-    end: sp.end })), { ranks: 3, title: "No waiting (ASP): three workers, five clocks (rank = worker; send = push)" });
+    end: sp.end })), { ranks: 3, title: "ASP: 3 workers, 5 clocks, no waiting" });
 
   function draw() {
     const key = model.value;
-    const head = ["worker 0's read", "at", "clocks seen of workers 0, 1, 2", "allowed?", "would wait"];
+    const head = ["worker 0's read", "clocks seen of workers 0, 1, 2", "verdict"];
     const rows = reads.map((r) => {
       const v = r.verdicts[key];
-      return [`before clock ${r.clock}${key === "ryw" ? " (right after its push)" : ""}`, formatSeconds(r.time),
-        v.seen.join(", "), v.allowed ? "allowed" : "<strong>forbidden</strong>", v.allowed ? "—" : formatSeconds(v.wait)];
+      return [`before clock ${r.clock} (${formatSeconds(r.time)})${key === "ryw" ? ", right after its push" : ""}`, v.seen.join(", "),
+        v.allowed ? "allowed" : `<strong>forbidden</strong>: waits ${formatSeconds(v.wait)}`];
     });
-    tableBox.innerHTML = `<table><caption>${MODELS[key].name}: ${RULE[key]}</caption><thead><tr>${head.map((h) =>
-      `<th scope="col">${h}</th>`).join("")}</tr></thead><tbody>${rows.map((row) => `<tr>${row.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
+    rule.innerHTML = `<strong>${MODELS[key].name}</strong>: ${RULE[key]}`;
+    tableBox.innerHTML = `<table><thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead><tbody>${
+      rows.map((row) => `<tr>${row.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
     const cost = costs[key];
     const forbidden = reads.filter((r) => !r.verdicts[key].allowed).length;
     out.innerHTML = `${MODELS[key].name} forbids ${forbidden} of worker 0's ${reads.length} reads in this interleaving. ` +

@@ -20,7 +20,7 @@ export function mountRegimes(figure, core) {
     const { run } = regimeRun(core, { regime: regime.value, staleness: s });
     const spans = run.spans.map((sp) => ({ rank: sp.worker, kind: sp.kind === "push" ? "send" : sp.kind, start: sp.start, end: sp.end }));
     const name = regime.value === "ssp" ? `SSP(${s})` : regime.value.toUpperCase();
-    renderTimeline(box, spans, { ranks: 6, title: `${name}: six workers, 8 clocks each (rank = worker; send = push)` });
+    renderTimeline(box, spans, { ranks: 6, title: `${name}: 6 workers, 8 clocks (send = push)` });
     const tau = run.updates.tau, maxTau = tau.reduce((a, b) => Math.max(a, b), 0);
     out.innerHTML = `${name} finishes in <strong>${formatSeconds(run.makespan)}</strong>; the workers spend
       <strong>${formatPercent(run.stallFraction, { decimals: 0 })}</strong> of their time waiting; the stalest applied
