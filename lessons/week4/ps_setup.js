@@ -147,10 +147,12 @@ export function consistencyReads(core) {
       const seen = seenAt(at);
       const need = Math.max(0, m.need(c));
       const late = seen.map((n, w) => ((w === reader ? m.own : m.others) && n < need ? appliedAt[w][need - 1] - at : 0));
-      verdicts[key] = { allowed: late.every((x) => x <= 0), wait: Math.max(0, ...late), seen };
+      const blocker = late.indexOf(Math.max(...late));   // whose missing write it would wait for longest
+      verdicts[key] = { allowed: late.every((x) => x <= 0), wait: Math.max(0, ...late), seen, at,
+        missing: late[blocker] > 0 ? { worker: blocker, clock: need - 1, time: appliedAt[blocker][need - 1] } : null };
     }
     reads.push({ clock: c, time: sp.start, seen: seenAt(sp.start), verdicts });
   }
   const cost = (regime, staleness = 0) => regimeRun(core, { regime, staleness, clocks, multipliers }).run;
-  return { run, reads, costs: { sequential: cost("bsp"), bounded: cost("ssp", CONSISTENCY.bound), eventual: run, ryw: run } };
+  return { run, reads, writes: appliedAt, costs: { sequential: cost("bsp"), bounded: cost("ssp", CONSISTENCY.bound), eventual: run, ryw: run } };
 }

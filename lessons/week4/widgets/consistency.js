@@ -1,9 +1,9 @@
-// consistency.js — widget "consistency": one concrete interleaving — three workers (mean speeds 1, 1, 2.5) running
+// consistency.js — widget "consistency": one concrete interleaving (drawn by interleaving.js) — three workers (mean speeds 1, 1, 2.5) running
 // five clocks with no waiting, as the core's parameter server simulates it (ps_setup.consistencyReads → core.
 // simulateParamServer, under a millisecond) — and, for the consistency model the learner picks, which of worker 0's
 // reads it allows, which it forbids and how long a forbidden one would have had to wait; below, what enforcing the
 // model costs the whole run (the same workers under BSP, SSP(1), ASP).
-import { renderTimeline } from "../../web/ui/timeline.js";
+import { drawInterleaving } from "./interleaving.js";
 import { controlRow, readout, select } from "../../web/ui/controls.js";
 import { formatPercent, formatSeconds } from "../../web/units.js";
 import { MODELS, consistencyReads } from "../ps_setup.js";
@@ -26,12 +26,13 @@ export function mountConsistency(figure, core) {
   tableBox.className = "table-scroll";
   figure.append(tableBox);
   const out = readout(figure);
-  const { run, reads, costs } = consistencyReads(core);
-  renderTimeline(box, run.spans.map((sp) => ({ rank: sp.worker, kind: sp.kind === "push" ? "send" : sp.kind, start: sp.start,
-    end: sp.end })), { ranks: 3, title: "ASP: 3 workers, 5 clocks, no waiting" });
+  const started = performance.now();
+  const { run, reads, writes, costs } = consistencyReads(core);
+  figure.dataset.runMs = (performance.now() - started).toFixed(1);
 
   function draw() {
     const key = model.value;
+    drawInterleaving(box, { run, writes, reads, key });
     const head = ["worker 0's read", "clocks seen of workers 0, 1, 2", "verdict"];
     const rows = reads.map((r) => {
       const v = r.verdicts[key];

@@ -17,7 +17,9 @@ export function mountRegimes(figure, core) {
 
   function draw() {
     const s = Math.round(bound.value);
+    const started = performance.now();
     const { run } = regimeRun(core, { regime: regime.value, staleness: s });
+    figure.dataset.runMs = (performance.now() - started).toFixed(1);
     const spans = run.spans.map((sp) => ({ rank: sp.worker, kind: sp.kind === "push" ? "send" : sp.kind, start: sp.start, end: sp.end }));
     const name = regime.value === "ssp" ? `SSP(${s})` : regime.value.toUpperCase();
     renderTimeline(box, spans, { ranks: 6, title: `${name}: 6 workers, 8 clocks (send = push)` });
