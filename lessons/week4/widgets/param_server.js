@@ -26,10 +26,10 @@ export function mountParamServer(figure, core) {
     figure.dataset.runMs = (performance.now() - started).toFixed(0);
     chart.update({
       datasets: [
-        { label: "simulated round (compute 10 ms + push + pull)", data: runs.map((r, i) => ({ x: ks[i], y: r.round })) },
-        { label: "busiest link's busy time (simulated)", points: true, data: runs.map((r, i) => ({ x: ks[i], y: r.busiest.busy })) },
-        { label: "closed form: a server's downlink W(α + β·4N/K)", dashed: true, data: runs.map((r, i) => ({ x: ks[i], y: r.closed.serverSeconds })) },
-        { label: "closed form: a worker's uplink Kα + β·4N", dashed: true, data: runs.map((r, i) => ({ x: ks[i], y: r.closed.workerSeconds })) },
+        { label: "simulated round", data: runs.map((r, i) => ({ x: ks[i], y: r.round })) },
+        { label: "busiest link (simulated)", points: true, data: runs.map((r, i) => ({ x: ks[i], y: r.busiest.busy })) },
+        { label: "shard link W(α + βS/K)", dashed: true, data: runs.map((r, i) => ({ x: ks[i], y: r.closed.serverSeconds })) },
+        { label: "worker link Kα + βS", dashed: true, data: runs.map((r, i) => ({ x: ks[i], y: r.closed.workerSeconds })) },
       ],
       verticalLines: [{ x: balance, label: `K* = ${balance}` }],
     });
@@ -38,8 +38,9 @@ export function mountParamServer(figure, core) {
       bytes of parameters leave it: the busiest link, ${linkName(one.busiest.name, W)}, is busy
       ${formatSeconds(one.busiest.busy)} a round, while each
       worker's uplink carries only ${formatBytes(4 * N)}. With K shards each server takes 1/K of it; at
-      <strong>K = ${balance}</strong> a server's link carries no more than a worker's and the round falls to
-      ${formatSeconds(best.round)} (from ${formatSeconds(one.round)}).`;
+      <strong>K = ${balance}</strong> a server's link carries no more than a worker's and the round (10 ms of compute, the push, the
+      pull) falls to ${formatSeconds(best.round)} (from ${formatSeconds(one.round)}). The simulated busiest link lies on the
+      closed form for the shard's link (S = 4N bytes).`;
     describeChart(figure, `The busiest link's time falls as 1/K until K = ${balance} = W, where the servers' links and the workers' links carry the same bytes.`,
       [["K", "round", "busiest link", "its busy time", "bytes into one server"], ...runs.map((r, i) => [String(ks[i]),
         formatSeconds(r.round), linkName(r.busiest.name, W), formatSeconds(r.busiest.busy), formatBytes(r.serverBytes)])]);
