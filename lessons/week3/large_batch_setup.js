@@ -50,3 +50,16 @@ export function bestRate(core, optimizer) {
   const losses = FINE_SWEEPS[optimizer].map((lr) => finalLoss(train(core, { optimizer, lr, ranks: 1 })));
   return FINE_SWEEPS[optimizer][losses.indexOf(Math.min(...losses))];
 }
+
+// The widget's sweep, run off the main thread (web/lesson/core_tasks.js): every rate of SWEEPS[optimizer] at P
+// ranks, and the trust ratios of the linearly scaled run (LARS, LAMB).
+export function sweep(core, optimizer, ranks, warmup) {
+  const runs = SWEEPS[optimizer].map((lr) => ({ lr, run: train(core, { optimizer, lr, ranks, warmup }) }));
+  const ratios = optimizer === "lars" || optimizer === "lamb" ? scaled(core, optimizer, ranks, warmup).trustRatios : [];
+  return { runs, ratios };
+}
+
+// The linear-scaling experiment: [optimizer][warm-up off, on][P] final losses (OPTIMIZERS × DEVICES).
+export function scalingTable(core) {
+  return OPTIMIZERS.map(([k]) => [false, true].map((w) => DEVICES.map((p) => finalLoss(scaled(core, k, p, w)))));
+}

@@ -5,7 +5,7 @@
 import { FLOPS, INFINIBAND, MIXED, MODEL, NVLINK } from "../lab/widgets/presets.js";
 
 export { FLOPS, INFINIBAND, MIXED, MODEL, NVLINK };
-export const LINK_CHOICES = [["nvlink", "NVLink, 200 GB/s (inside a node)"], ["infiniband", "InfiniBand, 25 GB/s (between nodes)"]];
+export const LINK_CHOICES = [["nvlink", "NVLink, 200 GB/s"], ["infiniband", "InfiniBand, 25 GB/s"]];
 export const linkOf = (name) => (name === "infiniband" ? INFINIBAND : NVLINK);
 export const DEVICES = [1, 2, 4, 8, 16, 32, 64];
 export const STRONG_BATCH = 16384;   // rows per step, fixed: strong scaling

@@ -8,6 +8,7 @@ import { mountDdpPrice } from "./widgets/ddp_price.js";
 import { mountAccumulation } from "./widgets/accumulation.js";
 import { mountLargeBatch } from "./widgets/large_batch.js";
 import { mountScaling } from "./widgets/scaling.js";
+import { mountScalingWorkers } from "./widgets/scaling_workers.js";
 import { mountCommWall } from "./widgets/comm_wall.js";
 
 await startLesson({
@@ -22,6 +23,7 @@ await startLesson({
     "unequal": ({ figure, core }) => mountUnequal(figure, core),
     "large-batch": ({ figure, core }) => mountLargeBatch(figure, core),
     "scaling": ({ figure, core }) => mountScaling(figure, core),
+    "scaling-workers": ({ figure, core, clusters }) => mountScalingWorkers(figure, core, clusters),
     "comm-wall": ({ figure, core }) => mountCommWall(figure, core),
   },
 });

@@ -226,6 +226,37 @@ async function main(ctx) {
     assert.ok(res.spans.some((s) => s.rank === 0 && s.kind === "compute" && s.end - s.start >= 0.14), "busy() is compute, not wait");
   });
 
+  test("recvAny: a server takes pushes from whichever worker is first, truly asynchronously; its deadlocks are found", LIMIT, async () => {
+    // Worker r sleeps r·20 ms before each push: the fast ones' pushes come first, whatever the rank order.
+    const res = await run(4, `
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+async function main(ctx) {
+  if (ctx.rank !== 0) {
+    for (let i = 0; i < 3; i++) { await sleep((4 - ctx.rank) * 20); ctx.send(0, ctx.rank * 10 + i, { tag: "push" }); }
+    return;
+  }
+  const got = [];
+  for (let i = 0; i < 9; i++) { const { from, data } = await ctx.recvAny({ tag: "push" }); got.push([from, data]); }
+  return got;
+}`);
+    assert.equal(res.status, "ok", JSON.stringify(res.deadlock ?? res.error ?? res.timeout));
+    const got = res.results[0];
+    for (const src of [1, 2, 3]) {
+      assert.deepEqual(got.filter(([from]) => from === src).map(([, d]) => d), [src * 10, src * 10 + 1, src * 10 + 2]);
+    }
+    assert.equal(got[0][0], 3, "the fastest worker's push is taken first");
+    assert.equal(got[8][0], 1, "the slowest worker's last push is taken last");
+    assert.ok(res.spans.some((s) => s.rank === 0 && s.kind === "wait" && s.peer === null), "a wait for anyone has no peer");
+    assertSpansTile(res.spans, 4);
+    const dead = await run(3, `async function main(ctx) {
+  if (ctx.rank === 0) { await ctx.recvAny(); return await ctx.recvAny(); }
+  if (ctx.rank === 1) ctx.send(0, 1);
+}`, { timeoutMs: 5000 });
+    assert.equal(dead.status, "deadlock");
+    assert.equal(dead.deadlock.message, "rank 0 waits for a message from any rank, and every other rank has finished");
+    assert.ok(dead.elapsedMs < 1500, `detected after ${dead.elapsedMs} ms (watchdog: 5000)`);
+  });
+
   test("exceptions report the rank and the line and column in the learner's code", LIMIT, async () => {
     const res = await run(3, `async function main(ctx) {
   if (ctx.rank === 2) {

@@ -53,6 +53,40 @@ describe("week 3 widgets", () => {
     assert.deepEqual(problems, []);
   });
 
+  test("strong and weak scaling measured on 1, 2, 4, 8 Workers: four points each, one Worker's speed-up is 1", async () => {
+    await page.locator("[data-widget=scaling-workers] button", { hasText: "Measure on the Workers" }).click();
+    await page.waitForFunction(() => /Measured on 8 Workers|could not/.test(document.querySelector("[data-widget=scaling-workers] .widget-readout").textContent),
+      null, { timeout: 240000 });
+    assert.match(await readout(page, "scaling-workers"), /Measured on 8 Workers: strong scaling [\d.]+× .* weak [\d.]+×/);
+    const summary = await page.locator("[data-widget=scaling-workers] .chart-summary").innerText();
+    assert.match(summary, /Measured speed-up on 1, 2, 4, 8 Workers: strong 1\.0×, [\d.]+×, [\d.]+×, [\d.]+×; weak 1\.0×, [\d.]+×, [\d.]+×, [\d.]+×\./);
+    assert.deepEqual(problems, []);
+  });
+
+  test("large batches: trained off the main thread — LARS's trust ratios, the 32-run experiment, the page stays responsive", async () => {
+    const fig = page.locator("[data-widget=large-batch]");
+    await fig.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => /final loss/.test(document.querySelector("[data-widget=large-batch] .widget-readout").textContent), null, { timeout: 60000 });
+    await fig.locator("select").first().selectOption("lars");
+    await fig.locator("select").nth(1).selectOption("4");
+    await page.waitForFunction(() => /^LARS on P = 4 ranks .* trust ratios range from/.test(document.querySelector("[data-widget=large-batch] .widget-readout").textContent),
+      null, { timeout: 120000 });
+    await fig.locator("button", { hasText: "Run the linear-scaling experiment" }).click();
+    const worstGap = await page.evaluate(async () => {
+      let last = performance.now(), worst = 0;
+      for (const end = last + 1500; performance.now() < end;) {
+        await new Promise((ok) => setTimeout(ok, 10));
+        worst = Math.max(worst, performance.now() - last);
+        last = performance.now();
+      }
+      return worst;
+    });
+    assert.ok(worstGap < 1000, `the main thread answered within ${Math.round(worstGap)} ms while 32 trainings ran`);
+    await page.waitForSelector("[data-widget=large-batch] table.data-table", { timeout: 180000 });
+    assert.equal(await fig.locator("table.data-table tbody tr").count(), 8, "4 optimizers × warm-up off/on");
+    assert.deepEqual(problems, []);
+  });
+
   test("the core-only widgets start on the prose's numbers", async () => {
     assert.match(await readout(page, "exactness"), new RegExp(`gradient is ${await calc(page, "exact-sum")} too large`));
     assert.match(await readout(page, "unequal"), new RegExp(`misses the full-batch gradient by ${await calc(page, "uneq-plain")}`));

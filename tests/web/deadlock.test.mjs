@@ -73,3 +73,16 @@ test("mixed: a recv wait on one side, a send wait with another tag on the other"
   assert.equal(d.message, 'rank 0 waits for rank 1 (tag "y"), rank 1 waits in send for rank 0 (tag "x"); ' +
     'rank 0 waits for tag "y" but holds an unreceived message from rank 1 with tag "x"');
 });
+
+test("a recvAny wait (from \"any\") is no deadlock while any rank's message with its tag is in flight to it", () => {
+  const g = new WaitForGraph(3);
+  g.sent(2, 0, "push");
+  g.blocked(0, [{ kind: "recv", from: "any", tag: "push" }], null);
+  g.blocked(1, [{ kind: "recv", from: 0, tag: 0 }], null);
+  g.done(2);
+  assert.equal(g.deadlock(), null, "rank 2's push can still wake rank 0");
+  g.receivedId(2, 0, "push", 0);
+  const d = g.deadlock();
+  assert.deepEqual(d.cycle, [0, 1]);
+  assert.equal(d.message, "rank 0 waits for a message from any rank (tag \"push\"), rank 1 waits for rank 0");
+});

@@ -278,3 +278,78 @@ test("misuse is a readable error; one run at a time", async () => {
   cluster.terminate();
   await assert.rejects(cluster.ready(), /terminated/);
 });
+
+// A server that takes 3 pushes from each of its workers with recvAny: per-sender order always, the interleaving
+// of senders up to the delivery order, and the source named with each message.
+const ANY_SERVER = `async function main(ctx) {
+  if (ctx.rank !== 0) { for (let i = 0; i < 3; i++) ctx.send(0, ctx.rank * 10 + i, { tag: "push" }); return; }
+  const got = [];
+  for (let i = 0; i < 3 * (ctx.size - 1); i++) {
+    const { from, data } = await ctx.recvAny({ tag: "push" });
+    got.push([from, data]);
+  }
+  return got;
+}`;
+
+test("recvAny: any sender's message, with its source; per-sender order kept; the order across senders varies with the seed", async () => {
+  const orders = new Set();
+  for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+    const run = await runLocal(ANY_SERVER, { ranks: 4, delivery: { seed } });
+    assert.equal(run.status, "ok");
+    const got = run.results[0];
+    assert.equal(got.length, 9);
+    for (const [from, data] of got) assert.equal(Math.floor(data / 10), from, "the source is the sender");
+    for (const src of [1, 2, 3]) {
+      assert.deepEqual(got.filter(([from]) => from === src).map(([, d]) => d), [src * 10, src * 10 + 1, src * 10 + 2]);
+    }
+    orders.add(got.map(([from]) => from).join(""));
+  }
+  assert.ok(orders.size > 1, "different seeds interleave the senders differently");
+  const a = await runLocal(ANY_SERVER, { ranks: 4, delivery: { seed: 3 } });
+  const b = await runLocal(ANY_SERVER, { ranks: 4, delivery: { seed: 3 } });
+  assert.deepEqual(a.results[0], b.results[0], "the same seed, the same order");
+});
+
+test("recvAny and recv share messages in the order they were posted; tags are respected", async () => {
+  const code = `async function main(ctx) {
+    if (ctx.rank === 1) { ctx.send(0, "a"); ctx.send(0, "b"); ctx.send(0, "x", { tag: 5 }); return; }
+    if (ctx.rank === 2) { ctx.send(0, "c"); return; }
+    const first = ctx.recv(1), any = ctx.recvAny(), tagged = ctx.recvAny({ tag: 5 });
+    const [f, a, t] = await Promise.all([first, any, tagged]);
+    const rest = await ctx.recvAny();
+    return { f, a, t, rest };
+  }`;
+  for (const seed of [1, 2, 3, 4]) {
+    const run = await runLocal(code, { ranks: 3, delivery: { seed } });
+    assert.equal(run.status, "ok");
+    const { f, a, t, rest } = run.results[0];
+    assert.equal(f, "a", "the older recv(1) takes rank 1's first message");
+    assert.ok((a.from === 1 && a.data === "b") || (a.from === 2 && a.data === "c"), JSON.stringify(a));
+    assert.deepEqual(t, { from: 1, data: "x" });
+    assert.deepEqual([a.data, rest.data].sort(), ["b", "c"], "the other untagged message comes next");
+  }
+});
+
+test("recvAny deadlocks are explained: every other rank finished, or a cycle through the any-wait", async () => {
+  const finished = await runLocal(`async function main(ctx) {
+    if (ctx.rank === 0) { await ctx.recvAny(); return await ctx.recvAny(); }
+    ctx.send(0, 1);
+  }`, { ranks: 2, timeoutMs: 60000 });
+  assert.equal(finished.status, "deadlock");
+  assert.equal(finished.deadlock.message, "rank 0 waits for a message from any rank, and every other rank has finished");
+  const cycle = await runLocal(`async function main(ctx) {
+    if (ctx.rank === 0) return await ctx.recvAny({ tag: 2 });
+    return await ctx.recv(0);
+  }`, { ranks: 2, timeoutMs: 60000 });
+  assert.equal(cycle.status, "deadlock");
+  assert.equal(cycle.deadlock.message, "rank 0 waits for a message from any rank (tag 2), rank 1 waits for rank 0");
+  const tagged = await runLocal(`async function main(ctx) {
+    if (ctx.rank === 0) return await ctx.recvAny({ tag: 1 });
+    ctx.send(0, 7, { tag: 2 });
+  }`, { ranks: 3, timeoutMs: 60000 });
+  assert.equal(tagged.status, "deadlock");
+  assert.match(tagged.deadlock.message, /waits for tag 1 but holds an unreceived message from rank [12] with tag 2/);
+  const bad = await runLocal("async function main(ctx) { await ctx.recvAny({ tag: 1.5 }); }", { ranks: 1 });
+  assert.equal(bad.status, "error");
+  assert.match(bad.error.message, /recvAny: tag must be an integer or a string/);
+});

@@ -27,6 +27,14 @@ test("a hook before each statement of async functions, every line kept", () => {
   assert.deepEqual(sites[6].names, ["N", "ctx", "rank", "size", "got"]);
 });
 
+test("recvAny is a receive, as recv is", () => {
+  const { sites } = instrument(`async function main(ctx) {
+  const { from, data } = await ctx.recvAny({ tag: "push" });
+  return data;
+}`);
+  assert.deepEqual(sites.map((s) => [s.line, s.comm]), [[2, "recv"], [3, null]]);
+});
+
 test("error columns map back to the learner's code", () => {
   const { code, original } = instrument(SOURCE);
   const line = code.split("\n")[5];

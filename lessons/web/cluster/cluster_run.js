@@ -48,7 +48,7 @@ export class ClusterRun {
       case "report":
         g.setState(rank, msg.state);
         this.#openWait[rank] = msg.state.kind === "blocked"
-          ? { since: msg.state.since, peer: msg.state.on[0]?.from ?? msg.state.on[0]?.to ?? null } : null;
+          ? { since: msg.state.since, peer: waitPeer(msg.state.on[0]) } : null;
         if (msg.state.kind === "blocked") this.#checkDeadlock();
         break;
       case "barrier":
@@ -177,4 +177,11 @@ export class ClusterRun {
       error: null, deadlock: null, timeout: null, stopped: null, ...details,
     });
   }
+}
+
+// Whom a blocked rank's first wait is for (the timeline's wait span): a recv's source, a sync send's
+// receiver, or nobody in particular (a recvAny, a barrier).
+function waitPeer(wait) {
+  const peer = wait?.from ?? wait?.to ?? null;
+  return peer === "any" ? null : peer;
 }

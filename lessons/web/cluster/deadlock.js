@@ -26,6 +26,8 @@
 //   "rank 2 waits for rank 1, rank 1 waits for rank 0, which has finished"   cycle []
 // A rank in a barrier waits for every rank that has not reached it: "rank 0 waits in barrier for rank 1"; a rank
 // in a synchronous send waits for the receiver: "rank 0 waits in send for rank 1".
+// A rank in a recvAny() (from "any") waits for every other rank, any of which could send to it; it can go on if
+// a message with its tag is in flight to it from anyone: "rank 0 waits for a message from any rank".
 
 export class WaitForGraph {
   constructor(size) {
@@ -85,7 +87,7 @@ export class WaitForGraph {
     for (const r of live) {
       const edges = this.#edges(r);
       if (edges === null || edges.length === 0) return null;          // running, or not really blocked
-      if (edges.some((e) => e.kind === "recv" && this.#count(e.to, r, e.tag) > 0)) return null;
+      if (this.state[r].on.some((w) => w.kind !== "send" && this.#coming(w.from, r, w.tag))) return null;
       if (edges.some((e) => e.kind === "send" && this.taken.has(`${r}:${e.id}`))) return null;
     }
     const waits = live.map((r) => ({
@@ -97,7 +99,12 @@ export class WaitForGraph {
     }
     const chain = this.#chainToFinished(live[0]);
     const text = chain.map((step) => describe(step.rank, step.edge)).join(", ");
-    return { cycle: [], waits, message: `${text}, which has finished${this.#tagHints(chain)}` };
+    const last = chain[chain.length - 1];
+    const others = this.state.filter((_, q) => q !== last.rank);
+    const end = !last.edge.any ? ", which has finished"
+      : others.every((st) => st.kind === "done") ? ", and every other rank has finished"
+      : `; rank ${last.edge.to} has finished and the others are waiting too`;
+    return { cycle: [], waits, message: `${text}${end}${this.#tagHints(chain)}` };
   }
 
   // A common cause is a tag mismatch: the message is there, under another tag. Say so (as the simulator does).
@@ -106,10 +113,10 @@ export class WaitForGraph {
     for (const { rank, edge } of steps) {
       if (edge.kind !== "recv") continue;
       const other = [...this.inFlight.values()].find(
-        (m) => m.src === edge.to && m.dst === rank && m.count > 0 && m.tag !== edge.tag);
+        (m) => (edge.any || m.src === edge.to) && m.dst === rank && m.count > 0 && m.tag !== edge.tag);
       if (other) {
         hints += `; rank ${rank} waits for tag ${JSON.stringify(edge.tag)} but holds an unreceived message` +
-                 ` from rank ${edge.to} with tag ${JSON.stringify(other.tag)}`;
+                 ` from rank ${other.src} with tag ${JSON.stringify(other.tag)}`;
       }
     }
     return hints;
@@ -120,8 +127,9 @@ export class WaitForGraph {
   #edges(r) {
     const s = this.state[r];
     if (s.kind !== "blocked") return null;
-    const edges = s.on.map((w) => (w.kind === "send" ? { kind: "send", to: w.to, tag: w.tag, id: w.id }
-                                                      : { kind: "recv", to: w.from, tag: w.tag }))
+    const edges = s.on.flatMap((w) => (w.kind === "send" ? [{ kind: "send", to: w.to, tag: w.tag, id: w.id }]
+      : w.from !== "any" ? [{ kind: "recv", to: w.from, tag: w.tag }]
+      : this.state.map((_, q) => ({ kind: "recv", to: q, tag: w.tag, any: true })).filter((e) => e.to !== r)))
       .sort((a, b) => a.to - b.to);
     if (s.barrierGen === this.barrierGen) {
       for (let q = 0; q < this.size; q++) if (!this.arrived.has(q)) edges.push({ kind: "barrier", to: q });
@@ -172,7 +180,11 @@ export class WaitForGraph {
     }
   }
 
-  #count(src, dst, tag) { return this.inFlight.get(`${src}>${dst}#${JSON.stringify(tag)}`)?.count ?? 0; }
+  // Is a message with `tag` in flight from src (or, src "any", from anyone) to dst?
+  #coming(src, dst, tag) {
+    if (src !== "any") return (this.inFlight.get(`${src}>${dst}#${JSON.stringify(tag)}`)?.count ?? 0) > 0;
+    return [...this.inFlight.values()].some((m) => m.dst === dst && m.tag === tag && m.count > 0);
+  }
 
   #add(src, dst, tag, delta) {
     const key = `${src}>${dst}#${JSON.stringify(tag)}`;  // tags are integers or strings; 1 ≠ "1"
@@ -185,5 +197,6 @@ function describe(rank, edge) {
   if (edge.kind === "barrier") return `rank ${rank} waits in barrier for rank ${edge.to}`;
   const tag = edge.tag === 0 ? "" : ` (tag ${JSON.stringify(edge.tag)})`;
   if (edge.kind === "send") return `rank ${rank} waits in send for rank ${edge.to}${tag}`;
+  if (edge.any) return `rank ${rank} waits for a message from any rank${tag}`;
   return `rank ${rank} waits for rank ${edge.to}${tag}`;
 }

@@ -91,6 +91,7 @@ export class LocalRun {
       rank: r, size: this.size, input: structuredClone(this.inputs[r]), core: this.core,
       send: (to, data, options) => this.#send(r, to, data, options),
       recv: (from, options) => this.#recv(r, from, options),
+      recvAny: (options) => this.#recv(r, "any", options),
       barrier: () => this.#barrier(r),
       log: (...args) => this.log(r, formatArgs(args)),
       progress: (value) => this.#progress(r, value),
@@ -219,14 +220,16 @@ export class LocalRun {
     return this.#pending(r, message.sender);
   }
 
+  // from "any": a recvAny(), which resolves with { from, data }.
   #recv(r, from, { tag = 0 } = {}) {
     if (this.ended) return new Promise(() => {});
-    this.#checkLive(r, "recv");
-    checkRank(from, this.size, "recv");
-    checkTag(tag, "recv");
-    const waiter = { kind: "recv", from, tag, peer: from };
+    const what = from === "any" ? "recvAny" : "recv";
+    this.#checkLive(r, what);
+    if (from !== "any") checkRank(from, this.size, what);
+    checkTag(tag, what);
+    const waiter = { kind: "recv", from, tag, peer: from === "any" ? null : from };
     const promise = this.#pending(r, waiter);
-    const arrived = this.network.match(r, from, tag, waiter);
+    const arrived = this.network.match(r, from, tag, waiter, this.size);
     if (arrived) this.#take(arrived, waiter);
     return promise;
   }
@@ -238,7 +241,7 @@ export class LocalRun {
       this.graph.receivedId(message.src, message.dst, message.tag, message.seq);
       if (message.sender) this.#schedule(message.src, () => message.sender.settle(undefined, 0));
       message.record.recvTime = this.clock;
-      waiter.settle(message.data, message.bytes);
+      waiter.settle(waiter.from === "any" ? { from: message.src, data: message.data } : message.data, message.bytes);
     });
   }
 

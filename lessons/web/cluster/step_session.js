@@ -143,8 +143,9 @@ export class StepSession {
     return !x.on.some((w) => (w.kind === "recv" ? this.#inFlight(w.from, r, w.tag) : !this.#inFlight(r, w.to, w.tag)));
   }
 
+  // src "any": from any rank (a recvAny()).
   #inFlight(src, dst, tag) {
-    return this.messages.some((m) => m.src === src && m.dst === dst && m.tag === tag && m.taken === null);
+    return this.messages.some((m) => (src === "any" || m.src === src) && m.dst === dst && m.tag === tag && m.taken === null);
   }
 
   // Different Workers' reports cross on the way: a receipt can reach the page before its send's report.

@@ -23,7 +23,7 @@ import { STEP_GLOBAL } from "../worker/step_hooks.js";
 const PROLOGUE = `const ${STEP_GLOBAL}=globalThis.${STEP_GLOBAL};`;
 // The calls a statement is marked by: ctx's, and the collectives the course's programs hand the learner (the lab's
 // dp.allReduce, …), which send and receive too. Array's reduce is not one of them.
-const COMM = new Map([["send", "send"], ["recv", "recv"], ["barrier", "barrier"], ["allReduce", "collective"],
+const COMM = new Map([["send", "send"], ["recv", "recv"], ["recvAny", "recv"], ["barrier", "barrier"], ["allReduce", "collective"],
   ["allGather", "collective"], ["reduceScatter", "collective"], ["broadcast", "collective"]]);
 const UNHOOKED = new Set(["EmptyStatement", "BlockStatement", "FunctionDeclaration"]);
 const FUNCTION = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);

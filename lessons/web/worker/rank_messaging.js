@@ -6,6 +6,9 @@
 //                                  `await ctx.send(…)` before the matching recv deadlocks as it would in MPI.
 //   recv(from, { tag })            a promise of the next message from `from` with `tag` (per pair and tag, in
 //                                  the order sent).
+//   recvAny({ tag })               a promise of { from, data }: the message with `tag` that arrived first, from
+//                                  whichever rank (MPI_ANY_SOURCE); per-sender order still holds. A message goes
+//                                  to the oldest waiting recv()/recvAny() it matches, as MPI matches posted receives.
 //   barrier()                      the page counts arrivals and releases everyone (cluster_run.js).
 // Delivery fuzzing (a seed): every message that arrives is held for a seeded random delay before recv() may
 // take it, keeping per-sender order, so ranks see other interleavings of different senders' messages.
@@ -14,7 +17,7 @@ import { messageBytes, preparePayload, scratchArrays } from "./message_size.js";
 
 const FUZZ_MAX_MS = 2;  // the longest a fuzzed message is held
 
-const boxKey = (src, tag) => `${src}#${typeof tag === "string" ? "s" : "n"}${tag}`;  // tag 1 ≠ tag "1"
+const boxKey = (src, tag) => `${src}#${typeof tag === "string" ? "s" : "n"}${tag}`;  // tag 1 ≠ tag "1"; src "any": recvAny
 const queue = (map, key) => map.get(key) ?? map.set(key, []).get(key);
 
 export class RankMessaging {
@@ -23,6 +26,8 @@ export class RankMessaging {
   #acks = new Map();     // id → sync-send waiter
   #held = new Map();     // src → { queue: [messages], timer } (fuzzing)
   #nextId = 0;
+  #posted = 0;    // recv waiters numbered in the order they were posted
+  #arrived = 0;   // messages numbered in the order they arrived
   #barrier = null;
   #barrierGen = 0;
 
@@ -59,11 +64,26 @@ export class RankMessaging {
     this.live("recv");
     this.#checkRank(from, "recv");
     checkTag(tag, "recv");
-    const waiter = { kind: "recv", from, tag };
+    const waiter = { kind: "recv", from, tag, order: ++this.#posted };
     const promise = this.#pending(waiter);
     const box = this.#mailbox.get(boxKey(from, tag));
     if (box?.length) this.#consume(from, box.shift(), waiter);
     else queue(this.#waiters, boxKey(from, tag)).push(waiter);
+    return promise;
+  }
+
+  recvAny({ tag = 0 } = {}) {
+    this.live("recvAny");
+    checkTag(tag, "recvAny");
+    const waiter = { kind: "recv", from: "any", tag, order: ++this.#posted };
+    const promise = this.#pending(waiter);
+    let first = null;
+    for (let src = 0; src < this.size; src++) {
+      const head = this.#mailbox.get(boxKey(src, tag))?.[0];
+      if (head && (!first || head.arrival < first.msg.arrival)) first = { src, msg: head };
+    }
+    if (first) this.#consume(first.src, this.#mailbox.get(boxKey(first.src, tag)).shift(), waiter);
+    else queue(this.#waiters, boxKey("any", tag)).push(waiter);
     return promise;
   }
 
@@ -109,8 +129,12 @@ export class RankMessaging {
     }, this.rng() * FUZZ_MAX_MS);
   }
 
+  // The message goes to the older of the recv(src) and recvAny() waiting for it, else into the mailbox.
   #deliver(src, msg) {
-    const waiters = this.#waiters.get(boxKey(src, msg.tag));
+    msg.arrival = ++this.#arrived;
+    const mine = this.#waiters.get(boxKey(src, msg.tag));
+    const any = this.#waiters.get(boxKey("any", msg.tag));
+    const waiters = !any?.length ? mine : !mine?.length ? any : mine[0].order < any[0].order ? mine : any;
     if (waiters?.length) this.#consume(src, msg, waiters.shift());
     else queue(this.#mailbox, boxKey(src, msg.tag)).push(msg);
   }
@@ -118,12 +142,12 @@ export class RankMessaging {
   #consume(src, msg, waiter) {
     this.reporter.received(src, msg.tag, msg.id, this.spans.now());
     if (msg.sync) this.ports[src].postMessage({ run: this.id, ack: msg.id });
-    waiter.settle(msg.data, msg.bytes);
+    waiter.settle(waiter.from === "any" ? { from: src, data: msg.data } : msg.data, msg.bytes);
   }
 
   #pending(waiter) {
     return this.watch.pending(waiter, {
-      awaited: () => this.spans.beginWait(waiter.from),
+      awaited: () => this.spans.beginWait(waiter.from === "any" ? null : waiter.from),
       settled: (bytes) => this.spans.endWait(bytes),
     });
   }

@@ -111,6 +111,7 @@ async function startRun(msg) {
     rank, size, input: msg.input, core,
     send: (to, data, options) => m.send(to, data, options),
     recv: (from, options) => m.recv(from, options),
+    recvAny: (options) => m.recvAny(options),
     barrier: () => m.barrier((gen) => r.reporter.flush("barrier", { state: { kind: "running" }, gen })),
     log: (...args) => log(r, formatArgs(args)),
     progress: (value) => { if (!r.finished) r.reporter.progress(value); },

@@ -72,6 +72,13 @@ export class StepHooks {
         });
         return received;
       },
+      recvAny: (options) => {
+        const received = ctx.recvAny(options);
+        Promise.prototype.then.call(received, ({ from, data }) => {
+          this.post({ kind: "recvd", from, tag: options?.tag ?? 0, bytes: messageBytes(data), preview: preview(data) });
+        });
+        return received;
+      },
     };
   }
 }

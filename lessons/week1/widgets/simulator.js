@@ -7,14 +7,14 @@ import { formatBytes, formatRate, formatSeconds, plural } from "../../web/units.
 
 // Each scenario: its closed form in words and in numbers (p ranks, T = α + β·n, c = compute time).
 const SCENARIOS = {
-  "ping-pong": { name: "Ping-pong (2 ranks, 3 round trips)", ranks: () => 2, options: { rounds: 3 },
+  "ping-pong": { name: "Ping-pong (3 round trips)", ranks: () => 2, options: { rounds: 3 },
     form: "2·rounds·T(n)", predict: ({ t }) => 6 * t },
   "token-ring": { name: "Token ring (one lap)", form: "p·T(n)", predict: ({ p, t }) => p * t },
   "linear-broadcast": { name: "Linear broadcast from rank 0", form: "(p − 1)·T(n): rank 0 sends one message at a time",
     predict: ({ p, t }) => (p - 1) * t },
   "gather-to-root": { name: "Gather to rank 0", form: "(p − 1)·T(n): rank 0's downlink takes one message at a time",
     predict: ({ p, t }) => (p - 1) * t },
-  "compute-then-exchange": { name: "BSP superstep: compute, then exchange with neighbours", options: { computeSeconds: 50e-6 },
+  "compute-then-exchange": { name: "BSP superstep", options: { computeSeconds: 50e-6 },
     form: "c + T(n): computation and communication do not overlap", predict: ({ t }) => 50e-6 + t },
 };
 

@@ -5,7 +5,7 @@ import { renderTimeline } from "../../web/ui/timeline.js";
 import { formatBytes, formatSeconds, plural } from "../../web/units.js";
 
 const TOPOLOGIES = [["fully-connected", "switch (fully connected)"], ["ring", "ring"], ["torus2d", "2-D torus"],
-  ["hierarchical", "nodes × devices (NVLink + InfiniBand)"]];
+  ["hierarchical", "nodes × devices (2 tiers)"]];
 
 export function mountTopology(figure, core) {
   const topo = select({ label: "Topology", value: "hierarchical", options: TOPOLOGIES, onChange: draw });

@@ -2,16 +2,20 @@
 // data-parallel ranks of 16 rows on equal samples (large_batch_setup.js), trained by the core (core.trainCompare);
 // a rate that diverges is a curve that blows up, with the step it diverged at marked (divergedAt). Warm-up on or
 // off; LARS and LAMB show each layer's trust ratio per step; a button runs the linear-scaling experiment for all four.
+// The trainings (4 per view, 32 for the experiment: seconds on a slow machine) run in a Worker (core_tasks.js).
 import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { button, chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
 import { formatNumber } from "../../web/units.js";
-import { BASE, DEVICES, LOCAL_BATCH, OPTIMIZERS, SWEEPS, finalLoss, scaled, train, warmupSteps } from "../large_batch_setup.js";
+import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { BASE, DEVICES, LOCAL_BATCH, OPTIMIZERS, SWEEPS, finalLoss, warmupSteps } from "../large_batch_setup.js";
+
+const tasks = coreTasks(new URL("../large_batch_setup.js", import.meta.url));
 
 const CAP = 1e3;  // losses above this are drawn at the cap: the curve has blown up
 const show = (x) => (Number.isFinite(x) ? formatNumber(x, { digits: 3 }) : "diverged");
 const tensorName = (i) => `block ${Math.floor(i / 2)} ${i % 2 ? "w_out" : "w_in"}`;
 
-export function mountLargeBatch(figure, core) {
+export function mountLargeBatch(figure) {
   const optimizer = select({ label: "Optimizer", options: OPTIMIZERS, value: "sgd", onChange: draw });
   const ranks = select({ label: "Ranks P", options: DEVICES.map((p) => [String(p), `${p} (batch ${LOCAL_BATCH * p})`]), value: "8", onChange: draw });
   const warm = select({ label: "Warm-up", options: [["off", "off"], ["on", "first 20%"]], value: "off", onChange: draw });
@@ -25,9 +29,19 @@ export function mountLargeBatch(figure, core) {
     empty: "SGD and Adam have no trust ratio: every layer gets the same rate. Choose LARS or LAMB." });
   const scalingOut = readout(figure, "widget-readout large-batch-table");
 
-  function draw() {
+  async function draw() {
     const opt = optimizer.value, P = Number(ranks.value), warmup = warm.value === "on", rows = LOCAL_BATCH * P;
-    const runs = SWEEPS[opt].map((lr) => ({ lr, run: train(core, { optimizer: opt, lr, ranks: P, warmup }) }));
+    out.textContent = `Training ${SWEEPS[opt].length} learning rates on P = ${P} ranks…`;
+    let computed;
+    try {
+      computed = await tasks.latest("draw", "sweep", opt, P, warmup);
+    } catch (err) {
+      out.textContent = `The training could not run: ${err.message}`;
+      return;
+    }
+    const current = optimizer.value === opt && Number(ranks.value) === P && (warm.value === "on") === warmup;
+    if (!computed || !current) return;   // the controls changed meanwhile: a newer draw follows
+    const { runs, ratios } = computed;
     lossChart.update({
       datasets: runs.map(({ lr, run }) => ({ label: `lr ${lr}${run.divergedAt >= 0 ? ` (diverged at step ${run.divergedAt})` : ""}`,
         data: Array.from(run.losses, (loss, s) => ({ x: (s + 1) * rows,
@@ -35,8 +49,7 @@ export function mountLargeBatch(figure, core) {
       verticalLines: runs.filter(({ run }) => run.divergedAt >= 0)
         .map(({ lr, run }) => ({ x: (run.divergedAt + 1) * rows, label: `lr ${lr} diverges` })),
     });
-    const ratios = (opt === "lars" || opt === "lamb") ? scaled(core, opt, P, warmup).trustRatios : [];
-    ratioChart.update({ datasets: ratios.length ? ratios[0].map((_, i) => ({ label: tensorName(i),
+    ratioChart.update({ datasets: ratios.length ? Array.from(ratios[0], (_, i) => ({ label: tensorName(i),
       data: ratios.map((step, s) => ({ x: s, y: step[i] })) })) : [] });
     const diverged = runs.filter(({ run }) => run.divergedAt >= 0);
     out.innerHTML = `${OPTIMIZERS.find(([k]) => k === opt)[1]} on P = ${P} ranks (batch ${rows}, ${runs[0].run.losses.length} steps` +
@@ -50,12 +63,21 @@ export function mountLargeBatch(figure, core) {
   }
 
   // Every optimizer from its best rate at P = 1, lr = base·P, with and without warm-up: the final losses.
-  function experiment() {
-    const head = `<tr><th scope="col">optimizer (base lr)</th><th scope="col">warm-up</th>${DEVICES.map((p) => `<th scope="col">P = ${p}</th>`).join("")}</tr>`;
-    const body = OPTIMIZERS.flatMap(([k, name]) => [false, true].map((w) => `<tr><th scope="row">${name} (${BASE[k]}·P)</th>` +
-      `<td>${w ? "20%" : "none"}</td>${DEVICES.map((p) => `<td>${show(finalLoss(scaled(core, k, p, w)))}</td>`).join("")}</tr>`)).join("");
-    scalingOut.innerHTML = `<table class="data-table"><caption>Final loss with the linear scaling rule, 3,200 samples</caption>` +
-      `<thead>${head}</thead><tbody>${body}</tbody></table>`;
+  async function experiment() {
+    table.disabled = true;
+    scalingOut.textContent = "Training 32 runs (4 optimizers × 4 values of P × warm-up on or off)…";
+    try {
+      const losses = await tasks.call("scalingTable");
+      const head = `<tr><th scope="col">optimizer (base lr)</th><th scope="col">warm-up</th>${DEVICES.map((p) => `<th scope="col">P = ${p}</th>`).join("")}</tr>`;
+      const body = OPTIMIZERS.flatMap(([k, name], i) => [false, true].map((w, j) => `<tr><th scope="row">${name} (${BASE[k]}·P)</th>` +
+        `<td>${w ? "20%" : "none"}</td>${losses[i][j].map((loss) => `<td>${show(loss)}</td>`).join("")}</tr>`)).join("");
+      scalingOut.innerHTML = `<table class="data-table"><caption>Final loss with the linear scaling rule, 3,200 samples</caption>` +
+        `<thead>${head}</thead><tbody>${body}</tbody></table>`;
+    } catch (err) {
+      scalingOut.textContent = `The experiment could not run: ${err.message}`;
+    } finally {
+      table.disabled = false;
+    }
   }
   draw();
 }

@@ -1,0 +1,130 @@
+// ps_workers.js — widget "ps-workers" (section "A parameter server on the Workers"): programs/ps_train.js on real
+// Workers — one server shard, W workers with artificial delays from the speed model — under ASP, SSP, BSP or backup
+// workers, next to the simulator (core.trainParamServer) on the same speed model. Every run is replayed from its
+// own record (ps_program.js replayRun) and must end exactly at the shard's θ. The Workers' staleness is real: two
+// runs of the same settings apply the updates in different orders; the simulator's is the same every time.
+import { button, chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../web/ui/charts.js";
+import { describeFailure } from "../../web/ui/run_output.js";
+import { formatNumber, formatSeconds, plural } from "../../web/units.js";
+import { finalLoss, histogram, lossCurve, psConfig, psInputs, psProgram, replayGap, replayRun, serversOf,
+         stalenessOf } from "../programs/ps_program.js";
+
+const UNIT_MS = 20;        // one unit of the speed model on the Workers
+const ITERATIONS = 16;
+const REGIMES = { asp: "ASP (no waiting)", ssp: "SSP, s = 2", bsp: "BSP (barrier)", backup: "backup workers, b = 1" };
+
+export function mountPsWorkers(figure, core, clusters) {
+  const changed = () => { runs = []; show(); };
+  const regime = select({ label: "Regime", value: "asp", options: Object.entries(REGIMES), onChange: changed });
+  const workers = select({ label: "Workers W", value: "4", options: [["3", "3"], ["4", "4"], ["6", "6"]], onChange: changed });
+  const speed = select({ label: "Speeds", value: "slow4", options: [["slow4", "one worker 4× slower"],
+    ["equal", "all equal"], ["exp", "exponential (seeded)"]], onChange: changed });
+  const rate = select({ label: "Learning rate", value: "plain", options: [["plain", "η"], ["aware", "η / (τ + 1)"]], onChange: changed });
+  const run = button("Run on the Workers", () => runOnWorkers());
+  controlRow(figure, regime, workers, speed, rate, run);
+  const status = readout(figure);
+  status.setAttribute("role", "status");
+  const tableBox = document.createElement("div");
+  tableBox.className = "table-scroll";
+  status.after(tableBox);
+  const tauChart = createLineChart(chartBox(figure, "Staleness of the applied gradients"),
+    { xLabel: "staleness τ (updates)", yLabel: "share of updates", datasets: [] });
+  const lossChart = createLineChart(chartBox(figure, "Held-out loss against updates"),
+    { xLabel: "updates applied", yLabel: "held-out MSE", datasets: [] });
+  let runs = [];      // the last two Workers runs of the current settings
+  let busy = false;
+  status.textContent = `${plural(ITERATIONS, "clock")} per worker; a unit of the speed model is ${UNIT_MS} ms on the Workers. ` +
+    "Press “Run on the Workers”, then press it again: the two runs' staleness differs, the simulator's never does.";
+
+  function settings() {
+    const W = Number(workers.value);
+    const multipliers = Array.from({ length: W }, (_, w) => (speed.value === "slow4" && w === W - 1 ? 4 : 1));
+    const model = speed.value === "exp" ? { distribution: "exponential", multipliers } : { distribution: "fixed", multipliers };
+    return { W, model, fields: { regime: regime.value, iterations: ITERATIONS, delayMs: UNIT_MS, staleness: 2, backup: 1,
+      stalenessAware: rate.value === "aware", servers: 1 } };
+  }
+
+  async function runOnWorkers() {
+    if (busy) return;
+    busy = true;
+    run.disabled = true;
+    const { W, model, fields } = settings();
+    const key = JSON.stringify(settings());
+    const config = psConfig(core, fields, W, model);
+    status.textContent = `Running a parameter server and ${plural(W, "worker")} on ${W + 1} Workers…`;
+    try {
+      const result = await clusters.run(W + 1, psProgram(), { inputs: psInputs(config, W + 1), timeoutMs: Infinity, stallMs: 30000 });
+      if (result.status !== "ok") throw new Error(describeFailure(result).replace(/<[^>]+>/g, ""));
+      if (key !== JSON.stringify(settings())) {
+        status.textContent = "The settings changed while the Workers ran: that run is not shown. Press “Run on the Workers” again.";
+        return;
+      }
+      const servers = serversOf(result);
+      const gap = replayGap(servers, replayRun(core, config, result));
+      runs = [...runs.slice(-1), { result, config, servers, gap, tau: stalenessOf(servers, config), loss: finalLoss(core, config, servers),
+        order: servers[0].applied.map((a) => (a.worker ?? a.workers.join("+"))) }];
+      show();
+    } catch (err) {
+      status.textContent = `The run could not finish: ${err.message}`;
+    } finally {
+      busy = false;
+      run.disabled = false;
+    }
+  }
+
+  // The simulator on the same settings: the speed model in seconds (a unit = UNIT_MS), a fast switch.
+  function simulate() {
+    const { W, model, fields } = settings();
+    const config = psConfig(core, fields, W, model);
+    const out = core.trainParamServer({ regime: fields.regime, workers: W, servers: 1, iterations: ITERATIONS,
+      ...(fields.regime === "ssp" ? { staleness: fields.staleness } : {}),
+      ...(fields.regime === "backup" ? { backup: fields.backup } : {}), speed: { ...model, base: UNIT_MS / 1000, seed: config.seed },
+      network: { alpha: 1e-4, beta: 1e-9 }, model: config.model, batch: config.batch, lr: config.lr,
+      stalenessAware: fields.stalenessAware, evalBatch: config.evalBatch, seed: config.seed });
+    return { tau: Array.from(out.run.updates.tau), makespan: out.run.makespan, training: out.training, dropped: out.run.dropped };
+  }
+
+  function show() {
+    const sim = simulate();
+    const share = (tau) => histogram(tau).map((n, x) => ({ x, y: n / tau.length }));
+    const datasets = runs.map((r, i) => ({ label: `Workers, run ${i + 1}`, data: share(r.tau), points: true }));
+    datasets.push({ label: "simulator (the same every time)", data: share(sim.tau), dashed: true, points: true });
+    tauChart.update({ datasets });
+    const losses = runs.map((r, i) => ({ label: `Workers, run ${i + 1}`,
+      data: lossCurve(r.result.progress).map((p) => ({ x: p.updates, y: p.loss })) }));
+    losses.push({ label: "simulator", dashed: true,
+      data: Array.from(sim.training.updates, (x, i) => ({ x, y: sim.training.loss[i] })) });
+    lossChart.update({ datasets: losses });
+    renderTable(sim);
+    if (!runs.length) return;
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    let text = `Mean staleness: Workers ${runs.map((r) => formatNumber(mean(r.tau), 2)).join(" and ")}, simulator ` +
+      `${formatNumber(mean(sim.tau), 2)}. Every Workers run replays exactly from its own record.`;
+    if (runs.length === 2) {
+      const [a, b] = runs.map((r) => r.order);
+      const differ = a.filter((w, i) => w !== b[i]).length;
+      text += differ ? ` The two runs applied ${differ} of ${a.length} updates from different workers: the same program, ` +
+        "the same delays, another interleaving." : " The two runs applied every update in the same order this time (with " +
+        "a barrier there is little to vary); try ASP.";
+    }
+    status.textContent = text;
+    describeChart(figure, `Share of updates by staleness τ: ${datasets.map((d) => `${d.label}: ${d.data.map((p) => formatNumber(p.y, 2)).join(", ")}`).join("; ")}.`);
+  }
+
+  function renderTable(sim) {
+    const t = document.createElement("table");
+    const rows = runs.map((r, i) => `<tr><th scope="row">Workers, run ${i + 1}</th><td>${r.tau.length}</td>` +
+      `<td>${Math.max(...r.tau)}</td><td>${r.servers[0].dropped}</td><td>${formatNumber(r.loss, 3)}</td>` +
+      `<td>${formatSeconds(r.result.elapsedMs / 1000, 2)}</td><td>${r.gap < 1e-12 ? "exact" : `off by ${formatNumber(r.gap, 2)}`}</td></tr>`);
+    rows.push(`<tr><th scope="row">simulator</th><td>${sim.tau.length}</td><td>${Math.max(...sim.tau)}</td><td>${sim.dropped}</td>` +
+      `<td>${formatNumber(sim.training.finalLoss, 3)}</td><td>${formatSeconds(sim.makespan, 2)} (simulated)</td><td>—</td></tr>`);
+    t.innerHTML = `<caption>${REGIMES[regime.value]}, ${plural(Number(workers.value), "worker")}</caption><thead><tr>` +
+      "<th scope=\"col\">run</th><th scope=\"col\">gradients applied</th><th scope=\"col\">max τ</th><th scope=\"col\">dropped</th>" +
+      "<th scope=\"col\">final held-out loss</th><th scope=\"col\">time</th><th scope=\"col\">replay</th></tr></thead><tbody>" +
+      rows.join("") + "</tbody>";
+    tableBox.replaceChildren(t);
+  }
+
+  show();
+}
