@@ -1,6 +1,6 @@
 // ps_setup.js — the scenarios Week 4 runs, in one place so the prose (calcs.js), the widgets (widgets/) and the
 // exercises (exercises/) agree. Every function takes the core first and returns plain values (typed arrays
-// copied), so a widget can run it on the page or in a Worker (sim_client.js runs any export here by name).
+// copied), so a widget can run it on the page or in a Worker (web/lesson/core_tasks.js runs any export by name).
 // The core's calls: core/bindings/dsml.d.ts, "Week 4" (param_server.h, stale_training.h, hogwild.h, ps_closed_forms.h).
 
 // A 10 Gb/s Ethernet cluster, the kind parameter servers were built for: α = 50 µs, 1.25 GB/s per link.

@@ -5,10 +5,11 @@
 import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
 import { formatPercent, formatRatio, formatSeconds } from "../../web/units.js";
-import { simulator } from "../sim_client.js";
+import { coreTasks } from "../../web/lesson/core_tasks.js";
+
+const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 
 export function mountBackupWorkers(figure) {
-  const sim = simulator();
   const quota = slider({ label: "Gradients per round P", min: 2, max: 16, value: 8, step: 1, onInput: draw });
   const cancel = select({ label: "A late worker", options: [["cancel", "abandons its gradient"], ["finish", "finishes it first (TF SyncReplicas)"]],
     value: "cancel", onChange: draw });
@@ -21,10 +22,16 @@ export function mountBackupWorkers(figure) {
   async function draw() {
     const P = Math.round(quota.value);
     out.textContent = "Simulating…";
-    const answer = await sim.run("backupSweep", { quota: P, max: P, cancel: cancel.value === "cancel" });
-    if (!answer) return;
-    const { result: rows, ms } = answer;
-    figure.dataset.runMs = ms.toFixed(0);
+    const started = performance.now();
+    let rows;
+    try {
+      rows = await tasks.latest("draw", "backupSweep", { quota: P, max: P, cancel: cancel.value === "cancel" });
+    } catch (err) {
+      out.textContent = `The simulation could not run: ${err.message}`;
+      return;
+    }
+    if (!rows) return;   // a newer request (the controls changed) replaced this one
+    figure.dataset.runMs = (performance.now() - started).toFixed(0);   // until the answer is back, queue included
     chart.update({ datasets: [
       { label: "simulated (400 rounds)", points: true, data: rows.map((r) => ({ x: r.backup, y: r.mean })) },
       { label: "closed form H(P + b) − H(b)", dashed: true, data: rows.map((r) => ({ x: r.backup, y: r.closed })) },

@@ -5,10 +5,11 @@
 import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
 import { formatCount, formatNumber, formatPercent } from "../../web/units.js";
-import { simulator } from "../sim_client.js";
+import { coreTasks } from "../../web/lesson/core_tasks.js";
+
+const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 
 export function mountHogwild(figure) {
-  const sim = simulator();
   const sparsity = slider({ label: "Sparsity k/n", min: 0.001, max: 0.1, value: 0.01, log: true,
     format: (v) => `${formatNumber(v, 2)} (k = ${Math.max(1, Math.round(v * 1000))})`, onInput: draw });
   const atomic = select({ label: "Writes", options: [["atomic", "atomic adds (Hogwild!)"], ["plain", "plain read-modify-write"]],
@@ -23,10 +24,16 @@ export function mountHogwild(figure) {
   figure.append(table);
 
   async function draw() {
-    const answer = await sim.run("hogwildGrid", { sparsity: sparsity.value, atomic: atomic.value === "atomic" });
-    if (!answer) return;
-    const { result: runs, ms } = answer;
-    figure.dataset.runMs = ms.toFixed(0);
+    const started = performance.now();
+    let runs;
+    try {
+      runs = await tasks.latest("draw", "hogwildGrid", { sparsity: sparsity.value, atomic: atomic.value === "atomic" });
+    } catch (err) {
+      out.textContent = `The simulation could not run: ${err.message}`;
+      return;
+    }
+    if (!runs) return;   // a newer request (the controls changed) replaced this one
+    figure.dataset.runMs = (performance.now() - started).toFixed(0);   // until the answer is back, queue included
     chart.update({ datasets: runs.map((r) => ({ label: `T = ${r.threads}`, data: [...r.loss].map((l, i) => ({ x: r.lossUpdates[i], y: l })) })) });
     const rows = [["threads T", "measured collisions", "predicted 1 − q^(T−1)", "lost writes", "final MSE"],
       ...runs.map((r) => [String(r.threads), formatPercent(r.collisionRate, { decimals: 1 }), formatPercent(r.predicted, { decimals: 1 }),

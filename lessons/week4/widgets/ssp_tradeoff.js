@@ -4,10 +4,11 @@
 import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
 import { formatNumber, formatPercent, formatSeconds } from "../../web/units.js";
-import { simulator } from "../sim_client.js";
+import { coreTasks } from "../../web/lesson/core_tasks.js";
+
+const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 
 export function mountSspTradeoff(figure) {
-  const sim = simulator();
   const noise = select({ label: "Workers", options: [["fixed", "fixed speeds [1, 1, 1, 1, 3, 5]"],
     ["exponential", "equal mean, exponential noise"]], value: "fixed", onChange: draw });
   controlRow(figure, noise);
@@ -21,10 +22,16 @@ export function mountSspTradeoff(figure) {
 
   async function draw() {
     out.textContent = "Training six runs…";
-    const answer = await sim.run("sspTradeoff", { distribution: noise.value });
-    if (!answer) return;
-    const { result: rows, ms } = answer;
-    figure.dataset.runMs = ms.toFixed(0);
+    const started = performance.now();
+    let rows;
+    try {
+      rows = await tasks.latest("draw", "sspTradeoff", { distribution: noise.value });
+    } catch (err) {
+      out.textContent = `The simulation could not run: ${err.message}`;
+      return;
+    }
+    if (!rows) return;   // a newer request (the controls changed) replaced this one
+    figure.dataset.runMs = (performance.now() - started).toFixed(0);   // until the answer is back, queue included
     const fixed = noise.value === "fixed";
     stall.update({ datasets: [
       { label: "simulated stall fraction", points: true, data: rows.map((r) => ({ x: r.s, y: r.stall })) },

@@ -5,12 +5,13 @@ import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
 import { formatNumber } from "../../web/units.js";
 import { LR, TAUS, UPDATES } from "../ps_setup.js";
-import { simulator } from "../sim_client.js";
+import { coreTasks } from "../../web/lesson/core_tasks.js";
+
+const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 
 const CEILING = 10;   // losses above this (or NaN) are drawn as diverged
 
 export function mountStaleness(figure) {
-  const sim = simulator();
   const rate = select({ label: "Learning rate η", options: [0.1, 0.2, 0.4].map((v) => [String(v), String(v)]), value: String(LR), onChange: draw });
   const aware = select({ label: "Rate per update", options: [["plain", "η (plain)"], ["aware", "η/(τ + 1) (staleness-aware)"]], value: "plain", onChange: draw });
   controlRow(figure, rate, aware);
@@ -21,10 +22,16 @@ export function mountStaleness(figure) {
 
   async function draw() {
     out.textContent = "Training four runs…";
-    const answer = await sim.run("staleCurves", { lr: Number(rate.value), aware: aware.value === "aware" });
-    if (!answer) return;
-    const { result: runs, ms } = answer;
-    figure.dataset.runMs = ms.toFixed(0);
+    const started = performance.now();
+    let runs;
+    try {
+      runs = await tasks.latest("draw", "staleCurves", { lr: Number(rate.value), aware: aware.value === "aware" });
+    } catch (err) {
+      out.textContent = `The simulation could not run: ${err.message}`;
+      return;
+    }
+    if (!runs) return;   // a newer request (the controls changed) replaced this one
+    figure.dataset.runMs = (performance.now() - started).toFixed(0);   // until the answer is back, queue included
     const diverged = (r) => r.loss.findIndex((l) => !(l <= CEILING));
     chart.update({ datasets: runs.map((r) => ({ label: `τ = ${r.tau}`,
       data: [...r.loss].flatMap((l, i) => (l <= CEILING ? [{ x: r.updates[i], y: l }] : [])) })) });

@@ -1,17 +1,18 @@
 // stragglers.js — widget "stragglers": the histogram of 2000 synchronous (BSP) round times of six workers, simulated
-// by the core's parameter server (ps_setup.stragglerRounds → core.simulateParamServer, in a Worker), with the
+// by the core's parameter server (ps_setup.stragglerRounds → core.simulateParamServer, in a Worker: core_tasks.js), with the
 // expected slowest-of-W compute time in closed form (core.expectedRoundCompute; H_W/λ when all are exponential
 // and equal) and the simulated mean drawn on it.
 import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
 import { formatCount, formatPercent, formatRatio, formatSeconds } from "../../web/units.js";
 import { ROUNDS, SPEED_CHOICES, STRAGGLER_SPEEDS } from "../ps_setup.js";
-import { simulator } from "../sim_client.js";
+import { coreTasks } from "../../web/lesson/core_tasks.js";
+
+const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 
 const MULTIPLIERS = { slow: STRAGGLER_SPEEDS, equal: [1, 1, 1, 1, 1, 1] };
 
 export function mountStragglers(figure) {
-  const sim = simulator();
   const model = select({ label: "Compute-time noise", options: SPEED_CHOICES, value: "exponential", onChange: draw });
   const speeds = select({ label: "Mean speeds", options: [["slow", "[1, 1, 1, 1, 3, 5]: two slow workers"],
     ["equal", "[1, 1, 1, 1, 1, 1]: all alike"]], value: "slow", onChange: draw });
@@ -23,10 +24,16 @@ export function mountStragglers(figure) {
 
   async function draw() {
     out.textContent = `Simulating ${formatCount(ROUNDS)} rounds…`;
-    const answer = await sim.run("stragglerRounds", { distribution: model.value, multipliers: MULTIPLIERS[speeds.value] });
-    if (!answer) return;
-    const { result: r, ms } = answer;
-    figure.dataset.runMs = ms.toFixed(0);
+    const started = performance.now();
+    let r;
+    try {
+      r = await tasks.latest("draw", "stragglerRounds", { distribution: model.value, multipliers: MULTIPLIERS[speeds.value] });
+    } catch (err) {
+      out.textContent = `The simulation could not run: ${err.message}`;
+      return;
+    }
+    if (!r) return;   // a newer request (the controls changed) replaced this one
+    figure.dataset.runMs = (performance.now() - started).toFixed(0);   // until the answer is back, queue included
     const bins = histogram(r.times);
     const sd = Math.sqrt(r.times.reduce((a, t) => a + (t - r.mean) ** 2, 0) / (r.times.length - 1));
     const se = sd / Math.sqrt(r.times.length);
