@@ -53,6 +53,11 @@ export function psRound(core, { workers, servers, parameters, compute = 0.01, ro
     closed: core.psBandwidth(ETHERNET, workers, servers, parameters * 4) };
 }
 export const serversToBalance = (core, workers, parameters) => core.psServersToBalance(ETHERNET, workers, parameters * 4);
+// Every K from 1 to W (W = 32: 32 simulations, about half a second on a slow machine) and the balance point.
+export const psSweep = (core, { workers, parameters }) => ({
+  runs: Array.from({ length: workers }, (_, i) => psRound(core, { workers, servers: i + 1, parameters })),
+  balance: serversToBalance(core, workers, parameters),
+});
 
 // ── 3. staleness ────────────────────────────────────────────────────────────────────────────────────────────
 // Asynchronous SGD on τ + 1 equally fast workers: each push finds exactly τ others' updates applied since its

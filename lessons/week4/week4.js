@@ -15,7 +15,7 @@ await startLesson({
   calcs: new URL("./calcs.js", import.meta.url),
   widgets: {
     "stragglers": ({ figure }) => mountStragglers(figure),
-    "param-server": ({ figure, core }) => mountParamServer(figure, core),
+    "param-server": ({ figure }) => mountParamServer(figure),
     "staleness": ({ figure }) => mountStaleness(figure),
     "regimes": ({ figure, core }) => mountRegimes(figure, core),
     "ssp-tradeoff": ({ figure }) => mountSspTradeoff(figure),

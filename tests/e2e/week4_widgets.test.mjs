@@ -27,7 +27,7 @@ describe("week 4 widgets", () => {
   after(async () => { await page.close(); });
 
   test("the widgets start on the prose's numbers", async () => {
-    for (const w of ["stragglers", "staleness", "ssp-tradeoff", "backup-workers", "hogwild"]) await ran(page, w);
+    for (const w of ["stragglers", "param-server", "staleness", "ssp-tradeoff", "backup-workers", "hogwild"]) await ran(page, w);
     assert.match(await readout(page, "stragglers"), new RegExp(`mean ${esc(await calc(page, "sim-slow"))} over 2000 rounds.*against ${esc(await calc(page, "emax-slow"))}`, "s"));
     assert.match(await readout(page, "param-server"), new RegExp(`${esc(await calc(page, "ps-bytes"))} of gradients.*K = ${await calc(page, "ps-kstar")}.*${esc(await calc(page, "ps-round-8"))} \\(from ${esc(await calc(page, "ps-round-1"))}\\)`, "s"));
     assert.match(await readout(page, "staleness"), new RegExp(`τ = 0 ends at ${esc(await calc(page, "stale-0"))}.*τ = 20 diverged after ${await calc(page, "stale-20-div")} updates`, "s"));
@@ -47,6 +47,14 @@ describe("week 4 widgets", () => {
     await page.locator("[data-widget=ssp-tradeoff] select").selectOption("exponential");
     await ran(page, "ssp-tradeoff", ms);
     assert.match(await readout(page, "ssp-tradeoff"), new RegExp(`waits ${esc(await calc(page, "ssp-noisy-0"))} .*finishes in ${esc(await calc(page, "ssp-noisy-t0"))}`, "s"));
+    ms = await runMs(page, "param-server");
+    await page.evaluate(() => {
+      const input = document.querySelector("[data-widget=param-server] input[type=range]");   // workers W
+      input.value = "16";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    await ran(page, "param-server", ms);
+    assert.match(await readout(page, "param-server"), /at K = 16 a server's link/);
     await page.locator("[data-widget=regimes] select").selectOption("asp");
     assert.match(await readout(page, "regimes"), /ASP finishes in .*; the workers spend 0% of their time waiting/s);
     await page.locator("[data-widget=consistency] select").selectOption("eventual");

@@ -2,28 +2,38 @@
 // each holding a key range of N parameters (4 B each) on a 10 Gb/s switch. For every K from 1 to W the core
 // simulates three synchronous rounds (ps_setup.psRound → core.simulateParamServer: the busiest link and its busy
 // time) beside the closed form of one round's pushes (core.psBandwidth) and the K where the servers stop being the
-// bottleneck (core.psServersToBalance). A few milliseconds in all: it runs on the page.
+// bottleneck (core.psServersToBalance). Up to 32 simulations: in a Worker (core_tasks.js).
 import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
 import { formatBytes, formatCount, formatSeconds } from "../../web/units.js";
-import { psRound, serversToBalance } from "../ps_setup.js";
+import { coreTasks } from "../../web/lesson/core_tasks.js";
 
-export function mountParamServer(figure, core) {
+const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));
+
+export function mountParamServer(figure) {
   const workers = slider({ label: "Workers W", min: 2, max: 32, value: 8, step: 1, onInput: draw });
   const size = slider({ label: "Parameters N", min: 1e5, max: 1e8, value: 25e6, log: true,
     format: (v) => `${formatCount(round2(v))} (${formatBytes(4 * round2(v))})`, onInput: draw });
   controlRow(figure, workers, size);
   const out = readout(figure);
   const canvas = chartBox(figure, "Round time and busiest link against the number of server shards K");
-  const chart = createLineChart(canvas, { xLabel: "server shards K", yLabel: "seconds per round", logY: true, datasets: [] });
+  const chart = createLineChart(canvas, { xLabel: "server shards K", yLabel: "seconds per round", logY: true, datasets: [],
+    empty: "Simulating…" });
 
-  function draw() {
+  async function draw() {
     const W = Math.round(workers.value), N = round2(size.value);
     const started = performance.now();
-    const ks = Array.from({ length: W }, (_, i) => i + 1);
-    const runs = ks.map((K) => psRound(core, { workers: W, servers: K, parameters: N }));
-    const balance = serversToBalance(core, W, N);
+    let sweep;
+    try {
+      sweep = await tasks.latest("draw", "psSweep", { workers: W, parameters: N });
+    } catch (err) {
+      out.textContent = `The simulation could not run: ${err.message}`;
+      return;
+    }
+    if (!sweep) return;   // a newer request (the sliders moved) replaced this one
     figure.dataset.runMs = (performance.now() - started).toFixed(0);
+    const { runs, balance } = sweep;
+    const ks = runs.map((_, i) => i + 1);
     chart.update({
       datasets: [
         { label: "simulated round", data: runs.map((r, i) => ({ x: ks[i], y: r.round })) },
