@@ -6,7 +6,7 @@ import { instantiateCore } from "../wasm.js";
 let core = null;
 const modules = new Map();
 
-self.onmessage = async ({ data: { id, moduleUrl, wasmModule, name, args } }) => {
+globalThis.onmessage = async ({ data: { id, moduleUrl, wasmModule, name, args } }) => {
   try {
     core ??= await instantiateCore(wasmModule);
     if (!modules.has(moduleUrl)) modules.set(moduleUrl, await import(moduleUrl));

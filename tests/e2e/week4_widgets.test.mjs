@@ -1,0 +1,93 @@
+// Week 4's widgets in real Chromium: each starts on the prose's numbers (the same scenarios, ps_setup.js, run by the
+// core in a Worker or on the page), answers its controls, keeps the page free while it simulates (the long runs are in
+// the simulation Worker, each widget records its run time in data-run-ms), and nothing overflows a 360 px screen.
+//   node --test --test-concurrency=1 tests/e2e/week4_widgets.test.mjs
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { openSite } from "./harness.mjs";
+import { openLesson } from "./pages.mjs";
+
+let site;
+before(async () => { site = await openSite(); });
+after(async () => { await site?.close(); });
+
+const readout = (page, widget) => page.locator(`[data-widget=${widget}] .widget-readout`).first().innerText();
+const calc = (page, key) => page.locator(`[data-calc="${key}"]`).first().innerText();
+const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+// Wait until a Worker-backed widget has drawn (again): its run time changes or appears.
+const ran = (page, widget, before = null) => page.waitForFunction(([w, b]) => {
+  const ms = document.querySelector(`[data-widget=${w}]`)?.dataset.runMs;
+  return ms != null && ms !== b;
+}, [widget, before], { timeout: 120000 });
+const runMs = (page, widget) => page.locator(`[data-widget=${widget}]`).getAttribute("data-run-ms");
+
+describe("week 4 widgets", () => {
+  let page, problems;
+  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week4")); });
+  after(async () => { await page.close(); });
+
+  test("the widgets start on the prose's numbers", async () => {
+    for (const w of ["stragglers", "param-server", "staleness", "ssp-tradeoff", "backup-workers", "hogwild"]) await ran(page, w);
+    assert.match(await readout(page, "stragglers"), new RegExp(`mean ${esc(await calc(page, "sim-slow"))} over 2000 rounds.*against ${esc(await calc(page, "emax-slow"))}`, "s"));
+    assert.match(await readout(page, "param-server"), new RegExp(`${esc(await calc(page, "ps-bytes"))} of gradients.*K = ${await calc(page, "ps-kstar")}.*${esc(await calc(page, "ps-round-8"))} \\(from ${esc(await calc(page, "ps-round-1"))}\\)`, "s"));
+    assert.match(await readout(page, "staleness"), new RegExp(`τ = 0 ends at ${esc(await calc(page, "stale-0"))}.*τ = 20 diverged after ${await calc(page, "stale-20-div")} updates`, "s"));
+    assert.match(await readout(page, "ssp-tradeoff"), new RegExp(`s = 0 \\(BSP\\) waits ${esc(await calc(page, "ssp-fixed-0"))}.*s = 16 waits ${esc(await calc(page, "ssp-fixed-16"))}`, "s"));
+    assert.match(await readout(page, "backup-workers"), new RegExp(`closed form ${esc(await calc(page, "bk-0"))}`));
+    assert.match(await readout(page, "hogwild"), new RegExp(`16 threads ${esc(await calc(page, "hog-meas-16"))} .*predicted ${esc(await calc(page, "hog-pred-16"))}`, "s"));
+    assert.match(await readout(page, "consistency"), /forbids 4 of worker 0's 4 reads/);
+    assert.deepEqual(problems, []);
+  });
+
+  test("the controls re-run the core: staleness-aware rate, SSP with noise, regimes, consistency models, shards", async () => {
+    let ms = await runMs(page, "staleness");
+    await page.locator("[data-widget=staleness] select").nth(1).selectOption("aware");
+    await ran(page, "staleness", ms);
+    assert.match(await readout(page, "staleness"), new RegExp(`τ = 20 ends at ${esc(await calc(page, "stale-20-aware"))}`));
+    ms = await runMs(page, "ssp-tradeoff");
+    await page.locator("[data-widget=ssp-tradeoff] select").selectOption("exponential");
+    await ran(page, "ssp-tradeoff", ms);
+    assert.match(await readout(page, "ssp-tradeoff"), new RegExp(`waits ${esc(await calc(page, "ssp-noisy-0"))} .*finishes in ${esc(await calc(page, "ssp-noisy-t0"))}`, "s"));
+    ms = await runMs(page, "param-server");
+    await page.evaluate(() => {
+      const input = document.querySelector("[data-widget=param-server] input[type=range]");   // workers W
+      input.value = "16";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    await ran(page, "param-server", ms);
+    assert.match(await readout(page, "param-server"), /at K = 16 a server's link/);
+    await page.locator("[data-widget=regimes] select").selectOption("asp");
+    assert.match(await readout(page, "regimes"), /ASP finishes in .*; the workers spend 0% of their time waiting/s);
+    await page.locator("[data-widget=consistency] select").selectOption("eventual");
+    assert.match(await readout(page, "consistency"), /forbids 0 of worker 0's 4 reads/);
+    assert.equal(await page.locator("[data-widget=consistency] svg text", { hasText: /^✗$/ }).count(), 0);
+    await page.locator("[data-widget=consistency] select").selectOption("bounded");
+    assert.ok(await page.locator("[data-widget=consistency] svg text", { hasText: /^✓$/ }).count() >= 1);
+    assert.ok(await page.locator("[data-widget=consistency] svg text", { hasText: /^✗$/ }).count() >= 1);
+    assert.deepEqual(problems, []);
+  });
+
+  test("while the simulation Worker runs, the page answers (no long task over 200 ms on the main thread)", async () => {
+    const longest = await page.evaluate(async () => {
+      const tasks = [];
+      const observer = new PerformanceObserver((list) => tasks.push(...list.getEntries().map((e) => e.duration)));
+      observer.observe({ type: "longtask" });
+      const figure = document.querySelector("[data-widget=ssp-tradeoff]"), before = figure.dataset.runMs;
+      const select = figure.querySelector("select");
+      select.value = "fixed";
+      select.dispatchEvent(new Event("change"));
+      while (figure.dataset.runMs === before) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 100));
+      observer.disconnect();
+      return Math.max(0, ...tasks);
+    });
+    // The six training runs take a second or more in the Worker; on the page only the redraw runs.
+    assert.ok(longest < 200, `a task of ${longest} ms on the main thread`);
+  });
+
+  test("nothing overflows a 360 px screen", async () => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth), false);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+});

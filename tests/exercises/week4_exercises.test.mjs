@@ -1,0 +1,161 @@
+// week4_exercises.test.mjs — Week 4's exercises and prose numbers, checked in Node against the real wasm core: every
+// numeric answer agrees with its published formula computed here by hand (H_P, H_{P+b} − H_b, K = W, SSP's
+// max(I·t_w, (I − s)·t_max), 1 − q^(T−1)) for every parameter a learner can draw, and its wrongAnswer (the usual
+// mistake) fails; every choice option's claim agrees with its flag; the scenarios behind the widgets agree with their
+// closed forms within stated tolerances; every data-calc number in index.html equals what calcs.js computes.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+import exercises from "../../lessons/week4/exercises.js";
+import { backup, barrier, hogwildCollision, servers, sspStall } from "../../lessons/week4/exercises/ps_numeric.js";
+import { regimeChoice } from "../../lessons/week4/exercises/regime_choice.js";
+import { CALCS } from "../../lessons/week4/calcs.js";
+import * as S from "../../lessons/week4/ps_setup.js";
+import { withinTolerance } from "../../lessons/web/exercise/answer_check.js";
+import { mulberry32 } from "../../lessons/web/exercise/random.js";
+
+const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
+const H = (n) => Array.from({ length: n }, (_, i) => 1 / (i + 1)).reduce((a, b) => a + b, 0);
+const choose = (n, k) => { let r = 1; for (let i = 0; i < k; i++) r *= (n - i) / (k - i); return r; };
+
+// Every parameter set seeds 1 … 200 draw, each once.
+const drawn = (ex) => [...new Map(Array.from({ length: 200 }, (_, s) => ex.params(mulberry32(s + 1)))
+  .map((p) => [JSON.stringify(p), p])).values()];
+
+test("Week 4 has its six exercises in section order, each with hints and a solution", () => {
+  assert.deepEqual(exercises.map((e) => e.id), ["w4-barrier", "w4-servers", "w4-ssp-stall", "w4-backup", "w4-hogwild", "w4-regime"]);
+  for (const e of exercises) assert.ok(e.hints.length >= 2 && e.solutionText.length > 150, e.id);
+  const page = readFileSync(new URL("../../lessons/week4/index.html", import.meta.url), "utf8");
+  const practised = new Set([...page.matchAll(/data-practise="([^"]+)"/g)].flatMap((m) => m[1].split(" ")));
+  for (const e of exercises) assert.ok(practised.has(e.id), `no section practises ${e.id}`);
+});
+
+for (const [ex, byHand] of [
+  [barrier, (p) => p.mean * H(p.workers)],
+  [backup, (p) => p.mean * (H(p.quota + p.backup) - H(p.backup))],
+  [servers, (p) => p.workers],
+  [sspStall, (p) => {
+    const t = p.speeds.map((m) => 0.1 * m), tmax = Math.max(...t), I = p.iterations;
+    const finish = t.map((tw) => Math.max(I * tw, Math.max(0, I - p.bound) * tmax));
+    return finish.reduce((a, f, w) => a + f - I * t[w], 0) / finish.reduce((a, b) => a + b, 0);
+  }],
+  [hogwildCollision, (p) => 1 - (choose(p.features - p.support, p.support) / choose(p.features, p.support)) ** (p.threads - 1)],
+]) {
+  test(`${ex.id}: the core's answer is the hand formula for every drawn parameter set; the usual mistake fails`, () => {
+    const sets = drawn(ex);
+    assert.ok(sets.length >= 6, `${ex.id}: only ${sets.length} distinct parameter sets`);
+    for (const p of sets) {
+      const want = ex.answer(p, core);
+      assert.ok(Math.abs(want - byHand(p)) <= 1e-9 * Math.max(1, Math.abs(want)), `${JSON.stringify(p)}: ${want} vs ${byHand(p)}`);
+      assert.ok(withinTolerance(want, want, ex.tolerance));
+      assert.ok(!withinTolerance(ex.wrongAnswer(p, core), want, ex.tolerance), `${ex.id} ${JSON.stringify(p)}: the wrong answer passes`);
+      assert.match(typeof ex.prompt === "function" ? ex.prompt(p) : ex.prompt, /<p>/);
+    }
+  });
+}
+
+test("w4-regime: every option's claim agrees with its flag, and each option explains itself", () => {
+  for (const [i, o] of regimeChoice.options.entries()) {
+    assert.equal(o.claim(core), o.correct, `option ${i}: ${o.text}`);
+    assert.ok(o.why.length > 40, `option ${i} has no explanation`);
+  }
+  // The slow-node model by hand: a round is 4 s if any worker is slow, else 1 s; quota 10 of 12 is slow only if ≥ 3 are.
+  const bsp = 1 + 3 * (1 - 0.9 ** 10);
+  const tail = 1 - [0, 1, 2].reduce((a, j) => a + choose(12, j) * 0.1 ** j * 0.9 ** (12 - j), 0);
+  const SLOW = { distribution: "slow-node", slowProbability: 0.1, slowdown: 4 };
+  assert.ok(Math.abs(core.expectedRoundCompute(SLOW, 10, 10) - bsp) < 1e-9);
+  assert.ok(Math.abs(core.expectedRoundCompute(SLOW, 12, 10) - (1 + 3 * tail)) < 1e-9);
+});
+
+// ── the widgets' scenarios against their closed forms ──────────────────────────────────────────────────────────
+test("section 1: 2000 simulated BSP rounds average the closed form's E[max] within 3 standard errors", () => {
+  for (const distribution of ["exponential", "lognormal", "slow-node", "fixed"]) {
+    const r = S.stragglerRounds(core, { distribution });
+    const sd = Math.sqrt(r.times.reduce((a, t) => a + (t - r.mean) ** 2, 0) / (r.times.length - 1));
+    const network = 0.001;   // a round's push and pull of 4 kB: well under a millisecond
+    assert.ok(Math.abs(r.mean - r.expected) <= 3 * sd / Math.sqrt(r.times.length) + network, `${distribution}: ${r.mean} vs ${r.expected}`);
+  }
+  const equal = S.stragglerRounds(core, { multipliers: [1, 1, 1, 1, 1, 1] });
+  assert.ok(Math.abs(equal.expected - H(6)) < 1e-6, "six equal exponentials: H_6");
+});
+
+test("section 2: the simulated busiest link equals psBandwidth's closed form; the round falls until K = W", () => {
+  for (const [workers, parameters] of [[4, 1e6], [8, 25e6], [16, 5e6]]) {
+    let previous = Infinity;
+    for (let K = 1; K <= workers; K++) {
+      const r = S.psRound(core, { workers, servers: K, parameters });
+      // (K that does not divide N: the first shard holds one key more, 1e-6 of its range)
+      const near = (a, b) => Math.abs(a - b) <= 1e-5 * b;
+      assert.ok(near(r.busiest.busy, Math.max(r.closed.serverSeconds, r.closed.workerSeconds)), `W ${workers} K ${K}`);
+      assert.ok(near(r.serverBytes, workers * 4 * parameters / K), `W ${workers} K ${K}: ${r.serverBytes} B`);
+      assert.ok(r.round < previous, `W ${workers}: the round did not fall at K = ${K}`);
+      previous = r.round;
+    }
+    assert.equal(S.serversToBalance(core, workers, parameters), workers);
+  }
+});
+
+test("section 3: ASP on τ + 1 equal workers makes every update after the first τ exactly τ stale; τ = 20 diverges, η/(τ + 1) does not", () => {
+  for (const tau of [2, 8]) {
+    const r = S.staleRun(core, { tau });
+    assert.ok(r.staleness.slice(tau).every((x) => x === tau), `τ = ${tau}`);
+  }
+  const plain = S.staleRun(core, { tau: 20 }), aware = S.staleRun(core, { tau: 20, aware: true });
+  assert.ok(!(plain.finalLoss < 10));
+  assert.ok(aware.finalLoss < aware.loss[0]);
+  assert.ok(S.staleRun(core, { tau: 0 }).finalLoss < aware.finalLoss, "the stable stale run is slower than the fresh one");
+});
+
+test("section 4: SSP's simulated stall equals the fixed-speed closed form within 0.1 points; with noise a bound cuts the stall", () => {
+  for (const r of S.sspTradeoff(core)) assert.ok(Math.abs(r.stall - r.closed) < 1e-3, `s = ${r.s}: ${r.stall} vs ${r.closed}`);
+  const noisy = S.sspTradeoff(core, { distribution: "exponential", bounds: [0, 4] });
+  assert.ok(noisy[1].stall < noisy[0].stall / 2 && noisy[1].makespan < noisy[0].makespan);
+  const bsp = S.regimeRun(core, { regime: "bsp" }).run, asp = S.regimeRun(core, { regime: "asp" }).run;
+  assert.ok(Math.max(...bsp.updates.tau) === 0 && asp.stallFraction < 0.01 && bsp.stallFraction > 0.5);
+});
+
+test("section 5: backup rounds (stragglers cancelled) average H_{P+b} − H_b within 4%", () => {
+  for (const r of S.backupSweep(core, { quota: 8, max: 4 })) {
+    assert.ok(Math.abs(r.closed - (H(8 + r.backup) - H(r.backup))) < 1e-9);
+    assert.ok(Math.abs(r.mean - r.closed) < 0.04 * r.closed, `b = ${r.backup}: ${r.mean} vs ${r.closed}`);
+  }
+});
+
+test("section 6: Hogwild!'s measured collision rate is within 2 points of 1 − q^(T−1); plain writes lose updates", () => {
+  for (const sparsity of [0.001, 0.005, 0.01]) {
+    for (const r of S.hogwildGrid(core, { sparsity })) {
+      assert.ok(Math.abs(r.collisionRate - r.predicted) < 0.02, `k ${r.support} T ${r.threads}: ${r.collisionRate} vs ${r.predicted}`);
+      assert.equal(r.lostWrites, 0);
+    }
+  }
+  const plain = S.hogwildGrid(core, { sparsity: 0.1, atomic: false });
+  assert.equal(plain[0].lostWrites, 0);
+  assert.ok(plain[2].lostWrites > 0 && plain[2].finalLoss > 10 * plain[0].finalLoss);
+});
+
+test("section 7: the reads each consistency model forbids follow its rule, and forbidding costs waiting", () => {
+  const { reads, costs } = S.consistencyReads(core);
+  assert.equal(reads.length, S.CONSISTENCY.clocks - 1);
+  for (const r of reads) {
+    const behind = r.seen.map((n) => r.clock - n);
+    assert.equal(r.verdicts.sequential.allowed, behind.every((b) => b <= 0), `clock ${r.clock}`);
+    assert.equal(r.verdicts.bounded.allowed, behind.every((b) => b <= S.CONSISTENCY.bound), `clock ${r.clock}`);
+    assert.ok(r.verdicts.eventual.allowed);
+    assert.ok(!r.verdicts.ryw.allowed && r.verdicts.ryw.wait < 1e-3, "a read before the reply misses one's own push, for a round trip");
+  }
+  assert.ok(reads.some((r) => !r.verdicts.sequential.allowed) && reads.some((r) => r.verdicts.bounded.allowed));
+  assert.ok(costs.sequential.stallFraction > costs.bounded.stallFraction && costs.bounded.stallFraction > costs.eventual.stallFraction);
+});
+
+test("every number in the page's prose is calcs.js's, and every calc is used", () => {
+  const page = readFileSync(new URL("../../lessons/week4/index.html", import.meta.url), "utf8").replace(/<!--[\s\S]*?-->/g, "");
+  const used = new Set();
+  for (const [, key, text] of page.matchAll(/<span data-calc="([^"]+)">([^<]*)</g)) {
+    assert.ok(key in CALCS, `no calc for ${key}`);
+    assert.equal(text, CALCS[key](core), key);
+    used.add(key);
+  }
+  for (const key of Object.keys(CALCS)) assert.ok(used.has(key), `calc ${key} is not in the prose`);
+});
