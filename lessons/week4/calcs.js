@@ -2,6 +2,7 @@
 // comment lists the formulas). The page test checks each against the value printed in the HTML. Units: seconds,
 // bytes (SI), fractions written as percentages. Scenarios: ps_setup.js.
 import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../web/units.js";
+import { WORKERS_DEMO, demoSpeed, psConfig, simulateRun } from "./programs/ps_program.js";
 import { ETHERNET, STRAGGLER_SPEEDS, backupRound, consistencyReads, hogwildGrid, psRound, serversToBalance, sspTradeoff,
   staleRun, stragglerRounds } from "./ps_setup.js";
 
@@ -17,6 +18,10 @@ const diverged = (r) => r.updates[r.loss.findIndex((l) => !(l <= 10))];
 const hog = once((c) => ({ k10: hogwildGrid(c, { sparsity: 0.01 }), k1: hogwildGrid(c, { sparsity: 0.001 }),
   plain: hogwildGrid(c, { sparsity: 0.1, atomic: false }) }));
 const reads = once((c) => consistencyReads(c));
+const demo = once((c) => {
+  const { workers, slow, fields } = WORKERS_DEMO, speed = demoSpeed(workers, slow);
+  return simulateRun(c, psConfig(c, fields, workers, speed), workers, speed);
+});
 
 export const CALCS = {
   // 1. stragglers
@@ -69,4 +74,7 @@ export const CALCS = {
   "cm-ssp-stall": (c) => formatPercent(reads(c).costs.bounded.stallFraction, { decimals: 0 }),
   "cm-bsp-wait": (c) => formatSeconds(reads(c).reads.at(-1).verdicts.sequential.wait),
   "cm-ryw-wait": (c) => formatSeconds(reads(c).reads[0].verdicts.ryw.wait),
+  // 8. a parameter server on the Workers: the simulator on the widget's defaults
+  "psw-sim-tau": (c) => formatNumber(demo(c).tau.reduce((a, b) => a + b, 0) / demo(c).tau.length, { digits: 2 }),
+  "psw-sim-loss": (c) => formatNumber(demo(c).training.finalLoss, { digits: 3 }),
 };

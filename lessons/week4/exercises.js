@@ -1,20 +1,34 @@
 // exercises.js — Week 4's exercises as data (format: lessons/web/README.md), in the order of the sections they
 // practise. The page renders and checks them; tests/exercises/week4_exercises.test.mjs proves every reference passes
-// and every wrong answer fails. (The code exercises on the Worker parameter server come with its section.)
+// and every wrong answer fails; tests/exercises/judging.test.mjs the same for the code exercises' wrong programs.
 //   exercises/ps_numeric.js     w4-barrier     the straggler barrier, m·H_P                 (numeric)  § 1
 //                               w4-servers     shards until the servers are no bottleneck  (numeric)  § 2
 //                               w4-ssp-stall   SSP's stall with a persistent straggler     (numeric)  § 4
 //                               w4-backup      E[P-th of P + b]                            (numeric)  § 5
 //                               w4-hogwild     Hogwild!'s collision rate                    (numeric)  § 6
 //   exercises/regime_choice.js  w4-regime      one worker in ten is 4× slow, dense          (choice)   § 4–6
+// The code exercises each replace one function of the parameter server on the Workers (programs/, § 8), checked
+// by a replay of the run (exercises/ps_checks.js):
+//   exercises/key_ranges.js     w4-key-ranges  shard θ over K servers by key range            (code)     § 2
+//   exercises/stale_lr.js       w4-stale-lr    the staleness-aware rate η/(τ + 1)             (code)     § 3
+//   exercises/ssp_gate.js       w4-ssp-gate    SSP's clock check                              (code)     § 4
+//   exercises/backup_round.js   w4-backup-round the first W − b of a round win                (code)     § 5
 import { backup, barrier, hogwildCollision, servers, sspStall } from "./exercises/ps_numeric.js";
 import { regimeChoice } from "./exercises/regime_choice.js";
+import { keyRangesExercise } from "./exercises/key_ranges.js";
+import { staleLr } from "./exercises/stale_lr.js";
+import { sspGate } from "./exercises/ssp_gate.js";
+import { backupRound } from "./exercises/backup_round.js";
 
 export default [
   barrier,            // w4-barrier
   servers,            // w4-servers
+  keyRangesExercise,  // w4-key-ranges
+  staleLr,            // w4-stale-lr
   sspStall,           // w4-ssp-stall
+  sspGate,            // w4-ssp-gate
   backup,             // w4-backup
+  backupRound,        // w4-backup-round
   hogwildCollision,   // w4-hogwild
   regimeChoice,       // w4-regime
 ];

@@ -9,6 +9,7 @@ import { mountSspTradeoff } from "./widgets/ssp_tradeoff.js";
 import { mountBackupWorkers } from "./widgets/backup_workers.js";
 import { mountHogwild } from "./widgets/hogwild.js";
 import { mountConsistency } from "./widgets/consistency.js";
+import { mountPsWorkers } from "./widgets/ps_workers.js";
 
 await startLesson({
   exercises,
@@ -22,5 +23,6 @@ await startLesson({
     "backup-workers": ({ figure }) => mountBackupWorkers(figure),
     "hogwild": ({ figure }) => mountHogwild(figure),
     "consistency": ({ figure, core }) => mountConsistency(figure, core),
+    "ps-workers": ({ figure, core, clusters }) => mountPsWorkers(figure, core, clusters),
   },
 });

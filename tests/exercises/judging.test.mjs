@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import week1 from "../../lessons/week1/exercises.js";
 import week2 from "../../lessons/week2/exercises.js";
 import week3 from "../../lessons/week3/exercises.js";
+import week4 from "../../lessons/week4/exercises.js";
 import lab from "../../lessons/lab/exercises.js";
 import { judgeAttempt, judgeEntry, plansFor } from "./judge.mjs";
 
@@ -26,7 +27,7 @@ const MUST_COVER = {
   "w2-reduce-scatter-rh": { ranks: [2, 16] },
 };
 
-const exercises = [...week1, ...week2, ...week3, ...lab].filter((e) => e.kind === "code");
+const exercises = [...week1, ...week2, ...week3, ...week4, ...lab].filter((e) => e.kind === "code");
 
 test("the code exercises under judgement", () => {
   assert.deepEqual(exercises.map((e) => e.id), ["w1-ping-pong", "w1-token-ring", "w1-bsp-step", "w2-ring-allreduce",

@@ -25,7 +25,7 @@ export const WEEKS = [
       + "LARS, LAMB), weak vs strong scaling.",
   },
   {
-    slug: "week4", number: 4, available: false,
+    slug: "week4", number: 4, available: true,
     title: "Parameter servers and asynchrony",
     summary: "Parameter servers, asynchronous SGD and staleness, Hogwild!, consistency models (BSP, SSP, ASP), "
       + "stragglers and backup workers.",

@@ -138,3 +138,21 @@ export function finalLoss(core, config, servers) {
   const held = core.teacherBatch({ model: config.model, seed: config.seed, step: 2 ** 40, batch: config.evalBatch });
   return forwardLoss(dpKernels(core, config.model, null), keys.splitParams(flat, init.map((t) => t.length)), held.inputs, held.targets).loss;
 }
+
+// The simulator (core.trainParamServer) on a Workers run's settings: one shard, the same speed model with a unit of
+// config.delayMs, a fast switch, the same model, batch, rate and held-out batch. → { tau, makespan, training, dropped }
+export function simulateRun(core, config, workers, speed) {
+  const out = core.trainParamServer({ regime: config.regime, workers, servers: 1, iterations: config.iterations,
+    ...(config.regime === "ssp" ? { staleness: config.staleness } : {}),
+    ...(config.regime === "backup" ? { backup: config.backup } : {}),
+    speed: { ...speed, base: config.delayMs / 1000, seed: config.seed }, network: { alpha: 1e-4, beta: 1e-9 },
+    model: config.model, batch: config.batch, lr: config.lr, stalenessAware: config.stalenessAware,
+    evalBatch: config.evalBatch, seed: config.seed });
+  return { tau: Array.from(out.run.updates.tau), makespan: out.run.makespan, training: out.training, dropped: out.run.dropped };
+}
+
+// Section 8's defaults: ASP, 4 workers of which the last is 4× slower, 16 clocks each, a unit of 20 ms.
+export const WORKERS_DEMO = Object.freeze({ workers: 4, slow: 4, fields: { regime: "asp", iterations: 16, delayMs: 20,
+  staleness: 2, backup: 1, stalenessAware: false, servers: 1 } });
+export const demoSpeed = (workers, slow) => ({ distribution: "fixed",
+  multipliers: Array.from({ length: workers }, (_, w) => (w === workers - 1 ? slow : 1)) });

@@ -7,11 +7,11 @@ import { button, chartBox, controlRow, readout, select } from "../../web/ui/cont
 import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { describeFailure } from "../../web/ui/run_output.js";
 import { formatNumber, formatSeconds, plural } from "../../web/units.js";
-import { finalLoss, histogram, lossCurve, psConfig, psInputs, psProgram, replayGap, replayRun, serversOf,
-         stalenessOf } from "../programs/ps_program.js";
+import { WORKERS_DEMO, demoSpeed, finalLoss, histogram, lossCurve, psConfig, psInputs, psProgram, replayGap, replayRun,
+         serversOf, simulateRun, stalenessOf } from "../programs/ps_program.js";
 
-const UNIT_MS = 20;        // one unit of the speed model on the Workers
-const ITERATIONS = 16;
+const UNIT_MS = WORKERS_DEMO.fields.delayMs;   // one unit of the speed model on the Workers
+const ITERATIONS = WORKERS_DEMO.fields.iterations;
 const REGIMES = { asp: "ASP (no waiting)", ssp: "SSP, s = 2", bsp: "BSP (barrier)", backup: "backup workers, b = 1" };
 
 export function mountPsWorkers(figure, core, clusters) {
@@ -39,10 +39,9 @@ export function mountPsWorkers(figure, core, clusters) {
 
   function settings() {
     const W = Number(workers.value);
-    const multipliers = Array.from({ length: W }, (_, w) => (speed.value === "slow4" && w === W - 1 ? 4 : 1));
-    const model = speed.value === "exp" ? { distribution: "exponential", multipliers } : { distribution: "fixed", multipliers };
-    return { W, model, fields: { regime: regime.value, iterations: ITERATIONS, delayMs: UNIT_MS, staleness: 2, backup: 1,
-      stalenessAware: rate.value === "aware", servers: 1 } };
+    const fixed = demoSpeed(W, speed.value === "slow4" ? WORKERS_DEMO.slow : 1);
+    const model = speed.value === "exp" ? { ...fixed, distribution: "exponential" } : fixed;
+    return { W, model, fields: { ...WORKERS_DEMO.fields, regime: regime.value, stalenessAware: rate.value === "aware" } };
   }
 
   async function runOnWorkers() {
@@ -73,16 +72,10 @@ export function mountPsWorkers(figure, core, clusters) {
     }
   }
 
-  // The simulator on the same settings: the speed model in seconds (a unit = UNIT_MS), a fast switch.
+  // The simulator on the same settings (ps_program.js simulateRun): reproducible for its seed.
   function simulate() {
     const { W, model, fields } = settings();
-    const config = psConfig(core, fields, W, model);
-    const out = core.trainParamServer({ regime: fields.regime, workers: W, servers: 1, iterations: ITERATIONS,
-      ...(fields.regime === "ssp" ? { staleness: fields.staleness } : {}),
-      ...(fields.regime === "backup" ? { backup: fields.backup } : {}), speed: { ...model, base: UNIT_MS / 1000, seed: config.seed },
-      network: { alpha: 1e-4, beta: 1e-9 }, model: config.model, batch: config.batch, lr: config.lr,
-      stalenessAware: fields.stalenessAware, evalBatch: config.evalBatch, seed: config.seed });
-    return { tau: Array.from(out.run.updates.tau), makespan: out.run.makespan, training: out.training, dropped: out.run.dropped };
+    return simulateRun(core, psConfig(core, fields, W, model), W, model);
   }
 
   function show() {

@@ -1,0 +1,67 @@
+// Week 4's parameter server on real Workers in Chromium: two ASP runs of the same settings, each replayed exactly
+// from its own record, compared with each other and with the simulator; backup workers drop the slow worker's late
+// gradients; a control changed mid-run discards that run.
+//   node --test --test-concurrency=1 tests/e2e/week4_workers.test.mjs
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { openSite } from "./harness.mjs";
+import { openLesson } from "./pages.mjs";
+
+let site;
+before(async () => { site = await openSite(); });
+after(async () => { await site?.close(); });
+
+const FIG = "[data-widget=ps-workers]";
+
+async function runOnce(page) {
+  const before = await page.locator(`${FIG} .widget-readout`).innerText();
+  await page.locator(FIG).getByRole("button", { name: "Run on the Workers" }).click();
+  await page.waitForFunction(([sel, was]) => {
+    const text = document.querySelector(`${sel} .widget-readout`).textContent;
+    return text !== was && !/^Running/.test(text) && !document.querySelector(`${sel} button`).disabled;
+  }, [FIG, before], { timeout: 120000 });
+  return page.locator(`${FIG} .widget-readout`).innerText();
+}
+
+describe("week 4: a parameter server on the Workers", () => {
+  let page, problems;
+  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week4")); });
+  after(async () => { await page.close(); });
+
+  test("ASP twice: both runs replay exactly; the page compares their orders and the simulator's staleness", async () => {
+    await page.locator(FIG).scrollIntoViewIfNeeded();
+    assert.match(await runOnce(page), /Mean staleness: Workers [\d.]+, simulator [\d.]+\. Every Workers run replays exactly/);
+    const second = await runOnce(page);
+    assert.match(second, /Workers [\d.]+ and [\d.]+, simulator/);
+    assert.match(second, /The two runs applied (\d+ of 64 updates from different workers|every update in the same order)/);
+    const rows = await page.locator(`${FIG} tbody tr`).allInnerTexts();
+    assert.equal(rows.length, 3);
+    for (const row of rows.slice(0, 2)) {
+      const cells = row.split("\t");
+      assert.equal(cells[1], "64", "4 workers × 16 clocks applied");
+      assert.equal(cells[6], "exact", "the replay lands on the server's θ");
+    }
+    assert.match(rows[2], /^simulator\t64\t/);
+    assert.match(await page.locator(`${FIG} .chart-summary`).innerText(), /Workers, run 1: .*Workers, run 2: .*simulator/);
+    assert.deepEqual(problems, []);
+  });
+
+  test("backup workers: the 4× slow worker's 16 gradients are all dropped; the run replays exactly", async () => {
+    await page.locator(FIG).getByLabel("Regime").selectOption("backup");
+    await runOnce(page);
+    const [workers] = await page.locator(`${FIG} tbody tr`).allInnerTexts();
+    const cells = workers.split("\t");
+    assert.deepEqual([cells[1], cells[2], cells[3], cells[6]], ["48", "0", "16", "exact"]);
+    assert.deepEqual(problems, []);
+  });
+
+  test("a control changed while the Workers run: that run is not shown", async () => {
+    await page.locator(FIG).getByLabel("Regime").selectOption("asp");
+    await page.locator(FIG).getByRole("button", { name: "Run on the Workers" }).click();
+    await page.locator(FIG).getByLabel("Workers W").selectOption("3");
+    await page.waitForFunction((sel) => /settings changed while the Workers ran/.test(
+      document.querySelector(`${sel} .widget-readout`).textContent), FIG, { timeout: 120000 });
+    assert.equal(await page.locator(`${FIG} tbody tr`).count(), 1, "only the simulator's row");
+    assert.deepEqual(problems, []);
+  });
+});
