@@ -8,6 +8,7 @@ import { LAYOUT_EXAMPLE } from "../scale_setup.js";
 
 const MODELS = [["gpt3-6.7b", "GPT-3 6.7B"], ["opt-30b", "OPT-30B"], ["gpt3-175b", "GPT-3 175B"]];
 const s = (x) => formatSeconds(x, { digits: 3 });
+const step = (x) => formatSeconds(x, { digits: 4 });   // layouts differ by milliseconds in 20 s
 const GB = (x) => formatBytes(x, { digits: 3 });
 
 export function mountLayouts(figure, core) {
@@ -30,6 +31,7 @@ export function mountLayouts(figure, core) {
     const fits = (row) => (z1 ? row.fitsZero1 : row.fits), mem = (row) => (z1 ? row.memoryZero1Bytes : row.memoryBytes);
     const ok = r.rows.filter(fits), best = ok.reduce((a, b) => (!a || b.step < a.step ? b : a), null);
     const table = document.createElement("table");
+    table.style.whiteSpace = "nowrap";
     table.innerHTML = `<caption>${MODELS.find(([k]) => k === model.value)[1]} on ${LAYOUT_EXAMPLE.nodes} × ${LAYOUT_EXAMPLE.gpusPerNode} GPUs</caption>
       <thead><tr><th scope="col">(t, p, d)</th><th scope="col">m</th><th scope="col">memory</th><th scope="col">step</th>
       <th scope="col">compute</th><th scope="col">bubble</th><th scope="col">tensor</th><th scope="col">pipeline</th><th scope="col">data</th></tr></thead>`;
@@ -39,13 +41,13 @@ export function mountLayouts(figure, core) {
       if (!fits(row)) { tr.style.textDecoration = "line-through"; tr.style.opacity = "0.6"; }
       if (row === best) tr.style.fontWeight = "bold";
       tr.innerHTML = `<td>(${row.t}, ${row.p}, ${row.d})${row === best ? " ★" : ""}</td><td>${row.microBatches}</td><td>${GB(mem(row))}</td>` +
-        `<td>${s(row.step)}</td><td>${s(row.compute)}</td><td>${s(row.bubble)}</td><td>${s(row.tensor)}</td><td>${s(row.pipeline)}</td><td>${s(row.data)}</td>`;
+        `<td>${step(row.step)}</td><td>${s(row.compute)}</td><td>${s(row.bubble)}</td><td>${s(row.tensor)}</td><td>${s(row.pipeline)}</td><td>${s(row.data)}</td>`;
       body.append(tr);
     }
     table.append(body);
     box.replaceChildren(table);
     out.innerHTML = `${r.rows.length} layouts, <strong>${ok.length}</strong> fit in 80 GB. ` + (best
-      ? `Fastest that fits: <strong>(${best.t}, ${best.p}, ${best.d})</strong>, ${s(best.step)} a step at ${GB(mem(best))} per GPU (★). `
+      ? `Fastest that fits: <strong>(${best.t}, ${best.p}, ${best.d})</strong>, ${step(best.step)} a step at ${GB(mem(best))} per GPU (★). `
       : "None fits: add ZeRO-1 or recomputation. ") + "Struck through: does not fit. Sorted by step time.";
   }
   draw();

@@ -17,8 +17,9 @@ export function mountMicroBatches(figure, core) {
     const P = Number(stages.value), t = OVERHEAD_EXAMPLE.compute;
     const r = core.optimalMicroBatches({ ...OVERHEAD_EXAMPLE, stages: P, overhead: overhead.value });
     const pts = r.steps.map((y, i) => ({ x: i + 1, y }));
+    const free = core.optimalMicroBatches({ ...OVERHEAD_EXAMPLE, stages: P, overhead: 0 }).steps;
     chart.update({ datasets: [{ label: `T(m), P = ${P}, t = ${formatSeconds(t)}`, data: pts },
-      { label: "no overhead", dashed: true, data: pts.map(({ x }) => ({ x, y: (x + P - 1) * (t / x) })) }],
+      { label: "no overhead", dashed: true, data: free.map((y, i) => ({ x: i + 1, y })) }],
     verticalLines: [{ x: r.best, label: `best m = ${r.best}` }] });
     out.innerHTML = `m* = √((P − 1)t/o) = <strong>${formatNumber(r.closedForm, { decimals: 1 })}</strong>; best whole m ` +
       `<strong>${r.best}</strong>: ${formatSeconds(r.bestStep)} a step, against ${formatSeconds(r.steps[0])} at m = 1 and ` +

@@ -1,7 +1,8 @@
 // pipeline_svg.js — a pipeline schedule's timeline (core.pipelineTimeline's spans) as inline SVG: one row per device,
 // one box per op, coloured by kind (F forward, B input gradient, W weight gradient, BW a full backward) and labelled
 // with its micro-batch; the idle time left blank. The SVG scales to the figure's width (viewBox), so it never
-// scrolls sideways; below 1 unit of width per label the labels are dropped. Colours come from style.css variables
+// scrolls the page sideways: below 640 px it keeps that width and scrolls inside its own box; boxes too narrow for a
+// label lose it. Colours come from style.css variables
 // (--chart-1 …), so a theme switch needs no redraw.
 const SVG = "http://www.w3.org/2000/svg";
 const FILL = { F: "var(--chart-1)", BW: "var(--chart-2)", B: "var(--chart-2)", W: "var(--chart-3)" };
@@ -22,6 +23,11 @@ export function renderPipeline(container, result, { title }) {
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img", class: "pipeline-svg",
     "aria-label": `${title}: ${result.timeline.length} operations on ${devices} devices` });
   svg.style.display = "block";
+  svg.style.minWidth = "640px";
+  container.style.overflowX = "auto";
+  container.tabIndex = 0;
+  container.setAttribute("role", "region");
+  container.setAttribute("aria-label", `${title}, scrollable`);
   svg.append(el("text", { x: 0, y: 16, "font-size": 15, fill: "currentColor" }, title));
   const perUnit = (W - left - 10) / result.makespan;
   for (let d = 0; d < devices; d++) {
