@@ -33,14 +33,14 @@ export function mountLayouts(figure, core) {
     const table = document.createElement("table");
     table.style.whiteSpace = "nowrap";
     table.innerHTML = `<caption>${MODELS.find(([k]) => k === model.value)[1]} on ${LAYOUT_EXAMPLE.nodes} × ${LAYOUT_EXAMPLE.gpusPerNode} GPUs</caption>
-      <thead><tr><th scope="col">(t, p, d)</th><th scope="col">m</th><th scope="col">memory</th><th scope="col">step</th>
+      <thead><tr><th scope="col">(t, p, d)</th><th scope="col">m</th><th scope="col">memory</th><th scope="col">fits</th><th scope="col">step</th>
       <th scope="col">compute</th><th scope="col">bubble</th><th scope="col">tensor</th><th scope="col">pipeline</th><th scope="col">data</th></tr></thead>`;
     const body = document.createElement("tbody");
     for (const row of [...r.rows].sort((a, b) => a.step - b.step)) {
       const tr = document.createElement("tr");
-      if (!fits(row)) { tr.style.textDecoration = "line-through"; tr.style.opacity = "0.6"; }
+      if (!fits(row)) tr.style.textDecoration = "line-through";
       if (row === best) tr.style.fontWeight = "bold";
-      tr.innerHTML = `<td>(${row.t}, ${row.p}, ${row.d})${row === best ? " ★" : ""}</td><td>${row.microBatches}</td><td>${GB(mem(row))}</td>` +
+      tr.innerHTML = `<td>(${row.t}, ${row.p}, ${row.d})${row === best ? " ★" : ""}</td><td>${row.microBatches}</td><td>${GB(mem(row))}</td><td>${fits(row) ? "yes" : "no"}</td>` +
         `<td>${step(row.step)}</td><td>${s(row.compute)}</td><td>${s(row.bubble)}</td><td>${s(row.tensor)}</td><td>${s(row.pipeline)}</td><td>${s(row.data)}</td>`;
       body.append(tr);
     }

@@ -30,7 +30,7 @@ export function mountPipelineTimeline(figure, core) {
   };
   function draw() {
     groups.value = groups.value;   // refresh the m label after a change of P
-    chunks.el.hidden = schedule.value !== "interleaved";
+    chunks.el.querySelector("select").disabled = schedule.value !== "interleaved";   // v is interleaving's alone
     const req = current(), r = core.pipelineTimeline(req);
     renderPipeline(drawing, r, { title: `${SCHEDULE_NAMES[req.schedule]}, P = ${req.devices}, m = ${req.microBatches}` +
       (req.chunksPerDevice > 1 ? `, v = ${req.chunksPerDevice}` : "") });
