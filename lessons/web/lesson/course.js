@@ -32,9 +32,10 @@ export const WEEKS = [
   },
   {
     slug: "week5", number: 5, available: false,
-    title: "Tensor, pipeline and sharded parallelism",
-    summary: "Megatron-style tensor parallelism, GPipe and 1F1B pipelines and their bubble, ZeRO-1/2/3 and FSDP, "
-      + "and a memory accountant.",
+    title: "Tensor, pipeline, sharded and expert parallelism",
+    summary: "Megatron tensor parallelism; GPipe, 1F1B, interleaved and zero-bubble pipelines timed and trained beside "
+      + "one device; micro-batches with overhead and recomputation; ZeRO at real sizes; mixture-of-experts all-to-all; "
+      + "every (t, p, d) layout of a 30B model on 64 GPUs priced.",
   },
   {
     slug: "week6", number: 6, available: false,

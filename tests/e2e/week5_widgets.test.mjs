@@ -1,0 +1,101 @@
+// Week 5's widgets in real Chromium: each starts on the prose's numbers (the same core calls as calcs.js), its
+// controls change what the core computes, the pipeline trainer equals one device, and nothing scrolls the page
+// sideways at 360 px. Also times each widget's core calls in the browser (printed, not asserted: the machine is shared).
+//   node --test --test-concurrency=1 tests/e2e/week5_widgets.test.mjs
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { openSite } from "./harness.mjs";
+import { openLesson } from "./pages.mjs";
+
+let site;
+before(async () => { site = await openSite(); });
+after(async () => { await site?.close(); });
+
+const readout = (page, widget) => page.locator(`[data-widget=${widget}] .widget-readout`).first().innerText();
+const calc = (page, key) => page.locator(`[data-calc="${key}"]`).first().innerText();
+const choose = (page, widget, label, value) =>
+  page.locator(`[data-widget=${widget}] .widget-controls label`, { hasText: label }).locator("xpath=..").locator("select").selectOption(value);
+
+describe("week 5 widgets", () => {
+  let page, problems;
+  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week5")); });
+  after(async () => { await page.close(); });
+
+  test("tensor split: starts on the prose's all-gather and all-reduce; InfiniBand is slower", async () => {
+    const text = await readout(page, "tp-split");
+    assert.ok(text.includes(await calc(page, "tp-gather")) && text.includes(await calc(page, "tp-reduce")), text);
+    await choose(page, "tp-split", "Link", "ib");
+    assert.notEqual(await readout(page, "tp-split"), text);
+  });
+
+  test("pipeline timeline: 1F1B at P 4, m 8 as in the prose; every schedule draws; interleaved and ZB-H1 match their sections", async () => {
+    const text = await readout(page, "pipeline-timeline");
+    assert.ok(text.includes(`Step ${await calc(page, "pp-makespan")}`) && text.includes(await calc(page, "pp-over")), text);
+    await choose(page, "pipeline-timeline", "Schedule", "interleaved");
+    assert.ok((await readout(page, "pipeline-timeline")).includes(await calc(page, "il-over")));
+    await choose(page, "pipeline-timeline", "Schedule", "zb-h1");
+    assert.ok((await readout(page, "pipeline-timeline")).includes(await calc(page, "zb-over")));
+    const kinds = await page.locator("[data-widget=pipeline-timeline] svg rect.pl-W").count();
+    assert.equal(kinds, 4 * 8, "one W box per micro-batch per device");
+    await choose(page, "pipeline-timeline", "Schedule", "gpipe");
+    assert.match(await readout(page, "pipeline-timeline"), /Peak activations per device: 8, 8, 8, 8/);
+  });
+
+  test("pipeline timeline: Train runs the schedule beside one device, equal to rounding", async () => {
+    await choose(page, "pipeline-timeline", "Schedule", "zb-h1");
+    await page.locator("[data-widget=pipeline-timeline] button", { hasText: "Train beside one device" }).click();
+    const text = await page.locator("[data-widget=pipeline-timeline] .widget-train").innerText();
+    const diff = Number(/parameters within ([\d.e+-]+)/.exec(text)[1]);
+    assert.ok(diff < 1e-12, text);
+  });
+
+  test("pipeline compare: the formulas hold at t_w = 1; with t_w > t_f ZB-H1 leaves more bubble than its estimate", async () => {
+    const text = await readout(page, "pipeline-compare");
+    assert.ok(text.includes(`ZB-H1 ${await calc(page, "zb-over")} (formula ${await calc(page, "zb-over")}`), text);
+    await page.locator("[data-widget=pipeline-compare] input[type=range]").fill("2");
+    assert.match(await page.locator("[data-widget=pipeline-compare] .chart-summary").innerText(), /fixed order leaves more bubble/);
+  });
+
+  test("micro-batches, ZeRO memory, experts and layouts start on the prose's numbers", async () => {
+    const mb = await readout(page, "micro-batches");
+    assert.ok(mb.includes(await calc(page, "mb-closed")) && mb.includes(`best whole m ${await calc(page, "mb-best")}`), mb);
+    await choose(page, "micro-batches", "Stages P", "2");
+    assert.notEqual(await readout(page, "micro-batches"), mb);
+    assert.ok((await readout(page, "zero-memory")).includes(await calc(page, "z7-dp")));
+    await choose(page, "zero-memory", "Model", "175B");
+    assert.match(await readout(page, "zero-memory"), /^175B/);
+    const ex = await readout(page, "experts");
+    assert.ok(ex.includes(`= ${await calc(page, "moe-capacity")} per expert`) && ex.includes(`${await calc(page, "moe-dropped")} of 128`), ex);
+    await page.locator("[data-widget=experts] input[type=range]").first().fill("3");
+    assert.match(await readout(page, "experts"), /\b0 of 128 assignments dropped/);
+    const lay = await readout(page, "layouts");
+    assert.ok(lay.includes(`${await calc(page, "l-fits")} fit`) && lay.includes(await calc(page, "l-best")), lay);
+    await choose(page, "layouts", "Optimizer state", "zero1");
+    assert.ok((await readout(page, "layouts")).includes(`${await calc(page, "l-fits-z1")} fit`));
+    assert.deepEqual(problems, []);
+  });
+
+  test("no sideways scroll at 360 px", async () => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.waitForTimeout(300);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    assert.equal(overflow, false);
+  });
+
+  test("each widget's core calls, timed in the browser", async () => {
+    const times = await page.evaluate(async () => {
+      const core = window.dsml.core, out = {};
+      const time = (name, f) => { const t0 = performance.now(); f(); out[name] = +(performance.now() - t0).toFixed(1); };
+      time("pipelineTimeline interleaved P8 m32 v4", () => core.pipelineTimeline({ schedule: "interleaved", devices: 8, microBatches: 32, chunksPerDevice: 4 }));
+      time("pipelineCompare ×4 (P8, v4)", () => [8, 16, 32, 64].forEach((m) => core.pipelineCompare({ devices: 8, microBatches: m, chunksPerDevice: 4 })));
+      time("pipelineTrain zb-h1 P4 m8 5 steps", () => core.pipelineTrain({ schedule: "zb-h1", devices: 4, microBatches: 8, model: { layers: 4, width: 16, hidden: 32, activation: "tanh" }, optimizer: { kind: "adam", lr: 0.01 }, batch: 32, steps: 5, seed: 1 }));
+      time("optimalMicroBatches ×2", () => { core.optimalMicroBatches({ stages: 8, compute: 0.5, overhead: 1e-3, max: 512 }); core.optimalMicroBatches({ stages: 8, compute: 0.5, overhead: 0, max: 512 }); });
+      time("expertParallel E8 top-2 B64", () => core.expertParallel({ moe: { width: 16, hidden: 32, experts: 8, topK: 2, capacityFactor: 1.25 }, ranks: 4, batch: 64, seed: 1 }));
+      time("price3dLayouts opt-30b", () => core.price3dLayouts({ model: "opt-30b", nodes: 8, gpusPerNode: 8 }));
+      return out;
+    });
+    console.log("browser ms:", JSON.stringify(times));
+    assert.ok(Object.values(times).every((t) => t >= 0));
+  });
+});

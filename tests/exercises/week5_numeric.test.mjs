@@ -1,0 +1,113 @@
+// Week 5 in Node against the real wasm core: every numeric exercise's answer passes and its wrongAnswer (the usual
+// mistake) fails for every drawn parameter set, and both equal their hand formulas; every choice flag agrees with the
+// pricer it claims; every number of the page's prose equals what calcs.js computes, and the key ones equal the papers'
+// formulas worked by hand here.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+import exercises from "../../lessons/week5/exercises.js";
+import { interleaveBubble, optimalMicroBatches } from "../../lessons/week5/exercises/pipeline_numeric.js";
+import { layoutChoice, zeroBytes } from "../../lessons/week5/exercises/scale_numeric.js";
+import { CALCS } from "../../lessons/week5/calcs.js";
+import { compareSchedules } from "../../lessons/week5/pipeline_setup.js";
+import { ANATOMY, TP_EXAMPLE, NVLINK, tpCollectives, zeroStates } from "../../lessons/week5/scale_setup.js";
+import { withinTolerance } from "../../lessons/web/exercise/answer_check.js";
+import { mulberry32 } from "../../lessons/web/exercise/random.js";
+
+const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
+const drawn = (ex, n = 40) => Array.from({ length: n }, (_, seed) => ex.params(mulberry32(seed + 1)));
+const close = (a, b, rel = 1e-12) => Math.abs(a - b) <= rel * Math.abs(b);
+
+test("week 5 lists four exercises with unique ids, three numeric with a wrongAnswer", () => {
+  assert.deepEqual(exercises.map((e) => e.id), ["w5-interleave", "w5-optimal-m", "w5-zero-bytes", "w5-layout"]);
+  for (const e of exercises.filter((x) => x.kind === "numeric")) assert.equal(typeof e.wrongAnswer, "function", e.id);
+});
+
+for (const ex of [interleaveBubble, optimalMicroBatches, zeroBytes]) {
+  test(`${ex.id}: the answer passes and the usual mistake fails, for every drawn parameter set`, () => {
+    for (const p of drawn(ex)) {
+      const want = ex.answer(p, core);
+      assert.ok(withinTolerance(want, want, ex.tolerance), JSON.stringify(p));
+      assert.ok(!withinTolerance(ex.wrongAnswer(p, core), want, ex.tolerance), `wrong passes for ${JSON.stringify(p)}`);
+      assert.ok(typeof ex.prompt(p) === "string" && ex.prompt(p).length > 100);
+    }
+  });
+}
+
+test("w5-interleave: (P − 1)/(v·m) of the ideal; the wrong answer is the share of the step, (P − 1)/(v·m + P − 1)", () => {
+  for (const p of drawn(interleaveBubble)) {
+    assert.ok(close(interleaveBubble.answer(p, core), (p.P - 1) / (p.v * p.m)), JSON.stringify(p));
+    assert.ok(close(interleaveBubble.wrongAnswer(p, core), (p.P - 1) / (p.v * p.m + p.P - 1)), JSON.stringify(p));
+  }
+});
+
+test("w5-optimal-m: the best whole m of (m + P − 1)(T₁/P/m + o), searched by hand; the wrong one uses T₁", () => {
+  const best = (P, t, o) => {
+    let m = 1;
+    for (let k = 2; k <= 4096; k++) if ((k + P - 1) * (t / k + o) < (m + P - 1) * (t / m + o)) m = k;
+    return m;
+  };
+  for (const p of drawn(optimalMicroBatches, 20)) {
+    const o = p.oMs * 1e-3;
+    assert.equal(optimalMicroBatches.answer(p, core), best(p.P, p.T1 / p.P, o), JSON.stringify(p));
+    assert.ok(Math.abs(optimalMicroBatches.answer(p, core) - Math.sqrt((p.P - 1) * (p.T1 / p.P) / o)) <= 1);
+    assert.equal(optimalMicroBatches.wrongAnswer(p, core), best(p.P, p.T1, o), JSON.stringify(p));
+  }
+});
+
+test("w5-zero-bytes: one ring all-gather of 2Ψ bytes, (N − 1)/N·2Ψ, for Ψ = 7e9", () => {
+  for (const p of drawn(zeroBytes)) assert.ok(close(zeroBytes.answer(p, core), ((p.N - 1) / p.N) * 2 * 7e9, 1e-9), JSON.stringify(p));
+});
+
+test("w5-layout: every option's flag agrees with the pricer; three are true", () => {
+  for (const [i, o] of layoutChoice.options.entries()) assert.equal(o.claim(core), o.correct, `option ${i}: ${o.text}`);
+  assert.equal(layoutChoice.options.filter((o) => o.correct).length, 3);
+});
+
+test("ZeRO model states: 16Ψ, 4Ψ + 12Ψ/N, 2Ψ + 14Ψ/N, 16Ψ/N (Rajbhandari et al. §3.1), also the paper's 7.5B on 64", () => {
+  const psi = 7.5e9, N = 64;
+  const want = [16 * psi, 4 * psi + (12 * psi) / N, 2 * psi + (14 * psi) / N, (16 * psi) / N];
+  want.forEach((w, stage) => assert.ok(close(zeroStates(core, psi, stage, N), w, 1e-12), `stage ${stage}`));
+  assert.ok(Math.abs(zeroStates(core, psi, 1, N) - 31.4e9) < 0.05e9 && Math.abs(zeroStates(core, psi, 2, N) - 16.6e9) < 0.05e9);
+});
+
+test("the pipeline comparison equals the papers' formulas at P = 4, m = 8, v = 2 with unit times", () => {
+  const r = compareSchedules(core);
+  assert.equal(r["1f1b"].bubbleOverIdeal, 3 / 8);
+  assert.ok(close(r["1f1b"].bubbleFraction, 3 / 11));
+  assert.equal(r.interleaved.bubbleOverIdeal, 3 / 16);
+  assert.equal(r["zb-h1"].bubbleOverIdeal, 3 / 24);
+  assert.equal(r["1f1b"].messages, 2 * 8 * 3);
+  assert.equal(r.interleaved.messages, 2 * 8 * (4 * 2 - 1));
+  assert.deepEqual([r.gpipe.peakStageActivations, r["1f1b"].peakStageActivations], [8, 4]);
+});
+
+test("tensor parallelism: the ring all-reduce and all-gather equal their closed forms", () => {
+  const { gather, reduce } = tpCollectives(core);
+  const t = TP_EXAMPLE.t, { alpha, beta } = NVLINK;
+  const nY = TP_EXAMPLE.tokens * TP_EXAMPLE.width * 2, nH = TP_EXAMPLE.tokens * TP_EXAMPLE.hidden * 2;
+  assert.ok(close(reduce, 2 * (t - 1) * alpha + 2 * ((t - 1) / t) * nY * beta, 1e-9));
+  assert.ok(close(gather, (t - 1) * alpha + ((t - 1) / t) * nH * beta, 1e-9));
+});
+
+test("recomputation: Korthikanti's sbh(34 + 5as/h), and 2sbh/t kept with full recomputation", () => {
+  const { sequence: s, microBatch: b, hidden: h, heads: a } = ANATOMY;
+  assert.ok(close(core.recomputationTradeoff(ANATOMY).keptBytes, s * b * h * (34 + (5 * a * s) / h)));
+  const r = core.recomputationTradeoff({ ...ANATOMY, tensorParallel: 8, sequenceParallel: true });
+  assert.ok(close(r.keptBytes, (s * b * h * (34 + (5 * a * s) / h)) / 8));
+  assert.ok(close(r.recomputedBytes, (2 * s * b * h) / 8));
+  assert.ok(close(r.computeFactor, 4 / 3));
+});
+
+test("the page: every data-calc equals what calcs.js computes, and every calc is used", () => {
+  const page = readFileSync(new URL("../../lessons/week5/index.html", import.meta.url), "utf8").replace(/<!--[\s\S]*?-->/g, "");
+  const used = new Set();
+  for (const [, key, text] of page.matchAll(/<span data-calc="([^"]+)">([^<]*)</g)) {
+    assert.ok(key in CALCS, `no calc for ${key}`);
+    assert.equal(text, CALCS[key](core), key);
+    used.add(key);
+  }
+  for (const key of Object.keys(CALCS)) assert.ok(used.has(key), `calc ${key} is not in the prose`);
+});
