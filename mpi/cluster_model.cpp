@@ -47,7 +47,15 @@ ClusterModel cluster_model(const ModelChoice& choice, const World& world) {
     result.alpha_fitted = choice.model.alpha;
     return result;
   }
-  const PingPong pp = ping_pong(world, choice.peer, ping_pong_sizes(), choice.repeats);
+  // On a loaded machine the noise can swamp the bandwidth term (a fit with β ≤ 0): measure again with twice the
+  // repeats, up to three more times, before giving up (fitted_model then says why). Every rank sees the same
+  // broadcast fit, so all of them take the same decision.
+  int repeats = choice.repeats;
+  PingPong pp = ping_pong(world, choice.peer, ping_pong_sizes(), repeats);
+  for (int attempt = 1; attempt <= 3 && !(pp.fit.beta > 0); ++attempt) {
+    repeats *= 2;
+    pp = ping_pong(world, choice.peer, ping_pong_sizes(), repeats);
+  }
   const double gamma = choice.gamma_given ? choice.gamma : measure_gamma(world);
   result.model = fitted_model(pp.fit, gamma);
   result.source = "ping-pong rank 0 <-> rank " + std::to_string(choice.peer);
