@@ -10,7 +10,7 @@ export const STRAGGLER_SPEEDS = Object.freeze([1, 1, 1, 1, 3, 5]);
 export const ROUNDS = 2000;
 export const SPEED_CHOICES = [
   ["exponential", "exponential (memoryless)"], ["lognormal", "log-normal, σ = 0.5"],
-  ["slow-node", "slow node: 4× with probability 0.1"], ["fixed", "fixed (no noise)"],
+  ["slow-node", "slow node: 4×, p = 0.1"], ["fixed", "fixed (no noise)"],
 ];
 // The teacher task every training run here uses: a 2-block MLP (D = 8, F = 16: 2·L·D·F = 512 weights), 8 rows
 // per worker and update, SGD at η = 0.2 — large enough that staleness can break it.

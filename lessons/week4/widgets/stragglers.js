@@ -14,8 +14,8 @@ const MULTIPLIERS = { slow: STRAGGLER_SPEEDS, equal: [1, 1, 1, 1, 1, 1] };
 
 export function mountStragglers(figure) {
   const model = select({ label: "Compute-time noise", options: SPEED_CHOICES, value: "exponential", onChange: draw });
-  const speeds = select({ label: "Mean speeds", options: [["slow", "[1, 1, 1, 1, 3, 5]: two slow workers"],
-    ["equal", "[1, 1, 1, 1, 1, 1]: all alike"]], value: "slow", onChange: draw });
+  const speeds = select({ label: "Mean speeds", options: [["slow", "[1, 1, 1, 1, 3, 5]: 2 slow"],
+    ["equal", "[1, 1, 1, 1, 1, 1]: equal"]], value: "slow", onChange: draw });
   controlRow(figure, model, speeds);
   const out = readout(figure);
   const canvas = chartBox(figure, "Histogram of 2000 simulated synchronous round times, with the closed-form expected round time");
