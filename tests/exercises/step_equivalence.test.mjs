@@ -1,9 +1,10 @@
 // step_equivalence.test.mjs — a step-through never changes what a program computes. For every code exercise of
-// every week, its reference solution and each of its wrong programs are judged on the runs of a Check (attempt 1
-// of judgePlan: seeded delivery orders, synchronous sends, hidden cases) three ways on the judge cluster: as Run
-// runs them, instrumented with a stepper that lets every rank run free ("continue": the page's Step then
-// Continue), and instrumented with a stepper that pauses before every statement and goes on at once. The
-// RunResult (status, results, output, trace, error and its position) and the checker's verdict must be the same.
+// every week, its reference solution on every run of a Check (attempt 1 of judgePlan: seeded delivery orders,
+// synchronous sends, hidden cases) and each of its wrong programs on the first run that fails it are judged three
+// ways on the judge cluster: as Run runs them, instrumented with a stepper that lets every rank run free
+// ("continue": the page's Step then Continue), and instrumented with a stepper that pauses before every statement
+// and goes on at once. The RunResult (status, results, output, trace, error and its position) and the checker's
+// verdict must be the same.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -77,9 +78,17 @@ for (const e of exercises) {
   test(`${e.id}: Step then Continue, and stepping every statement, compute what Run computes`, async () => {
     let pauses = 0;
     for (const { name, code } of programs) {
+      // The reference solution is stepped on every run of the plan; a wrong program on the run whose verdict
+      // the learner sees (the first that fails it), which is where a stepper changing anything would mislead.
+      const runs = [];
       for (const [i, entry] of plan.entries()) {
-        const where = `${e.id}, ${name}, run ${i + 1}`;
         const plain = await judge(e, code, entry);
+        if (code === e.solution || !plain.verdict.pass) runs.push({ i, entry, plain });
+        if (code !== e.solution && !plain.verdict.pass) break;
+      }
+      assert.ok(runs.length > 0, `${e.id}, ${name}: no run of the plan fails it`);
+      for (const { i, entry, plain } of runs) {
+        const where = `${e.id}, ${name}, run ${i + 1}`;
         const slow = plain.run.status === "ok" ? 600000 : undefined;
         const cont = await judge(e, code, entry, free, slow);
         const every = await judge(e, code, entry, everywhere, slow);
@@ -90,7 +99,6 @@ for (const e of exercises) {
         assert.deepEqual(every.verdict, plain.verdict, `${where}: every statement's verdict`);
         assert.equal(every.seen.unreadable, 0, `${where}: a pause could not read its variables`);
         pauses += every.seen.pauses;
-        if (plain.run.status !== "ok" && plain.run.status === "error") break;   // one failing run says enough
       }
     }
     // The lab's 1F1B exercise has the learner write a plain (synchronous) schedule function: nothing to pause in.
