@@ -38,8 +38,8 @@ export function megatronKernels(core, rows, D, activation) {
 export async function main(ctx) {
   const { model, rows, seed } = ctx.input;
   if (!ctx.core) throw new Error("this exercise needs the wasm core in every Worker (ctx.core is null)");
-  // The same weights and x on every rank: the core's init and teacher task from the case's seed.
-  const weights = ctx.core.mlpInit({ ...model, seed }), x = ctx.core.teacherBatch({ model, seed, batch: rows }).inputs;
+  // The same weights and x on every rank: the student trainSingle starts from (seed + 1) and its first batch.
+  const weights = ctx.core.mlpInit({ ...model, seed: seed + 1 }), x = ctx.core.teacherBatch({ model, seed, batch: rows }).inputs;
   const D = model.width, F = model.hidden;
   const activity = makeActivity(ctx);
   const tp = makeGroup(ctx, "tp", Array.from({ length: ctx.size }, (_, r) => r), activity);
@@ -66,7 +66,7 @@ export const megatronInputs = (config) => Array.from({ length: config.ranks }, (
 
 // One device: the same blocks with the whole matrices, y = x + act(x·W_inᵀ)·W_outᵀ.
 export function singleDeviceForward(core, { model, rows, seed }) {
-  const weights = core.mlpInit({ ...model, seed });
+  const weights = core.mlpInit({ ...model, seed: seed + 1 });
   let h = core.teacherBatch({ model, seed, batch: rows }).inputs;
   for (let b = 0; b < model.layers; b++) {
     const { act } = core.blockInForward(h, weights[2 * b], rows, model.width, model.activation);
