@@ -9,47 +9,49 @@ import { formatBytes, formatNumber, plural } from "../../web/units.js";
 import { messagesOf } from "../../lab/exercises/lab_checks.js";
 import { megatronInputs, megatronProgram, singleDeviceForward } from "../programs/megatron_program.js";
 
-const starter = `// One MLP block y = x + act(x·W_inᵀ)·W_outᵀ on rank tp.rank of a tensor-parallel group of t = tp.size.
-// x (rows × D) is the same on every rank; w.wIn (F × D) and w.wOut (D × F) are the WHOLE matrices, on every
-// rank: which slice a rank uses is up to you. Matrices are row-major Float64Arrays.
-//   k.rowsOf(m, cols, begin, end), k.columnsOf(m, cols, begin, end)   a slice (copy) of a matrix with cols columns
-//   k.blockInForward(x, wIn) → { pre, act }     (rows × Fl) for wIn (Fl × D)
-//   k.blockOutForward(a, wOut, width = D)        (rows × width) = a·wOutᵀ for a (rows × Fl), wOut (width × Fl)
-//   await tp.allGather(part, t * part.length)    every rank's part, in rank order; k.sideBySide(that, t) lays the
-//                                                t parts (rows × c) side by side: (rows × t·c)
-//   await tp.allReduce(buf)                      sums buf over the group, in place
-// This version splits BOTH matrices by their output features and all-gathers twice per block.
+const starter = `// One MLP block, y = x + act(x·W_inᵀ)·W_outᵀ, on rank tp.rank of t = tp.size ranks.
+// x (rows × D): the same on every rank. w.wIn (F × D), w.wOut (D × F): the WHOLE
+// matrices, row-major, on every rank — which slice a rank uses is up to you.
+//   k.rowsOf(m, cols, begin, end)      rows [begin, end) of m (cols columns), a copy
+//   k.columnsOf(m, cols, begin, end)   its columns [begin, end), a copy
+//   k.blockInForward(x, wIn)           { pre, act }: (rows × Fl) for wIn (Fl × D)
+//   k.blockOutForward(a, wOut, width = D)   a·wOutᵀ (rows × width), wOut (width × Fl)
+//   await tp.allGather(part, t * part.length)   every rank's part, in rank order
+//   k.sideBySide(gathered, t)          t parts (rows × c) side by side: (rows × t·c)
+//   await tp.allReduce(buf)            sums buf over the group, in place
+// This version cuts BOTH matrices by their output features: two all-gathers a block.
 // TODO: Megatron's pair — no all-gather, one all-reduce of the block's output.
 async function blockForward(x, w, tp, k) {
   const { D, F } = w, t = tp.size, r = tp.rank;
   const f = F / t, d = D / t;
-  // W_in by rows: this rank's F/t hidden units, computed whole from x.
-  const { act } = k.blockInForward(x, k.rowsOf(w.wIn, D, r * f, (r + 1) * f));       // (rows × F/t)
-  const A = k.sideBySide(await tp.allGather(act, t * act.length), t);                // (rows × F): gathered
-  // W_out by rows too: this rank's D/t output features, which need all of A.
-  const part = k.blockOutForward(A, k.rowsOf(w.wOut, F, r * d, (r + 1) * d), d);     // (rows × D/t)
-  const y = k.sideBySide(await tp.allGather(part, t * part.length), t);              // (rows × D): gathered
+  // W_in by rows: this rank's F/t hidden units, whole. (rows × F/t)
+  const { act } = k.blockInForward(x, k.rowsOf(w.wIn, D, r * f, (r + 1) * f));
+  const A = k.sideBySide(await tp.allGather(act, t * act.length), t);     // (rows × F)
+  // W_out by rows too: this rank's D/t output features need all of A. (rows × D/t)
+  const part = k.blockOutForward(A, k.rowsOf(w.wOut, F, r * d, (r + 1) * d), d);
+  const y = k.sideBySide(await tp.allGather(part, t * part.length), t);   // (rows × D)
   for (let i = 0; i < y.length; i++) y[i] += x[i];
   return y;
 }
 `;
 
-const solution = `// Megatron (Shoeybi et al. 2019): W_in by rows — the paper's column-parallel A, since the course stores
-// W_in = Aᵀ — then W_out by the matching columns (row-parallel B); f before, g after.
+const solution = `// Megatron (Shoeybi et al. 2019): W_in by rows — the paper's column-parallel A, since
+// the course stores W_in = Aᵀ — then W_out by the matching columns (row-parallel B).
 async function blockForward(x, w, tp, k) {
   const { D, F } = w, t = tp.size, r = tp.rank, f = F / t;
-  // f, forward: the identity — x is already whole on every rank.
-  const { act } = k.blockInForward(x, k.rowsOf(w.wIn, D, r * f, (r + 1) * f));       // (rows × F/t), act elementwise
-  // The SAME F/t hidden units of W_out, its columns: this rank's term of Y = Σ_r A_r·W_out,rᵀ.
-  const y = k.blockOutForward(act, k.columnsOf(w.wOut, F, r * f, (r + 1) * f));       // (rows × D), partial
-  await tp.allReduce(y);                                                             // g, forward: the sum
-  for (let i = 0; i < y.length; i++) y[i] += x[i];                                    // the residual once, after it
+  // f, forward: the identity — x is already whole on every rank. act is elementwise,
+  // so this rank's F/t hidden units stay whole: (rows × F/t)
+  const { act } = k.blockInForward(x, k.rowsOf(w.wIn, D, r * f, (r + 1) * f));
+  // The SAME hidden units' columns of W_out: this rank's term of Σ_r A_r·W_out,rᵀ.
+  const y = k.blockOutForward(act, k.columnsOf(w.wOut, F, r * f, (r + 1) * f));
+  await tp.allReduce(y);                              // g, forward: the sum (rows × D)
+  for (let i = 0; i < y.length; i++) y[i] += x[i];    // the residual once, after it
   return y;
 }
 `;
 
-const MEGATRON_OUT = "  const y = k.blockOutForward(act, k.columnsOf(w.wOut, F, r * f, (r + 1) * f));       // (rows × D), partial\n";
-const G = "  await tp.allReduce(y);                                                             // g, forward: the sum\n";
+const MEGATRON_OUT = "  const y = k.blockOutForward(act, k.columnsOf(w.wOut, F, r * f, (r + 1) * f));\n";
+const G = "  await tp.allReduce(y);                              // g, forward: the sum (rows × D)\n";
 
 const wrongs = [
   { name: "the all-gather of the hidden activations kept",

@@ -9,15 +9,20 @@ import { fail, pass, unfinished } from "../../web/exercise/run_checks.js";
 import { formatBytes, formatNumber, plural } from "../../web/units.js";
 import { moeInputs, moeProgram, moeReference } from "../programs/moe_program.js";
 
-const starter = `// Expert parallelism on rank ep.rank of R = ep.size. This rank holds layer.tokens tokens x (T × D, row-major)
-// and experts [rank·E/R, (rank+1)·E/R) (layer.perRank of them). The router is given: choice j of token t goes to
-// expert route.expert[t·k + j] with gate route.gate[t·k + j] (k = layer.topK).
-// An all-to-all buffer between two ranks has layer.perRank blocks of C = layer.capacity slots of D values, block l
-// for the receiver's l-th expert, slot s at row l·C + s; empty slots stay zero.
-//   ep.send(q, data) (do not await: start it), await ep.recv(q) — one message per pair and phase.
-// dispatch → { slots, received }: slots[t·k + j] = the slot choice j of token t took in its expert's block, or −1
-// if the expert was full (C per expert from this rank; first choices of all tokens before second choices, each in
-// token order); received[q] = the buffer from rank q (your own for q = ep.rank). The experts then run.
+const starter = `// Expert parallelism, rank ep.rank of R = ep.size. This rank holds T = layer.tokens
+// tokens x (T × D, row-major) and experts [rank·E/R, (rank+1)·E/R): layer.perRank.
+// The router is given: choice j of token t goes to expert route.expert[t·k + j] with
+// gate route.gate[t·k + j] (k = layer.topK).
+// An all-to-all buffer (one per pair of ranks) holds layer.perRank blocks of
+// C = layer.capacity slots of D values: slot s of the receiver's l-th expert is
+// row l·C + s. Empty slots stay zero.
+//   ep.send(q, data) — start it, do not await;  await ep.recv(q) — one per pair.
+// dispatch → { slots, received }
+//   slots[t·k + j]: the slot that choice took in its expert's block, −1 if dropped:
+//     an expert takes C tokens from this rank, first choices of all tokens before
+//     any second choice, each in token order; the rest are dropped.
+//   received[q]: the buffer from rank q (your own for q = ep.rank).
+// The experts then run on what arrived.
 async function dispatch(x, route, layer, ep) {
   const { tokens, width: D, topK: k, capacity: C, perRank } = layer;
   const slots = new Int32Array(tokens * k).fill(-1);
@@ -26,8 +31,8 @@ async function dispatch(x, route, layer, ep) {
   return { slots, received };
 }
 
-// combine → this rank's output y (T × D): y_t = x_t + Σ over t's kept choices of gate · expert output.
-// outputs[q] = the experts' outputs for rank q's buffer, laid out as that buffer was.
+// combine → this rank's output y (T × D): y_t = x_t + Σ gate · expert output over
+// t's kept choices. outputs[q]: the outputs for rank q's buffer, in its layout.
 async function combine(x, route, slots, outputs, layer, ep) {
   const y = Float64Array.from(x);
   // TODO
@@ -38,18 +43,19 @@ async function combine(x, route, slots, outputs, layer, ep) {
 const solution = `async function dispatch(x, route, layer, ep) {
   const { tokens, width: D, topK: k, capacity: C, perRank } = layer;
   const slots = new Int32Array(tokens * k).fill(-1);
-  const filled = new Array(layer.experts).fill(0);                 // slots taken per expert, from this rank
+  const filled = new Array(layer.experts).fill(0);     // slots taken, per expert
   const buffers = Array.from({ length: ep.size }, () => new Float64Array(perRank * C * D));
-  for (let j = 0; j < k; j++) {                                    // first choices before second choices (GShard)
+  for (let j = 0; j < k; j++) {           // first choices before second ones (GShard)
     for (let t = 0; t < tokens; t++) {
       const e = route.expert[t * k + j];
-      if (filled[e] === C) continue;                               // the expert is full: dropped
+      if (filled[e] === C) continue;      // the expert is full: dropped
       const s = filled[e]++, q = Math.floor(e / perRank), row = (e % perRank) * C + s;
       slots[t * k + j] = s;
       buffers[q].set(x.subarray(t * D, (t + 1) * D), row * D);
     }
   }
-  for (let q = 0; q < ep.size; q++) if (q !== ep.rank) ep.send(q, buffers[q]);   // fixed size: (E/R)·C·D each
+  // Fixed size, (E/R)·C·D values to every other rank; my own block stays here.
+  for (let q = 0; q < ep.size; q++) if (q !== ep.rank) ep.send(q, buffers[q]);
   const received = [];
   for (let q = 0; q < ep.size; q++) received.push(q === ep.rank ? buffers[q] : await ep.recv(q));
   return { slots, received };
@@ -57,14 +63,15 @@ const solution = `async function dispatch(x, route, layer, ep) {
 
 async function combine(x, route, slots, outputs, layer, ep) {
   const { tokens, width: D, topK: k, capacity: C, perRank } = layer;
-  for (let q = 0; q < ep.size; q++) if (q !== ep.rank) ep.send(q, outputs[q]);   // back where they came from
+  // The same all-to-all backwards: outputs go to the ranks their tokens came from.
+  for (let q = 0; q < ep.size; q++) if (q !== ep.rank) ep.send(q, outputs[q]);
   const back = [];
   for (let q = 0; q < ep.size; q++) back.push(q === ep.rank ? outputs[q] : await ep.recv(q));
-  const y = Float64Array.from(x);                                  // the residual
+  const y = Float64Array.from(x);         // the residual
   for (let t = 0; t < tokens; t++) {
     for (let j = 0; j < k; j++) {
       const s = slots[t * k + j];
-      if (s < 0) continue;                                         // dropped: no expert output
+      if (s < 0) continue;                // dropped: no expert output
       const e = route.expert[t * k + j], g = route.gate[t * k + j];
       const from = back[Math.floor(e / perRank)], row = (e % perRank) * C + s;
       for (let i = 0; i < D; i++) y[t * D + i] += g * from[row * D + i];
@@ -76,7 +83,7 @@ async function combine(x, route, slots, outputs, layer, ep) {
 
 const wrongs = [
   { name: "no capacity: every assignment kept",
-    code: solution.replace("      if (filled[e] === C) continue;                               // the expert is full: dropped\n", ""),
+    code: solution.replace("      if (filled[e] === C) continue;      // the expert is full: dropped\n", ""),
     expect: /capacity/ },
   { name: "outputs combined in arrival order, not token order",
     code: solution.replace(/  const y = Float64Array\.from\(x\);[^]*?\n  return y;\n}\n$/, `  const y = Float64Array.from(x);
@@ -126,7 +133,7 @@ const wrongs = [
 `),
     expect: /sent [\d.,]+ \w?B in dispatch[\s\S]*only the rows/ },
   { name: "capacity filled token by token (second choices before later first choices)",
-    code: solution.replace(`  for (let j = 0; j < k; j++) {                                    // first choices before second choices (GShard)
+    code: solution.replace(`  for (let j = 0; j < k; j++) {           // first choices before second ones (GShard)
     for (let t = 0; t < tokens; t++) {`, `  for (let t = 0; t < tokens; t++) {
     for (let j = 0; j < k; j++) {`),
     expect: /first choices of all tokens before/ },
