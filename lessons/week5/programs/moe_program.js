@@ -83,7 +83,7 @@ export async function main(ctx) {
   if (!(y instanceof Float64Array) || y.length !== tokens * D) {
     throw new Error(`combine must return this rank's output, a Float64Array of T × D = ${tokens * D} values`);
   }
-  return { y, slots: Array.from(slots) };
+  return { y, slots: Array.from(slots), expert: Array.from(route.expert) };   // expert: for the page's load per expert
 }
 
 export function moeProgram(learnerCode) {
