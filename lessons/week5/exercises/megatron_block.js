@@ -69,6 +69,9 @@ const wrongs = [
       "  const xs = Float64Array.from(x);\n  await tp.allReduce(xs);\n  for (let i = 0; i < xs.length; i++) xs[i] /= t;\n" +
       "  const { act } = k.blockInForward(xs,"),
     expect: /in 2 all-reduces[\s\S]*f is the identity/ },
+  { name: "the output all-reduced twice",
+    code: solution.replace(G, G + G),
+    expect: /ran 2 all-reduces in block 0; Megatron's forward has one/ },
   { name: "W_out's columns cut at the D/t offsets",
     code: solution.replace("k.columnsOf(w.wOut, F, r * f, (r + 1) * f)", "k.columnsOf(w.wOut, F, r * (D / t), r * (D / t) + f)"),
     expect: /one all-reduce per block[\s\S]*same hidden units/ },
