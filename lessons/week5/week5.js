@@ -7,6 +7,7 @@ import { mountPipelineCompare } from "./widgets/pipeline_compare.js";
 import { mountMicroBatches } from "./widgets/micro_batches.js";
 import { mountZeroMemory } from "./widgets/zero_memory.js";
 import { mountExperts } from "./widgets/experts.js";
+import { mountExpertsWorkers } from "./widgets/experts_workers.js";
 import { mountLayouts } from "./widgets/layouts.js";
 
 await startLesson({
@@ -19,6 +20,7 @@ await startLesson({
     "micro-batches": ({ figure, core }) => mountMicroBatches(figure, core),
     "zero-memory": ({ figure, core }) => mountZeroMemory(figure, core),
     "experts": ({ figure, core }) => mountExperts(figure, core),
+    "experts-workers": ({ figure, core, clusters }) => mountExpertsWorkers(figure, core, clusters),
     "layouts": ({ figure, core }) => mountLayouts(figure, core),
   },
 });
