@@ -3,18 +3,7 @@
 // generator, sends each message to the next rank around a ring — the codes, then the header, as two messages so the
 // trace shows each one's bytes — and decodes every message it receives from the previous rank. The checker reads the
 // bytes from the trace and judges the decoded draws against the sender's vector, which it knows from the case.
-
-// mulberry32 → uniform numbers in [0, 1).
-function seededRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "./seeded_random.js";
 
 async function main(ctx) {
   const { x, draws, seed } = ctx.input, rand = seededRandom(seed);

@@ -7,16 +7,10 @@
 // topkExchange(ctx, g, residual, k): compress v = g + e to its k largest |v_i| (indices and values), all-gather every
 // rank's pairs, return their dense sum; the residual keeps e ← v − C(v). The trainer then steps θ ← θ − η·sum/P.
 // A message is one Float64Array of 2k numbers: k indices, then their k values (16k bytes).
+import { seededRandom } from "./seeded_random.js";
 
 function topkRows(cfg, rank) {
-  let s = (cfg.seed * 131 + rank * 7919 + 3) >>> 0;
-  const u = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return 2 * (((t ^ (t >>> 14)) >>> 0) / 4294967296) - 1;
-  };
+  const next = seededRandom(cfg.seed * 131 + rank * 7919 + 3), u = () => 2 * next() - 1;
   const truth = Array.from({ length: cfg.features }, (_, j) => Math.cos(cfg.seed + 3 * j) * (1 + (j % 3)));
   return Array.from({ length: cfg.rows }, () => {
     const x = Array.from({ length: cfg.features }, u);
@@ -48,7 +42,7 @@ async function main(ctx) {
   return { params: Array.from(params), residuals, history };
 }
 
-export const topkProgram = (learnerCode) => [learnerCode, topkRows, topkGradient, main].map(String).join("\n\n") + "\n";
+export const topkProgram = (learnerCode) => [learnerCode, seededRandom, topkRows, topkGradient, main].map(String).join("\n\n") + "\n";
 
 // The k largest |v_i| (ties: the lower index), in index order.
 export function topIndices(v, k) {
