@@ -99,6 +99,11 @@ function check(run, testCase) {
       const which = i === 0 ? "The first restore" : `Restore ${i + 1}`;
       const head = `${which} on rank ${r} (killed after step ${k}, back to the checkpoint of step ${from})`;
       if (!same(state.params, want.params)) {
+        if (!state.params) {
+          return fail(`${head} returned no array of parameters (<code>state.params</code> has no length). If the snapshot went ` +
+            "through JSON, a Float64Array came back as a plain object {\"0\": …}: copy arrays with <code>.slice()</code> " +
+            "(or <code>structuredClone</code>) instead.");
+        }
         if (state.params?.some?.((x) => Number.isNaN(x))) {
           const sameSnapshot = i > 0 && Math.floor(cfg.failures[i - 1] / cfg.every) * cfg.every === from;
           return fail(!sameSnapshot

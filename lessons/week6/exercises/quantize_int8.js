@@ -147,7 +147,9 @@ function check(run, testCase) {
         `more than one level (s = (max − min)/255 = ${formatNumber(step, 4)}) away.` + (wrapped
           ? ` It is the maximum, and it came back as the minimum: its code was 256, which a byte stores as 0. 256 levels ` +
             "are 255 steps: s = (max − min)/255, and the maximum's code is 255."
-          : step === 0 ? " Every value is the same: decode must give that value back (a step of 0)." : ""));
+          : step === 0 ? " Every value is the same: decode must give that value back exactly (a step of 0)" +
+            (Math.abs(values[i] - x[i]) < 1e-6 * Math.abs(x[i]) ? "; it came back rounded — send lo as a float64 (a Float64Array header)." : ".")
+          : ""));
     }
     if (step === 0) continue;
     const bound = biasBound(step, draws, n);

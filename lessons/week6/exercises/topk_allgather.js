@@ -158,7 +158,8 @@ function check(run, testCase) {
         const j = params.findIndex((x, i) => !close(x, ref.history[t][i]));
         return fail(`Rank ${r}'s residual after step ${t} is right, but the parameters that step produced are not ` +
           `(θ_${j}: ${formatNumber(params[j], 4)}, expected ${formatNumber(ref.history[t][j], 4)}): return the SUM over all ` +
-          "ranks of the pairs they sent, added into a dense vector by index — the trainer divides by P itself.");
+          "ranks of the pairs they sent, added into a dense vector by index — the trainer divides by P itself. (With " +
+          "<code>recvAny</code>, a fast rank's pairs of the next step can arrive first: receive from each rank by name.)");
       }
     }
   }
