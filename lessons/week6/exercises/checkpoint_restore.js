@@ -154,6 +154,7 @@ export const checkpointRestore = {
     later, compares every restored state with the uninterrupted run's at the checkpoint's step, and the final parameters
     to the bit.</p>`,
   ranks: 2,
+  timeoutMs: 15000,
   program: checkpointProgram,
   starter,
   solution,

@@ -220,6 +220,7 @@ export const elasticRing = {
     with the failure at a seeded step, reads the trace (nothing sent to a failed rank; 2(P′ − 1) chunks per survivor per
     step to its new neighbour) and recomputes every sum.</p>`,
   ranks: 6,
+  timeoutMs: 20000,   // a run's watchdog on the Workers: up to 16 ranks on a slow device
   starter,
   solution,
   wrong: wrongs[0].code,

@@ -184,6 +184,7 @@ export const quantizeInt8 = {
     the trace, checks that every decoded value is within one level of the input, and tests unbiasedness: the mean of the
     200 draws must lie within Hoeffding's bound of every value. A vector whose values are all equal is also tried.</p>`,
   ranks: 2,
+  timeoutMs: 20000,   // a run's watchdog on the Workers: up to 1600 messages on a slow device
   program: quantizeProgram,
   starter,
   solution,

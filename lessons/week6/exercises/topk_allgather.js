@@ -188,6 +188,7 @@ export const topkAllgather = {
     rank's residual after every step and the final parameters, and compares the loss with training on the full
     gradient.</p>`,
   ranks: 3,
+  timeoutMs: 15000,
   program: topkProgram,
   starter,
   solution,
