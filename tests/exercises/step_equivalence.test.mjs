@@ -14,6 +14,7 @@ import week2 from "../../lessons/week2/exercises.js";
 import week3 from "../../lessons/week3/exercises.js";
 import week4 from "../../lessons/week4/exercises.js";
 import week5 from "../../lessons/week5/exercises.js";
+import week6 from "../../lessons/week6/exercises.js";
 import lab from "../../lessons/lab/exercises.js";
 import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
 import { instrument } from "../../lessons/web/exercise/step_instrument.js";
@@ -25,7 +26,7 @@ import { LEARNER_SEED } from "./judge.mjs";
 import { labInputs, labProgram, LAB_DEFAULTS } from "../../lessons/lab/programs/lab_program.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
-const exercises = [...week1, ...week2, ...week3, ...week4, ...week5, ...lab].filter((e) => e.kind === "code");
+const exercises = [...week1, ...week2, ...week3, ...week4, ...week5, ...week6, ...lab].filter((e) => e.kind === "code");
 
 // Steppers as the Workers' (worker/step_hooks.js) behave once the page has chosen: never pause, or pause
 // everywhere and go on at once (reading the variables each time, as a pause does).
@@ -69,9 +70,10 @@ const essentials = ({ status, results, logs, progress, trace, error, deadlock, s
   ({ status, results, logs, progress, trace, error, deadlock, stopped });
 
 for (const e of exercises) {
-  // The lab's and Week 3's runs train a model: its seeded runs, the synchronous one and the hidden ones, one of each.
+  // The lab's, Week 3's and Week 6's runs train a model (or draw 200 quantizations): its seeded runs, the synchronous
+  // one and the hidden ones, one of each.
   const full = judgePlan(e, exerciseRng(LEARNER_SEED, e.id, 1), 1);
-  const plan = e.id.startsWith("lab-") || e.id.startsWith("w3-") ? [full.find((x) => x.delivery), full.find((x) => x.sendMode === "sync"),
+  const plan = /^(lab|w3|w6)-/.test(e.id) ? [full.find((x) => x.delivery), full.find((x) => x.sendMode === "sync"),
     full.find((x) => x.hidden)].filter(Boolean) : full;
   const steppable = instrument(e.program ? e.program(e.solution) : e.solution,
     { maxLine: e.program ? e.solution.split("\n").length : Infinity }).sites.length > 0;
