@@ -28,11 +28,7 @@ FsdpTensorParallelTrainer::FsdpTensorParallelTrainer(const RankGrid& grid, const
     : model_(model), grid_(grid), algorithm_(options.algorithm) {
   validate(model);
   check_grid(Strategy::fsdp_tp, grid);
-  const bool whole_tensors = grid.dp == 1 && grid.tp == 1;
-  if (!whole_tensors && (optimizer.kind == OptimizerKind::lars || optimizer.kind == OptimizerKind::lamb))
-    throw Error(std::string(optimizer_name(optimizer.kind)) +
-                " needs the norm of each whole tensor, which FSDP and tensor parallelism split over ranks; use sgd, "
-                "momentum or adam");
+  optimizer_ = optimizer;
   check_shapes(model, initial, "initial params");
   const std::vector<MlpParams> slices = split_tensor_parallel(initial, grid.tp);  // throws unless tp | F
   shards_.assign(static_cast<std::size_t>(grid.size()), {});
@@ -45,6 +41,35 @@ FsdpTensorParallelTrainer::FsdpTensorParallelTrainer(const RankGrid& grid, const
     }
   }
   optimizers_.assign(static_cast<std::size_t>(grid.size()), Optimizer(optimizer));
+  if (layerwise())
+    moments_.assign(static_cast<std::size_t>(grid.size()), std::vector<ShardMoments>(static_cast<std::size_t>(model.layers)));
+}
+
+bool FsdpTensorParallelTrainer::layerwise() const {
+  // (even on one rank: a unit is a block's (w_in, w_out) flattened together, and the ratios are per tensor)
+  return optimizer_.kind == OptimizerKind::lars || optimizer_.kind == OptimizerKind::lamb;
+}
+
+// LARS/LAMB: rank (d, t)'s unit l is shard d of tp slice t of block l's flattened (w_in, w_out) — its first
+// F·D/tp values are w_in's, the rest w_out's. Tensor 2l is w_in, 2l + 1 w_out; every rank sums the squares of its
+// elements per tensor and one all-reduce over all dp·tp ranks gives the whole tensors' norms.
+void FsdpTensorParallelTrainer::update_layerwise(const std::vector<std::vector<Eigen::MatrixXd>>& grad_shards,
+                                                 CommLog* log) {
+  const std::size_t slice_in = static_cast<std::size_t>(model_.hidden / grid_.tp) * static_cast<std::size_t>(model_.width);
+  const std::size_t slice = 2 * slice_in;  // w_in and w_out slices have F·D/tp values each
+  std::vector<std::vector<Buffer>> params(shards_.size()), grads(shards_.size());
+  std::vector<std::size_t> offset(shards_.size());  // where rank r's shard starts in its slice
+  for (std::size_t r = 0; r < shards_.size(); ++r) {
+    offset[r] = shard_offset(slice, grid_.dp, coord(grid_, static_cast<int>(r)).d);
+    for (std::size_t l = 0; l < shards_[r].size(); ++l) {
+      params[r].push_back(to_buffer(shards_[r][l]));
+      grads[r].push_back(to_buffer(grad_shards[r][l]));
+    }
+  }
+  const auto tensor_of = [&](std::size_t r, std::size_t l, std::size_t k) { return 2 * l + (offset[r] + k >= slice_in); };
+  update_shards_layerwise(optimizer_, ++steps_, 2 * shards_[0].size(), tensor_of, params, grads, moments_, algorithm_, log);
+  for (std::size_t r = 0; r < shards_.size(); ++r)
+    for (std::size_t l = 0; l < shards_[r].size(); ++l) shards_[r][l] = to_column(params[r][l]);
 }
 
 MlpParams FsdpTensorParallelTrainer::full_params() const {
@@ -137,6 +162,7 @@ ParallelStep FsdpTensorParallelTrainer::step(const Batch& batch) {
   }
 
   // ---- every rank updates its own shards; then what each rank holds ----------------------------------------
+  if (layerwise()) update_layerwise(grad_shards, &result.comm);
   for (std::size_t r = 0; r < shards_.size(); ++r) {
     std::vector<Eigen::MatrixXd*> params;
     std::vector<const Eigen::MatrixXd*> grads;
@@ -144,7 +170,7 @@ ParallelStep FsdpTensorParallelTrainer::step(const Batch& batch) {
       params.push_back(&shards_[r][l]);
       grads.push_back(&grad_shards[r][l]);
     }
-    optimizers_[r].step(params, grads);
+    if (!layerwise()) optimizers_[r].step(params, grads);
     const RankCoord c = coord(grid_, static_cast<int>(r));
     MemoryBreakdown mem;
     for (int l = 0; l < layers; ++l) {
@@ -154,6 +180,8 @@ ParallelStep FsdpTensorParallelTrainer::step(const Batch& batch) {
     }
     for (const Eigen::MatrixXd& st : optimizers_[r].state().first) mem.optimizer += bytes_of(st);
     for (const Eigen::MatrixXd& st : optimizers_[r].state().second) mem.optimizer += bytes_of(st);
+    if (layerwise())
+      for (const ShardMoments& st : moments_[r]) mem.optimizer += bytes_of(st.first) + bytes_of(st.second);
     mem.total = mem.params + mem.grads + mem.optimizer + mem.activations;
     result.memory.push_back(mem);
   }

@@ -26,18 +26,26 @@ void update_shards_layerwise(const OptimizerConfig& c, std::int64_t t, const std
                              std::vector<std::vector<Buffer>>& params, const std::vector<std::vector<Buffer>>& grads,
                              std::vector<std::vector<ShardMoments>>& moments, const std::string& algorithm,
                              CommLog* log) {
+  if (starts.size() != params.size())
+    throw Error("update_shards_layerwise: params, grads, moments and starts must have one entry per rank");
+  const auto tensor_of = [&](std::size_t d, std::size_t u, std::size_t k) {  // the tensor holding that element
+    return static_cast<std::size_t>(std::upper_bound(tensor_ends.begin(), tensor_ends.end(), starts[d][u] + k) -
+                                    tensor_ends.begin());
+  };
+  update_shards_layerwise(c, t, tensor_ends.size(), tensor_of, params, grads, moments, algorithm, log);
+}
+
+void update_shards_layerwise(const OptimizerConfig& c, std::int64_t t, std::size_t T, const TensorOfElement& tensor_of,
+                             std::vector<std::vector<Buffer>>& params, const std::vector<std::vector<Buffer>>& grads,
+                             std::vector<std::vector<ShardMoments>>& moments, const std::string& algorithm,
+                             CommLog* log) {
   const bool lamb = c.kind == OptimizerKind::lamb;
   if (c.kind != OptimizerKind::lars && !lamb)
     throw Error(std::string("update_shards_layerwise is for lars and lamb, got ") + optimizer_name(c.kind));
   if (t < 1) throw Error("the step t of a shard update must be >= 1 (1-based), got " + std::to_string(t));
   const std::size_t ranks = params.size();
-  if (grads.size() != ranks || moments.size() != ranks || starts.size() != ranks)
-    throw Error("update_shards_layerwise: params, grads, moments and starts must have one entry per rank");
-  const std::size_t T = tensor_ends.size();
-  const auto tensor_of = [&](std::uint64_t flat_index) {  // the tensor holding element flat_index of the model
-    return static_cast<std::size_t>(std::upper_bound(tensor_ends.begin(), tensor_ends.end(), flat_index) -
-                                    tensor_ends.begin());
-  };
+  if (grads.size() != ranks || moments.size() != ranks)
+    throw Error("update_shards_layerwise: params, grads and moments must have one entry per rank");
   const double lr = warmup_lr(c.lr, t - 1, c.warmup_steps);
   const double correction1 = 1.0 - std::pow(c.beta1, static_cast<double>(t));
   const double correction2 = 1.0 - std::pow(c.beta2, static_cast<double>(t));
@@ -67,7 +75,7 @@ void update_shards_layerwise(const OptimizerConfig& c, std::int64_t t, const std
           dir[k] = (state.first(i) / correction1) / (std::sqrt(state.second(i) / correction2) + c.epsilon) +
                    c.weight_decay * w[k];
         }
-        const std::size_t tensor = tensor_of(starts[d][u] + k);
+        const std::size_t tensor = tensor_of(d, u, k);
         if (tensor >= T) throw Error("shard update: element beyond the last tensor");
         sums[d][2 * tensor] += w[k] * w[k];
         sums[d][2 * tensor + 1] += dir[k] * dir[k];
@@ -89,7 +97,7 @@ void update_shards_layerwise(const OptimizerConfig& c, std::int64_t t, const std
       const Buffer& dir = direction[d][u];
       Eigen::MatrixXd& m = moments[d][u].first;
       for (std::size_t k = 0; k < w.size(); ++k) {
-        const double r = ratio[tensor_of(starts[d][u] + k)];
+        const double r = ratio[tensor_of(d, u, k)];
         const auto i = static_cast<Eigen::Index>(k);
         if (lamb) {
           w[k] -= lr * r * dir[k];

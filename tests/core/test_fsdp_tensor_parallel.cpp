@@ -60,7 +60,7 @@ INSTANTIATE_TEST_SUITE_P(GridsOptimizersResidual, FsdpTensorParallelEquality,
                          ::testing::Combine(::testing::Values(std::make_tuple(1, 1), std::make_tuple(2, 1),
                                                               std::make_tuple(1, 4), std::make_tuple(2, 2),
                                                               std::make_tuple(4, 2), std::make_tuple(2, 4)),
-                                            ::testing::Values("sgd", "adam"), ::testing::Bool()));
+                                            ::testing::Values("sgd", "adam", "lars", "lamb"), ::testing::Bool()));
 
 TEST(FsdpTensorParallel, CollectivesPerStep) {
   const MlpConfig m = model(true);
@@ -111,6 +111,23 @@ void expect_error(const std::function<void()>& f, const std::string& fragment) {
   }
 }
 
+// LARS/LAMB: one all-reduce of 2 sums of squares per tensor (2L tensors) over all dp·tp ranks per step.
+TEST(FsdpTensorParallel, LayerwiseOptimizersAllReduceTheirSquaredNorms) {
+  const MlpConfig m = model(true);
+  for (const char* kind : {"lars", "lamb", "momentum"}) {
+    dsml::FsdpTensorParallelTrainer trainer(dsml::RankGrid{2, 2, 1}, m, test_optimizer(kind), dsml::init_mlp(m, 42));
+    const dsml::ParallelStep result = trainer.step(dsml::TeacherTask(m, 7).make_batch(0, kBatch));
+    int found = 0;
+    for (const dsml::CommRecord& r : result.comm.records())
+      if (r.label == "trust-ratio norms") {
+        ++found;
+        EXPECT_EQ(r.kind, "all-reduce");
+        EXPECT_EQ(r.ranks, 4);
+      }
+    EXPECT_EQ(found, std::string(kind) == "momentum" ? 0 : 1) << kind;
+  }
+}
+
 TEST(FsdpTensorParallel, BadGridsThrowReadableErrors) {
   const MlpConfig m = model(true);
   const MlpParams p = dsml::init_mlp(m, 42);
@@ -118,8 +135,6 @@ TEST(FsdpTensorParallel, BadGridsThrowReadableErrors) {
                "fsdp-tp runs on a grid with pp = 1 (it uses only dp and tp), got dp = 2, tp = 2, pp = 2");
   expect_error([&] { dsml::FsdpTensorParallelTrainer(dsml::RankGrid{2, 3, 1}, m, test_optimizer("sgd"), p); },
                "not divisible by tp = 3");
-  expect_error([&] { dsml::FsdpTensorParallelTrainer(dsml::RankGrid{2, 1, 1}, m, test_optimizer("lars"), p); },
-               "lars needs the norm");
   dsml::FsdpTensorParallelTrainer trainer(dsml::RankGrid{3, 1, 1}, m, test_optimizer("sgd"), p);
   expect_error([&] { trainer.step(dsml::TeacherTask(m, 7).make_batch(0, kBatch)); },
                "B = 16 rows does not split evenly over dp = 3");

@@ -39,8 +39,9 @@ std::vector<Buffer> fsdp_reduce_scatter_slice(const std::vector<MlpBlock>& grads
 
 class FsdpTensorParallelTrainer : public ParallelTrainer {
  public:
-  // Grid dp × tp with pp = 1; F divisible by tp; SGD, momentum or Adam (LARS/LAMB need whole-tensor norms
-  // unless dp = tp = 1). Throws dsml::Error otherwise. options.algorithm: every collective's algorithm.
+  // Grid dp × tp with pp = 1; F divisible by tp. Throws dsml::Error otherwise. options.algorithm: every
+  // collective's algorithm. LARS/LAMB need whole-tensor norms: one all-reduce of the per-tensor sums of squares
+  // over all dp·tp ranks per step ("trust-ratio norms", zero.h's update_shards_layerwise).
   FsdpTensorParallelTrainer(const RankGrid& grid, const MlpConfig& model, const OptimizerConfig& optimizer,
                             const MlpParams& initial, const TensorParallelOptions& options = {});
 
@@ -59,7 +60,13 @@ class FsdpTensorParallelTrainer : public ParallelTrainer {
   RankGrid grid_;
   std::string algorithm_;
   std::vector<std::vector<Eigen::MatrixXd>> shards_;  // [rank][block]: (shard length, 1)
-  std::vector<Optimizer> optimizers_;                 // [rank], over its L shards
+  std::vector<Optimizer> optimizers_;                 // [rank], over its L shards (elementwise optimizers)
+  // LARS/LAMB: the optimizer, its step count, each rank's state per shard.
+  OptimizerConfig optimizer_;
+  std::int64_t steps_ = 0;
+  std::vector<std::vector<ShardMoments>> moments_;
+  bool layerwise() const;
+  void update_layerwise(const std::vector<std::vector<Eigen::MatrixXd>>& grad_shards, CommLog* log);
 };
 
 }  // namespace dsml

@@ -29,6 +29,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,14 @@ void update_shards_layerwise(const OptimizerConfig& config, std::int64_t t,
                              const std::vector<std::uint64_t>& tensor_ends,
                              const std::vector<std::vector<std::uint64_t>>& starts,
                              std::vector<std::vector<Buffer>>& params, const std::vector<std::vector<Buffer>>& grads,
+                             std::vector<std::vector<ShardMoments>>& moments, const std::string& algorithm,
+                             CommLog* log);
+// The same for any layout: tensor_of(d, u, k) is the tensor (< tensors) holding element k of rank d's unit u —
+// FSDP × TP's units are a dp shard of a tp slice of a block's (w_in, w_out), no contiguous range of one flat model.
+using TensorOfElement = std::function<std::size_t(std::size_t rank, std::size_t unit, std::size_t element)>;
+void update_shards_layerwise(const OptimizerConfig& config, std::int64_t t, std::size_t tensors,
+                             const TensorOfElement& tensor_of, std::vector<std::vector<Buffer>>& params,
+                             const std::vector<std::vector<Buffer>>& grads,
                              std::vector<std::vector<ShardMoments>>& moments, const std::string& algorithm,
                              CommLog* log);
 
