@@ -9,6 +9,7 @@ import { mountCompressionCurves } from "./widgets/compression_curves.js";
 import { mountCompressionPareto } from "./widgets/compression_pareto.js";
 import { mountCompressionWire } from "./widgets/compression_wire.js";
 import { mountFailureLive } from "./widgets/failure_live.js";
+import { mountElasticLive } from "./widgets/elastic_live.js";
 
 await startLesson({
   exercises,
@@ -22,5 +23,6 @@ await startLesson({
     "compression-pareto": ({ figure }) => mountCompressionPareto(figure),
     "compression-wire": ({ figure, core }) => mountCompressionWire(figure, core),
     "failure-live": ({ figure, core, clusters }) => mountFailureLive(figure, core, clusters),
+    "elastic-live": ({ figure, core, clusters }) => mountElasticLive(figure, core, clusters),
   },
 });

@@ -8,7 +8,8 @@
 //   const outcome = await sup.run();        // sup.kill(rank) meanwhile: the "Kill a Worker" button
 //   outcome: { status, params, attempts, events, trail, restarts }   times in s since sup.run() began
 //     attempts: { from (step), start: { step, params } (the checkpoint it started from), status, failed, elapsedMs }
-//     events: { kind: "start" | "checkpoint" | "kill" | "detected" | "done", time, step, rank?, attempt }
+//     events: { kind: "start" | "checkpoint" | "kill" | "detected" | "done", time, step, rank?, attempt,
+//               lost? (steps to redo), silence? (s the dead rank had been silent when the page declared it dead) }
 //     trail:  { time, step } — the highest step any rank has reported, against time (drops back at each rollback)
 import { mulberry32 } from "../../web/exercise/random.js";
 import { checkpointStore, initialParams, liveInput, liveProgram } from "./live_program.js";
@@ -65,8 +66,11 @@ export class Supervisor {
         return { status: "ok", params, ...this.#record() };
       }
       if (result.status !== "failed") return { status: result.status, result, ...this.#record() };
-      const reached = this.#reached();
-      this.#event({ kind: "detected", rank: result.failed.rank, step: reached, attempt, lost: reached - store.committed.step });
+      const reached = this.#reached(), { rank, lastBeat, detectedAt } = result.failed;
+      this.#event({ kind: "detected", rank, step: reached, attempt, lost: reached - store.committed.step,
+                    silence: detectedAt - lastBeat });
+      const time = this.now();   // the rollback: progress falls back to the checkpoint the next run starts from
+      this.trail.push({ time, step: reached }, { time, step: store.committed.step });
     }
     return { status: "gave-up", ...this.#record() };
   }

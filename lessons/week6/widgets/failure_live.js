@@ -120,7 +120,8 @@ export function mountFailureLive(figure, core, clusters) {
       const note = {
         start: e.attempt ? `restart ${e.attempt}: ${plural(Number(workers.value), "Worker")}, a fresh one in the dead rank's place, from checkpoint ${e.step}` : "launch",
         kill: `rank ${e.rank}'s Worker terminated (nobody is told)`,
-        detected: `no heartbeat from rank ${e.rank} for ${HEARTBEAT.timeoutMs} ms: run failed; roll back, ${plural(e.lost, "step")} to redo`,
+        detected: `no heartbeat from rank ${e.rank} for ${HEARTBEAT.timeoutMs} ms (silent ${formatSeconds(e.silence, 2)}): ` +
+                  `run failed; roll back, ${plural(e.lost, "step")} to redo`,
         done: "all steps done",
       }[e.kind];
       rows.push(`<tr><td>${formatSeconds(e.time, 3)}</td><td>${e.kind}</td><td>${e.step}</td><td>${note}</td></tr>`);
