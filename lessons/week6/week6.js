@@ -10,6 +10,7 @@ import { mountCompressionPareto } from "./widgets/compression_pareto.js";
 import { mountCompressionWire } from "./widgets/compression_wire.js";
 import { mountFailureLive } from "./widgets/failure_live.js";
 import { mountElasticLive } from "./widgets/elastic_live.js";
+import { mountCompressionLive } from "./widgets/compression_live.js";
 
 await startLesson({
   exercises,
@@ -24,5 +25,6 @@ await startLesson({
     "compression-wire": ({ figure, core }) => mountCompressionWire(figure, core),
     "failure-live": ({ figure, core, clusters }) => mountFailureLive(figure, core, clusters),
     "elastic-live": ({ figure, core, clusters }) => mountElasticLive(figure, core, clusters),
+    "compression-live": ({ figure, core, clusters }) => mountCompressionLive(figure, core, clusters),
   },
 });
