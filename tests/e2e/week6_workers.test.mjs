@@ -52,3 +52,50 @@ describe("week 6: failures, elasticity and compression on the Workers", () => {
     assert.deepEqual(problems, []);
   });
 });
+
+describe("week 6: elastic resize and compression on the Workers", () => {
+  let page, problems;
+  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week6")); });
+  after(async () => { await page.close(); });
+
+  const runAndWait = async (sel, name) => {
+    const fig = page.locator(sel);
+    await fig.scrollIntoViewIfNeeded();
+    await fig.evaluate((el) => { delete el.dataset.done; });
+    await fig.getByRole("button", { name }).click();
+    await page.waitForFunction((s) => document.querySelector(s).dataset.done, sel, { timeout: 120000 });
+    return fig;
+  };
+
+  test("drop ranks 2 and 5 of 8 at step 20: the ring is rebuilt over 6, equal to trainElastic and one device", async () => {
+    const fig = await runAndWait("[data-widget=elastic-live]", "Run on 8 Workers");
+    const eq = JSON.parse(await fig.evaluate((el) => el.dataset.equality));
+    console.log(`elastic: ${JSON.stringify(eq)}`);
+    assert.equal(eq.ring, "0 → 1 → 3 → 4 → 6 → 7 → 0");
+    assert.ok(eq.lossGap < 1e-12, `loss per step against trainElastic: ${eq.lossGap}`);
+    assert.ok(eq.thetaGap < 1e-12, `final θ against one device: ${eq.thetaGap}`);
+    assert.match(await fig.locator(".widget-readout").innerText(), /Ring after step 20, read from the trace: 0 → 1 → 3/);
+    assert.deepEqual(problems, []);
+  });
+
+  test("three leaving (5 does not divide 24): the Workers and the core both refuse, with the reason", async () => {
+    const fig = page.locator("[data-widget=elastic-live]");
+    await fig.getByLabel("Leaving").selectOption("1,4,6");
+    await runAndWait("[data-widget=elastic-live]", "Run on 8 Workers");
+    const text = await fig.locator(".widget-readout").innerText();
+    assert.match(text, /a global batch of 24 rows cannot be cut into 5 equal shards/);
+    assert.match(text, /trainElastic refuses .*not divisible by 5 workers/);
+    assert.deepEqual(problems, []);
+  });
+
+  test("top-k 1% ± error feedback: bytes per step from the trace equal compressionWire's; losses follow the core", async () => {
+    const fig = await runAndWait("[data-widget=compression-live]", "Run on 4 Workers");
+    const rows = JSON.parse(await fig.evaluate((el) => el.dataset.bytes));
+    console.log(`compression: ${JSON.stringify(rows)}`);
+    assert.deepEqual(rows.map((r) => [r.key, r.trace, r.predicted]), [["full", 6144, 6144], ["topk", 288, 288], ["topk-ef", 288, 288]]);
+    for (const r of rows) assert.ok(Math.abs(r.final - r.core) / r.core < 1e-6, `${r.key}: ${r.final} vs ${r.core}`);
+    const [full, plain, ef] = rows;
+    assert.ok(ef.final < 1.2 * full.final && plain.final > 2 * ef.final, "error feedback brings top-k near the full gradient");
+    assert.deepEqual(problems, []);
+  });
+});

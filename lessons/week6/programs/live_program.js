@@ -87,6 +87,9 @@ export function maxAbsDifference(a, b) {
   return worst;
 }
 
-// Bytes one rank sent per step, from the run's trace.
-export const traceBytesPerStep = (run, rank, steps) =>
-  run.trace.filter((m) => m.src === rank).reduce((s, m) => s + m.bytes, 0) / steps;
+// Bytes one worker sent per step, from the run's trace: rank's, or the mean over the ranks (what compressionWire's
+// 2(P−1)/P·n closed form prices when P does not divide n and the ring's chunks differ by one value).
+export function traceBytesPerStep(run, steps, rank = null) {
+  const sent = run.trace.filter((m) => rank === null || m.src === rank).reduce((s, m) => s + m.bytes, 0);
+  return sent / steps / (rank === null ? run.results.length : 1);
+}

@@ -41,7 +41,7 @@ export function mountCompressionLive(figure, core, clusters) {
           inputs: new Array(C.workers).fill(compressionInput(r.compressor, r.ef, config)), timeoutMs: Infinity, stallMs: 60000 });
         if (result.status !== "ok") throw new Error(describeFailure(result).replace(/<[^>]+>/g, ""));
         const ref = compressedReference(core, r.compressor, r.ef, config);
-        const bytes = Math.max(...Array.from({ length: C.workers }, (_, w) => traceBytesPerStep(result, w, C.steps)));
+        const bytes = traceBytesPerStep(result, C.steps);
         rows.push({ ...r, losses: result.results[0].losses, ref, bytes });
       }
       show(rows, config);
