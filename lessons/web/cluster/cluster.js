@@ -4,7 +4,7 @@
 //   const cluster = new Cluster(4, { wasmModule });      // wasmModule: optional compiled WebAssembly.Module
 //   await cluster.ready();
 //   const run = await cluster.run(code, { inputs, timeoutMs: 5000, onLog(rank, line) {} });
-//   run.status  // "ok" | "error" | "timeout" | "deadlock" | "stopped" — the RunResult: cluster_run.js
+//   run.status  // "ok" | "error" | "timeout" | "deadlock" | "stopped" | "failed" — the RunResult: cluster_run.js
 // Options: inputs (one per rank), timeoutMs (the whole run's budget; Infinity for none), stallMs (stop when no
 // rank reports anything for that long), onLog(rank, line), onProgress(rank, value) (ctx.progress), signal (an
 // AbortSignal: Stop), sendMode ("buffered" | "sync": send completes only when received, as MPI_Ssend),
