@@ -36,17 +36,22 @@ describe("week 6: failures, elasticity and compression on the Workers", () => {
     await page.waitForFunction((sel) => document.querySelector(sel).dataset.equality, FAIL, { timeout: 120000 });
     const eq = JSON.parse(await fig.evaluate((el) => el.dataset.equality));
     console.log(`failure recovery: ${JSON.stringify(eq)}`);
-    assert.equal(eq.restarts, 1);
+    // One kill, one restart — more only if a loaded machine starved a live Worker's heartbeat for a whole second,
+    // which the equality below must survive too.
+    assert.ok(eq.restarts >= 1, "the failure was detected and the run restarted");
     assert.equal(eq.fromCheckpoint, 0, "recovered θ equals an uninterrupted run from the same checkpoint, bit for bit");
     assert.equal(eq.fromStart, 0, "and an uninterrupted run from the start");
     assert.ok(eq.oneDevice < 1e-12, `one device: ${eq.oneDevice}`);
     const table = await fig.locator("table").innerText();
-    assert.match(table, /kill\t\d+\trank 1's Worker terminated/);
-    assert.match(table, /detected\t\d+\tno heartbeat from rank 1 for 1000 ms/);
-    assert.match(table, /start\t[1-9]\d*\trestart 1: 4 Workers, a fresh one/);
+    assert.match(table, /kill, step \d+\trank 1's Worker terminated; nobody is told/);
+    assert.match(table, /detected, step \d+\trank 1 silent [\d.]+ s \(timeout 1 s\): run failed, \d+ steps? to redo/);
+    assert.match(table, /start, step [1-9]\d*\trestart 1 from checkpoint [1-9]\d*; a fresh Worker is rank 1/);
     const note = await fig.locator(".table-scroll > p").innerText();
-    const [, delay] = note.match(/Detection delay ([\d.]+) s/);
-    assert.ok(Number(delay) >= 1 && Number(delay) < 3, `detected after ${delay} s`);
+    const [, value, unit] = note.match(/detection delay ([\d.]+) (ms|s)/);
+    const delay = Number(value) / (unit === "ms" ? 1000 : 1);   // kill → detected on the page's clock
+    assert.ok(delay > 0.5 && delay < 5, `detected ${delay} s after the kill (timeout 1 s, beats every 100 ms)`);
+    const [, silence] = table.match(/silent ([\d.]+) s/);
+    assert.ok(Number(silence) >= 1, "never declared dead before the timeout");
     assert.match(note, /lost work \d+ steps?/);
     await waitIdle(page, FAIL);
     assert.deepEqual(problems, []);

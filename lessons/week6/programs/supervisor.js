@@ -33,6 +33,9 @@ export class Supervisor {
 
   get running() { return this.#cluster !== null; }
 
+  // A Worker may be killed now: a run is going on and none of its Workers has been killed yet.
+  get canKill() { return this.#cluster !== null && !this.#killed; }
+
   // Terminates rank's Worker now (if a run is going on and nothing was killed in it yet). → true if it did.
   kill(rank) {
     if (!this.#cluster || this.#killed || !this.#cluster.kill(rank)) return false;

@@ -22,6 +22,7 @@ export function mountFailureLive(figure, core, clusters) {
   const kill = button("Kill a Worker", () => { if (sup?.kill(Number(victim.value))) kill.disabled = true; }, { secondary: true });
   kill.disabled = true;
   controlRow(figure, workers, failure, victim, train, kill);
+  const settings = [workers, failure].map((c) => c.el.querySelector("select"));   // fixed while a run goes on
   const status = readout(figure);
   status.setAttribute("role", "status");
   const chart = createLineChart(chartBox(figure, "Steps done against wall-clock time, with the failure and the rollback"),
@@ -50,15 +51,15 @@ export function mountFailureLive(figure, core, clusters) {
     const schedule = failure.value === "click" ? null : seededFailure(Number(failure.value), P, LIVE);
     sup = new Supervisor(clusters, core, { P, config: LIVE, schedule, onChange: () => draw(sup) });
     train.disabled = true;
-    kill.disabled = schedule !== null;
+    settings.forEach((el) => { el.disabled = true; });
     status.textContent = `Training ${LIVE.steps} steps on ${P} Workers, a checkpoint every ${LIVE.checkpointEvery} steps` +
       (schedule ? `; rank ${schedule.rank} dies at step ${schedule.step}.` : ". Press “Kill a Worker” while it runs.");
     const timer = setInterval(() => draw(sup), 250);
     try {
       const outcome = await sup.run();
       clearInterval(timer);
-      kill.disabled = true;
       draw(sup);
+      kill.disabled = true;
       if (outcome.status !== "ok") {
         status.innerHTML = outcome.result ? describeFailure(outcome.result) : "Too many failures: the supervisor gave up.";
         return;
@@ -72,6 +73,8 @@ export function mountFailureLive(figure, core, clusters) {
       sup = null;
       train.disabled = false;
       kill.disabled = true;
+      settings.forEach((el) => { el.disabled = false; });
+      refreshRanks();
     }
   }
 
@@ -97,6 +100,7 @@ export function mountFailureLive(figure, core, clusters) {
 
   function draw(s) {
     if (!s) return;
+    kill.disabled = s.schedule !== null || !s.canKill;   // one kill per attempt; a restarted run can be killed again
     const at = (kind) => s.events.filter((e) => e.kind === kind);
     chart.update({
       datasets: [
@@ -115,24 +119,26 @@ export function mountFailureLive(figure, core, clusters) {
 
   function renderTable(s) {
     const rows = [];
+    let dead = null;
     for (const e of s.events) {
       if (e.kind === "checkpoint") continue;
+      if (e.kind === "detected") dead = e.rank;
       const note = {
-        start: e.attempt ? `restart ${e.attempt}: ${plural(Number(workers.value), "Worker")}, a fresh one in the dead rank's place, from checkpoint ${e.step}` : "launch",
-        kill: `rank ${e.rank}'s Worker terminated (nobody is told)`,
-        detected: `no heartbeat from rank ${e.rank} for ${HEARTBEAT.timeoutMs} ms (silent ${formatSeconds(e.silence, 2)}): ` +
-                  `run failed; roll back, ${plural(e.lost, "step")} to redo`,
+        start: e.attempt ? `restart ${e.attempt} from checkpoint ${e.step}; a fresh Worker is rank ${dead}` : "launch",
+        kill: `rank ${e.rank}'s Worker terminated; nobody is told`,
+        detected: `rank ${e.rank} silent ${formatSeconds(e.silence, 2)} (timeout ${formatSeconds(HEARTBEAT.timeoutMs / 1000)}): ` +
+                  `run failed, ${plural(e.lost, "step")} to redo`,
         done: "all steps done",
       }[e.kind];
-      rows.push(`<tr><td>${formatSeconds(e.time, 3)}</td><td>${e.kind}</td><td>${e.step}</td><td>${note}</td></tr>`);
+      rows.push(`<tr><td>${formatSeconds(e.time, 3)}</td><td>${e.kind}, step ${e.step}</td><td>${note}</td></tr>`);
     }
     const kill = s.events.find((e) => e.kind === "kill"), found = s.events.find((e) => e.kind === "detected");
     const back = found && s.events.find((e) => e.kind === "start" && e.time > found.time);
-    const summary = kill && found ? `<p>Detection delay ${formatSeconds(found.time - kill.time, 2)}` +
+    const summary = kill && found ? `<p>First failure: detection delay ${formatSeconds(found.time - kill.time, 2)}` +
       (back ? `, recovery (replacement Worker started, run relaunched) ${formatSeconds(back.time - found.time, 2)}` : "") +
       `, lost work ${plural(found.lost, "step")}.</p>` : "";
     tableBox.innerHTML = `<table><caption>Timeline of the run</caption><thead><tr><th scope="col">time</th>` +
-      `<th scope="col">event</th><th scope="col">step</th><th scope="col">what happened</th></tr></thead><tbody>` +
+      `<th scope="col">event</th><th scope="col">what happened</th></tr></thead><tbody>` +
       rows.join("") + `</tbody></table>${summary}`;
   }
 
