@@ -10,9 +10,9 @@ import { formatBytes, formatNumber, formatPercent } from "../../web/units.js";
 import { LIVE_COMPRESSION as C, compressedReference, compressionInput, liveProgram, traceBytesPerStep } from "../programs/live_program.js";
 
 const RUNS = [
-  { key: "full", label: "full gradient (ring all-reduce, fp32)", compressor: "none", ef: false },
+  { key: "full", label: "full gradient", compressor: "none", ef: false },     // ring all-reduce of fp32
   { key: "topk", label: "top-k", compressor: "top-k", ef: false },
-  { key: "topk-ef", label: "top-k + error feedback", compressor: "top-k", ef: true },
+  { key: "topk-ef", label: "top-k + EF", compressor: "top-k", ef: true },
 ];
 
 export function mountCompressionLive(figure, core, clusters) {
@@ -63,7 +63,8 @@ export function mountCompressionLive(figure, core, clusters) {
     const gap = (r) => Math.abs(r.losses.at(-1) - r.ref.losses.at(-1)) / r.ref.losses.at(-1);
     figure.dataset.bytes = JSON.stringify(rows.map((r) => ({ key: r.key, trace: r.bytes, predicted: r.ref.bytesPerStep,
       final: r.losses.at(-1), core: r.ref.losses.at(-1) })));
-    tableBox.innerHTML = `<table><caption>${C.workers} Workers, k/n = ${formatPercent(config.ratio)}</caption><thead><tr>` +
+    tableBox.innerHTML = `<table tabindex="0"><caption>${C.workers} Workers, k/n = ${formatPercent(config.ratio)}; the full gradient by ` +
+      "ring all-reduce of fp32, top-k by all-gather; EF: error feedback</caption><thead><tr>" +
       "<th scope=\"col\">run</th><th scope=\"col\">bytes per step (trace)</th><th scope=\"col\">compressionWire</th>" +
       "<th scope=\"col\">final loss, Workers</th><th scope=\"col\">final loss, core</th></tr></thead><tbody>" +
       rows.map((r) => `<tr><th scope="row">${r.label}</th><td>${formatBytes(r.bytes)}</td><td>${formatBytes(r.ref.bytesPerStep)}</td>` +

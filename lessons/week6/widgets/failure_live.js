@@ -137,7 +137,7 @@ export function mountFailureLive(figure, core, clusters) {
     const summary = kill && found ? `<p>First failure: detection delay ${formatSeconds(found.time - kill.time, 2)}` +
       (back ? `, recovery (replacement Worker started, run relaunched) ${formatSeconds(back.time - found.time, 2)}` : "") +
       `, lost work ${plural(found.lost, "step")}.</p>` : "";
-    tableBox.innerHTML = `<table><caption>Timeline of the run</caption><thead><tr><th scope="col">time</th>` +
+    tableBox.innerHTML = `<table tabindex="0"><caption>Timeline of the run</caption><thead><tr><th scope="col">time</th>` +
       `<th scope="col">event</th><th scope="col">what happened</th></tr></thead><tbody>` +
       rows.join("") + `</tbody></table>${summary}`;
   }
