@@ -55,6 +55,18 @@ async function main(ctx) {
     assert.equal(slow.failed, null);
   });
 
+  test("progress with flush: true reaches the page at once, even from a rank that never yields again", LIMIT, async () => {
+    const spun = await fx.run(2, `
+async function main(ctx) {
+  if (ctx.rank === 1) return "idle";
+  ctx.progress({ kind: "checkpoint", step: 1 }, { flush: true });
+  ctx.progress({ kind: "batched" });
+  for (;;) {}
+}`, { stallMs: 600, timeoutMs: 20000 });
+    assert.equal(spun.status, "timeout");
+    assert.deepEqual(spun.progress[0], [{ kind: "checkpoint", step: 1 }], "the batched value never left the spinning rank");
+  });
+
   test("a kill without a heartbeat goes unnoticed until the watchdog; bad heartbeat options are refused", LIMIT, async () => {
     const silent = await fx.run(3, RING(100000), { kill: { rank: 1, afterMs: 200 }, stallMs: 800, timeoutMs: 20000 });
     assert.equal(silent.status, "timeout");

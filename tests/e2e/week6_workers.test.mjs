@@ -58,6 +58,34 @@ describe("week 6: failures, elasticity and compression on the Workers", () => {
   });
 });
 
+describe("week 6: the seeded failure schedule and Stop", () => {
+  let page, problems;
+  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week6")); });
+  after(async () => { await page.close(); });
+
+  test("Stop ends a supervised run; a seeded schedule kills rank 2 at step 11 with no click, and the run recovers", async () => {
+    const fig = page.locator(FAIL);
+    await fig.scrollIntoViewIfNeeded();
+    await fig.getByRole("button", { name: "Train on the Workers" }).click();
+    await page.waitForTimeout(1500);
+    await fig.getByRole("button", { name: "Stop" }).click();
+    await waitIdle(page, FAIL, 30000);
+    assert.equal(await fig.locator(".widget-readout").innerText(), "Stopped before it finished.");
+
+    await fig.getByLabel("Failure", { exact: true }).selectOption("1");
+    assert.match(await fig.locator(".widget-readout").innerText(), /The seeded schedule kills rank 2 when step 11 is reached/);
+    await fig.getByRole("button", { name: "Train on the Workers" }).click();
+    assert.equal(await fig.getByRole("button", { name: "Kill a Worker" }).isDisabled(), true, "the schedule kills, not the learner");
+    await page.waitForFunction((sel) => document.querySelector(sel).dataset.equality, FAIL, { timeout: 120000 });
+    const eq = JSON.parse(await fig.evaluate((el) => el.dataset.equality));
+    assert.ok(eq.restarts >= 1 && eq.fromCheckpoint === 0 && eq.fromStart === 0, JSON.stringify(eq));
+    const table = await fig.locator("table").innerText();
+    assert.match(table, /kill, step 1[1-9]\trank 2's Worker terminated/);
+    assert.match(table, /restart 1 from checkpoint 10; a fresh Worker is rank 2/);
+    assert.deepEqual(problems, []);
+  });
+});
+
 describe("week 6: elastic resize and compression on the Workers", () => {
   let page, problems;
   before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week6")); });

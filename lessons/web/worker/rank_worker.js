@@ -122,7 +122,13 @@ async function startRun(msg) {
     recvAny: (options) => m.recvAny(options),
     barrier: () => m.barrier((gen) => r.reporter.flush("barrier", { state: { kind: "running" }, gen })),
     log: (...args) => log(r, formatArgs(args)),
-    progress: (value) => { if (!r.finished) r.reporter.progress(value); },
+    // { flush: true }: posted to the page now, not with the next batch — a checkpoint that must reach the page
+    // before this rank goes on (a Worker killed a moment later would take an unsent batch with it).
+    progress: (value, { flush = false } = {}) => {
+      if (r.finished) return;
+      r.reporter.progress(value);
+      if (flush) r.reporter.flush();
+    },
     now: () => clockMs() - r.t0,  // ms since the run started, comparable across ranks
   };
   const ctx = r.step ? r.step.wrap(base) : base;

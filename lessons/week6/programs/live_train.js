@@ -13,7 +13,8 @@
 // it returns (a graceful leave; the survivors' ring no longer includes it).
 // Progress to the page: { kind: "step", step, loss, time } after every step, and every k steps a checkpoint SHARD
 // { kind: "checkpoint", step, begin, end, values } — member i sends its key range of θ (a sharded checkpoint, as
-// PyTorch DCP writes one file per rank); the page commits step s only once all P' shards of s have arrived.
+// PyTorch DCP writes one file per rank), posted at once ({ flush: true }: a save completes before training goes
+// on); the page commits step s only once all P' shards of s have arrived.
 
 export async function main(ctx) {
   const c = ctx.input, core = ctx.core;
@@ -50,7 +51,7 @@ export async function main(ctx) {
     ctx.progress({ kind: "step", step: t + 1, loss: reported, time: ctx.now() });
     if (c.checkpointEvery && (t + 1) % c.checkpointEvery === 0) {
       const begin = Math.floor((i * n) / P), end = Math.floor(((i + 1) * n) / P);
-      ctx.progress({ kind: "checkpoint", step: t + 1, shards: P, begin, end, values: theta.slice(begin, end) });
+      ctx.progress({ kind: "checkpoint", step: t + 1, shards: P, begin, end, values: theta.slice(begin, end) }, { flush: true });
     }
     if (c.stepDelayMs) await sleep(c.stepDelayMs);
   }

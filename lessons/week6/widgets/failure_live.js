@@ -21,7 +21,9 @@ export function mountFailureLive(figure, core, clusters) {
   const train = button("Train on the Workers", () => start());
   const kill = button("Kill a Worker", () => { if (sup?.kill(Number(victim.value))) kill.disabled = true; }, { secondary: true });
   kill.disabled = true;
-  controlRow(figure, workers, failure, victim, train, kill);
+  const stop = button("Stop", () => stopper?.abort(), { secondary: true });
+  stop.disabled = true;
+  controlRow(figure, workers, failure, victim, train, kill, stop);
   const settings = [workers, failure].map((c) => c.el.querySelector("select"));   // fixed while a run goes on
   const status = readout(figure);
   status.setAttribute("role", "status");
@@ -30,9 +32,9 @@ export function mountFailureLive(figure, core, clusters) {
   const tableBox = document.createElement("div");
   tableBox.className = "table-scroll";
   figure.querySelector(".chart-box").after(tableBox);
-  let sup = null;
+  let sup = null, stopper = null;
 
-  function refreshRanks() {
+  function refreshRanks(announce = true) {
     const P = Number(workers.value), was = victim.value;
     const sel = victim.el.querySelector("select");
     sel.replaceChildren(...Array.from({ length: P }, (_, r) => new Option(`rank ${r}`, String(r))));
@@ -41,7 +43,7 @@ export function mountFailureLive(figure, core, clusters) {
     if (failure.value !== "click") {
       const { rank, step } = seededFailure(Number(failure.value), P, LIVE);
       victim.value = String(rank);
-      status.textContent = `The seeded schedule kills rank ${rank} when step ${step} is reached.`;
+      if (announce) status.textContent = `The seeded schedule kills rank ${rank} when step ${step} is reached.`;
     }
   }
 
@@ -49,8 +51,10 @@ export function mountFailureLive(figure, core, clusters) {
     if (sup) return;
     const P = Number(workers.value);
     const schedule = failure.value === "click" ? null : seededFailure(Number(failure.value), P, LIVE);
-    sup = new Supervisor(clusters, core, { P, config: LIVE, schedule, onChange: () => draw(sup) });
+    stopper = new AbortController();
+    sup = new Supervisor(clusters, core, { P, config: LIVE, schedule, signal: stopper.signal, onChange: () => draw(sup) });
     train.disabled = true;
+    stop.disabled = false;
     settings.forEach((el) => { el.disabled = true; });
     status.textContent = `Training ${LIVE.steps} steps on ${P} Workers, a checkpoint every ${LIVE.checkpointEvery} steps` +
       (schedule ? `; rank ${schedule.rank} dies at step ${schedule.step}.` : ". Press “Kill a Worker” while it runs.");
@@ -70,11 +74,12 @@ export function mountFailureLive(figure, core, clusters) {
       status.textContent = `The run could not finish: ${err.message}`;
     } finally {
       clearInterval(timer);
-      sup = null;
+      sup = stopper = null;
       train.disabled = false;
+      stop.disabled = true;
       kill.disabled = true;
       settings.forEach((el) => { el.disabled = false; });
-      refreshRanks();
+      refreshRanks(false);
     }
   }
 
@@ -83,7 +88,7 @@ export function mountFailureLive(figure, core, clusters) {
     const fast = { ...LIVE, stepDelayMs: 0 };
     const uninterrupted = async (start) => {
       const run = await clusters.run(P, liveProgram(), { inputs: new Array(P).fill(liveInput(P, { ...fast, start })),
-        timeoutMs: Infinity, stallMs: 60000 });
+        timeoutMs: Infinity, stallMs: 60000, signal: stopper.signal });
       if (run.status !== "ok") throw new Error(describeFailure(run).replace(/<[^>]+>/g, ""));
       return finalParams(run);
     };
