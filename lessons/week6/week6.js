@@ -8,6 +8,9 @@ import { mountElastic } from "./widgets/elastic.js";
 import { mountCompressionCurves } from "./widgets/compression_curves.js";
 import { mountCompressionPareto } from "./widgets/compression_pareto.js";
 import { mountCompressionWire } from "./widgets/compression_wire.js";
+import { mountFailureLive } from "./widgets/failure_live.js";
+import { mountElasticLive } from "./widgets/elastic_live.js";
+import { mountCompressionLive } from "./widgets/compression_live.js";
 
 await startLesson({
   exercises,
@@ -20,5 +23,8 @@ await startLesson({
     "compression-curves": ({ figure }) => mountCompressionCurves(figure),
     "compression-pareto": ({ figure }) => mountCompressionPareto(figure),
     "compression-wire": ({ figure, core }) => mountCompressionWire(figure, core),
+    "failure-live": ({ figure, core, clusters }) => mountFailureLive(figure, core, clusters),
+    "elastic-live": ({ figure, core, clusters }) => mountElasticLive(figure, core, clusters),
+    "compression-live": ({ figure, core, clusters }) => mountCompressionLive(figure, core, clusters),
   },
 });

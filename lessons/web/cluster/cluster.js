@@ -4,13 +4,16 @@
 //   const cluster = new Cluster(4, { wasmModule });      // wasmModule: optional compiled WebAssembly.Module
 //   await cluster.ready();
 //   const run = await cluster.run(code, { inputs, timeoutMs: 5000, onLog(rank, line) {} });
-//   run.status  // "ok" | "error" | "timeout" | "deadlock" | "stopped" — the RunResult: cluster_run.js
+//   run.status  // "ok" | "error" | "timeout" | "deadlock" | "stopped" | "failed" — the RunResult: cluster_run.js
 // Options: inputs (one per rank), timeoutMs (the whole run's budget; Infinity for none), stallMs (stop when no
 // rank reports anything for that long), onLog(rank, line), onProgress(rank, value) (ctx.progress), signal (an
 // AbortSignal: Stop), sendMode ("buffered" | "sync": send completes only when received, as MPI_Ssend),
 // delivery ({ seed }: messages of different senders delivered in a seeded random interleaving, per-pair order
 // kept), learnerLines (the learner's code is the first lines of a composed program: errors are reported there),
-// step (a step-through of instrumented code: cluster/step_session.js — it sees every report and talks to the ranks).
+// step (a step-through of instrumented code: cluster/step_session.js — it sees every report and talks to the ranks),
+// heartbeat ({ periodMs, timeoutMs }: every Worker beats every periodMs; a rank silent for timeoutMs ends the run
+// with status "failed", naming it — cluster_run.js).
+//   cluster.kill(rank);     // failure injection: terminate that rank's Worker mid-run, telling nobody (a crash)
 //   cluster.terminate();
 //
 // Wiring: the page creates one MessageChannel per pair of ranks and transfers its two ports to the two Workers,
@@ -23,7 +26,7 @@
 // so the cluster recycles itself before the next run: ranks the watchdog caught running are terminated at
 // once; every other Worker is asked to abandon the run and is kept if it answers promptly (it is idle, and its
 // instance of the core is reused); the rest are replaced by fresh Workers, wired to the survivors with new
-// channels. Starting a Worker is the slow part (tens of ms each), so this keeps ready() fast after a deadlock
+// channels (a Worker killed by kill() is replaced without being asked). Starting a Worker is the slow part (tens of ms each), so this keeps ready() fast after a deadlock
 // or an exception, where usually no Worker is stuck. The next run() waits for it: it just works.
 import { ClusterRun } from "./cluster_run.js";
 import { clockMs } from "../worker/rank_spans.js";
@@ -42,6 +45,7 @@ export class Cluster {
   #busy = false;
   #terminated = false;
   #runs = 0;           // run ids: a report or message from an earlier run is recognised and ignored
+  #killed = new Set(); // Workers terminated by kill(): replaced by the next #recycle
 
   constructor(size, { wasmModule = null } = {}) {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`Cluster: size must be a positive integer (got ${size})`);
@@ -63,7 +67,7 @@ export class Cluster {
   // Runs `code` on every rank; resolves with a RunResult (it rejects only on misuse: a run already in
   // progress, bad arguments, or terminate() during the run). One run at a time per cluster.
   async run(code, { inputs = [], timeoutMs = 5000, stallMs = Infinity, onLog = null, onProgress = null, signal = null,
-                    sendMode = "buffered", delivery = null, learnerLines = null, step = null } = {}) {
+                    sendMode = "buffered", delivery = null, learnerLines = null, step = null, heartbeat = null } = {}) {
     if (this.#terminated) throw new Error("Cluster.run: this cluster has been terminated");
     if (this.#busy) {
       throw new Error("Cluster.run: another run is still in progress on this cluster; await it before starting the next");
@@ -74,6 +78,9 @@ export class Cluster {
     if (!ms(timeoutMs)) throw new RangeError(`Cluster.run: timeoutMs must be a positive number of ms or Infinity (got ${timeoutMs})`);
     if (!ms(stallMs)) throw new RangeError(`Cluster.run: stallMs must be a positive number of ms or Infinity (got ${stallMs})`);
     if (sendMode !== "buffered" && sendMode !== "sync") throw new RangeError(`Cluster.run: sendMode must be "buffered" or "sync" (got ${sendMode})`);
+    if (heartbeat !== null && !(ms(heartbeat?.periodMs) && ms(heartbeat?.timeoutMs) && heartbeat.timeoutMs > heartbeat.periodMs)) {
+      throw new RangeError("Cluster.run: heartbeat must be null or { periodMs, timeoutMs } in ms with timeoutMs > periodMs");
+    }
     const fuzzSeed = delivery === null ? null : delivery.seed;
     if (fuzzSeed !== null && !Number.isInteger(fuzzSeed)) throw new TypeError("Cluster.run: delivery must be null or { seed: an integer }");
     this.#busy = true;
@@ -83,7 +90,7 @@ export class Cluster {
       const id = ++this.#runs;
       const t0 = clockMs();
       const workers = this.#workers;
-      const run = new ClusterRun({ id, size: this.size, t0, timeoutMs, stallMs, onLog, onProgress,
+      const run = new ClusterRun({ id, size: this.size, t0, timeoutMs, stallMs, onLog, onProgress, heartbeat,
                                    broadcast: (msg) => workers.forEach((w) => w.postMessage(msg)) });
       this.#run = run;
       this.#step = step;
@@ -93,7 +100,8 @@ export class Cluster {
       signal?.addEventListener("abort", stop);
       try {
         workers.forEach((w, r) => w.postMessage({ type: "run", run: id, t0, code, input: inputs[r], sendMode,
-                                                  fuzzSeed, learnerLines, step: step && { sites: step.sites } }));
+                                                  fuzzSeed, learnerLines, step: step && { sites: step.sites },
+                                                  heartbeatMs: heartbeat?.periodMs ?? 0 }));
       } catch (err) {
         run.abort(err);
         this.#setReady(this.#recycle(id, []));  // the ranks before the failing one have started
@@ -101,13 +109,25 @@ export class Cluster {
       }
       const result = await run.outcome.finally(() => signal?.removeEventListener("abort", stop));
       // After a stop, ranks busy in long work do not answer "abandon" in time and are replaced (#recycle).
-      if (result.status !== "ok") this.#setReady(this.#recycle(id, result.timeout?.running ?? []));
+      const killed = this.#workers.some((w) => this.#killed.has(w));
+      if (result.status !== "ok" || killed) this.#setReady(this.#recycle(id, result.timeout?.running ?? []));
       return result;
     } finally {
       this.#run = null;
       this.#step = null;
       this.#busy = false;
     }
+  }
+
+  // Failure injection: rank's Worker is terminated at once, mid-run, and nobody is told — its messages and heartbeats
+  // simply stop, as when a machine crashes. A run with a heartbeat notices (status "failed"); the next run gets a
+  // fresh Worker for the rank, wired to the others. Returns false if there is no such Worker.
+  kill(rank) {
+    const worker = this.#workers[rank];
+    if (this.#terminated || !worker || this.#killed.has(worker)) return false;
+    worker.terminate();
+    this.#killed.add(worker);
+    return true;
   }
 
   terminate() {
@@ -137,7 +157,8 @@ export class Cluster {
     if (this.#terminated) return;
     const workers = this.#workers;
     for (const r of running) workers[r].terminate();
-    const idle = await Promise.all(workers.map((w, r) => !running.includes(r) && this.#abandon(w, id)));
+    const gone = (r) => running.includes(r) || this.#killed.has(workers[r]);
+    const idle = await Promise.all(workers.map((w, r) => !gone(r) && this.#abandon(w, id)));
     if (this.#terminated) return;
     await this.#replace(this.#allRanks().filter((r) => !idle[r]));
   }
@@ -181,6 +202,7 @@ export class Cluster {
   // A new Worker for rank r; resolves once it is initialised.
   #start(r) {
     this.#workers[r]?.terminate();
+    this.#killed.delete(this.#workers[r]);
     const worker = new Worker(WORKER_URL, { type: "module", name: `dsml rank ${r}` });
     this.#workers[r] = worker;
     const current = () => this.#workers[r] === worker;
@@ -189,6 +211,7 @@ export class Cluster {
         if (data.type === "ready") ok();
         else if (data.type === "init-error") fail(new Error(`Cluster: rank ${r} could not start: ${data.message}`));
         else if (data.type === "abandoned") this.#replies.get(worker)?.();
+        else if (data.type === "beat") { if (current() && this.#run?.id === data.run) this.#run.beat(r); }
         else if (current() && this.#run?.id === data.run) {
           if (data.type !== "step") this.#run.report(r, data);
           this.#step?.report(r, data);

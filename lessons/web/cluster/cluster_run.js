@@ -1,13 +1,16 @@
 // cluster_run.js — the page's record of one run on the Worker cluster: it folds the ranks' reports into the
 // RunResult (trace, spans, logs, results) and decides when the run is over — every rank returned (ok), one
 // threw (error), nobody can make progress (deadlock, at once: deadlock.js), the watchdog fired (timeout: the
-// run's time budget ran out, or no rank reported anything for stallMs), or it was stopped (stopped).
+// run's time budget ran out, or no rank reported anything for stallMs), it was stopped (stopped), or a rank's
+// Worker fell silent (failed: no heartbeat for heartbeat.timeoutMs — the page is not told that a Worker died, it
+// notices, as torchelastic's agent and NCCL's watchdog notice a dead peer by a missed deadline).
 //
 // RunResult (lessons/web/README.md, "The Worker cluster"):
 //   { status, elapsedMs, results, logs, progress (per rank: the values passed to ctx.progress),
 //     trace: [{ src, dst, tag, bytes, sendTime, recvTime }], spans,
 //     error: { rank, message, line, column } | null, deadlock: { cycle, message, waits } | null,
-//     timeout: { ms, running, blocked, message } | null }       times in seconds since the run started
+//     timeout: { ms, running, blocked, message } | null,
+//     failed: { rank, lastBeat, detectedAt, timeoutMs, message } | null }   times in seconds since the run started
 import { WaitForGraph } from "./deadlock.js";
 import { clockMs } from "../worker/rank_spans.js";
 
@@ -20,11 +23,15 @@ export class ClusterRun {
   #graph;
   #messages = new Map();   // "src:id" → trace entry (a receive may be reported before its send)
   #openWait;               // per rank: { since, peer } of the wait it reported blocked in, or null
+  #lastBeat;               // per rank: clockMs() of its last heartbeat or report (heartbeat runs only)
+  #beatTimer = 0;
 
   // broadcast(msg) posts to every Worker (barrier releases). timeoutMs: the run's whole budget (Infinity: none);
   // stallMs: the longest no rank may go without reporting (its code runs, messages move, output appears).
-  constructor({ id, size, t0, timeoutMs, stallMs = Infinity, onLog = null, onProgress = null, broadcast }) {
-    Object.assign(this, { id, size, t0, timeoutMs, stallMs, onLog, onProgress, broadcast });
+  // heartbeat: null | { periodMs, timeoutMs } — every Worker beats every periodMs (rank_worker.js); a rank that has
+  // not finished and has been silent for timeoutMs ends the run "failed".
+  constructor({ id, size, t0, timeoutMs, stallMs = Infinity, onLog = null, onProgress = null, broadcast, heartbeat = null }) {
+    Object.assign(this, { id, size, t0, timeoutMs, stallMs, onLog, onProgress, broadcast, heartbeat });
     this.ended = false;
     this.results = new Array(size).fill(undefined);
     this.logs = Array.from({ length: size }, () => []);
@@ -37,11 +44,17 @@ export class ClusterRun {
     this.outcome.catch(() => {});  // an abort nobody awaits (run() already threw) is not an unhandled rejection
     if (Number.isFinite(timeoutMs)) this.#timer = setTimeout(() => this.#timeout(), timeoutMs);  // the watchdog
     if (Number.isFinite(stallMs)) this.#watchStall();
+    this.#lastBeat = new Array(size).fill(clockMs());
+    if (heartbeat) this.#watchHeartbeats(clockMs() + heartbeat.periodMs);
   }
+
+  // A rank's Worker says it is alive (not progress: a rank blocked in recv() beats too).
+  beat(rank) { this.#lastBeat[rank] = clockMs(); }
 
   report(rank, msg) {
     if (this.ended) return;
     this.#lastReport = clockMs();
+    this.#lastBeat[rank] = this.#lastReport;
     this.#take(rank, msg);
     const g = this.#graph;
     switch (msg.type) {
@@ -137,6 +150,29 @@ export class ClusterRun {
     }, every);
   }
 
+  // Every periodMs: is a rank that has not finished silent for longer than timeoutMs? A check that itself fires late
+  // (the page's thread was busy) only re-arms: beats queued behind the busy stretch are taken first, so a slow page
+  // never declares a live Worker dead.
+  #watchHeartbeats(expected) {
+    const { periodMs, timeoutMs } = this.heartbeat;
+    this.#beatTimer = setTimeout(() => {
+      if (this.ended) return;
+      const now = clockMs();
+      if (now - expected < periodMs) {
+        const state = this.#graph.state;
+        const dead = this.#lastBeat.findIndex((t, r) => state[r].kind !== "done" && now - t > timeoutMs);
+        if (dead >= 0) {
+          const lastBeat = (this.#lastBeat[dead] - this.t0) / 1000, detectedAt = this.#now();
+          this.#end("failed", { failed: { rank: dead, lastBeat, detectedAt, timeoutMs,
+            message: `rank ${dead} stopped sending heartbeats: nothing from its Worker for ${timeoutMs} ms ` +
+                     `(last heard at ${(lastBeat * 1000).toFixed(0)} ms); it is presumed dead.` } });
+          return;
+        }
+      }
+      this.#watchHeartbeats(now + periodMs);
+    }, periodMs);
+  }
+
   // stalledMs: the watchdog saw no report for that long; otherwise the run's time budget ran out.
   #timeout(stalledMs = null) {
     const state = this.#graph.state;
@@ -158,6 +194,7 @@ export class ClusterRun {
     this.ended = true;
     clearTimeout(this.#timer);
     clearTimeout(this.#stallTimer);
+    clearTimeout(this.#beatTimer);
   }
 
   #end(status, details = {}) {
@@ -174,7 +211,7 @@ export class ClusterRun {
     this.#resolve({
       status, elapsedMs: clockMs() - this.t0, results: this.results, logs: this.logs, progress: this.progress, trace,
       spans: this.spans,
-      error: null, deadlock: null, timeout: null, stopped: null, ...details,
+      error: null, deadlock: null, timeout: null, stopped: null, failed: null, ...details,
     });
   }
 }

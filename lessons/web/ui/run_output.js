@@ -30,6 +30,7 @@ const safely = (f) => { try { return f(); } catch { return "returned a value the
 export function describeFailure(run) {
   if (run.status === "timeout") return escapeHtml(run.timeout.message);
   if (run.status === "stopped") return "Stopped before it finished.";
+  if (run.status === "failed") return `A Worker died: ${escapeHtml(run.failed.message)}`;
   if (run.status === "deadlock") {
     const why = /waits in send/.test(run.deadlock.message)
       ? "With synchronous sends a send completes only when its message is received, so these ranks wait on each other."

@@ -2,7 +2,8 @@
 // talks to the other ranks directly, over one MessagePort per peer that the page created and handed over.
 //
 // From the page:  init { rank, size, ports, wasmModule }  → ready (the core is instantiated on first use)
-//                 run { run, t0, code, input, sendMode, fuzzSeed, learnerLines, step } → reports, ending in done | error
+//                 run { run, t0, code, input, sendMode, fuzzSeed, learnerLines, step, heartbeatMs } → reports, ending in done | error
+//                                                         (with heartbeatMs: a beat { run } every heartbeatMs while the run lasts)
 //                 step { run, action }                    (a step-through: step_hooks.js)
 //                 release { run, gen }                    (everyone reached barrier number gen)
 //                 abandon { run }  → abandoned { run }    (the run ended; answering proves we are idle)
@@ -52,6 +53,7 @@ captureConsole((line) => { if (run) log(run, line); });
 
 function finish(r) {
   r.finished = true;
+  timers.clearInterval(r.beat);
   r.watch.close();
   r.reporter.close();
   r.spans.finish();
@@ -64,7 +66,7 @@ function fail(r, err) {
 }
 
 function newRun({ run: id, t0, sendMode = "buffered", fuzzSeed = null }) {
-  const r = { id, t0, lines: 0, dropped: 0, finished: false, where: () => ({ line: null, column: null }) };
+  const r = { id, t0, lines: 0, dropped: 0, finished: false, beat: 0, where: () => ({ line: null, column: null }) };
   r.spans = new SpanRecorder(rank, t0);
   r.watch = new BlockWatch(() => r.reporter.changed());
   r.reporter = new Reporter({ run: id, post, watch: r.watch, spans: r.spans, timers });
@@ -77,6 +79,12 @@ async function startRun(msg) {
   if (run) clearTimersOf(run.watch);
   const r = newRun(msg);
   run = r;
+  // Heartbeats (cluster_run.js, heartbeat): "this Worker is alive", from a native timer, whatever the learner's code
+  // does between its awaits — a rank blocked in recv() still beats; a terminated Worker falls silent.
+  if (msg.heartbeatMs > 0) {
+    post({ type: "beat", run: r.id });
+    r.beat = timers.setInterval(() => post({ type: "beat", run: r.id }), msg.heartbeatMs);
+  }
   const mine = early.filter((e) => e.msg.run === r.id);
   early = early.filter((e) => e.msg.run > r.id);
   for (const { src, msg: m } of mine) r.messaging.arrive(src, m);
@@ -114,7 +122,13 @@ async function startRun(msg) {
     recvAny: (options) => m.recvAny(options),
     barrier: () => m.barrier((gen) => r.reporter.flush("barrier", { state: { kind: "running" }, gen })),
     log: (...args) => log(r, formatArgs(args)),
-    progress: (value) => { if (!r.finished) r.reporter.progress(value); },
+    // { flush: true }: posted to the page now, not with the next batch — a checkpoint that must reach the page
+    // before this rank goes on (a Worker killed a moment later would take an unsent batch with it).
+    progress: (value, { flush = false } = {}) => {
+      if (r.finished) return;
+      r.reporter.progress(value);
+      if (flush) r.reporter.flush();
+    },
     now: () => clockMs() - r.t0,  // ms since the run started, comparable across ranks
   };
   const ctx = r.step ? r.step.wrap(base) : base;

@@ -1,0 +1,134 @@
+// Week 6's live sections on real Workers in Chromium: a Worker killed mid-run is detected by its missing heartbeats,
+// the run rolls back to the last committed checkpoint and recovers with a fresh Worker, and ends with exactly the
+// parameters of uninterrupted runs; an elastic run that drops 2 of 8 Workers equals the core's trainElastic and one
+// device; top-k with error feedback sends exactly the bytes compressionWire predicts.
+//   node --test --test-concurrency=1 tests/e2e/week6_workers.test.mjs
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { openSite } from "./harness.mjs";
+import { openLesson } from "./pages.mjs";
+
+let site;
+before(async () => { site = await openSite(); });
+after(async () => { await site?.close(); });
+
+const FAIL = "[data-widget=failure-live]";
+
+async function waitIdle(page, fig, timeout = 120000) {
+  await page.waitForFunction((sel) => !document.querySelector(`${sel} .widget-controls button`).disabled, fig, { timeout });
+}
+
+describe("week 6: failures, elasticity and compression on the Workers", () => {
+  let page, problems;
+  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week6")); });
+  after(async () => { await page.close(); });
+
+  test("Kill a Worker: detected by heartbeat, rolled back, recovered; final θ equals uninterrupted runs", async () => {
+    const fig = page.locator(FAIL);
+    await fig.scrollIntoViewIfNeeded();
+    await fig.getByLabel("Rank to kill").selectOption("1");
+    await fig.getByRole("button", { name: "Train on the Workers" }).click();
+    // Kill once a checkpoint has been committed (the chart's summary counts them).
+    await page.waitForFunction((sel) => /[1-9]\d* checkpoints? committed/.test(
+      document.querySelector(`${sel} .chart-summary`)?.textContent ?? ""), FAIL, { timeout: 60000 });
+    await page.waitForTimeout(150);
+    await fig.getByRole("button", { name: "Kill a Worker" }).click();
+    await page.waitForFunction((sel) => document.querySelector(sel).dataset.equality, FAIL, { timeout: 120000 });
+    const eq = JSON.parse(await fig.evaluate((el) => el.dataset.equality));
+    console.log(`failure recovery: ${JSON.stringify(eq)}`);
+    // One kill, one restart — more only if a loaded machine starved a live Worker's heartbeat for a whole second,
+    // which the equality below must survive too.
+    assert.ok(eq.restarts >= 1, "the failure was detected and the run restarted");
+    assert.equal(eq.fromCheckpoint, 0, "recovered θ equals an uninterrupted run from the same checkpoint, bit for bit");
+    assert.equal(eq.fromStart, 0, "and an uninterrupted run from the start");
+    assert.ok(eq.oneDevice < 1e-12, `one device: ${eq.oneDevice}`);
+    const table = await fig.locator("table").innerText();
+    assert.match(table, /kill, step \d+\trank 1's Worker terminated; nobody is told/);
+    assert.match(table, /detected, step \d+\trank 1 silent [\d.]+ s \(timeout 1 s\): run failed, \d+ steps? to redo/);
+    assert.match(table, /start, step [1-9]\d*\trestart 1 from checkpoint [1-9]\d*; a fresh Worker is rank 1/);
+    const note = await fig.locator(".table-scroll > p").innerText();
+    const [, value, unit] = note.match(/detection delay ([\d.]+) (ms|s)/);
+    const delay = Number(value) / (unit === "ms" ? 1000 : 1);   // kill → detected on the page's clock
+    assert.ok(delay > 0.5 && delay < 5, `detected ${delay} s after the kill (timeout 1 s, beats every 100 ms)`);
+    const [, silence] = table.match(/silent ([\d.]+) s/);
+    assert.ok(Number(silence) >= 1, "never declared dead before the timeout");
+    assert.match(note, /lost work \d+ steps?/);
+    await waitIdle(page, FAIL);
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe("week 6: the seeded failure schedule and Stop", () => {
+  let page, problems;
+  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week6")); });
+  after(async () => { await page.close(); });
+
+  test("Stop ends a supervised run; a seeded schedule kills rank 2 at step 11 with no click, and the run recovers", async () => {
+    const fig = page.locator(FAIL);
+    await fig.scrollIntoViewIfNeeded();
+    await fig.getByRole("button", { name: "Train on the Workers" }).click();
+    await page.waitForTimeout(1500);
+    await fig.getByRole("button", { name: "Stop" }).click();
+    await waitIdle(page, FAIL, 30000);
+    assert.equal(await fig.locator(".widget-readout").innerText(), "Stopped before it finished.");
+
+    await fig.getByLabel("Failure", { exact: true }).selectOption("1");
+    assert.match(await fig.locator(".widget-readout").innerText(), /The seeded schedule kills rank 2 when step 11 is reached/);
+    await fig.getByRole("button", { name: "Train on the Workers" }).click();
+    assert.equal(await fig.getByRole("button", { name: "Kill a Worker" }).isDisabled(), true, "the schedule kills, not the learner");
+    await page.waitForFunction((sel) => document.querySelector(sel).dataset.equality, FAIL, { timeout: 120000 });
+    const eq = JSON.parse(await fig.evaluate((el) => el.dataset.equality));
+    assert.ok(eq.restarts >= 1 && eq.fromCheckpoint === 0 && eq.fromStart === 0, JSON.stringify(eq));
+    const table = await fig.locator("table").innerText();
+    assert.match(table, /kill, step 1[1-9]\trank 2's Worker terminated/);
+    assert.match(table, /restart 1 from checkpoint 10; a fresh Worker is rank 2/);
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe("week 6: elastic resize and compression on the Workers", () => {
+  let page, problems;
+  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week6")); });
+  after(async () => { await page.close(); });
+
+  const runAndWait = async (sel, name) => {
+    const fig = page.locator(sel);
+    await fig.scrollIntoViewIfNeeded();
+    await fig.evaluate((el) => { delete el.dataset.done; });
+    await fig.getByRole("button", { name }).click();
+    await page.waitForFunction((s) => document.querySelector(s).dataset.done, sel, { timeout: 120000 });
+    return fig;
+  };
+
+  test("drop ranks 2 and 5 of 8 at step 20: the ring is rebuilt over 6, equal to trainElastic and one device", async () => {
+    const fig = await runAndWait("[data-widget=elastic-live]", "Run on 8 Workers");
+    const eq = JSON.parse(await fig.evaluate((el) => el.dataset.equality));
+    console.log(`elastic: ${JSON.stringify(eq)}`);
+    assert.equal(eq.ring, "0 → 1 → 3 → 4 → 6 → 7 → 0");
+    assert.ok(eq.lossGap < 1e-12, `loss per step against trainElastic: ${eq.lossGap}`);
+    assert.ok(eq.thetaGap < 1e-12, `final θ against one device: ${eq.thetaGap}`);
+    assert.match(await fig.locator(".widget-readout").innerText(), /Ring after step 20, read from the trace: 0 → 1 → 3/);
+    assert.deepEqual(problems, []);
+  });
+
+  test("three leaving (5 does not divide 24): the Workers and the core both refuse, with the reason", async () => {
+    const fig = page.locator("[data-widget=elastic-live]");
+    await fig.getByLabel("Leaving").selectOption("1,4,6");
+    await runAndWait("[data-widget=elastic-live]", "Run on 8 Workers");
+    const text = await fig.locator(".widget-readout").innerText();
+    assert.match(text, /a global batch of 24 rows cannot be cut into 5 equal shards/);
+    assert.match(text, /trainElastic refuses .*not divisible by 5 workers/);
+    assert.deepEqual(problems, []);
+  });
+
+  test("top-k 1% ± error feedback: bytes per step from the trace equal compressionWire's; losses follow the core", async () => {
+    const fig = await runAndWait("[data-widget=compression-live]", "Run on 4 Workers");
+    const rows = JSON.parse(await fig.evaluate((el) => el.dataset.bytes));
+    console.log(`compression: ${JSON.stringify(rows)}`);
+    assert.deepEqual(rows.map((r) => [r.key, r.trace, r.predicted]), [["full", 6144, 6144], ["topk", 288, 288], ["topk-ef", 288, 288]]);
+    for (const r of rows) assert.ok(Math.abs(r.final - r.core) / r.core < 1e-6, `${r.key}: ${r.final} vs ${r.core}`);
+    const [full, plain, ef] = rows;
+    assert.ok(ef.final < 1.2 * full.final && plain.final > 2 * ef.final, "error feedback brings top-k near the full gradient");
+    assert.deepEqual(problems, []);
+  });
+});
