@@ -5,9 +5,13 @@
 // The code exercises (a Megatron block, an interleaved generator, ZB-H1, MoE dispatch on Workers) are to come.
 import { interleaveBubble, optimalMicroBatches } from "./exercises/pipeline_numeric.js";
 import { layoutChoice, zeroBytes } from "./exercises/scale_numeric.js";
+import { interleavedSchedule } from "./exercises/interleaved_schedule.js";   // code, on Workers (§ 3)
+import { zeroBubbleSchedule } from "./exercises/zero_bubble_schedule.js";    // code, on Workers (§ 4)
 
 export default [
   interleaveBubble,      // w5-interleave
+  interleavedSchedule,   // w5-interleaved-schedule
+  zeroBubbleSchedule,    // w5-zero-bubble
   optimalMicroBatches,   // w5-optimal-m
   zeroBytes,             // w5-zero-bytes
   layoutChoice,          // w5-layout

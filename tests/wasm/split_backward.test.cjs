@@ -41,7 +41,7 @@ test("bad arguments are readable errors", async () => {
   const dy = filled(rows * width, 1), pre = filled(rows * fl, 2), wIn = filled(fl * width, 3), wOut = filled(width * fl, 4);
   assert.throws(() => core.blockBackwardInput(dy, pre, wIn, wOut, rows, width, "swish"), /blockBackwardInput: .*swish/);
   assert.throws(() => core.blockBackwardInput(dy.subarray(1), pre, wIn, wOut, rows, width, "gelu"),
-    /blockBackwardInput: dy has 5 numbers, expected rows · width = 6/);
+    /blockBackwardInput: dy has 5 numbers, expected rows · width = 2 · 3 = 6/);
   assert.throws(() => core.blockBackwardInput(dy, pre, wIn, wOut.subarray(1), rows, width, "gelu"), /blockBackwardInput: wOut/);
   assert.throws(() => core.blockBackwardWeight(dy, pre, pre.subarray(1), dy, rows, width), /blockBackwardWeight: dH has 7 numbers/);
   assert.throws(() => core.blockBackwardWeight(dy, pre, pre, dy, 0, width), /blockBackwardWeight: rows/);
