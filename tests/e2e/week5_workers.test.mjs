@@ -1,0 +1,65 @@
+// Week 5's pipeline schedules on real Workers in Chromium: GPipe, 1F1B, interleaved 1F1B (v = 2) and ZB-H1 at
+// P = 4, m = 8, each op of the last step slowed to 40 ms per stage. Every run ends at single-device training's
+// parameters; the bubble measured from the spans (the idle share of the step) is within 5 percentage points of the
+// paper's formula — (P − 1)/(m + P − 1) = 27.3% for GPipe and 1F1B, 15.8% interleaved, 11.1% ZB-H1 — and the
+// schedules come out in the formula's order; a second press while the runs go is ignored; the time per op changed
+// mid-run discards the runs. The measured numbers are printed (wall-clock on a shared machine: not a benchmark).
+//   node --test --test-concurrency=1 tests/e2e/week5_workers.test.mjs
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { openSite } from "./harness.mjs";
+import { openLesson } from "./pages.mjs";
+
+let site;
+before(async () => { site = await openSite(); });
+after(async () => { await site?.close(); });
+
+const FIG = "[data-widget=pipeline-workers]";
+const TOLERANCE = 0.05;   // of the step: timer slack and message latency under load, a few ms per op in a 1.3 s step
+
+async function rowsOf(page) {
+  return page.$$eval(`${FIG} tbody tr`, (trs) => trs.map((tr) => ({ schedule: tr.dataset.schedule,
+    measured: Number(tr.dataset.measured), over: Number(tr.dataset.over), formula: Number(tr.dataset.formula),
+    gap: Number(tr.dataset.gap), text: tr.innerText })));
+}
+
+describe("week 5: the four pipeline schedules on the Workers", () => {
+  let page, problems;
+  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week5")); });
+  after(async () => { await page.close(); });
+
+  test("each schedule equals one device; the measured bubble is the formula's within 5 points", async () => {
+    await page.locator(FIG).scrollIntoViewIfNeeded();
+    await page.locator(FIG).getByLabel("Time per op").selectOption("40");
+    const button = page.locator(FIG).getByRole("button", { name: "Run the four schedules on the Workers" });
+    await button.click();
+    await button.click();   // ignored while the runs go
+    await page.waitForFunction((sel) => document.querySelectorAll(`${sel} tbody tr[data-measured]`).length === 4 &&
+      !document.querySelector(`${sel} button`).disabled, FIG, { timeout: 180000 });
+    const rows = await rowsOf(page);
+    assert.deepEqual(rows.map((r) => r.schedule), ["gpipe", "1f1b", "interleaved", "zb-h1"]);
+    for (const r of rows) {
+      const share = r.formula / (1 + r.formula);
+      console.log(`${r.schedule}: measured ${(100 * r.measured).toFixed(1)}% of the step (${(100 * r.over).toFixed(1)}% over ` +
+        `the ideal), formula ${(100 * share).toFixed(1)}% (${(100 * r.formula).toFixed(1)}%); parameters ${r.gap.toExponential(1)}; ` +
+        `per device ${r.text.split("\t")[2]}`);
+      assert.ok(r.gap < 1e-12, `${r.schedule}: parameters differ from one device by ${r.gap}`);
+      assert.ok(Math.abs(r.measured - share) < TOLERANCE, `${r.schedule}: measured ${r.measured}, formula ${share}`);
+      assert.match(r.text, /equal/);
+    }
+    const by = Object.fromEntries(rows.map((r) => [r.schedule, r.measured]));
+    assert.ok(by["zb-h1"] < by.interleaved && by.interleaved < by["1f1b"], JSON.stringify(by));
+    assert.equal(await page.locator(`${FIG} svg.pipeline-svg`).count(), 4, "one measured timeline per schedule");
+    assert.match(await page.locator(`${FIG} svg.pipeline-svg`).nth(3).getAttribute("aria-label"), /ZB-H1 on 4 Workers, measured: 96 operations on 4 devices/);
+    assert.deepEqual(problems, []);
+  });
+
+  test("the time per op changed while the Workers run: those runs are not shown", async () => {
+    await page.locator(FIG).getByRole("button", { name: "Run the four schedules on the Workers" }).click();
+    await page.locator(FIG).getByLabel("Time per op").selectOption("20");
+    await page.waitForFunction((sel) => /changed while the Workers ran/.test(
+      document.querySelector(`${sel} .widget-readout`).textContent), FIG, { timeout: 120000 });
+    assert.equal(await page.locator(`${FIG} tbody tr[data-measured]`).count(), 0);
+    assert.deepEqual(problems, []);
+  });
+});
