@@ -12,6 +12,7 @@ import week1 from "../../lessons/week1/exercises.js";
 import week2 from "../../lessons/week2/exercises.js";
 import week3 from "../../lessons/week3/exercises.js";
 import week4 from "../../lessons/week4/exercises.js";
+import week5 from "../../lessons/week5/exercises.js";
 import lab from "../../lessons/lab/exercises.js";
 import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
 import { instrument } from "../../lessons/web/exercise/step_instrument.js";
@@ -23,7 +24,7 @@ import { LEARNER_SEED } from "./judge.mjs";
 import { labInputs, labProgram, LAB_DEFAULTS } from "../../lessons/lab/programs/lab_program.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
-const exercises = [...week1, ...week2, ...week3, ...week4, ...lab].filter((e) => e.kind === "code");
+const exercises = [...week1, ...week2, ...week3, ...week4, ...week5, ...lab].filter((e) => e.kind === "code");
 
 // Steppers as the Workers' (worker/step_hooks.js) behave once the page has chosen: never pause, or pause
 // everywhere and go on at once (reading the variables each time, as a pause does).

@@ -6,6 +6,7 @@
 import * as schedules from "./pipe_schedules.js";
 import * as replay from "./pipe_replay.js";
 import * as device from "./pipe_device.js";
+import { EXAMPLE_PIPE, TRAIN } from "../pipeline_setup.js";
 
 const PARTS = { ...schedules, ...replay, ...device };
 
@@ -20,12 +21,13 @@ export function pipeProgram({ learnerCode = "", replaces = [] } = {}) {
   return [learnerCode, ...shipped].filter(Boolean).join("\n\n") + "\n";
 }
 
-// A run's configuration: the Week 5 example (P = 4, m = 8, v = 2 for interleaved; L = P·v blocks of D = 16,
-// F = 32, tanh; Adam) unless fields say otherwise. delayMs (per op of the last step) only for a measured run.
+// A run's configuration: the Week 5 example (pipeline_setup.js: P = 4, m = 8, v = 2 for interleaved; the MLP with
+// L = P·v blocks, Adam) for 3 steps unless fields say otherwise. delayMs (per op of the last step) only for a
+// measured run.
 export const PIPE_DEFAULTS = Object.freeze({
-  schedule: "1f1b", devices: 4, microBatches: 8, chunksPerDevice: 2,
-  model: { layers: 8, width: 16, hidden: 32, activation: "tanh", residual: true },
-  optimizer: { kind: "adam", lr: 0.01 }, batch: 32, steps: 3, seed: 1, delayMs: null,
+  schedule: "1f1b", ...EXAMPLE_PIPE,
+  model: { ...TRAIN.model, layers: EXAMPLE_PIPE.devices * EXAMPLE_PIPE.chunksPerDevice, residual: true },
+  optimizer: TRAIN.optimizer, batch: TRAIN.batch, steps: 3, seed: TRAIN.seed, delayMs: null,
 });
 
 export const pipeConfig = (fields = {}) => ({ ...PIPE_DEFAULTS, ...fields });
