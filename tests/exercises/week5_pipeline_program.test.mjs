@@ -77,5 +77,6 @@ test("with delays on the virtual clock, the measured bubble is each schedule's f
     assert.ok(Math.abs(measured.overIdeal - want) < 0.02, `${schedule}: measured ${measured.overIdeal}, formula ${want}`);
     assert.ok(Math.abs(measured.bubbleFraction - want / (1 + want)) < 0.02, `${schedule}: fraction ${measured.bubbleFraction}`);
     assert.equal(measured.timeline.length, 4 * v * 8 * (schedule === "zb-h1" ? 3 : 2));
+    measured.opBusy.forEach((b, d) => assert.ok(Math.abs(b - measured.busy[d]) < 0.01 * b, `device ${d}: ops ${b} s, spans ${measured.busy[d]} s`));
   }
 });

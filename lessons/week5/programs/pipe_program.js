@@ -50,7 +50,7 @@ export function assembleParams(results, config) {
 // The step each device ran last, measured from the RunResult: the window from the step's opening barrier to the
 // end of the last op on any device (the op ends the devices recorded); per device the time its spans say it
 // computed inside the window (compute and send spans — the sleeps are compute), the rest idle.
-//   → { makespan (s), busy: [s], idle: [s], idleFraction: [per device], bubbleFraction: Σ idle / (P·makespan),
+//   → { makespan (s), busy: [s], opBusy: [s, from the op stamps], idle: [s], idleFraction: [per device], bubbleFraction: Σ idle / (P·makespan),
 //       overIdeal: makespan / max busy − 1, timeline: [{ device, op, mb, chunk, start, end }] (s from the window) }
 export function measuredBubble(run) {
   const devices = [...run.results].sort((a, b) => a.device - b.device);
@@ -59,9 +59,11 @@ export function measuredBubble(run) {
   const busy = devices.map((r) => run.spans.filter((s) => s.rank === r.device && s.kind !== "wait")
     .reduce((sum, s) => sum + Math.max(0, Math.min(s.end, t0 + makespan) - Math.max(s.start, t0)), 0));
   const idle = busy.map((b) => Math.max(0, makespan - b));
+  // The ops' own durations per device, as the devices stamped them: the drawn timeline, checked against the spans.
+  const opBusy = devices.map((r) => r.opTimes.reduce((sum, t) => sum + (t.end - t.start) / 1000, 0));
   const timeline = devices.flatMap((r) => r.opTimes.map((t) => ({ device: r.device, op: t.op, mb: t.mb, chunk: t.chunk,
     start: t.start / 1000 - t0, end: t.end / 1000 - t0 })));
-  return { makespan, busy, idle, idleFraction: idle.map((x) => x / makespan),
+  return { makespan, busy, opBusy, idle, idleFraction: idle.map((x) => x / makespan),
     bubbleFraction: idle.reduce((a, b) => a + b, 0) / (devices.length * makespan),
     overIdeal: makespan / Math.max(...busy) - 1, timeline };
 }

@@ -92,7 +92,8 @@ export function mountPipelineWorkers(figure, core, clusters) {
         formula, r.gap < 1e-12 ? `equal (${formatNumber(r.gap, { digits: 1 })})` : `off by ${formatNumber(r.gap, { digits: 2 })}`]
         : ["—", "—", "—", formula, "—"];
       return `<tr data-schedule="${s}"${r ? ` data-measured="${r.measured.bubbleFraction}" data-over="${r.measured.overIdeal}" ` +
-        `data-formula="${f.formulaOverIdeal}" data-gap="${r.gap}"` : ""}><th scope="row">${SCHEDULE_NAMES[s]}</th>` +
+        `data-formula="${f.formulaOverIdeal}" data-gap="${r.gap}" ` +
+        `data-busy="${JSON.stringify(r.measured.opBusy.map((b, d) => [b, r.measured.busy[d]]))}"` : ""}><th scope="row">${SCHEDULE_NAMES[s]}</th>` +
         cells.map((c) => `<td>${c}</td>`).join("") + "</tr>";
     });
     t.innerHTML = `<caption>P = ${EXAMPLE_PIPE.devices}, m = ${EXAMPLE_PIPE.microBatches}, ${unit.value} ms per op of a stage ` +
