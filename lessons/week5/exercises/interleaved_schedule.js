@@ -5,7 +5,7 @@
 // (v·m + P − 1)·(t_f + t_b) — the core's makespan, a bubble (P − 1)/(v·m) of the ideal (Narayanan et al. 2021).
 import { intBetween, pick } from "../../web/exercise/params.js";
 import { sourceOf } from "../programs/pipe_program.js";
-import { coreSchedule, fail, overPeak, pipeCase, programWith, trainingVerdict, unitMakespan } from "./pipe_checks.js";
+import { coreSchedule, fail, overPeak, pipeCase, programWith, summarizeResult, trainingVerdict, unitMakespan } from "./pipe_checks.js";
 
 const starter = `// The operations of device \`device\` (0 … devices − 1) for one step of \`microBatches\` micro-batches (a multiple
 // of devices), in order. The model is cut into devices · chunksPerDevice chunks; chunk c lives on device c mod P,
@@ -112,6 +112,7 @@ export const interleavedSchedule = {
   edgeCases,
   judge: { interleavings: 1 },
   check,
+  summarizeResult,
   hints: [
     "Count the device's work as v·m virtual micro-batches k = 0 … v·m − 1. Forward k is micro-batch " +
       "⌊k / (P·v)⌋·P + k mod P through local chunk ⌊k / P⌋ mod v: P micro-batches through chunk d, the same P through " +

@@ -89,3 +89,10 @@ export function overPeak(run, bound) {
 
 // The devices' lists replayed with t_f = t_b = t_w = 1 (a full backward 2).
 export const unitMakespan = (run) => replaySchedules(listsOf(run)).makespan;
+
+// A device's pane: the operations it ran, in order, and the most activations it held.
+export function summarizeResult(value) {
+  if (!value || !Array.isArray(value.schedule)) return undefined;
+  return `device ${value.device} ran ${value.schedule.join(" ")} (F3.4: micro-batch 3 through chunk 4) and held at ` +
+    `most ${value.peakActivations} chunk activations at once`;
+}

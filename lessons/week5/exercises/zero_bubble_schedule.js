@@ -6,7 +6,7 @@
 // finish at the core's ZB-H1 makespan, 3m + P − 1 for m ≥ P, against 1F1B's 3(m + P − 1).
 import { intBetween, pick } from "../../web/exercise/params.js";
 import { sourceOf } from "../programs/pipe_program.js";
-import { coreSchedule, fail, listsOf, overPeak, pipeCase, programWith, trainingVerdict, unitMakespan } from "./pipe_checks.js";
+import { coreSchedule, fail, listsOf, overPeak, pipeCase, programWith, summarizeResult, trainingVerdict, unitMakespan } from "./pipe_checks.js";
 
 const starter = `// The operations of device \`device\` (0 … devices − 1; device d holds chunk d) for one step of \`microBatches\`
 // micro-batches, in order: {op: "F", mb, chunk} forward, {op: "B", mb, chunk} the input gradient only (what
@@ -134,6 +134,7 @@ export const zeroBubbleSchedule = {
   edgeCases,
   judge: { interleavings: 1 },
   check,
+  summarizeResult,
   hints: [
     "Device d starts with min(P − d, m) forwards — one more than 1F1B's warm-up: its first B comes right after.",
     "Then for each micro-batch k in order: B(k); if forwards remain, the next forward — but first W(oldest) when the " +
