@@ -11,6 +11,7 @@
 #include "dsml/chunk_pipeline_parallel.h"
 #include "dsml/error.h"
 #include "dsml/mlp_split_backward.h"
+#include "parallel/micro_batches.h"
 
 namespace dsml {
 namespace {
@@ -60,10 +61,7 @@ MlpParams ChunkPipelineTrainer::full_params() const {
 
 ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSchedule& schedule) {
   const int P = devices_, C = static_cast<int>(chunks_.size());
-  const Eigen::Index rows = batch.inputs.rows();  // B
-  if (rows < 1 || batch.inputs.cols() != model_.width || batch.targets.rows() != rows ||
-      batch.targets.cols() != model_.width)
-    throw Error("batch inputs and targets must both be B x D = B x " + std::to_string(model_.width) + " with B >= 1");
+  micro_batches::check_batch(batch, model_.width);
   if (schedule.devices != P || schedule.chunks_per_device != chunks_per_device_)
     throw Error("schedule \"" + schedule.name + "\" is for P = " + std::to_string(schedule.devices) + ", v = " +
                 std::to_string(schedule.chunks_per_device) + "; the trainer has P = " + std::to_string(P) +
@@ -71,12 +69,7 @@ ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSche
   const PipelineCheck check = check_chunk_schedule(schedule);
   if (!check.valid) throw Error("schedule \"" + schedule.name + "\" is not valid: " + check.message);
   const int m = schedule.micro_batches;
-  if (m > rows)
-    throw Error("a batch of B = " + std::to_string(rows) + " rows cannot be cut into m = " + std::to_string(m) +
-                " micro-batches; use m <= B");
-  const std::vector<std::size_t> sizes = shard_sizes(static_cast<std::size_t>(rows), m);
-  std::vector<Eigen::Index> offset(static_cast<std::size_t>(m), 0);
-  for (int i = 1; i < m; ++i) offset[i] = offset[i - 1] + static_cast<Eigen::Index>(sizes[i - 1]);
+  const micro_batches::Rows cut = micro_batches::cut(batch.inputs.rows(), m);  // micro-batch i's rows
 
   ChunkPipelineStep result;
   std::vector<ChunkWork> work(static_cast<std::size_t>(C));
@@ -107,16 +100,16 @@ ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSche
   auto run = [&](int d, const ChunkOp& op) {
     const int i = op.micro_batch, c = op.chunk;
     ChunkWork& w = work[c];
-    const auto b = static_cast<Eigen::Index>(sizes[i]);  // B_i
+    const Eigen::Index b = cut.rows[i];  // B_i
     switch (op.kind) {
       case Kind::kForward: {
-        const Eigen::MatrixXd x = c == 0 ? Eigen::MatrixXd(batch.inputs.middleRows(offset[i], b)) : w.input[i];
+        const Eigen::MatrixXd x = c == 0 ? Eigen::MatrixXd(batch.inputs.middleRows(cut.offset[i], b)) : w.input[i];
         w.input[i].resize(0, 0);
         w.kept[i] = mlp_forward(chunk_model_, chunks_[c], x);
         result.peak_in_flight[d] = std::max(result.peak_in_flight[d], ++held[d]);
         if (c == C - 1) {  // the loss of micro-batch i, weighted B_i/B so the sum is the global mean
-          const Eigen::MatrixXd target = batch.targets.middleRows(offset[i], b);
-          const double weight = static_cast<double>(b) / static_cast<double>(rows);
+          const Eigen::MatrixXd target = batch.targets.middleRows(cut.offset[i], b);
+          const double weight = static_cast<double>(b) / static_cast<double>(batch.inputs.rows());
           result.loss += weight * mse_loss(w.kept[i].output, target);
           w.d_output[i] = weight * mse_loss_gradient(w.kept[i].output, target);
         } else {

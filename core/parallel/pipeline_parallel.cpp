@@ -11,6 +11,7 @@
 
 #include "dsml/error.h"
 #include "dsml/pipeline_parallel.h"
+#include "parallel/micro_batches.h"
 
 namespace dsml {
 namespace {
@@ -86,25 +87,14 @@ PipelineParallelTrainer::PipelineParallelTrainer(const RankGrid& grid, const Mlp
 PipelineParallelStep PipelineParallelTrainer::step(const Batch& batch, const PipelineSchedule& schedule) {
   using Kind = PipelineOp::Kind;
   const int pp = grid_.pp;
-  const Eigen::Index rows = batch.inputs.rows();  // B
-  if (rows < 1 || batch.inputs.cols() != model_.width || batch.targets.rows() != rows ||
-      batch.targets.cols() != model_.width)
-    throw Error("batch inputs and targets must both be B x D = B x " + std::to_string(model_.width) +
-                " with B >= 1");
+  micro_batches::check_batch(batch, model_.width);
   if (schedule.stages != pp)
     throw Error("schedule \"" + schedule.name + "\" has " + std::to_string(schedule.stages) +
                 " stages, the grid has pp = " + std::to_string(pp));
   const PipelineCheck check = check_pipeline_schedule(schedule);
   if (!check.valid) throw Error("schedule \"" + schedule.name + "\" is not valid: " + check.message);
   const int m = schedule.micro_batches;
-  if (m > rows)
-    throw Error("a batch of B = " + std::to_string(rows) + " rows cannot be cut into m = " + std::to_string(m) +
-                " micro-batches; use m <= B");
-
-  // Micro-batch i = rows [offset_i, offset_i + B_i) of the global batch.
-  const std::vector<std::size_t> sizes = shard_sizes(static_cast<std::size_t>(rows), m);
-  std::vector<Eigen::Index> offset(static_cast<std::size_t>(m), 0);
-  for (int i = 1; i < m; ++i) offset[i] = offset[i - 1] + static_cast<Eigen::Index>(sizes[i - 1]);
+  const micro_batches::Rows cut = micro_batches::cut(batch.inputs.rows(), m);  // micro-batch i's rows
 
   PipelineParallelStep result;
   PipelineMailboxes mail(pp, m, &result.comm);
@@ -121,20 +111,20 @@ PipelineParallelStep PipelineParallelTrainer::step(const Batch& batch, const Pip
   auto run = [&](int s, const PipelineOp& op) {
     StageWork& w = work[s];
     const int i = op.micro_batch;
-    const auto b = static_cast<Eigen::Index>(sizes[i]);  // B_i
+    const Eigen::Index b = cut.rows[i];  // B_i
     switch (op.kind) {
       case Kind::kRecvActivation: w.input[i] = mail.recv_activation(s, i); break;
       case Kind::kRecvGrad: w.d_output[i] = mail.recv_grad(s, i); break;
       case Kind::kForward: {
-        const Eigen::MatrixXd x = s == 0 ? Eigen::MatrixXd(batch.inputs.middleRows(offset[i], b)) : w.input[i];
+        const Eigen::MatrixXd x = s == 0 ? Eigen::MatrixXd(batch.inputs.middleRows(cut.offset[i], b)) : w.input[i];
         w.input[i].resize(0, 0);
         w.kept[i] = mlp_forward(stage_model_, stages_[s], x);  // (B_i, D) out, blocks' x and H kept
         w.kept_now += kept_bytes(w.kept[i]);
         w.kept_peak = std::max(w.kept_peak, w.kept_now);
         w.peak_in_flight = std::max(w.peak_in_flight, ++w.in_flight);
         if (s == pp - 1) {  // the loss of micro-batch i, weighted B_i/B so the sum is the global mean
-          const Eigen::MatrixXd target = batch.targets.middleRows(offset[i], b);
-          const double weight = static_cast<double>(b) / static_cast<double>(rows);
+          const Eigen::MatrixXd target = batch.targets.middleRows(cut.offset[i], b);
+          const double weight = static_cast<double>(b) / static_cast<double>(batch.inputs.rows());
           result.loss += weight * mse_loss(w.kept[i].output, target);
           w.d_output[i] = weight * mse_loss_gradient(w.kept[i].output, target);  // 2(Y − T)/(B·D)
         }

@@ -4,6 +4,9 @@
 // All tp ranks live in this one process: rank t's state is slices_[t] and optimizers_[t], its activations are
 // element t of a RankMatrices. Only tp_f_backward and tp_g_forward (tensor_parallel_comm.cpp) let ranks see
 // each other's numbers — everything else below is rank-local, which is the point of the method.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -65,13 +68,47 @@ TensorParallelTrainer::TensorParallelTrainer(const RankGrid& grid, const MlpConf
   validate(model);
   check_grid(Strategy::tp, grid);
   require_divisible(model, grid.tp);
-  if (grid.tp > 1 && (optimizer.kind == OptimizerKind::lars || optimizer.kind == OptimizerKind::lamb))
-    throw Error(std::string(optimizer_name(optimizer.kind)) +
-                " needs the norm of each whole tensor, which tensor parallelism splits over ranks; use sgd, "
-                "momentum or adam with tp > 1");
   check_shapes(model, initial, "initial params");
   slices_ = split_tensor_parallel(initial, grid.tp);
   optimizers_.assign(static_cast<std::size_t>(grid.tp), Optimizer(optimizer));
+  optimizer_ = optimizer;
+  if (layerwise())
+    moments_.assign(static_cast<std::size_t>(grid.tp), std::vector<ShardMoments>(2 * static_cast<std::size_t>(model.layers)));
+}
+
+bool TensorParallelTrainer::layerwise() const {
+  return grid_.tp > 1 && (optimizer_.kind == OptimizerKind::lars || optimizer_.kind == OptimizerKind::lamb);
+}
+
+// LARS/LAMB on slices: in the flat model (parameter_tensors order, each tensor's values in order) tensor k holds
+// [begin_k, begin_k + n_k) and rank t's slice of it is the t-th of tp equal runs — where its values sit in the
+// tensor does not matter to a norm, only that every value is counted once. update_shards_layerwise all-reduces the
+// per-tensor sums of squares over the tp ranks and applies the unsplit trust ratios.
+void TensorParallelTrainer::update_layerwise(const std::vector<MlpParams>& grads, CommLog* log) {
+  const std::size_t tp = slices_.size();
+  std::vector<std::vector<std::uint64_t>> starts(tp);
+  std::vector<std::vector<Buffer>> params(tp), grad_buffers(tp);
+  std::vector<std::uint64_t> tensor_ends;
+  for (std::size_t t = 0; t < tp; ++t) {
+    const std::vector<const Eigen::MatrixXd*> w = parameter_tensors(static_cast<const MlpParams&>(slices_[t]));
+    const std::vector<const Eigen::MatrixXd*> g = parameter_tensors(grads[t]);
+    std::uint64_t begin = 0;
+    for (std::size_t k = 0; k < w.size(); ++k) {
+      const auto n = static_cast<std::uint64_t>(w[k]->size());  // one slice: 1/tp of the tensor
+      if (!std::all_of(g[k]->data(), g[k]->data() + g[k]->size(), [](double x) { return std::isfinite(x); }))
+        throw DivergedError("a gradient contains nan or inf");
+      starts[t].push_back(begin + t * n);
+      params[t].emplace_back(w[k]->data(), w[k]->data() + w[k]->size());
+      grad_buffers[t].emplace_back(g[k]->data(), g[k]->data() + g[k]->size());
+      begin += n * tp;
+      if (t == 0) tensor_ends.push_back(begin);
+    }
+  }
+  update_shards_layerwise(optimizer_, ++steps_, tensor_ends, starts, params, grad_buffers, moments_, algorithm_, log);
+  for (std::size_t t = 0; t < tp; ++t) {
+    std::vector<Eigen::MatrixXd*> w = parameter_tensors(slices_[t]);
+    for (std::size_t k = 0; k < w.size(); ++k) std::copy(params[t][k].begin(), params[t][k].end(), w[k]->data());
+  }
 }
 
 TpBlockStash tp_block_forward(const MlpConfig& model, const std::vector<const MlpBlock*>& slices, RankMatrices& x,
@@ -152,7 +189,9 @@ ParallelStep TensorParallelTrainer::step(const Batch& batch) {
   }
 
   // ---- optimizer: each rank updates its own slices with its own state — no communication ----------------------
-  for (std::size_t t = 0; t < tp; ++t) optimizers_[t].step(slices_[t], grads[t]);
+  // (LARS/LAMB: one small all-reduce of the per-tensor sums of squares first, update_layerwise.)
+  if (layerwise()) update_layerwise(grads, &result.comm);
+  else for (std::size_t t = 0; t < tp; ++t) optimizers_[t].step(slices_[t], grads[t]);
 
   // ---- bytes held per rank (fp64), at the end of backward when everything below coexists ----------------------
   for (std::size_t t = 0; t < tp; ++t) {
@@ -163,6 +202,8 @@ ParallelStep TensorParallelTrainer::step(const Batch& batch) {
       m.grads += bytes_of(*g);
     for (const Eigen::MatrixXd& st : optimizers_[t].state().first) m.optimizer += bytes_of(st);
     for (const Eigen::MatrixXd& st : optimizers_[t].state().second) m.optimizer += bytes_of(st);
+    if (layerwise())
+      for (const ShardMoments& st : moments_[t]) m.optimizer += bytes_of(st.first) + bytes_of(st.second);
     for (const TpBlockStash& st : stash) m.activations += bytes_of(st.x[t]) + bytes_of(st.h[t]);
     m.total = m.params + m.grads + m.optimizer + m.activations;
     result.memory.push_back(m);

@@ -7,7 +7,9 @@ import { mountPipelineCompare } from "./widgets/pipeline_compare.js";
 import { mountPipelineWorkers } from "./widgets/pipeline_workers.js";
 import { mountMicroBatches } from "./widgets/micro_batches.js";
 import { mountZeroMemory } from "./widgets/zero_memory.js";
+import { mountFsdpPrefetch } from "./widgets/fsdp_prefetch.js";
 import { mountExperts } from "./widgets/experts.js";
+import { mountExpertsWorkers } from "./widgets/experts_workers.js";
 import { mountLayouts } from "./widgets/layouts.js";
 
 await startLesson({
@@ -20,7 +22,9 @@ await startLesson({
     "pipeline-workers": ({ figure, core, clusters }) => mountPipelineWorkers(figure, core, clusters),
     "micro-batches": ({ figure, core }) => mountMicroBatches(figure, core),
     "zero-memory": ({ figure, core }) => mountZeroMemory(figure, core),
+    "fsdp-prefetch": ({ figure, core }) => mountFsdpPrefetch(figure, core),
     "experts": ({ figure, core }) => mountExperts(figure, core),
+    "experts-workers": ({ figure, core, clusters }) => mountExpertsWorkers(figure, core, clusters),
     "layouts": ({ figure, core }) => mountLayouts(figure, core),
   },
 });

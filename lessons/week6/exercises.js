@@ -1,20 +1,32 @@
 // exercises.js — Week 6's exercises as data (format: lessons/web/README.md), in the order of the sections they
 // practise. The page renders and checks them; tests/exercises/week6_exercises.test.mjs proves every reference passes
-// and every wrong answer fails. (The code exercises on Workers — rebuilding the ring, checkpoint/restore, top-k with
-// error feedback in an all-gather, 8-bit stochastic quantization — come with the live failure injection.)
+// and every wrong answer fails; tests/exercises/week6_code.test.mjs and judging.test.mjs judge the code exercises (run
+// on the Workers: the reference passes, every wrong program fails with its message).
 //   exercises/checkpoint_numeric.js   w6-fleet       the fleet's MTBF m/N                   (numeric)  § 1
 //                                     w6-young       Young's √(2δM)                          (numeric)  § 2
 //                                     w6-daly        Daly's higher-order τ*                  (numeric)  § 2
 //   exercises/compression_numeric.js  w6-topk-bytes  top-k's bytes per step, by all-gather   (numeric)  § 4
 //   exercises/ring_choice.js          w6-ring        which compressors ride a ring           (choice)   § 4
+//   exercises/checkpoint_restore.js   w6-checkpoint  save/restore a rank's training state    (code)     § 2
+//   exercises/elastic_ring.js         w6-elastic-ring rebuild the ring after losing 2 ranks  (code)     § 3
+//   exercises/topk_allgather.js       w6-topk-ef     top-k + error feedback by all-gather    (code)     § 4
+//   exercises/quantize_int8.js        w6-int8        8-bit stochastic quantization           (code)     § 4
 import { daly, fleet, young } from "./exercises/checkpoint_numeric.js";
 import { topkBytes } from "./exercises/compression_numeric.js";
 import { ringChoice } from "./exercises/ring_choice.js";
+import { checkpointRestore } from "./exercises/checkpoint_restore.js";
+import { elasticRing } from "./exercises/elastic_ring.js";
+import { topkAllgather } from "./exercises/topk_allgather.js";
+import { quantizeInt8 } from "./exercises/quantize_int8.js";
 
 export default [
   fleet,       // w6-fleet
   young,       // w6-young
   daly,        // w6-daly
+  checkpointRestore,   // w6-checkpoint
+  elasticRing,         // w6-elastic-ring
   topkBytes,   // w6-topk-bytes
   ringChoice,  // w6-ring
+  topkAllgather,       // w6-topk-ef
+  quantizeInt8,        // w6-int8
 ];

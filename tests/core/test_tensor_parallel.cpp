@@ -54,7 +54,7 @@ TEST_P(TensorParallelEquality, MatchesSingleDeviceAfter1And20Steps) {
 }
 
 INSTANTIATE_TEST_SUITE_P(GridsOptimizersResidual, TensorParallelEquality,
-                         ::testing::Combine(::testing::Values(1, 2, 4), ::testing::Values("sgd", "adam"),
+                         ::testing::Combine(::testing::Values(1, 2, 4), ::testing::Values("sgd", "adam", "lars", "lamb"),
                                             ::testing::Bool()));
 
 TEST(TensorParallel, MomentumAlsoMatches) {
@@ -142,6 +142,26 @@ void expect_error(const std::function<void()>& f, const std::string& fragment) {
   }
 }
 
+// LARS and LAMB need whole-tensor norms the tp ranks hold in slices: one all-reduce of 2 sums of squares per
+// tensor over the tp ranks per step, and none for the elementwise optimizers. (Equality: TensorParallelEquality.)
+TEST(TensorParallel, LayerwiseOptimizersAllReduceTheirSquaredNorms) {
+  const MlpConfig m = model(true);  // 3 blocks: 6 tensors
+  const dsml::TeacherTask task(m, 7);
+  for (const char* kind : {"lars", "lamb", "adam"}) {
+    dsml::TensorParallelTrainer trainer(dsml::RankGrid{1, 4, 1}, m, test_optimizer(kind), dsml::init_mlp(m, 42));
+    const dsml::ParallelStep step = trainer.step(task.make_batch(0, kBatch));
+    int found = 0;
+    for (const dsml::CommRecord& r : step.comm.records()) {
+      if (r.label != "trust-ratio norms") continue;
+      ++found;
+      EXPECT_EQ(r.kind, "all-reduce");
+      EXPECT_EQ(r.ranks, 4);
+      EXPECT_DOUBLE_EQ(r.bytes_per_rank, 2.0 * 3 / 4 * 12 * 8) << kind;  // ring all-reduce of 2 values × 6 tensors
+    }
+    EXPECT_EQ(found, std::string(kind) == "adam" ? 0 : 1) << kind;
+  }
+}
+
 TEST(TensorParallel, BadGridsThrowReadableErrors) {
   const MlpConfig m = model(true);  // F = 16
   const MlpParams p = dsml::init_mlp(m, 42);
@@ -150,8 +170,6 @@ TEST(TensorParallel, BadGridsThrowReadableErrors) {
   expect_error([&] { dsml::TensorParallelTrainer(dsml::RankGrid{1, 0, 1}, m, test_optimizer("sgd"), p); }, "tp");
   expect_error([&] { dsml::TensorParallelTrainer(dsml::RankGrid{2, 2, 1}, m, test_optimizer("sgd"), p); },
                "tp runs on a grid with dp = pp = 1 (it uses only tp), got dp = 2, tp = 2, pp = 1");
-  expect_error([&] { dsml::TensorParallelTrainer(dsml::RankGrid{1, 2, 1}, m, test_optimizer("lamb"), p); },
-               "lamb needs the norm of each whole tensor");
   dsml::TensorParallelTrainer ok(dsml::RankGrid{1, 2, 1}, m, test_optimizer("sgd"), p);
   dsml::Batch wrong{Eigen::MatrixXd::Zero(4, 5), Eigen::MatrixXd::Zero(4, 5)};
   expect_error([&] { ok.step(wrong); }, "B x D = B x 8");

@@ -75,6 +75,31 @@ describe("week 5 widgets", () => {
     assert.deepEqual(problems, []);
   });
 
+  test("FSDP prefetch: the readout is stepCost's, prefetch is faster, a faster link exposes less", async () => {
+    const fig = page.locator("[data-widget=fsdp-prefetch]");
+    await fig.scrollIntoViewIfNeeded();
+    await fig.locator(".widget-readout").waitFor();
+    const seconds = (text, label) => {
+      const m = text.match(new RegExp(`${label}: ([\\d.]+) (s|ms|µs)`));
+      return Number(m[1]) * { s: 1, ms: 1e-3, "µs": 1e-6 }[m[2]];
+    };
+    const exposedShare = (text) => Number(text.match(/\((\d+) ?%\) is communication/)[1]);
+    const ib = await readout(page, "fsdp-prefetch");
+    const core = await page.evaluate(() => {
+      const request = { strategy: "zero3", grid: { dp: 64 }, model: { layers: 32, width: 4096, hidden: 16384, activation: "gelu" },
+        batch: 2048 * 64, flops: 150e12, alpha: 5e-6, beta: 1 / 25e9, elementBytes: 2 };
+      return [false, true].map((overlap) => window.dsml.core.stepCost({ ...request, overlap }).total);
+    });
+    assert.ok(Math.abs(seconds(ib, "No prefetch") / core[0] - 1) < 0.01, `${ib} vs ${core}`);
+    assert.ok(Math.abs(seconds(ib, "; prefetch") / core[1] - 1) < 0.01, `${ib} vs ${core}`);
+    assert.ok(core[1] < core[0]);
+    await choose(page, "fsdp-prefetch", "Link", "nvlink");
+    const nvlink = await readout(page, "fsdp-prefetch");
+    assert.ok(exposedShare(nvlink) < exposedShare(ib), `${nvlink} / ${ib}`);
+    assert.equal(await fig.locator("svg rect.ph-span").count() > 20, true, "both timelines drawn");
+    assert.deepEqual(problems, []);
+  });
+
   test("no sideways scroll at 360 px", async () => {
     await page.setViewportSize({ width: 360, height: 800 });
     await page.waitForTimeout(300);

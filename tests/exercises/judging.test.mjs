@@ -1,4 +1,4 @@
-// judging.test.mjs — every code exercise of Weeks 1–3 and the lab, judged as the page's Check judges it
+// judging.test.mjs — every code exercise of Weeks 1–6 and the lab, judged as the page's Check judges it
 // (judgePlan → the judge cluster → the exercise's checker): the reference solution passes at least 20 runs under
 // seeded delivery orders, the synchronous-send runs and the hidden cases; every wrong program in the exercise's
 // `wrongs` fails on every attempt tried, with a message that names its mistake (its `expect`); the starter fails.
@@ -12,6 +12,7 @@ import week2 from "../../lessons/week2/exercises.js";
 import week3 from "../../lessons/week3/exercises.js";
 import week4 from "../../lessons/week4/exercises.js";
 import week5 from "../../lessons/week5/exercises.js";
+import week6 from "../../lessons/week6/exercises.js";
 import lab from "../../lessons/lab/exercises.js";
 import { judgeAttempt, judgeEntry, plansFor } from "./judge.mjs";
 
@@ -26,18 +27,21 @@ const MUST_COVER = {
   "w2-ring-allreduce": { ranks: [2, 16], odd: true, emptyChunks: true },
   "w2-allgather-rd": { ranks: [2, 16] },
   "w2-reduce-scatter-rh": { ranks: [2, 16] },
+  "w6-elastic-ring": { ranks: [4, 16], odd: true },
 };
 
-const exercises = [...week1, ...week2, ...week3, ...week4, ...week5, ...lab].filter((e) => e.kind === "code");
+const exercises = [...week1, ...week2, ...week3, ...week4, ...week5, ...week6, ...lab].filter((e) => e.kind === "code");
 
 test("the code exercises under judgement", () => {
   assert.deepEqual(exercises.map((e) => e.id), ["w1-ping-pong", "w1-token-ring", "w1-bsp-step", "w2-ring-allreduce",
     "w2-allgather-rd", "w2-reduce-scatter-rh", "w3-bucketed-ddp", "w3-accumulate", "w3-weighted", "w3-lars-trust",
-    "w4-key-ranges", "w4-stale-lr", "w4-ssp-gate", "w4-backup-round", "w5-interleaved-schedule", "w5-zero-bubble", "lab-dp-sync", "lab-fsdp-gather", "lab-tp-fg", "lab-1f1b"]);
+    "w4-key-ranges", "w4-stale-lr", "w4-ssp-gate", "w4-backup-round", "w5-megatron",
+    "w5-interleaved-schedule", "w5-zero-bubble", "w5-moe-dispatch",
+    "w6-checkpoint", "w6-elastic-ring", "w6-topk-ef", "w6-int8", "lab-dp-sync", "lab-fsdp-gather", "lab-tp-fg", "lab-1f1b"]);
 });
 
 for (const e of exercises) {
-  const attempts = /^(lab|w3|w4|w5)-/.test(e.id) ? [1, 2] : [1, 2, 3];   // these train a model per run
+  const attempts = /^(lab|w3|w4|w6)-|^w5-(interleaved-schedule|zero-bubble)$/.test(e.id) ? [1, 2] : [1, 2, 3];   // these train a model (or draw 200 quantizations) per run
 
   test(`${e.id}: its judging data — several named wrong programs, each with the mistake it must be told`, () => {
     assert.ok(e.wrongs.length >= 4, `${e.id}: only ${e.wrongs.length} wrong programs`);

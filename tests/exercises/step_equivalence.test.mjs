@@ -1,9 +1,10 @@
 // step_equivalence.test.mjs — a step-through never changes what a program computes. For every code exercise of
-// every week, its reference solution and each of its wrong programs are judged on the runs of a Check (attempt 1
-// of judgePlan: seeded delivery orders, synchronous sends, hidden cases) three ways on the judge cluster: as Run
-// runs them, instrumented with a stepper that lets every rank run free ("continue": the page's Step then
-// Continue), and instrumented with a stepper that pauses before every statement and goes on at once. The
-// RunResult (status, results, output, trace, error and its position) and the checker's verdict must be the same.
+// every week, its reference solution on every run of a Check (attempt 1 of judgePlan: seeded delivery orders,
+// synchronous sends, hidden cases) and each of its wrong programs on the first run that fails it are judged three
+// ways on the judge cluster: as Run runs them, instrumented with a stepper that lets every rank run free
+// ("continue": the page's Step then Continue), and instrumented with a stepper that pauses before every statement
+// and goes on at once. The RunResult (status, results, output, trace, error and its position) and the checker's
+// verdict must be the same.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -13,6 +14,7 @@ import week2 from "../../lessons/week2/exercises.js";
 import week3 from "../../lessons/week3/exercises.js";
 import week4 from "../../lessons/week4/exercises.js";
 import week5 from "../../lessons/week5/exercises.js";
+import week6 from "../../lessons/week6/exercises.js";
 import lab from "../../lessons/lab/exercises.js";
 import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
 import { instrument } from "../../lessons/web/exercise/step_instrument.js";
@@ -24,7 +26,7 @@ import { LEARNER_SEED } from "./judge.mjs";
 import { labInputs, labProgram, LAB_DEFAULTS } from "../../lessons/lab/programs/lab_program.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
-const exercises = [...week1, ...week2, ...week3, ...week4, ...week5, ...lab].filter((e) => e.kind === "code");
+const exercises = [...week1, ...week2, ...week3, ...week4, ...week5, ...week6, ...lab].filter((e) => e.kind === "code");
 
 // Steppers as the Workers' (worker/step_hooks.js) behave once the page has chosen: never pause, or pause
 // everywhere and go on at once (reading the variables each time, as a pause does).
@@ -68,9 +70,10 @@ const essentials = ({ status, results, logs, progress, trace, error, deadlock, s
   ({ status, results, logs, progress, trace, error, deadlock, stopped });
 
 for (const e of exercises) {
-  // The lab's and Week 3's runs train a model: its seeded runs, the synchronous one and the hidden ones, one of each.
+  // The lab's, Week 3's and Week 6's runs train a model (or draw 200 quantizations): its seeded runs, the synchronous
+  // one and the hidden ones, one of each.
   const full = judgePlan(e, exerciseRng(LEARNER_SEED, e.id, 1), 1);
-  const plan = e.id.startsWith("lab-") || e.id.startsWith("w3-") ? [full.find((x) => x.delivery), full.find((x) => x.sendMode === "sync"),
+  const plan = /^(lab|w3|w6)-/.test(e.id) ? [full.find((x) => x.delivery), full.find((x) => x.sendMode === "sync"),
     full.find((x) => x.hidden)].filter(Boolean) : full;
   const steppable = instrument(e.program ? e.program(e.solution) : e.solution,
     { maxLine: e.program ? e.solution.split("\n").length : Infinity }).sites.length > 0;
@@ -78,9 +81,17 @@ for (const e of exercises) {
   test(`${e.id}: Step then Continue, and stepping every statement, compute what Run computes`, async () => {
     let pauses = 0;
     for (const { name, code } of programs) {
+      // The reference solution is stepped on every run of the plan; a wrong program on the run whose verdict
+      // the learner sees (the first that fails it), which is where a stepper changing anything would mislead.
+      const runs = [];
       for (const [i, entry] of plan.entries()) {
-        const where = `${e.id}, ${name}, run ${i + 1}`;
         const plain = await judge(e, code, entry);
+        if (code === e.solution || !plain.verdict.pass) runs.push({ i, entry, plain });
+        if (code !== e.solution && !plain.verdict.pass) break;
+      }
+      assert.ok(runs.length > 0, `${e.id}, ${name}: no run of the plan fails it`);
+      for (const { i, entry, plain } of runs) {
+        const where = `${e.id}, ${name}, run ${i + 1}`;
         const slow = plain.run.status === "ok" ? 600000 : undefined;
         const cont = await judge(e, code, entry, free, slow);
         const every = await judge(e, code, entry, everywhere, slow);
@@ -91,7 +102,6 @@ for (const e of exercises) {
         assert.deepEqual(every.verdict, plain.verdict, `${where}: every statement's verdict`);
         assert.equal(every.seen.unreadable, 0, `${where}: a pause could not read its variables`);
         pauses += every.seen.pauses;
-        if (plain.run.status !== "ok" && plain.run.status === "error") break;   // one failing run says enough
       }
     }
     // The lab's 1F1B exercise has the learner write a plain (synchronous) schedule function: nothing to pause in.

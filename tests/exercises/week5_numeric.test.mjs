@@ -20,8 +20,7 @@ const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 const drawn = (ex, n = 40) => Array.from({ length: n }, (_, seed) => ex.params(mulberry32(seed + 1)));
 const close = (a, b, rel = 1e-12) => Math.abs(a - b) <= rel * Math.abs(b);
 
-test("week 5 lists four exercises with unique ids, three numeric with a wrongAnswer", () => {
-  // (the code exercises are judged in judging.test.mjs)
+test("week 5 lists four numeric and choice exercises with unique ids, three numeric with a wrongAnswer", () => {
   assert.deepEqual(exercises.filter((e) => e.kind !== "code").map((e) => e.id), ["w5-interleave", "w5-optimal-m", "w5-zero-bytes", "w5-layout"]);
   for (const e of exercises.filter((x) => x.kind === "numeric")) assert.equal(typeof e.wrongAnswer, "function", e.id);
 });

@@ -27,8 +27,9 @@ const dalyByHand = (d, M) => { const x = d / (2 * M); return Math.sqrt(2 * d * M
 const drawn = (ex) => [...new Map(Array.from({ length: 200 }, (_, s) => ex.params(mulberry32(s + 1)))
   .map((p) => [JSON.stringify(p), p])).values()];
 
-test("Week 6 has its five exercises in section order, each with hints, a solution and a section that practises it", () => {
-  assert.deepEqual(exercises.map((e) => e.id), ["w6-fleet", "w6-young", "w6-daly", "w6-topk-bytes", "w6-ring"]);
+test("Week 6 has its exercises in section order, each with hints, a solution and a section that practises it", () => {
+  assert.deepEqual(exercises.map((e) => e.id), ["w6-fleet", "w6-young", "w6-daly", "w6-checkpoint", "w6-elastic-ring",
+    "w6-topk-bytes", "w6-ring", "w6-topk-ef", "w6-int8"]);
   for (const e of exercises) assert.ok(e.hints.length >= 2 && e.solutionText.length > 150, e.id);
   const page = readFileSync(new URL("../../lessons/week6/index.html", import.meta.url), "utf8");
   const practised = new Set([...page.matchAll(/data-practise="([^"]+)"/g)].flatMap((m) => m[1].split(" ")));

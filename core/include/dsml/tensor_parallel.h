@@ -27,6 +27,7 @@
 #include "dsml/rank_grid.h"
 #include "dsml/strategy.h"
 #include "dsml/teacher_task.h"
+#include "dsml/zero.h"
 
 namespace dsml {
 
@@ -72,8 +73,10 @@ struct TensorParallelOptions {
 // Trains one model on a grid with dp = pp = 1 and tp ≥ 1 ranks (the rank grid is a value, not a global).
 class TensorParallelTrainer : public ParallelTrainer {
  public:
-  // `initial` must match `model`; throws dsml::Error on a bad grid, F not divisible by tp, or LARS/LAMB with
-  // tp > 1 (their trust ratio needs the norm of the whole tensor: another all-reduce, not modelled here).
+  // `initial` must match `model`; throws dsml::Error on a bad grid or F not divisible by tp. LARS and LAMB with
+  // tp > 1: a trust ratio needs the norm of the whole tensor, which the tp ranks hold in slices — each rank sums
+  // the squares of its slices and one all-reduce of 2 values per tensor ("trust-ratio norms", zero.h's
+  // update_shards_layerwise) gives every rank the unsplit ratios.
   TensorParallelTrainer(const RankGrid& grid, const MlpConfig& model, const OptimizerConfig& optimizer,
                         const MlpParams& initial, const TensorParallelOptions& options = {});
 
@@ -92,7 +95,13 @@ class TensorParallelTrainer : public ParallelTrainer {
   RankGrid grid_;
   std::string algorithm_;
   std::vector<MlpParams> slices_;        // per rank: w_in (F/tp, D), w_out (D, F/tp) per block
-  std::vector<Optimizer> optimizers_;    // per rank, over its slices only
+  std::vector<Optimizer> optimizers_;    // per rank, over its slices only (elementwise optimizers)
+  // LARS/LAMB with tp > 1: the optimizer, its step count and each rank's state per slice (parameter_tensors order).
+  OptimizerConfig optimizer_;
+  std::int64_t steps_ = 0;
+  std::vector<std::vector<ShardMoments>> moments_;
+  bool layerwise() const;
+  void update_layerwise(const std::vector<MlpParams>& grads, CommLog* log);
 };
 
 }  // namespace dsml

@@ -1,0 +1,32 @@
+#include "parallel/micro_batches.h"
+
+#include <string>
+
+#include "dsml/comm.h"
+#include "dsml/error.h"
+
+namespace dsml::micro_batches {
+
+void check_batch(const Batch& batch, int width) {
+  const Eigen::Index rows = batch.inputs.rows();
+  if (rows < 1 || batch.inputs.cols() != width || batch.targets.rows() != rows || batch.targets.cols() != width)
+    throw Error("batch inputs and targets must both be B x D = B x " + std::to_string(width) + " with B >= 1");
+}
+
+Rows cut(Eigen::Index batch_rows, int m) {
+  if (m < 1) throw Error("a step needs m >= 1 micro-batches, got " + std::to_string(m));
+  if (m > batch_rows)
+    throw Error("a batch of B = " + std::to_string(batch_rows) + " rows cannot be cut into m = " + std::to_string(m) +
+                " micro-batches; use m <= B");
+  const std::vector<std::size_t> sizes = shard_sizes(static_cast<std::size_t>(batch_rows), m);
+  Rows cut;
+  cut.offset.assign(static_cast<std::size_t>(m), 0);
+  cut.rows.assign(static_cast<std::size_t>(m), 0);
+  for (int i = 0; i < m; ++i) {
+    cut.rows[i] = static_cast<Eigen::Index>(sizes[i]);
+    if (i > 0) cut.offset[i] = cut.offset[i - 1] + cut.rows[i - 1];
+  }
+  return cut;
+}
+
+}  // namespace dsml::micro_batches
