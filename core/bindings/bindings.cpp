@@ -12,6 +12,7 @@
 #include "lab_adapters.h"
 #include "moe_adapters.h"
 #include "pipeline_adapters.h"
+#include "split_backward_adapters.h"
 #include "scaling_adapters.h"
 #include "ps_adapters.h"
 #include "training_adapters.h"
@@ -92,6 +93,8 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("pipelineTimeline", &Guarded<&b::pipeline_timeline>::call);
   function("pipelineCompare", &Guarded<&b::pipeline_compare>::call);
   function("pipelineTrain", &Guarded<&b::pipeline_train>::call);
+  function("blockBackwardInput", &Guarded<&b::block_backward_input>::call);
+  function("blockBackwardWeight", &Guarded<&b::block_backward_weight>::call);
   // Week 5: mixture of experts across expert-parallel ranks
   function("expertParallel", &Guarded<&b::expert_parallel>::call);
   function("priceExpertAllToAll", &Guarded<&b::price_expert_all_to_all>::call);

@@ -703,6 +703,17 @@ export interface DsmlCore {
   /** blockInBackward writing into dWIn (Fl × D) and dX (rows × D). @throws as blockOutBackwardInto. */
   blockInBackwardInto(dA: Float64Array, pre: Float64Array, x: Float64Array, wIn: Float64Array, rows: number,
                       width: number, activation: "relu" | "gelu" | "tanh", dWIn: Float64Array, dX: Float64Array): void;
+  /** B of a zero-bubble pipeline (Qi et al. 2024): the input-gradient half of blockOutBackward + blockInBackward
+   *  given dy (rows × D), the kept pre (rows × Fl), wIn (Fl × D) and wOut (D × Fl): dH (rows × Fl) =
+   *  (dy·wOut) ⊙ act'(pre), kept for W, and dX (rows × D) = dH·wIn (no residual: the caller adds dy) — bit for bit
+   *  the full backward's dX. @throws as blockInForward. */
+  blockBackwardInput(dy: Float64Array, pre: Float64Array, wIn: Float64Array, wOut: Float64Array, rows: number,
+                     width: number, activation: "relu" | "gelu" | "tanh"): { dH: Float64Array; dX: Float64Array };
+  /** W, the weight-gradient half, from B's dy and dH and the forward's act (rows × Fl) and x (rows × D):
+   *  dWOut (D × Fl) = dyᵀ·act, dWIn (Fl × D) = dHᵀ·x — bit for bit the full backward's. @throws as
+   *  blockInForward. */
+  blockBackwardWeight(dy: Float64Array, act: Float64Array, dH: Float64Array, x: Float64Array, rows: number,
+                      width: number): { dWOut: Float64Array; dWIn: Float64Array };
   /** act(pre), elementwise. @throws on an unknown activation. */
   activate(pre: Float64Array, activation: "relu" | "gelu" | "tanh"): Float64Array;
   /** loss = Σ(y − t)²/n and grad = 2(y − t)/n, n = y.length. @throws on different lengths or an empty y. */

@@ -23,25 +23,6 @@ namespace dsml::bindings {
 
 namespace {
 
-Activation activation_arg(const std::string& name, const std::string& fn) {
-  try {
-    return parse_activation(name);
-  } catch (const Error& e) {
-    throw Error(fn + ": " + e.what());
-  }
-}
-
-// The model width D and the batch rows B of a kernel call.
-struct Dims {
-  Eigen::Index rows;
-  Eigen::Index width;
-};
-
-Dims dims(double rows, double width, const std::string& fn) {
-  return {static_cast<Eigen::Index>(whole_value(rows, fn + ": rows", 1, 1000000000)),
-          static_cast<Eigen::Index>(whole_value(width, fn + ": width", 1, 1000000000))};
-}
-
 // The teacher of the latest teacherBatch request. A lab run asks every Worker for step after step of the same task,
 // and drawing the teacher's weights (init_mlp: 2·L·D·F Gaussians, ~1.5 ms in wasm for the lab's default model)
 // cost more than the batch itself. A memo of a pure function: the batch is the same with or without it.

@@ -5,6 +5,7 @@
 #include <emscripten/emscripten.h>
 
 #include "dsml/error.h"
+#include "fields.h"
 
 // (At global scope: emscripten finds an EM_JS by its C symbol.)
 
@@ -95,6 +96,19 @@ void write_values(const val& target, const Values& values, const std::string& fn
 val to_row_major(const Eigen::MatrixXd& m) {
   const RowMajor buffer = m;
   return float64_array(buffer.data(), static_cast<std::size_t>(buffer.size()));
+}
+
+Activation activation_arg(const std::string& name, const std::string& fn) {
+  try {
+    return parse_activation(name);
+  } catch (const Error& e) {
+    throw Error(fn + ": " + e.what());
+  }
+}
+
+Dims dims(double rows, double width, const std::string& fn) {
+  return {static_cast<Eigen::Index>(whole_value(rows, fn + ": rows", 1, 1000000000)),
+          static_cast<Eigen::Index>(whole_value(width, fn + ": width", 1, 1000000000))};
 }
 
 }  // namespace dsml::bindings

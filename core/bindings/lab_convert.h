@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "dsml/mlp.h"
+
 namespace dsml::bindings {
 
 using emscripten::val;
@@ -48,5 +50,15 @@ void write_values(const val& target, const Values& values, const std::string& fn
 
 // A fresh Float64Array with m's entries in row-major order.
 val to_row_major(const Eigen::MatrixXd& m);
+
+// An activation by name; throws Error("<fn>: <parse_activation's message>").
+Activation activation_arg(const std::string& name, const std::string& fn);
+
+// The batch rows B and the model width D of a kernel call, whole numbers >= 1 (throws Error naming fn otherwise).
+struct Dims {
+  Eigen::Index rows;
+  Eigen::Index width;
+};
+Dims dims(double rows, double width, const std::string& fn);
 
 }  // namespace dsml::bindings

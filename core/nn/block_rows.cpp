@@ -47,6 +47,24 @@ void block_in_backward(Activation activation, const BlockShape& s, const double*
   to_rows(g.d_x, dx);
 }
 
+void block_backward_input(Activation activation, const BlockShape& s, const double* dy, const double* pre,
+                          const double* w_in, const double* w_out, double* dh, double* dx) {
+  const BlockInputGradients<double> g = dsml::block_backward_input<double>(
+      activation, from_rows(dy, s.rows, s.width), from_rows(pre, s.rows, s.slice), from_rows(w_in, s.slice, s.width),
+      from_rows(w_out, s.width, s.slice));
+  to_rows(g.d_pre, dh);
+  to_rows(g.d_x, dx);
+}
+
+void block_backward_weight(const BlockShape& s, const double* dy, const double* act, const double* dh,
+                           const double* x, double* dw_out, double* dw_in) {
+  const BlockWeightGradients<double> g = dsml::block_backward_weight<double>(
+      from_rows(dy, s.rows, s.width), from_rows(act, s.rows, s.slice), from_rows(dh, s.rows, s.slice),
+      from_rows(x, s.rows, s.width));
+  to_rows(g.d_w_out, dw_out);
+  to_rows(g.d_w_in, dw_in);
+}
+
 void activate(Activation activation, const double* pre, Eigen::Index n, double* out) {
   to_rows(dsml::activate<double>(activation, from_rows(pre, n, 1)), out);
 }

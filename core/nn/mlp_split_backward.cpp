@@ -35,13 +35,12 @@ MlpInputGradients mlp_backward_input(const MlpConfig& config, const MlpParams& p
   for (std::size_t l = layers; l-- > 0;) {
     const MlpBlock& block = params.blocks[l];
     const Eigen::MatrixXd h = pre_of(forward, block.w_in, l);                                        // (B, F)
-    const Eigen::MatrixXd d_a = matmul<double>(dy, Transpose::no, block.w_out, Transpose::no);       // (B, F)
-    Eigen::MatrixXd dh = d_a.cwiseProduct(activate_derivative<double>(config.activation, h));        // (B, F)
-    Eigen::MatrixXd dx = matmul<double>(dh, Transpose::no, block.w_in, Transpose::no);               // (B, D)
-    if (config.residual) dx += dy;
+    BlockInputGradients<double> b = block_backward_input<double>(config.activation, dy, h, block.w_in,
+                                                                  block.w_out);  // dH (B, F), dx (B, D)
+    if (config.residual) b.d_x += dy;
     grads.d_out[l] = std::move(dy);
-    grads.d_pre[l] = std::move(dh);
-    dy = std::move(dx);
+    grads.d_pre[l] = std::move(b.d_pre);
+    dy = std::move(b.d_x);
   }
   grads.d_input = std::move(dy);
   return grads;
@@ -59,8 +58,9 @@ MlpParams mlp_backward_weight(const MlpConfig& config, const MlpParams& params, 
   for (std::size_t l = 0; l < layers; ++l) {
     const Eigen::MatrixXd& x = forward.inputs[l];  // (B, D)
     const Eigen::MatrixXd a = activate(config.activation, pre_of(forward, params.blocks[l].w_in, l));  // (B, F)
-    grads.blocks[l].w_out = matmul<double>(input.d_out[l], Transpose::yes, a, Transpose::no);       // (D, F)
-    grads.blocks[l].w_in = matmul<double>(input.d_pre[l], Transpose::yes, x, Transpose::no);        // (F, D)
+    BlockWeightGradients<double> w = block_backward_weight<double>(input.d_out[l], a, input.d_pre[l], x);
+    grads.blocks[l].w_out = std::move(w.d_w_out);  // (D, F)
+    grads.blocks[l].w_in = std::move(w.d_w_in);    // (F, D)
   }
   return grads;
 }

@@ -3,15 +3,21 @@
 //   exercises/pipeline_numeric.js   interleaving's bubble (§ 3), the best m with overhead (§ 5)      (numeric)
 //   exercises/scale_numeric.js      ZeRO-3 vs ZeRO-1 bytes for 7B (§ 6) (numeric); a layout for 30B (§ 8) (choice)
 //   exercises/megatron_block.js     a Megatron block from a split that all-gathers (§ 1)                (code, Workers)
+//   exercises/interleaved_schedule.js  an interleaved 1F1B generator (§ 3)                             (code, Workers)
+//   exercises/zero_bubble_schedule.js  ZB-H1 with separate B and W kernels (§ 4)                      (code, Workers)
 //   exercises/moe_dispatch.js       MoE all-to-all dispatch and combine (§ 7)                          (code, Workers)
 import { interleaveBubble, optimalMicroBatches } from "./exercises/pipeline_numeric.js";
 import { layoutChoice, zeroBytes } from "./exercises/scale_numeric.js";
 import { megatronBlock } from "./exercises/megatron_block.js";
+import { interleavedSchedule } from "./exercises/interleaved_schedule.js";
+import { zeroBubbleSchedule } from "./exercises/zero_bubble_schedule.js";
 import { moeDispatch } from "./exercises/moe_dispatch.js";
 
 export default [
   megatronBlock,         // w5-megatron
   interleaveBubble,      // w5-interleave
+  interleavedSchedule,   // w5-interleaved-schedule
+  zeroBubbleSchedule,    // w5-zero-bubble
   optimalMicroBatches,   // w5-optimal-m
   zeroBytes,             // w5-zero-bytes
   moeDispatch,           // w5-moe-dispatch

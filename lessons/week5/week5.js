@@ -4,6 +4,7 @@ import exercises from "./exercises.js";
 import { mountTpSplit } from "./widgets/tp_split.js";
 import { mountPipelineTimeline } from "./widgets/pipeline_timeline.js";
 import { mountPipelineCompare } from "./widgets/pipeline_compare.js";
+import { mountPipelineWorkers } from "./widgets/pipeline_workers.js";
 import { mountMicroBatches } from "./widgets/micro_batches.js";
 import { mountZeroMemory } from "./widgets/zero_memory.js";
 import { mountFsdpPrefetch } from "./widgets/fsdp_prefetch.js";
@@ -18,6 +19,7 @@ await startLesson({
     "tp-split": ({ figure, core }) => mountTpSplit(figure, core),
     "pipeline-timeline": ({ figure, core }) => mountPipelineTimeline(figure, core),
     "pipeline-compare": ({ figure, core }) => mountPipelineCompare(figure, core),
+    "pipeline-workers": ({ figure, core, clusters }) => mountPipelineWorkers(figure, core, clusters),
     "micro-batches": ({ figure, core }) => mountMicroBatches(figure, core),
     "zero-memory": ({ figure, core }) => mountZeroMemory(figure, core),
     "fsdp-prefetch": ({ figure, core }) => mountFsdpPrefetch(figure, core),

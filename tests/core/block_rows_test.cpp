@@ -65,6 +65,33 @@ TEST(BlockRows, EveryKernelEqualsTheColumnMajorKernelBitForBit) {
   expect_identical(dx_r, in_g.d_x, "dX");
 }
 
+// The backward cut in two (zero-bubble pipelines): B then W gives the full backward's dX, dW_out and dW_in bit for
+// bit, column-major and row-major alike.
+TEST(BlockRows, BackwardInputThenWeightEqualsTheFullBackwardBitForBit) {
+  const dsml::row_major::BlockShape s{3, 5, 7};  // rows, D, Fl
+  const auto act_fn = dsml::Activation::tanh;
+  const Eigen::MatrixXd x = filled(3, 5, 1.1), w_in = filled(7, 5, 1.2), w_out = filled(5, 7, 1.3), dy = filled(3, 5, 1.4);
+  const Eigen::MatrixXd pre = dsml::pre_activation(x, w_in), act = dsml::activate<double>(act_fn, pre);
+  const auto out_g = dsml::block_out_backward(dy, act, w_out);
+  const auto in_g = dsml::block_in_backward(act_fn, out_g.d_a, pre, x, w_in);
+
+  const auto b = dsml::block_backward_input(act_fn, dy, pre, w_in, w_out);
+  const auto w = dsml::block_backward_weight(dy, act, b.d_pre, x);
+  expect_identical(rows_of(b.d_x), in_g.d_x, "B: dX");
+  expect_identical(rows_of(w.d_w_out), out_g.d_w_out, "W: dW_out");
+  expect_identical(rows_of(w.d_w_in), in_g.d_w_in, "W: dW_in");
+
+  std::vector<double> dh_r(21), dx_r(15), dw_out_r(35), dw_in_r(35);
+  dsml::row_major::block_backward_input(act_fn, s, rows_of(dy).data(), rows_of(pre).data(), rows_of(w_in).data(),
+                                        rows_of(w_out).data(), dh_r.data(), dx_r.data());
+  expect_identical(dh_r, b.d_pre, "row-major B: dH");
+  expect_identical(dx_r, in_g.d_x, "row-major B: dX");
+  dsml::row_major::block_backward_weight(s, rows_of(dy).data(), rows_of(act).data(), dh_r.data(), rows_of(x).data(),
+                                         dw_out_r.data(), dw_in_r.data());
+  expect_identical(dw_out_r, out_g.d_w_out, "row-major W: dW_out");
+  expect_identical(dw_in_r, in_g.d_w_in, "row-major W: dW_in");
+}
+
 TEST(BlockRows, ActivateAndLossTakeTheirValuesAsOneColumn) {
   const Eigen::MatrixXd y = filled(12, 1, 0.5), t = filled(12, 1, 0.9);
   std::vector<double> act(12), grad(12);

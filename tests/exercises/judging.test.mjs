@@ -35,12 +35,13 @@ const exercises = [...week1, ...week2, ...week3, ...week4, ...week5, ...week6, .
 test("the code exercises under judgement", () => {
   assert.deepEqual(exercises.map((e) => e.id), ["w1-ping-pong", "w1-token-ring", "w1-bsp-step", "w2-ring-allreduce",
     "w2-allgather-rd", "w2-reduce-scatter-rh", "w3-bucketed-ddp", "w3-accumulate", "w3-weighted", "w3-lars-trust",
-    "w4-key-ranges", "w4-stale-lr", "w4-ssp-gate", "w4-backup-round", "w5-megatron", "w5-moe-dispatch",
+    "w4-key-ranges", "w4-stale-lr", "w4-ssp-gate", "w4-backup-round", "w5-megatron",
+    "w5-interleaved-schedule", "w5-zero-bubble", "w5-moe-dispatch",
     "w6-checkpoint", "w6-elastic-ring", "w6-topk-ef", "w6-int8", "lab-dp-sync", "lab-fsdp-gather", "lab-tp-fg", "lab-1f1b"]);
 });
 
 for (const e of exercises) {
-  const attempts = /^(lab|w3|w4|w6)-/.test(e.id) ? [1, 2] : [1, 2, 3];   // these train a model (or draw 200 quantizations) per run
+  const attempts = /^(lab|w3|w4|w6)-|^w5-(interleaved-schedule|zero-bubble)$/.test(e.id) ? [1, 2] : [1, 2, 3];   // these train a model (or draw 200 quantizations) per run
 
   test(`${e.id}: its judging data — several named wrong programs, each with the mistake it must be told`, () => {
     assert.ok(e.wrongs.length >= 4, `${e.id}: only ${e.wrongs.length} wrong programs`);

@@ -21,10 +21,13 @@ const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 const LEARNERS = [11, 2024, 777];
 
 test("Week 5 lists its code exercises, each practised from its section", () => {
-  assert.deepEqual(exercises.filter((e) => e.kind === "code").map((e) => e.id), ["w5-megatron", "w5-moe-dispatch"]);
+  assert.deepEqual(exercises.filter((e) => e.kind === "code").map((e) => e.id),
+    ["w5-megatron", "w5-interleaved-schedule", "w5-zero-bubble", "w5-moe-dispatch"]);
   const page = readFileSync(new URL("../../lessons/week5/index.html", import.meta.url), "utf8");
   assert.match(page, /<section id="tensor" data-practise="[^"]*w5-megatron/);
   assert.match(page, /<section id="experts" data-practise="[^"]*w5-moe-dispatch/);
+  assert.match(page, /<section id="interleaved" data-practise="[^"]*w5-interleaved-schedule/);
+  assert.match(page, /<section id="zero-bubble" data-practise="[^"]*w5-zero-bubble/);
 });
 
 test("the Megatron checker's single device is trainSingle's: the same first loss", () => {

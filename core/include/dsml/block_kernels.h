@@ -16,6 +16,7 @@
 
 #include <Eigen/Core>
 #include <cmath>
+#include <utility>
 
 #include "dsml/error.h"
 #include "dsml/gemm.h"
@@ -130,6 +131,45 @@ BlockInGradients<Scalar> block_in_backward(Activation activation, const BlockMat
   const BlockMatrix<Scalar> dh = d_a.cwiseProduct(activate_derivative<Scalar>(activation, pre));
   return {matmul<Scalar>(dh, Transpose::yes, x, Transpose::no, kernel),
           matmul<Scalar>(dh, Transpose::no, w_in, Transpose::no, kernel)};
+}
+
+// ---- the backward cut in two (zero-bubble pipelines: Qi et al., ICLR 2024; dsml/mlp_split_backward.h) ---------
+// The same products as block_out_backward + block_in_backward, grouped by who waits for them:
+//   B (input gradient, the previous stage waits):  dA = dY · W_out (B, Fl)   dH = dA ⊙ act'(H) (B, Fl)
+//                                                  dx = dH · W_in (B, D)   [+ dY with the residual: the caller's]
+//   W (weight gradient, nobody waits):             dW_out = dYᵀ · A (D, Fl)   dW_in = dHᵀ · x (Fl, D)
+// B then W gives block_out_backward's and block_in_backward's numbers bit for bit; between them the caller keeps
+// dY and dH.
+template <typename Scalar>
+struct BlockInputGradients {
+  BlockMatrix<Scalar> d_pre;  // (B, Fl) = dH, kept for W
+  BlockMatrix<Scalar> d_x;    // (B, D) = dH · W_in, without the residual's dY
+};
+
+template <typename Scalar>
+BlockInputGradients<Scalar> block_backward_input(Activation activation, const BlockMatrix<Scalar>& dy,
+                                                 const BlockMatrix<Scalar>& pre, const BlockMatrix<Scalar>& w_in,
+                                                 const BlockMatrix<Scalar>& w_out,
+                                                 GemmKernel kernel = GemmKernel::automatic) {
+  const BlockMatrix<Scalar> d_a = matmul<Scalar>(dy, Transpose::no, w_out, Transpose::no, kernel);
+  BlockMatrix<Scalar> dh = d_a.cwiseProduct(activate_derivative<Scalar>(activation, pre));
+  BlockMatrix<Scalar> dx = matmul<Scalar>(dh, Transpose::no, w_in, Transpose::no, kernel);
+  return {std::move(dh), std::move(dx)};
+}
+
+template <typename Scalar>
+struct BlockWeightGradients {
+  BlockMatrix<Scalar> d_w_out;  // (D, Fl) = dYᵀ · A
+  BlockMatrix<Scalar> d_w_in;   // (Fl, D) = dHᵀ · x
+};
+
+// Given B's dY (B, D) and dH (B, Fl), and the forward's A (B, Fl) and x (B, D).
+template <typename Scalar>
+BlockWeightGradients<Scalar> block_backward_weight(const BlockMatrix<Scalar>& dy, const BlockMatrix<Scalar>& a,
+                                                   const BlockMatrix<Scalar>& dh, const BlockMatrix<Scalar>& x,
+                                                   GemmKernel kernel = GemmKernel::automatic) {
+  return {matmul<Scalar>(dy, Transpose::yes, a, Transpose::no, kernel),
+          matmul<Scalar>(dh, Transpose::yes, x, Transpose::no, kernel)};
 }
 
 }  // namespace dsml

@@ -36,6 +36,14 @@ void block_out_backward(const BlockShape& s, const double* dy, const double* act
 void block_in_backward(Activation activation, const BlockShape& s, const double* da, const double* pre,
                        const double* x, const double* w_in, double* dw_in, double* dx);
 
+// The backward cut in two (zero-bubble pipelines; dsml/block_kernels.h): B, then W from B's dH.
+// B: dh = (dy·w_out) ⊙ act'(pre), dx = dh·w_in (no residual).
+void block_backward_input(Activation activation, const BlockShape& s, const double* dy, const double* pre,
+                          const double* w_in, const double* w_out, double* dh, double* dx);
+// W: dw_out = dyᵀ·act, dw_in = dhᵀ·x.
+void block_backward_weight(const BlockShape& s, const double* dy, const double* act, const double* dh,
+                           const double* x, double* dw_out, double* dw_in);
+
 // out = act(pre), elementwise over n values (taken as one column, as the lab always has).
 void activate(Activation activation, const double* pre, Eigen::Index n, double* out);
 
