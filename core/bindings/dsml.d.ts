@@ -319,6 +319,9 @@ export interface StepCostRequest {
   /** Compute and communication on two streams, each collective issued when its data is ready (a bucket's
    *  gradients, FSDP's one-block-ahead prefetch). Default false: one after the other. */
   overlap?: boolean;
+  /** LARS/LAMB: ZeRO-1/2/3, tp and fsdp-tp all-reduce 2 sums of squares per tensor before the update, labelled
+   *  "trust-ratio norms" (replicated DP needs none: every rank holds the whole gradient). Default false. */
+  layerwiseNorms?: boolean;
   /** B per value, > 0, default 4 (fp32). */
   elementBytes?: number;
   /** Optimizer state values per parameter (0 SGD, 1 momentum, 2 Adam), whole number >= 0, default 2. */

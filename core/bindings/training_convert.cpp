@@ -101,6 +101,7 @@ StepCostConfig to_step_cost_config(const val& r) {
   c.optimizer_states = static_cast<int>(whole_field_or(r, "optimizerStates", c.optimizer_states, ctx, 0, 1 << 30));
   c.bucket_bytes = number_field_or(r, "bucketBytes", c.bucket_bytes, ctx);
   c.recompute = flag_field_or(r, "recompute", c.recompute, ctx);
+  c.layerwise_norms = flag_field_or(r, "layerwiseNorms", c.layerwise_norms, ctx);
   c.overlap = flag_field_or(r, "overlap", c.overlap, ctx);
   if (!r["algorithm"].isUndefined()) c.algorithm = text_field(r, "algorithm", ctx);
   return c;

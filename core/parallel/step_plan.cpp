@@ -55,6 +55,7 @@ void plan_sharded(const StepCostConfig& c, bool tp, double fwd, double bwd, doub
   const std::string block = "block ";
   int previous = -1;  // the compute phase before, whose start issues the next gather
   int input = -1;     // the TP all-reduce whose result the next compute needs
+  std::vector<int> scattered;  // the gradients' reduce-scatters
   for (int l = 0; l < L; ++l) {
     const std::string n = std::to_string(l);
     const int gather = b.collective("all-gather", block + n + " params forward", slice, Axis::dp, {}, previous);
@@ -70,8 +71,11 @@ void plan_sharded(const StepCostConfig& c, bool tp, double fwd, double bwd, doub
     if (input >= 0) needs.push_back(input);
     previous = b.compute(block + n + " backward", bwd, needs);
     if (tp) input = b.collective("all-reduce", block + n + " f backward (dX)", activation, Axis::tp, {previous});
-    b.collective("reduce-scatter", block + n + " grads", slice, Axis::dp, {previous});
+    scattered.push_back(b.collective("reduce-scatter", block + n + " grads", slice, Axis::dp, {previous}));
   }
+  // LARS/LAMB: the per-tensor sums of squares of every shard (2 per tensor, 2L tensors), all-reduced over every
+  // rank (zero3.cpp over dp, fsdp_tensor_parallel.cpp over dp·tp).
+  if (c.layerwise_norms) b.collective("all-reduce", "trust-ratio norms", 4.0 * L, tp ? Axis::all : Axis::dp, scattered);
 }
 
 // Megatron TP (tensor_parallel.cpp): each block's g all-reduce feeds the next block, each f all-reduce the block
@@ -83,10 +87,13 @@ void plan_tensor_parallel(const StepCostConfig& c, double fwd, double bwd, doubl
     const int f = b.compute(block + std::to_string(l) + " forward", fwd, when(input));
     input = b.collective("all-reduce", block + std::to_string(l) + " g forward (Y)", activation, Axis::tp, {f});
   }
+  int last = -1;
   for (int l = c.model.layers; l-- > 0;) {
-    const int g = b.compute(block + std::to_string(l) + " backward", bwd, when(input));
-    input = b.collective("all-reduce", block + std::to_string(l) + " f backward (dX)", activation, Axis::tp, {g});
+    last = b.compute(block + std::to_string(l) + " backward", bwd, when(input));
+    input = b.collective("all-reduce", block + std::to_string(l) + " f backward (dX)", activation, Axis::tp, {last});
   }
+  // LARS/LAMB: each rank holds slices of every tensor; 2 sums of squares per tensor, all-reduced over tp.
+  if (c.layerwise_norms) b.collective("all-reduce", "trust-ratio norms", 4.0 * c.model.layers, Axis::tp, {last});
 }
 
 // single, the dp family, ZeRO-1/2 (data_parallel.cpp, zero.cpp): forward, backward block by block (last first),
@@ -123,10 +130,14 @@ void plan_replicated(const StepCostConfig& c, double fwd, double bwd, Builder& b
     if (s == Strategy::dp_bucketed) b.collective("all-reduce", name, values, Axis::dp, {ready});
     else reduced.push_back(b.collective("reduce-scatter", name + " grads", values, Axis::dp, {ready}));
   }
-  // ZeRO-1/2: after the optimizer update, which runs once every bucket's gradients are reduced (zero.cpp).
+  // ZeRO-1/2: after the optimizer update, which runs once every bucket's gradients are reduced (zero.cpp) — and
+  // for LARS/LAMB once the shards' sums of squares (2 per tensor) are all-reduced.
+  int update = reduced.empty() ? -1 : reduced.back();
+  if (c.layerwise_norms && !reduced.empty())
+    update = b.collective("all-reduce", "trust-ratio norms", 4.0 * L, Axis::dp, reduced);
   for (std::size_t i = 0; i < reduced.size(); ++i)
     b.collective("all-gather", "bucket " + std::to_string(i) + " params",
-                 static_cast<double>(buckets[i].end - buckets[i].begin), Axis::dp, {reduced.back()});
+                 static_cast<double>(buckets[i].end - buckets[i].begin), Axis::dp, {update});
 }
 
 }  // namespace
@@ -136,6 +147,8 @@ Plan plan_step(const StepCostConfig& c) {
   Plan plan;
   plan.dp_groups = groups_along(g, true);
   plan.tp_groups = groups_along(g, false);
+  plan.all_ranks.emplace_back();
+  for (int r = 0; r < g.size(); ++r) plan.all_ranks.back().push_back(r);
   // Per rank and block: B/dp rows, F/tp hidden units.
   const double rows = static_cast<double>(c.batch) / g.dp;
   const double fwd = block_forward_flops(rows, c.model.width, static_cast<double>(c.model.hidden) / g.tp);

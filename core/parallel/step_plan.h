@@ -12,14 +12,14 @@ namespace dsml::step_plan {
 
 using Groups = std::vector<std::vector<int>>;  // disjoint groups of global ranks
 
-enum class Axis { dp, tp };  // which groups a collective runs over
+enum class Axis { dp, tp, all };  // which groups a collective runs over (all: one group of every rank)
 
 struct Phase {
   std::string kind;         // "compute" or a collective: "all-reduce", "all-gather", "reduce-scatter"
   std::string label;        // "block 1 backward", "bucket 0", "block 2 params forward"
   double flops = 0;         // compute: per rank
   double values = 0;        // collective: n elements per group call
-  Axis axis = Axis::dp;     // collective: over the dp groups (tp columns) or the tp groups (replicas)
+  Axis axis = Axis::dp;     // collective: over the dp groups (tp columns), the tp groups (replicas) or all ranks
   std::vector<int> after;   // overlap: the phases whose END this one needs (its data, or its input)
   int issued_at = -1;       // overlap, collectives: the compute phase at whose START it is issued — a prefetch
                             // (FSDP gathers the next block while this one runs); -1: issued when `after` ends
@@ -29,8 +29,11 @@ struct Phase {
 struct Plan {
   Groups dp_groups;            // the tp columns {(d, t) : d}
   Groups tp_groups;            // the replicas {(d, t) : t}
+  Groups all_ranks;            // one group: every rank
   std::vector<Phase> phases;   // in the order the implementation runs them (its CommLog order)
-  const Groups& groups(const Phase& p) const { return p.axis == Axis::dp ? dp_groups : tp_groups; }
+  const Groups& groups(const Phase& p) const {
+    return p.axis == Axis::dp ? dp_groups : p.axis == Axis::tp ? tp_groups : all_ranks;
+  }
 };
 
 // The phases of one step of any strategy but the pipelines, for a validated config.

@@ -263,6 +263,37 @@ TEST(StepCostVsImplementation, FsdpTensorParallel) {
   for (std::size_t r = 0; r < 10; ++r) expect_same_memory(model.memory[r], step.memory[r], "fsdp-tp");
 }
 
+// LARS/LAMB: the strategies that split tensors all-reduce 2 sums of squares per tensor before the update — the
+// model prices the implementations' "trust-ratio norms" call for call; replicated DP needs none.
+TEST(StepCostVsImplementation, LayerwiseNorms) {
+  dsml::OptimizerConfig lars;
+  lars.kind = dsml::OptimizerKind::lars;
+  for (const auto& [strategy, grid] : std::vector<std::pair<std::string, dsml::RankGrid>>{
+           {"zero1", {5, 1, 1}}, {"zero3", {5, 1, 1}}, {"tp", {1, 3, 1}}, {"fsdp-tp", {5, 2, 1}}}) {
+    Tiny t(strategy, grid);
+    t.cost.bucket_bytes = 40 * 4;
+    t.cost.layerwise_norms = true;
+    const StepCost model = dsml::step_cost(t.cost, network());
+    dsml::ParallelStep step;
+    if (strategy == "tp") step = dsml::TensorParallelTrainer(grid, t.cost.model, lars, t.initial).step(t.batch);
+    else if (strategy == "fsdp-tp") step = dsml::FsdpTensorParallelTrainer(grid, t.cost.model, lars, t.initial).step(t.batch);
+    else {
+      dsml::ZeroOptions options;
+      options.stage = strategy == "zero1" ? 1 : 3;
+      options.bucket_bytes = 40 * 8;
+      step = dsml::Zero(grid, t.cost.model, lars, t.initial, options).step(t.batch);
+    }
+    expect_same_bytes(step.comm, model, strategy);
+    const auto norms = std::count_if(model.comm.records().begin(), model.comm.records().end(),
+                                     [](const dsml::CommRecord& r) { return r.label == "trust-ratio norms"; });
+    EXPECT_EQ(norms, 1) << strategy;
+  }
+  Tiny dp("dp-bucketed", {5, 1, 1});
+  const StepCost without = dsml::step_cost(dp.cost, network());
+  dp.cost.layerwise_norms = true;
+  EXPECT_EQ(dsml::step_cost(dp.cost, network()).comm.records().size(), without.comm.records().size());
+}
+
 TEST(StepCostVsImplementation, Pipelines) {
   for (const std::string name : {"pp-gpipe", "pp-1f1b"}) {
     Tiny t(name, {1, 1, 2}, 5);

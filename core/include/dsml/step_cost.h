@@ -77,6 +77,8 @@ struct StepCostConfig {
   int optimizer_states = 2;    // values of optimizer state per parameter: 0 SGD, 1 momentum, 2 Adam
   bool recompute = false;      // checkpoint at block boundaries: keep x only, recompute H in backward
   bool overlap = false;        // compute and communication streams (see above); false: one after the other
+  bool layerwise_norms = false;  // LARS/LAMB: strategies that split tensors (ZeRO, TP, FSDP+TP) all-reduce 2 sums of
+                                 // squares per tensor before the update ("trust-ratio norms"); replicated DP needs none
   std::string algorithm = "ring";            // make_schedule's algorithm for every collective
   double bucket_bytes = 25.0 * 1024 * 1024;  // dp-bucketed, zero1, zero2: > 0
 };
