@@ -10,6 +10,7 @@
 #include "dsml/simulated_job.h"
 #include "fault_tolerance_commands.h"
 #include "json_output.h"
+#include "network_flags.h"
 
 namespace dsml::cli {
 

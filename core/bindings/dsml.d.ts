@@ -862,7 +862,7 @@ export interface DsmlCore {
    *  or a training run larger than a tab allows. */
   simulateJob(request: JobRequest): JobRunResult;
   /** The same job's efficiency against P in expectation (E[slowest worker], Daly's expected wall time); the request's
-   *  workers is replaced by each entry (1 … 4096, 1 to 64 entries). @throws as simulateJob's checks. */
+   *  workers is replaced by each entry (1 … 1024, 1 to 64 entries). @throws as simulateJob's checks. */
   jobScaling(request: JobRequest, workers: number[]): JobScalingPoint[];
 }
 

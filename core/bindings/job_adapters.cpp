@@ -92,7 +92,7 @@ val job_scaling(const val& r, const val& workers) {
   JobConfig c = to_job(r, ctx);
   std::vector<int> ps;
   for (double p : to_doubles(workers, "jobScaling: workers"))
-    ps.push_back(static_cast<int>(whole_value(p, ctx + ": every worker count", 1, 4096)));
+    ps.push_back(static_cast<int>(whole_value(p, ctx + ": every worker count", 1, 1024)));
   val out = val::array();
   for (const JobScalingPoint& p : dsml::job_scaling(c, ps)) {
     val o = val::object();

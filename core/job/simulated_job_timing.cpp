@@ -114,7 +114,9 @@ JobTiming time_job(const JobConfig& c) {
   } else {
     CheckpointRunConfig f;
     f.work = t.work;
-    f.interval = t.interval;
+    // A hair more than τ, so that ⌈steps/Δ⌉ segments cover W despite rounding (Σ of n τ's can fall a few ulps short
+    // of W, and the simulation would write one more, empty, checkpoint).
+    f.interval = t.interval * (1 + 1e-12);
     f.checkpoint = c.checkpoint_seconds;
     f.restart = c.restart_seconds;
     f.nodes = c.workers;
@@ -130,7 +132,8 @@ JobTiming time_job(const JobConfig& c) {
     t.split.restarts = run.downtime;
     // What is left of the wall time after the work, the lost progress and the downtime is the kept checkpoints.
     t.split.checkpoints = std::max(0.0, run.wall - t.work - run.lost_work - run.downtime);
-    t.expected_wall = study.expected_wall;
+    t.expected_wall = expected_wall_time(t.work, t.interval, c.checkpoint_seconds, c.restart_seconds, t.fleet_mtbf,
+                                         c.detection_seconds);
   }
   t.wall = t.split.total();
   t.efficiency = t.split.compute / t.wall;

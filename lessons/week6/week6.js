@@ -8,6 +8,7 @@ import { mountElastic } from "./widgets/elastic.js";
 import { mountCompressionCurves } from "./widgets/compression_curves.js";
 import { mountCompressionPareto } from "./widgets/compression_pareto.js";
 import { mountCompressionWire } from "./widgets/compression_wire.js";
+import { mountCapstone } from "./widgets/capstone.js";
 
 await startLesson({
   exercises,
@@ -20,5 +21,6 @@ await startLesson({
     "compression-curves": ({ figure }) => mountCompressionCurves(figure),
     "compression-pareto": ({ figure }) => mountCompressionPareto(figure),
     "compression-wire": ({ figure, core }) => mountCompressionWire(figure, core),
+    "capstone": ({ figure }) => mountCapstone(figure),
   },
 });

@@ -122,7 +122,7 @@ struct JobScalingPoint {
   double efficiency = 0;             // steps·step_compute / expected_wall
   double failure_free_efficiency = 0;  // the same without failures (checkpoints still written)
 };
-// config.workers is replaced by each entry (each ≥ 1, at most 4096; 1 to 64 entries). Throws Error otherwise.
+// config.workers is replaced by each entry (each 1 … 1024; 1 to 64 entries). Throws Error otherwise.
 std::vector<JobScalingPoint> job_scaling(const JobConfig& config, const std::vector<int>& workers);
 
 }  // namespace dsml
