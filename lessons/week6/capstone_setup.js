@@ -106,7 +106,7 @@ export function findings(r, fmt = FORMAT) {
   out.push(`The held-out loss of the teacher task fell from ${fmt.number(r.losses[0])} to ${fmt.number(r.losses.at(-1))}` +
     (Number.isFinite(lossDrop) ? ` (${fmt.number(lossDrop)}× lower).` : "."));
   const ratio = s.checkpointEvery / r.optimalSteps;
-  out.push(`${r.failures === 1 ? "One failure" : `${r.failures} failures`} hit the run (fleet MTBF ${fmt.time(r.fleetMtbf)}; ` +
+  out.push(`${r.failures === 0 ? "No failure" : r.failures === 1 ? "One failure" : `${r.failures} failures`} hit the run (fleet MTBF ${fmt.time(r.fleetMtbf)}; ` +
     `Daly's model expects the run to take ${fmt.time(r.expectedWall)}). Checkpointing every ${s.checkpointEvery} steps is ` +
     (ratio > 1.5 ? `too rare: the optimum is about ${Math.round(r.optimalSteps)} steps.`
       : ratio < 2 / 3 ? `too frequent: the optimum is about ${Math.round(r.optimalSteps)} steps.`

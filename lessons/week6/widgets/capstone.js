@@ -86,7 +86,9 @@ export function mountCapstone(figure) {
       series: [{ label: "with failures", dots: true, points: r.sweep.map((p) => [p.workers, p.efficiency]) },
         { label: "without failures", dashed: true, points: r.sweep.map((p) => [p.workers, p.failureFreeEfficiency]) }] });
     const parts = SPLIT.map(([k, label]) => ({ label, value: r.split[k] }));
-    const bar = stackedBar({ title: "Where the wall time went", parts, format: formatDuration });
+    const bar = stackedBar({ title: "Where the wall time went", parts });
+    const legend = h("ul", { class: "report-legend" }, ...parts.map((p, i) =>
+      h("li", {}, h("span", { class: `report-swatch rc-b${i + 1}`, "aria-hidden": "true" }), `${p.label}: ${formatDuration(p.value)}`)));
     const f = FORMAT;
     const numbers = h("table", { class: "report-numbers" },
       h("tbody", {},
@@ -100,7 +102,7 @@ export function mountCapstone(figure) {
     sheet.replaceChildren(
       h("header", {}, h("h3", {}, `Scaling report: data-parallel training on ${s.workers} GPUs`), h("p", { class: "report-settings" }, settingsLine)),
       h("div", { class: "report-charts" }, lossChart, effChart),
-      bar, numbers,
+      bar, legend, numbers,
       h("h4", {}, "What the numbers say"),
       h("ul", { class: "report-findings" }, ...findings(r).map((t) => h("li", {}, t))),
       h("p", { class: "report-foot" }, "Simulated by dsml's WebAssembly core (simulateJob, jobScaling: core/include/dsml/simulated_job.h); " +

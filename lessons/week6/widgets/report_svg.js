@@ -30,7 +30,7 @@ function ticks(lo, hi, log) {
  *  xTicks? (values), xFormat?, yFormat? }. Returns the <svg> (viewBox 400 × 220). */
 export function lineChart({ title, series, xLabel, yLabel, logX = false, logY = false, yMin, yMax, xTicks, xFormat = formatNumber,
   yFormat = formatNumber }) {
-  const W = 400, H = 220, L = 48, R = 10, T = 22, B = 38;
+  const W = 400, H = 220, L = 48, R = 16, T = 22, B = 38;
   const xs = series.flatMap((s) => s.points.map((p) => p[0])), ys = series.flatMap((s) => s.points.map((p) => p[1]))
     .filter((y) => Number.isFinite(y) && (!logY || y > 0));
   const x0 = Math.min(...xs), x1 = Math.max(...xs);
@@ -68,21 +68,17 @@ export function lineChart({ title, series, xLabel, yLabel, logX = false, logY = 
   return svg;
 }
 
-/** A horizontal stacked bar of parts [{ label, value }] (their sum is the bar), with a legend below. */
-export function stackedBar({ title, parts, format }) {
-  const W = 400, H = 58, total = parts.reduce((a, p) => a + p.value, 0) || 1;
-  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "report-chart report-bar", role: "img", "aria-label": title });
+/** A horizontal stacked bar of parts [{ label, value }] (their sum is the bar); its legend is the caller's HTML
+ *  (classes rc-f1 … rc-f6 in the same order), which wraps on a narrow screen where SVG text would shrink. */
+export function stackedBar({ title, parts }) {
+  const W = 800, H = 20, total = parts.reduce((a, p) => a + p.value, 0) || 1;
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "report-chart report-bar", role: "img", "aria-label": title,
+    preserveAspectRatio: "none" });
   let x = 0;
   parts.forEach((p, i) => {
     const w = (p.value / total) * W;
-    svg.append(el("rect", { x, y: 0, width: Math.max(0, w), height: 22, class: `rc-fill rc-f${i + 1}` },
-    ));
+    svg.append(el("rect", { x, y: 0, width: Math.max(0, w), height: H, class: `rc-fill rc-f${i + 1}` }));
     x += w;
-  });
-  parts.forEach((p, i) => {
-    const lx = (i % 3) * 134, ly = 34 + Math.floor(i / 3) * 13;
-    svg.append(el("rect", { x: lx, y: ly - 8, width: 9, height: 9, class: `rc-fill rc-f${i + 1}` }));
-    svg.append(el("text", { x: lx + 13, y: ly, class: "rc-tick" }, `${p.label} ${format(p.value)}`));
   });
   return svg;
 }
