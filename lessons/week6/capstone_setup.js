@@ -67,8 +67,8 @@ function lossCurve(core, request) {
 // The run and the sweep over P, as plain values (typed arrays copied).
 export function report(core, settings) {
   const request = jobRequest(settings);
+  const run = core.simulateJob({ ...request, train: false });   // first: a job the core refuses trains nothing
   const losses = lossCurve(core, request);
-  const run = core.simulateJob({ ...request, train: false });
   const sweep = core.jobScaling(request, SWEEP).map((p) => ({ ...p }));
   return {
     settings: { ...settings },

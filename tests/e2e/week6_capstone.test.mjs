@@ -88,6 +88,28 @@ describe("week 6 capstone", () => {
     assert.deepEqual(problems, []);
   });
 
+  test("a job the core refuses says why and greys the last report out", async () => {
+    const range = (i) => page.locator(`${widget} input[type=range]`).nth(i);   // steps, lr, ratio, every, MTBF, p, seed
+    const move = async (i, value) => { await range(i).fill(value); await range(i).dispatchEvent("input"); };
+    let previous = await drawn(page);
+    await move(0, "5000");
+    previous = await drawn(page, previous);
+    await move(4, "0");              // node MTBF 6 h
+    previous = await drawn(page, previous);
+    await move(3, await range(3).getAttribute("max"));   // one checkpoint, at the end
+    await drawn(page, previous);
+    // 256 GPUs: a fleet MTBF of 84 s against one segment of the whole 5000-step run — it would never finish.
+    await page.locator(`${widget} select`).first().selectOption("256");
+    await page.waitForFunction((w) => document.querySelector(w).dataset.state === "error", widget, { timeout: 240000 });
+    assert.match(await page.locator(`${widget} .widget-readout`).innerText(),
+      /The job could not run: .*30 fleet MTBFs .*checkpoint more often or use fewer nodes/);
+    assert.equal(await page.locator(`${widget} .job-report.is-stale`).count(), 1);
+    await page.locator(`${widget} select`).first().selectOption("16");
+    await page.waitForFunction((w) => document.querySelector(w).dataset.state === "done", widget, { timeout: 240000 });
+    assert.equal(await page.locator(`${widget} .job-report.is-stale`).count(), 0);
+    assert.deepEqual(problems, []);
+  });
+
   test("the printed report is one page on A4 and on Letter, with nothing else of the page", async () => {
     await drawn(page);
     await page.evaluate(() => document.documentElement.classList.add("print-report"));

@@ -23,7 +23,7 @@ const cell = (key, text) => h("td", { "data-key": key }, text);
 
 export function mountCapstone(figure) {
   const run = () => draw();
-  const workers = select({ label: "GPUs P", options: [8, 16, 32, 64, 128, 256, 512].map((p) => [String(p), String(p)]),
+  const workers = select({ label: "GPUs P", options: [8, 16, 32, 64, 128, 256].map((p) => [String(p), String(p)]),
     value: String(DEFAULTS.workers), onChange: run });
   const steps = slider({ label: "Steps", min: 100, max: 5000, step: 100, value: DEFAULTS.steps, format: formatCount, onInput: run });
   const lr = slider({ label: "Learning rate", min: 0.005, max: 0.2, log: true, value: DEFAULTS.lr, format: formatNumber, onInput: run });
@@ -60,10 +60,12 @@ export function mountCapstone(figure) {
     } catch (err) {
       status.textContent = `The job could not run: ${err.message}`;
       figure.dataset.state = "error";
+      sheet.classList.add("is-stale");   // the report below is for the last settings that ran
       return;
     }
     if (!r) return;
     render(r);
+    sheet.classList.remove("is-stale");
     status.textContent = `Done: ${s.workers} GPUs, ${formatDuration(r.wall)} of wall-clock time, ${r.failures} failures.`;
     figure.dataset.state = "done";
     figure.dataset.settings = JSON.stringify(s);
