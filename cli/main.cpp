@@ -156,6 +156,15 @@ Usage:
       batch B kept (every P must divide it), beside one device on the same batches
       -> {"state", "workers": [P per step], "resizes": [{"step", "from", "to", "optimizer_bytes_moved",
           "parameter_bytes_to_joiners"}], "losses", "single_losses", "max_relative_difference", "step_bytes"}
+  dsml capstone [--workers P] [--steps N] [--compressor C [--ratio R] [--levels S] [--rank r]] [--lr LR]
+                [--straggler-probability p] [--slowdown F] [--node-mtbf S] [--checkpoint-every STEPS]
+                [--checkpoint S] [--restart S] [--detection S] [--no-failures] [--no-error-feedback] [--seed SEED]
+                [--sweep P,P,...]
+      Week 6's capstone: one data-parallel job (a 4.3 B-parameter MLP on 150 TFLOP/s GPUs, InfiniBand) with
+      stragglers, Poisson node failures rolled back to checkpoints, and a compressed gradient exchange
+      -> {"wall_s", "split_s": {"compute", "communication", "straggler_wait", "checkpoints", "lost_work",
+          "restarts"}, "failures", "efficiency", "bytes_per_step", "loss_last", "optimal_interval_steps", …,
+          "scaling": [{"workers", "step_s", "expected_wall_s", "efficiency", "failure_free_efficiency"}]}
   dsml --help
 
 Units: seconds, bytes, bytes per second. --ranks defaults to 2, --rounds and --laps to 1, --compute to 0.
@@ -294,9 +303,10 @@ int run(int argc, char** argv) {
   if (command == "compress") return dsml::cli::compress(argc, argv);
   if (command == "checkpoint") return dsml::cli::checkpoint(argc, argv);
   if (command == "elastic") return dsml::cli::elastic(argc, argv);
+  if (command == "capstone") return dsml::cli::capstone(argc, argv);
   throw UsageError("unknown subcommand '" + command +
                    "'; expected cost, amdahl, gustafson, fit, simulate, collective, train-step, train, scaling, ps, "
-                   "hogwild, pipeline, micro-batches, layouts, compress, checkpoint or elastic "
+                   "hogwild, pipeline, micro-batches, layouts, compress, checkpoint, elastic or capstone "
                    "(see dsml --help)");
 }
 

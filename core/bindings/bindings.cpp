@@ -9,6 +9,7 @@
 #include "collective_adapters.h"
 #include "design_adapters.h"
 #include "guard.h"
+#include "job_adapters.h"
 #include "lab_adapters.h"
 #include "moe_adapters.h"
 #include "pipeline_adapters.h"
@@ -114,4 +115,7 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("fleetMtbf", &Guarded<&b::fleet_mtbf>::call);
   function("simulateCheckpointing", &Guarded<&b::simulate_checkpointing>::call);
   function("trainElastic", &Guarded<&b::train_elastic>::call);
+  // Week 6: the capstone, one simulated job and its efficiency against P
+  function("simulateJob", &Guarded<&b::simulate_job>::call);
+  function("jobScaling", &Guarded<&b::job_scaling>::call);
 }

@@ -8,7 +8,6 @@
 #include "training_convert.h"
 
 namespace dsml::bindings {
-namespace {
 
 CompressorConfig to_compressor(const val& r, const std::string& ctx) {
   CompressorConfig c;
@@ -19,6 +18,8 @@ CompressorConfig to_compressor(const val& r, const std::string& ctx) {
   validate(c);
   return c;
 }
+
+namespace {
 
 val to_val(const std::vector<CollectiveCall>& calls) {
   val out = val::array();

@@ -5,9 +5,16 @@
 
 #include <emscripten/val.h>
 
+#include <string>
+
+#include "dsml/compression.h"
+
 namespace dsml::bindings {
 
 using emscripten::val;
+
+// {compressor, ratio?, levels?, rank?} of a request → CompressorConfig (validated; the shared reader).
+CompressorConfig to_compressor(const val& request, const std::string& context);
 
 // compressGradient({compressor, values, ratio?, levels?, seed?, rows?, cols?, rank?}) → {values, bytes}
 //   one worker's tensor through one compressor (PowerSGD: the (rows, cols) matrix, row-major values)

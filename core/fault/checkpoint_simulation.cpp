@@ -70,6 +70,7 @@ CheckpointRun one_run(const CheckpointRunConfig& c, std::uint64_t seed) {
     if (next >= now + segment) {
       now += segment;
       done += std::min(c.interval, c.work - done);
+      ++run.checkpoints;
       continue;
     }
     run.lost_work += next - now;

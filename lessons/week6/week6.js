@@ -11,6 +11,7 @@ import { mountCompressionWire } from "./widgets/compression_wire.js";
 import { mountFailureLive } from "./widgets/failure_live.js";
 import { mountElasticLive } from "./widgets/elastic_live.js";
 import { mountCompressionLive } from "./widgets/compression_live.js";
+import { mountCapstone } from "./widgets/capstone.js";
 
 await startLesson({
   exercises,
@@ -26,5 +27,6 @@ await startLesson({
     "failure-live": ({ figure, core, clusters }) => mountFailureLive(figure, core, clusters),
     "elastic-live": ({ figure, core, clusters }) => mountElasticLive(figure, core, clusters),
     "compression-live": ({ figure, core, clusters }) => mountCompressionLive(figure, core, clusters),
+    "capstone": ({ figure }) => mountCapstone(figure),
   },
 });

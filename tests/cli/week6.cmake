@@ -28,3 +28,10 @@ dsml_cli_test(cli_elastic 0 ARGS elastic --workers 4 --changes 3:2,6:4 --layers 
 dsml_cli_test(cli_elastic_bad ${error_exit} ARGS elastic --workers 4 --changes 3:5 --layers 2 --width 4 --hidden 8
   --batch 12 --steps 8
   STDERR "dsml: error: global batch of 12 rows is not divisible by 5 workers \\(from step 3\\)")
+# The capstone with nothing going wrong: 8 GPUs, 10 steps of a 4.3 B-parameter MLP, bf16. Compute 6·4096·Ψ/150e12 =
+# 0.7037 s a step (Ψ = 2·32·4096·16384); the ring all-reduce of 2Ψ bytes over 8: 14·10 µs + 2·(7/8)·2Ψ/25e9 =
+# 0.6014 s. 10 steps: 13.05 s, all of it compute and communication.
+dsml_cli_test(cli_capstone_quiet 0 ARGS capstone --workers 8 --steps 10 --no-failures --checkpoint 0 --sweep 1,8
+  STDOUT "\"step_compute_s\": 0\\.7036[0-9]*, \"step_comm_s\": 0\\.6014[0-9]*, \"wall_s\": 13\\.05")
+dsml_cli_test(cli_capstone_bad ${error_exit} ARGS capstone --workers 8 --steps 10 --straggler-probability 2
+  STDERR "dsml: error: straggler_probability must be in \\[0, 1\\], got 2")

@@ -63,6 +63,7 @@ struct CheckpointRun {
   int work_failures = 0;     // those that hit work or a checkpoint (and so lost progress)
   double lost_work = 0.0;    // s of progress (work and checkpoint writing) thrown away
   double downtime = 0.0;     // s spent detecting and restarting
+  int checkpoints = 0;       // segments completed, each ending in a checkpoint kept
 };
 
 struct CheckpointStudy {

@@ -1,0 +1,90 @@
+// capstone_command.cpp — `dsml capstone` (usage in main.cpp): Week 6's capstone job simulated end to end, one line
+// of JSON — the wall time split, the failures, the bytes, the loss at the end, and the efficiency against P.
+//
+//   $ dsml capstone --workers 64 --steps 2000 --compressor top-k --ratio 0.001 --straggler-probability 0.01
+//       --node-mtbf 172800 --checkpoint-every 200 --seed 1
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "dsml/simulated_job.h"
+#include "fault_tolerance_commands.h"
+#include "json_output.h"
+#include "network_flags.h"
+
+namespace dsml::cli {
+
+int capstone(int argc, char** argv) {
+  const Args args("capstone", argc, argv, 2,
+                  {"workers", "steps", "compressor", "ratio", "levels", "rank", "lr", "straggler-probability",
+                   "slowdown", "node-mtbf", "checkpoint-every", "checkpoint", "restart", "detection", "seed", "sweep"},
+                  {"no-failures", "no-error-feedback"});
+  JobConfig c;
+  c.workers = args.whole_or("workers", c.workers);
+  c.steps = args.whole_or("steps", c.steps);
+  c.compressor.kind = parse_compressor(args.has("compressor") ? args.text("compressor") : "none");
+  c.compressor.ratio = args.number_or("ratio", c.compressor.ratio);
+  c.compressor.levels = args.whole_or("levels", c.compressor.levels);
+  c.compressor.rank = args.whole_or("rank", c.compressor.rank);
+  c.error_feedback = !args.has("no-error-feedback");
+  c.lr = args.number_or("lr", c.lr);
+  c.straggler_probability = args.number_or("straggler-probability", c.straggler_probability);
+  c.slowdown = args.number_or("slowdown", c.slowdown);
+  c.failures = !args.has("no-failures");
+  c.node_mtbf = args.number_or("node-mtbf", c.node_mtbf);
+  c.checkpoint_every = args.whole_or("checkpoint-every", c.checkpoint_every);
+  c.checkpoint_seconds = args.number_or("checkpoint", c.checkpoint_seconds);
+  c.restart_seconds = args.number_or("restart", c.restart_seconds);
+  c.detection_seconds = args.number_or("detection", c.detection_seconds);
+  const int seed = args.whole_or("seed", 0);
+  if (seed < 0) throw UsageError("--seed must be a whole number >= 0, got " + args.text("seed"));
+  c.seed = static_cast<std::uint64_t>(seed);
+  std::vector<int> sweep = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+  if (args.has("sweep")) {
+    sweep.clear();
+    for (double p : args.numbers("sweep")) sweep.push_back(static_cast<int>(p));
+  }
+
+  const JobRun run = run_job(c);
+  const JobTiming& t = run.timing;
+  std::vector<JsonObject> points;
+  for (const JobScalingPoint& p : job_scaling(c, sweep))
+    points.push_back(JsonObject()
+                         .add("workers", p.workers)
+                         .add("step_s", p.step_compute + p.step_comm + p.straggler_wait)
+                         .add("expected_wall_s", p.expected_wall)
+                         .add("efficiency", p.efficiency)
+                         .add("failure_free_efficiency", p.failure_free_efficiency));
+  JsonObject json;
+  json.add("workers", c.workers)
+      .add("steps", c.steps)
+      .add_text("compressor", compressor_name(c.compressor.kind))
+      .add("step_compute_s", t.step_compute)
+      .add("step_comm_s", t.step_comm)
+      .add("wall_s", t.wall)
+      .add_object("split_s", JsonObject()
+                                 .add("compute", t.split.compute)
+                                 .add("communication", t.split.communication)
+                                 .add("straggler_wait", t.split.straggler_wait)
+                                 .add("checkpoints", t.split.checkpoints)
+                                 .add("lost_work", t.split.lost_work)
+                                 .add("restarts", t.split.restarts))
+      .add("failures", t.failures)
+      .add("checkpoints", t.checkpoints)
+      .add("fleet_mtbf_s", t.fleet_mtbf)
+      .add("expected_wall_s", t.expected_wall)
+      .add("efficiency", t.efficiency)
+      .add("bytes_per_step", run.bytes_per_step)
+      .add("uncompressed_bytes_per_step", run.uncompressed_bytes_per_step)
+      .add("bytes_per_worker", run.bytes_per_worker)
+      .add("loss_first", run.losses.front())
+      .add("loss_last", run.losses.back())
+      .add("optimal_interval_steps", run.optimal_steps)
+      .add("young_interval_steps", run.young_steps)
+      .add("daly_interval_steps", run.daly_steps)
+      .add_objects("scaling", points);
+  print(json);
+  return 0;
+}
+
+}  // namespace dsml::cli

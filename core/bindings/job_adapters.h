@@ -1,0 +1,16 @@
+// job_adapters.h — the capstone job for JavaScript (dsml/simulated_job.h). Same rules as adapters.h: convert, call
+// the core, convert back. Their contract for JavaScript is core/bindings/dsml.d.ts ("Week 6: the capstone").
+#pragma once
+
+#include <emscripten/val.h>
+
+namespace dsml::bindings {
+
+using emscripten::val;
+
+// simulateJob(JobRequest) → JobRunResult                                  = run_job
+val simulate_job(const val& request);
+// jobScaling(JobRequest, workers[]) → JobScalingPoint[]                    = job_scaling
+val job_scaling(const val& request, const val& workers);
+
+}  // namespace dsml::bindings

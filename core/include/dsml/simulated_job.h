@@ -1,0 +1,128 @@
+// dsml/simulated_job.h — the capstone: one complete data-parallel training job, simulated end to end. P workers
+// on one hardware preset train with a (possibly compressed) gradient exchange; some of them straggle; nodes fail
+// and the job rolls back to its last checkpoint. The result is what a scaling report needs: the loss, the bytes,
+// the wall time split by where it went, the failures, and the efficiency against P.
+//
+// Each ingredient is an earlier week's model, used as is:
+//   compute      step_cost (step_cost.h): the dp-bucketed step of `model` on P devices, b rows each — its compute_s
+//   comm         compressed_step_seconds (compression.h): the calls that carry the compressor's messages (ring
+//                all-reduce for linear codes, all-gather otherwise), one after another; with compressor none this
+//                is one all-reduce of every gradient, the step cost model's dp-bucketed step with one bucket
+//   stragglers   the slow-node speed model (speed_model.h): each worker's compute takes `slowdown` times longer
+//                with probability p, independently per worker and step; the synchronous step waits for the slowest:
+//                step_t = compute·max_w X(w, t) + comm, straggler wait = compute·(max_w X(w, t) − 1)
+//   failures     simulate_checkpointing (checkpointing.h), one run: the failure-free time W = Σ step_t is its work,
+//                checkpointed every Δ steps (τ = Δ·W/steps s of work, so an interval is Δ steps on average), P
+//                nodes of MTBF m (fleet MTBF m/P), detection D, restart R. Replayed steps take the mean step time
+//                (the straggler draws are not redrawn).
+//   loss         train_compressed (compressed_training.h): the teacher task at a size a tab trains, on the same P
+//                workers with the same compressor, lr and steps (teacher seed task_seed). A rollback replays the same batches from the same
+//                checkpointed parameters, so failures change when the loss is reached, never the loss curve.
+//   bytes        compressed_bytes_sent (compression.h): what one worker sends per step for `model`.
+// The wall time is split exactly: wall = compute + comm + straggler wait + checkpoint writes + lost work + restarts
+// (lost work: progress, work or checkpoint writing, thrown away by failures; restarts: detection + restart time).
+//
+// Efficiency is weak scaling (b rows per device at every P): the fraction of the wall time that is useful compute,
+//   E = steps·compute / wall  ≤ 1,
+// so P devices deliver P·E times one ideal device (no communication, no waits, no failures, no checkpoints).
+// The sweep over P (job_scaling) uses expectations, not draws: E[max_w X] for the stragglers (expected_round_compute)
+// and Daly's expected wall time for the failures (expected_wall_time); without failures it falls monotonically
+// with P (communication, the expected slowest worker and the number of checkpoints' share can only grow).
+// Not modelled: compute hidden behind communication (the step is compute then communication), the time to compress
+// and decompress, bytes re-sent by replayed steps.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dsml/compression.h"
+#include "dsml/cost_model.h"
+#include "dsml/mlp.h"
+
+namespace dsml {
+
+struct JobConfig {
+  // The job as the hardware runs it (defaults: the lab's A100-class preset, a 4.3 B-parameter MLP, bf16).
+  int workers = 64;                       // P
+  int steps = 2000;                       // ≥ 1
+  MlpConfig model{32, 4096, 16384};       // priced, never allocated: Ψ = 2·L·D·F
+  int rows_per_worker = 4096;             // b (think tokens)
+  double flops_per_s = 150e12;            // one device, sustained
+  CostModel network{10e-6, 1.0 / 25e9, 0.0};  // InfiniBand, 25 GB/s per GPU (P = 64 spans 8 nodes)
+  int element_bytes = 2;                  // bf16 gradients on the wire
+  CompressorConfig compressor;            // its element_bytes is set to element_bytes
+  bool error_feedback = true;
+  // Stragglers.
+  double straggler_probability = 0.0;     // p ∈ [0, 1], per worker per step
+  double slowdown = 2.0;                  // ≥ 1
+  // Failures and checkpoints.
+  bool failures = true;                   // false: no failures (checkpoints are still written)
+  double node_mtbf = 2 * 86400.0;         // m, s
+  int checkpoint_every = 200;             // Δ, steps, ≥ 1 (≥ steps: one checkpoint, at the end)
+  double checkpoint_seconds = 20.0;       // C, s to write one
+  double restart_seconds = 300.0;         // R
+  double detection_seconds = 30.0;        // D (heartbeat timeout)
+  // The loss: the teacher task trained by the same P workers.
+  MlpConfig task{2, 8, 32};
+  int task_rows_per_worker = 4;
+  double lr = 0.05;
+  int eval_batch = 64;
+  std::uint64_t task_seed = 3;            // the teacher (and the student's start): apart from `seed`, so another
+                                          // draw of stragglers and failures trains the same curve
+  bool train = true;                      // false: run_job leaves losses empty (a caller that has the curve)
+  std::uint64_t seed = 0;                 // stragglers and failures (each its own stream)
+};
+
+// Throws Error naming the first bad field.
+void validate(const JobConfig& config);
+
+// Where the wall time went, s. The fields sum to the wall time.
+struct WallSplit {
+  double compute = 0, communication = 0, straggler_wait = 0, checkpoints = 0, lost_work = 0, restarts = 0;
+  double total() const { return compute + communication + straggler_wait + checkpoints + lost_work + restarts; }
+};
+
+// The job's clock, without the training (simulated_job_timing.cpp).
+struct JobTiming {
+  double step_compute = 0;     // s per step, no straggler
+  double step_comm = 0;        // s per step
+  double work = 0;             // W = Σ step_t, s: the job without failures or checkpoints
+  WallSplit split;
+  double wall = 0;             // split.total()
+  int failures = 0;            // every failure (simulate_checkpointing's count)
+  int checkpoints = 0;         // checkpoints written and kept
+  int slow_steps = 0;          // steps with at least one straggler
+  double interval = 0;         // τ = Δ·W/steps, s
+  double fleet_mtbf = 0;       // m/P, s
+  double expected_wall = 0;    // Daly's complete model at (W, τ, C, R, m/P, D); W + ⌈steps/Δ⌉·C without failures
+  double efficiency = 0;       // steps·step_compute / wall
+};
+JobTiming time_job(const JobConfig& config);
+
+// The whole job (simulated_job.cpp).
+struct JobRun {
+  JobTiming timing;
+  std::vector<double> losses;          // held-out loss of the teacher task before step 1, then after each step
+                                       // (empty unless config.train)
+  double bytes_per_step = 0;           // one worker sends, for `model`
+  double uncompressed_bytes_per_step = 0;
+  double bytes_per_worker = 0;         // bytes_per_step · steps
+  bool composes_with_all_reduce = true;
+  // The checkpoint interval the closed forms recommend at the fleet MTBF, in steps of the mean step W/steps.
+  double young_steps = 0, daly_steps = 0, optimal_steps = 0;  // optimal: minimises Daly's expected wall time
+  double expected_wall_at_optimal = 0;  // s
+};
+JobRun run_job(const JobConfig& config);
+
+// One point of the sweep over P, in expectation (above).
+struct JobScalingPoint {
+  int workers = 1;
+  double step_compute = 0, step_comm = 0, straggler_wait = 0;  // s per step (the wait in expectation)
+  double expected_wall = 0;          // s (Daly's model with failures on; W + checkpoints otherwise)
+  double efficiency = 0;             // steps·step_compute / expected_wall
+  double failure_free_efficiency = 0;  // the same without failures (checkpoints still written)
+};
+// config.workers is replaced by each entry (each 1 … 1024; 1 to 64 entries). Throws Error otherwise.
+std::vector<JobScalingPoint> job_scaling(const JobConfig& config, const std::vector<int>& workers);
+
+}  // namespace dsml

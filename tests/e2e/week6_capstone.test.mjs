@@ -1,0 +1,139 @@
+// Week 6's capstone in real Chromium: the report's numbers and sentences equal the core's for the same settings (the
+// Node build of the same wasm core runs capstone_setup.report beside the page), the controls change the report, and
+// the report printed with its button is ONE page on A4 and on Letter, with the rest of the page hidden.
+//   node --test --test-concurrency=1 tests/e2e/week6_capstone.test.mjs
+//   DSML_SCREENSHOTS=dir also saves the printed report (print media) and the widget on screen as PNGs there.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { openSite } from "./harness.mjs";
+import { openLesson } from "./pages.mjs";
+import { DEFAULTS, FORMAT, findings, report } from "../../lessons/week6/capstone_setup.js";
+
+const loadCore = createRequire(import.meta.url)("../wasm/load_core.cjs");
+const SHOTS = process.env.DSML_SCREENSHOTS;
+let site;
+before(async () => { site = await openSite(); });
+after(async () => { await site?.close(); });
+
+const widget = "[data-widget=capstone]";
+// Wait until the report has been drawn for settings other than `previous` (a JSON string, or null).
+const drawn = async (page, previous = null) => {
+  await page.waitForFunction(([w, p]) => {
+    const f = document.querySelector(w);
+    return f?.dataset.state === "done" && f.dataset.settings !== p;
+  }, [widget, previous], { timeout: 240000 });
+  return page.locator(widget).getAttribute("data-settings");
+};
+const cells = (page) => page.locator(`${widget} [data-key]`).evaluateAll((tds) =>
+  Object.fromEntries(tds.map((td) => [td.dataset.key, td.textContent])));
+// One page: the PDF's page objects (Chromium writes them uncompressed).
+const pages = (pdf) => (pdf.toString("latin1").match(/\/Type\s*\/Page(?![s\w])/g) ?? []).length;
+
+// What the page must show for these settings, computed by the core in Node.
+function expected(core, settings) {
+  const r = report(core, settings), f = FORMAT;
+  return {
+    cells: { wall: f.time(r.wall), efficiency: f.percent(r.efficiency), failures: String(r.failures), fleetMtbf: f.time(r.fleetMtbf),
+      bytesPerStep: f.bytes(r.bytesPerStep), bytesPerWorker: f.bytes(r.bytesPerWorker), stepCompute: f.time(r.stepCompute),
+      stepComm: f.time(r.stepComm), finalLoss: f.number(r.losses.at(-1)), expectedWall: f.time(r.expectedWall) },
+    findings: findings(r),
+    r,
+  };
+}
+
+describe("week 6 capstone", () => {
+  let page, problems, core;
+  before(async () => {
+    core = await loadCore();
+    ({ page, problems } = await openLesson(site.context, site.url, "week6"));
+  });
+  after(async () => { await page.close(); });
+
+  test("the report starts on the default 64-GPU job and its numbers are the core's", async () => {
+    const settings = JSON.parse(await drawn(page));
+    assert.deepEqual(settings, { ...DEFAULTS });
+    const want = expected(core, settings);
+    const shown = await cells(page);
+    for (const [key, text] of Object.entries(want.cells)) assert.equal(shown[key], text, key);
+    assert.deepEqual(await page.locator(`${widget} .report-findings li`).allInnerTexts(), want.findings);
+    assert.match(await page.locator(`${widget} .job-report h3`).innerText(), /on 64 GPUs$/);
+    assert.ok(want.r.failures > 0, "the default job sees failures");
+    assert.deepEqual(problems, []);
+  });
+
+  test("the controls change the report: fewer GPUs, no stragglers, another compressor", async () => {
+    let previous = await drawn(page);
+    await page.locator(`${widget} select`).first().selectOption("16");
+    previous = await drawn(page, previous);
+    const straggler = page.locator(`${widget} input[type=range]`).nth(5);   // steps, lr, ratio, every, MTBF, p
+    await straggler.fill("0");
+    await straggler.dispatchEvent("input");
+    previous = await drawn(page, previous);
+    await page.locator(`${widget} select`).nth(1).selectOption("powersgd");
+    const settings = JSON.parse(await drawn(page, previous));
+    assert.equal(settings.workers, 16);
+    assert.equal(settings.stragglerProbability, 0);
+    assert.equal(settings.compressor, "powersgd");
+    const want = expected(core, settings);
+    assert.equal(want.r.split.stragglerWait, 0);
+    const shown = await cells(page);
+    for (const [key, text] of Object.entries(want.cells)) assert.equal(shown[key], text, key);
+    assert.deepEqual(await page.locator(`${widget} .report-findings li`).allInnerTexts(), want.findings);
+    assert.match(await page.locator(`${widget} .job-report h3`).innerText(), /on 16 GPUs$/);
+    assert.match(await page.locator(`${widget} .report-settings`).innerText(), /PowerSGD \(rank 4\) with error feedback/);
+    assert.ok(await page.locator(`${widget} input[type=range]`).nth(2).isDisabled(), "k/n is off for PowerSGD");
+    assert.deepEqual(problems, []);
+  });
+
+  test("a job the core refuses says why and greys the last report out", async () => {
+    const range = (i) => page.locator(`${widget} input[type=range]`).nth(i);   // steps, lr, ratio, every, MTBF, p, seed
+    const move = async (i, value) => { await range(i).fill(value); await range(i).dispatchEvent("input"); };
+    let previous = await drawn(page);
+    await move(0, "5000");
+    previous = await drawn(page, previous);
+    await move(4, "0");              // node MTBF 6 h
+    previous = await drawn(page, previous);
+    await move(3, await range(3).getAttribute("max"));   // one checkpoint, at the end
+    await drawn(page, previous);
+    // 256 GPUs: a fleet MTBF of 84 s against one segment of the whole 5000-step run — it would never finish.
+    await page.locator(`${widget} select`).first().selectOption("256");
+    await page.waitForFunction((w) => document.querySelector(w).dataset.state === "error", widget, { timeout: 240000 });
+    assert.match(await page.locator(`${widget} .widget-readout`).innerText(),
+      /The job could not run: .*30 fleet MTBFs .*checkpoint more often or use fewer nodes/);
+    assert.equal(await page.locator(`${widget} .job-report.is-stale`).count(), 1);
+    await page.locator(`${widget} select`).first().selectOption("16");
+    await page.waitForFunction((w) => document.querySelector(w).dataset.state === "done", widget, { timeout: 240000 });
+    assert.equal(await page.locator(`${widget} .job-report.is-stale`).count(), 0);
+    assert.deepEqual(problems, []);
+  });
+
+  test("the printed report is one page on A4 and on Letter, with nothing else of the page", async () => {
+    await drawn(page);
+    await page.evaluate(() => document.documentElement.classList.add("print-report"));
+    for (const format of ["A4", "Letter"]) {
+      const pdf = await page.pdf({ format, printBackground: true });
+      assert.equal(pages(pdf), 1, `${format}: ${pages(pdf)} pages`);
+    }
+    await page.emulateMedia({ media: "print" });
+    const visible = await page.evaluate(() => ({
+      report: document.querySelector(".job-report").getBoundingClientRect().height > 0,
+      others: ["#compression", "#failures", ".lesson-head", ".widget-controls", ".site-header", "#widget-capstone .widget-readout"]
+        .filter((s) => document.querySelector(s)?.getBoundingClientRect().height > 0),
+    }));
+    assert.deepEqual(visible, { report: true, others: [] });
+    if (SHOTS) {
+      mkdirSync(SHOTS, { recursive: true });
+      await page.setViewportSize({ width: 794, height: 1123 });   // A4 at 96 dpi
+      await page.screenshot({ path: join(SHOTS, "week6-capstone-report-print.png"), fullPage: true });
+    }
+    await page.emulateMedia({ media: "screen" });
+    await page.evaluate(() => document.documentElement.classList.remove("print-report"));
+    // Printed without the button (Ctrl+P), the whole page prints: the report among the rest.
+    const whole = await page.pdf({ format: "A4" });
+    assert.ok(pages(whole) > 3);
+    assert.deepEqual(problems, []);
+  });
+});
