@@ -119,7 +119,7 @@ describe("the lab", () => {
   });
 });
 
-for (const slug of ["week1", "week2", "week3", "week4", "week5", "lab"]) {
+for (const slug of ["week1", "week2", "week3", "week4", "week5", "week6", "lab"]) {
   describe(`${slug}: controls and keyboard`, () => {
     let page;
     before(async () => { ({ page } = await openLesson(site.context, site.url, slug)); });

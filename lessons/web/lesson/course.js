@@ -31,14 +31,14 @@ export const WEEKS = [
       + "stragglers and backup workers.",
   },
   {
-    slug: "week5", number: 5, available: false,
+    slug: "week5", number: 5, available: true,
     title: "Tensor, pipeline, sharded and expert parallelism",
     summary: "Megatron tensor parallelism; GPipe, 1F1B, interleaved and zero-bubble pipelines timed and trained beside "
       + "one device; micro-batches with overhead and recomputation; ZeRO at real sizes; mixture-of-experts all-to-all; "
       + "every (t, p, d) layout of a 30B model on 64 GPUs priced.",
   },
   {
-    slug: "week6", number: 6, available: false,
+    slug: "week6", number: 6, available: true,
     title: "Fault tolerance and compression",
     summary: "Checkpointing and the Young/Daly interval, failures and elastic training, gradient compression "
       + "with error feedback, and a capstone training run with failures.",
