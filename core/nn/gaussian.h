@@ -12,6 +12,8 @@
 
 namespace dsml::nn_detail {
 
+inline constexpr double kPi = 3.14159265358979323846;  // π, for every file that draws a Gaussian or an angle
+
 class Gaussian {
  public:
   explicit Gaussian(std::uint64_t seed) : engine_(seed) {}
@@ -25,7 +27,7 @@ class Gaussian {
     const double u1 = (static_cast<double>(engine_() >> 11) + 1.0) * 0x1.0p-53;  // (0, 1]
     const double u2 = static_cast<double>(engine_() >> 11) * 0x1.0p-53;          // [0, 1)
     const double radius = std::sqrt(-2.0 * std::log(u1));
-    const double angle = 2.0 * 3.14159265358979323846 * u2;
+    const double angle = 2.0 * kPi * u2;
     spare_ = radius * std::sin(angle);
     has_spare_ = true;
     return radius * std::cos(angle);

@@ -12,14 +12,12 @@
 namespace dsml {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 // A cheap counter-based stream (SplitMix64, Steele et al. 2014): one per example, so seeding costs nothing.
 struct SplitMix {
   std::uint64_t state;
   std::uint64_t operator()() { return state = nn_detail::mix_seed(state, 0); }
   double uniform() { return (static_cast<double>((*this)() >> 11) + 1.0) * 0x1.0p-53; }  // (0, 1]
-  double gaussian() { return std::sqrt(-2.0 * std::log(uniform())) * std::cos(2.0 * kPi * uniform()); }
+  double gaussian() { return std::sqrt(-2.0 * std::log(uniform())) * std::cos(2.0 * nn_detail::kPi * uniform()); }
 };
 
 struct Example {

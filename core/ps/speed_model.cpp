@@ -9,8 +9,6 @@
 namespace dsml {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 // A uniform in (0, 1] from (seed, worker, iteration, stream): SplitMix64 of a counter, 53 bits.
 double uniform(const SpeedModel& model, int worker, std::int64_t iteration, std::uint64_t stream) {
   const std::uint64_t counter =
@@ -28,7 +26,7 @@ double speed_factor(const SpeedModel& model, int worker, std::int64_t iteration)
     case SpeedDistribution::lognormal: {
       // Box–Muller from two independent uniforms (std::normal_distribution differs between libraries).
       const double z = std::sqrt(-2.0 * std::log(uniform(model, worker, iteration, 1))) *
-                       std::cos(2.0 * kPi * uniform(model, worker, iteration, 2));
+                       std::cos(2.0 * nn_detail::kPi * uniform(model, worker, iteration, 2));
       return std::exp(model.sigma * z - 0.5 * model.sigma * model.sigma);
     }
     case SpeedDistribution::slow_node:
