@@ -176,6 +176,10 @@ for (const schedule of ["interleaved", "zb-h1"]) {
       const peaks = peakActivations(ran);
       for (const r of run.results) assert.equal(r.peakInFlight, peaks[r.coord.p], `stage ${r.coord.p}'s peak activations`);
       if (schedule === "zb-h1") assert.ok(peaks.every((k) => k <= pp), "ZB-H1 holds no more than 1F1B's P micro-batches");
+      // The point-to-point messages of a step, from the trace: each micro-batch crosses the C − 1 chunk boundaries
+      // forward and back, C = pp·v — interleaving's price, (2pp − 1)/(pp − 1) times 1F1B's for v = 2.
+      const chunks = schedule === "interleaved" ? 2 : 1;
+      assert.equal(bytesByKind(run.trace, config.steps - 1).send.count, 2 * (pp * chunks - 1) * m * dp * tp);
     });
   }
 }
