@@ -63,6 +63,22 @@ describe("lab training panel", () => {
     await page.close();
   });
 
+  test("interleaved 1F1B (v = 2) on a 3-D grid trains on the Workers to the single-device model; a grid it cannot cut is explained", async () => {
+    const { page, problems } = await openLesson(site.context, site.url, "lab");
+    await configure(page, { "Blocks L": "2", pp: "2", Schedule: "interleaved" });
+    assert.match(await page.locator(`${FIG} .widget-readout`).first().innerText(),
+      /interleaved 1F1B \(v = 2 chunks per stage\) needs pp·2 = 4 to divide the number of blocks L = 2/);
+    assert.ok(await page.locator(FIG).getByRole("button", { name: "Train" }).isDisabled());
+    await configure(page, { "Blocks L": "4", "Width D": "16", "Hidden F": "64", "Batch B": "16", dp: "2", tp: "2",
+      pp: "2", "Micro-batches m": "2", Steps: "20" });
+    const text = await train(page);
+    assert.match(text, /20 steps on 8 Workers .* differ from single-device training by \d\.\de-1[4-7] \(relative\)/);
+    assert.match(text, /the same training/);
+    assert.equal(await page.locator(`${FIG} .train-memory .bar-row`).count(), 8);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("Step through one step: the whole rank program pauses per statement, tensors with shape and norm, Continue ends it", async () => {
     const { page, problems } = await openLesson(site.context, site.url, "lab");
     await configure(page, { dp: "2", tp: "2", pp: "2" });

@@ -9,6 +9,9 @@ import {
   LAB_DEFAULTS, assembleParams, bytesByKind, labInputs, labProgram, lossesFromProgress, maxRelativeDifference,
 } from "../../lessons/lab/programs/lab_program.js";
 import { oneFOneB } from "../../lessons/lab/programs/lab_strategies.js";
+import { labLayout } from "../../lessons/lab/programs/lab_grid.js";
+import { deviceOps } from "../../lessons/week5/programs/pipe_schedules.js";
+import { peakActivations, replaySchedules } from "../../lessons/week5/programs/pipe_replay.js";
 import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
@@ -133,4 +136,64 @@ test("a learner's function replaces the reference; a schedule that runs B before
   const bad = await train(lab({ grid: { dp: 1, tp: 1, pp: 2 }, schedule: "1f1b" }), backwards);
   assert.equal(bad.status, "error");
   assert.match(bad.error.message, /backward of micro-batch 0 before its forward/);
+});
+
+// Week 5's interleaved 1F1B (v = 2) and ZB-H1 (split B and W kernels) on the lab's grid: the same training as one
+// device, and the operations each stage ran are the schedule's — replayed with unit times per chunk (t_F = t_B =
+// t_W = 1) they take the schedule's makespan, and the activations a stage held at once are the schedule's peak.
+const L8 = { ...SMALL, layers: 8 };
+const NEW_SCHEDULES = [
+  { grid: { dp: 1, tp: 1, pp: 2 }, microBatches: 4 },
+  { grid: { dp: 1, tp: 1, pp: 4 }, microBatches: 4, model: L8 },
+  { grid: { dp: 2, tp: 2, pp: 2 }, microBatches: 2 },
+  { grid: { dp: 2, tp: 1, pp: 2 }, microBatches: 2, fsdp: true, optimizer: { kind: "sgd", lr: 0.05 } },
+  { grid: { dp: 1, tp: 2, pp: 2 }, microBatches: 4, fsdp: true },
+];
+// Unit time per chunk op; a full backward (no W of its own) takes 2. v chunks per stage.
+const MAKESPAN = {
+  "interleaved": (P, m) => 3 * 2 * m + 3 * (P - 1),   // 3vm + 3(P − 1): the bubble (P − 1)/(vm + P − 1) of the step
+  "zb-h1": (P, m) => 3 * m + P - 1,                   // against 1F1B's 3(m + P − 1): a third of the bubble
+};
+for (const schedule of ["interleaved", "zb-h1"]) {
+  for (const shape of NEW_SCHEDULES) {
+    const config = lab({ ...shape, schedule });
+    const { dp, tp, pp } = config.grid, m = config.microBatches;
+    test(`lab ${schedule} dp=${dp} tp=${tp} pp=${pp}${config.fsdp ? " FSDP" : ""} m=${m}: equals one device; ops, makespan and peak are the schedule's`, async () => {
+      const run = await train(config);
+      assert.equal(run.status, "ok", run.error?.message);
+      const { params, replicaGap } = assembleParams(run.results, config);
+      const ref = reference(config);
+      assert.ok(maxRelativeDifference(params, ref.params) < 1e-12, `params differ by ${maxRelativeDifference(params, ref.params)}`);
+      assert.ok(replicaGap < 1e-14, `dp replicas drifted apart by ${replicaGap}`);
+      const losses = lossesFromProgress(run.progress, config);
+      losses.forEach((l, s) => assert.ok(Math.abs(l - ref.losses[s]) <= 1e-12 * ref.losses[s], `step ${s}: ${l} vs ${ref.losses[s]}`));
+
+      const ran = Array.from({ length: pp }, (_, p) => run.results.find((r) => r.coord.p === p && r.coord.d === 0 && r.coord.t === 0).ops);
+      const lists = ran.map((_, p) => deviceOps({ devices: pp, microBatches: m, schedule, chunksPerDevice: 2 }, p));
+      assert.deepEqual(ran, lists, "every stage ran Week 5's operation list");
+      if (schedule === "zb-h1") assert.ok(ran.every((ops) => ops.filter((o) => o.op === "W").length === m), "a W per micro-batch");
+      assert.equal(replaySchedules(ran).makespan, MAKESPAN[schedule](pp, m));
+      const peaks = peakActivations(ran);
+      for (const r of run.results) assert.equal(r.peakInFlight, peaks[r.coord.p], `stage ${r.coord.p}'s peak activations`);
+      if (schedule === "zb-h1") assert.ok(peaks.every((k) => k <= pp), "ZB-H1 holds no more than 1F1B's P micro-batches");
+      // The point-to-point messages of a step, from the trace: each micro-batch crosses the C − 1 chunk boundaries
+      // forward and back, C = pp·v — interleaving's price, (2pp − 1)/(pp − 1) times 1F1B's for v = 2.
+      const chunks = schedule === "interleaved" ? 2 : 1;
+      assert.equal(bytesByKind(run.trace, config.steps - 1).send.count, 2 * (pp * chunks - 1) * m * dp * tp);
+    });
+  }
+}
+
+test("the schedules that cannot run say why, on the page (labLayout) and in every rank", async () => {
+  const check = (fields, message) => assert.throws(() => labLayout(lab(fields)), message);
+  check({ grid: { dp: 1, tp: 1, pp: 4 }, microBatches: 4, schedule: "interleaved" },
+    /interleaved 1F1B \(v = 2 chunks per stage\) needs pp·2 = 8 to divide the number of blocks L = 4/);
+  check({ grid: { dp: 1, tp: 1, pp: 2 }, microBatches: 1, schedule: "interleaved" },
+    /interleaved 1F1B needs the micro-batches m = 1 to be a multiple of pp = 2/);
+  check({ grid: { dp: 1, tp: 1, pp: 1 }, schedule: "interleaved" }, /interleaved 1F1B needs pp ≥ 2/);
+  check({ grid: { dp: 1, tp: 1, pp: 2 }, schedule: "zb-h2" }, /unknown schedule "zb-h2"/);
+  const config = lab({ grid: { dp: 1, tp: 1, pp: 2 }, microBatches: 1, schedule: "interleaved" });
+  const run = await runLocal(labProgram(), { ranks: 2, inputs: [config, config], timeoutMs: 5000, core });
+  assert.equal(run.status, "error");
+  assert.match(run.error.message, /multiple of pp = 2/);
 });

@@ -24,7 +24,8 @@ export function shardSizes(n, parts) {
 }
 
 // What every rank needs to know about the split, validated once: a wrong configuration is a readable error,
-// not a wrong answer. rows: this rank's rows per micro-batch; hidden: its slice of F; blocks: its stage's.
+// not a wrong answer. rows: this rank's rows per micro-batch; hidden: its slice of F; blocks: its stage's, in
+// `chunks` chunks of chunkBlocks (2 for interleaved 1F1B, else 1).
 export function labLayout(config) {
   const { model, grid, batch, microBatches } = config;
   const positive = (v) => Number.isInteger(v) && v >= 1;
@@ -38,10 +39,28 @@ export function labLayout(config) {
   if (batch % (grid.dp * microBatches)) {
     throw new Error(`dp × micro-batches = ${grid.dp} × ${microBatches} must divide the batch B = ${batch}`);
   }
+  const schedule = config.schedule ?? "1f1b";
+  if (!["gpipe", "1f1b", "interleaved", "zb-h1"].includes(schedule)) {
+    throw new Error(`unknown schedule ${JSON.stringify(schedule)} (gpipe, 1f1b, interleaved, zb-h1)`);
+  }
+  // Interleaved 1F1B cuts each stage's blocks into v = 2 chunks (stage p holds chunks p and p + pp) and sends
+  // micro-batches round in groups of pp (Week 5's interleavedOps).
+  const chunks = schedule === "interleaved" ? 2 : 1;
+  if (chunks > 1) {
+    if (grid.pp < 2) throw new Error("interleaved 1F1B needs pp ≥ 2: with one stage there is no pipeline to interleave");
+    if (model.layers % (grid.pp * chunks)) {
+      throw new Error(`interleaved 1F1B (v = 2 chunks per stage) needs pp·2 = ${grid.pp * chunks} to divide the number of blocks L = ${model.layers}`);
+    }
+    if (microBatches % grid.pp) {
+      throw new Error(`interleaved 1F1B needs the micro-batches m = ${microBatches} to be a multiple of pp = ${grid.pp} (they go round in groups of pp)`);
+    }
+  }
   return {
     rows: batch / (grid.dp * microBatches),
     hidden: model.hidden / grid.tp,
     blocks: model.layers / grid.pp,
+    chunks,                                        // chunks per stage (v)
+    chunkBlocks: model.layers / (grid.pp * chunks),
     ranks: grid.dp * grid.tp * grid.pp,
   };
 }

@@ -6,8 +6,10 @@ import * as grid from "./lab_grid.js";
 import * as comm from "./lab_comm.js";
 import * as strategies from "./lab_strategies.js";
 import * as train from "./lab_train.js";
+// Week 5's schedule generators (interleaved 1F1B, ZB-H1) and their checker, shipped as they are.
+import * as pipeSchedules from "../../week5/programs/pipe_schedules.js";
 
-const PARTS = { ...grid, ...comm, ...strategies, ...train };
+const PARTS = { ...grid, ...comm, ...strategies, ...train, ...pipeSchedules };
 delete PARTS.placeTpSlice;   // page-side only
 
 // The functions a learner may write instead of the reference (one per exercise).

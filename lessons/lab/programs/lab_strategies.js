@@ -1,4 +1,4 @@
-// lab_strategies.js — the five places where a parallel strategy touches the training step. The lab's
+// lab_strategies.js — the places where a parallel strategy touches the training step. The lab's
 // exercises replace one of them with the learner's version; everything else stays the reference below.
 // Shipped into the Workers as source text (see lab_grid.js): self-contained functions only.
 
@@ -45,6 +45,23 @@ export async function tpBlockBackward(dy, saved, w, tp, k) {
   await tp.allReduce(dX);                                  // f's backward
   if (k.residual) for (let i = 0; i < dX.length; i++) dX[i] += dy[i];
   return { dx: dX, dWIn, dWOut };
+}
+
+// The same backward split in two for a zero-bubble schedule (Qi et al. 2024), with Week 5's kernels: B is the
+// input gradient only — what the previous stage waits for, with f's all-reduce — and keeps dY and dH; W, run
+// later to fill the bubble, computes this rank's weight gradients from them (no communication: each rank's
+// slice of dW needs only its own dH and A). Together bit for bit tpBlockBackward's.
+export async function tpBlockBackwardInput(dy, saved, w, tp, k) {
+  const { dH, dX } = k.blockBackwardInput(dy, saved.pre, w.wIn, w.wOut);
+  saved.dy = dy;
+  saved.dH = dH;
+  await tp.allReduce(dX);                                  // f's backward
+  if (k.residual) for (let i = 0; i < dX.length; i++) dX[i] += dy[i];
+  return dX;
+}
+
+export function tpBlockBackwardWeight(saved, k) {
+  return k.blockBackwardWeight(saved.dy, k.activate(saved.pre), saved.dH, saved.x);
 }
 
 // Pipeline schedules as data: the ordered operations of one stage, {op: "F" | "B", mb}. GPipe (Huang et al.

@@ -24,7 +24,8 @@ export async function main(ctx) {
     tensors: initShards(ctx.core, config, layout, me),
     memory: { params: 0, grads: 0, optimizer: 0, activations: 0, gathered: 0 },
     peakInFlight: 0,
-    schedule: [],   // the pipeline operations this stage ran in the last step, as "F0", "B0", …
+    schedule: [],   // the pipeline operations this stage ran in the last step, as "F0", "B0", "W0" (interleaved: "F0.2", chunk 2)
+    ops: [],        // the same as {op, mb, chunk}
   };
   for (let step = 0; step < config.steps; step++) {
     activity.recording = step === config.steps - 1;   // the timeline shows the last step
@@ -34,7 +35,7 @@ export async function main(ctx) {
   const bytes = (key) => rank.tensors.reduce((n, t) => n + t[key].byteLength, 0);
   Object.assign(rank.memory, { params: bytes("w"), grads: bytes("g"), optimizer: bytes("m") + bytes("v") });
   return {
-    coord: me, memory: rank.memory, peakInFlight: rank.peakInFlight, schedule: rank.schedule, phases: activity.segments,
+    coord: me, memory: rank.memory, peakInFlight: rank.peakInFlight, schedule: rank.schedule, ops: rank.ops, phases: activity.segments,
     shards: rank.tensors.map(({ index, w }) => ({ index, data: w })),
   };
 }
@@ -70,6 +71,9 @@ export function labKernels(core, config, layout, activity) {
       core.blockInBackwardInto(dA, pre, x, wIn, rows, D, fn, out.dWIn, out.dX);
       return out;
     }),
+    // Week 5's split backward (zero-bubble schedules): B = the input gradient, W = the weight gradients.
+    blockBackwardInput: timed("B: dH, dX", (dy, pre, wIn, wOut) => core.blockBackwardInput(dy, pre, wIn, wOut, rows, D, fn)),
+    blockBackwardWeight: timed("W: dW_out, dW_in", (dy, act, dH, x) => core.blockBackwardWeight(dy, act, dH, x, rows, D)),
     activate: timed("act (recompute)", (pre) => core.activate(pre, fn)),
     mseLoss: timed("loss", (y, t) => core.mseLoss(y, t)),
     optimizerStep: timed("optimizer", (opt, t, w, g, m, v) => core.optimizerStepInPlace(opt, t, w, g, m, v)),
@@ -82,7 +86,8 @@ export function labKernels(core, config, layout, activity) {
   };
 }
 
-// This rank's tensors: its stage's blocks, its tp slice of each, and with FSDP its dp shard of the slice.
+// This rank's tensors: its stage's blocks, its tp slice of each, and with FSDP its dp shard of the slice. With
+// interleaving the stage's blocks are its chunks p, p + pp, … (chunk c = global blocks c·chunkBlocks …), in order.
 // Every Worker draws the whole initial model from the seed and keeps its part (a real job would load only its
 // shard from a checkpoint); n is the length of the full tp slice, which FSDP gathers before use.
 export function initShards(core, config, layout, me) {
@@ -90,8 +95,9 @@ export function initShards(core, config, layout, me) {
   const full = core.mlpInit({ layers: model.layers, width: model.width, hidden: model.hidden, seed: config.seed + 1 });
   const tensors = [];
   for (let j = 0; j < layout.blocks; j++) {
+    const chunk = Math.floor(j / layout.chunkBlocks) * config.grid.pp + me.p;
     for (const which of [0, 1]) {
-      const index = 2 * (me.p * layout.blocks + j) + which;
+      const index = 2 * (chunk * layout.chunkBlocks + j % layout.chunkBlocks) + which;
       let w = tpSlice(full[index], index, me.t, model, layout.hidden);
       const n = w.length;
       if (config.fsdp) {
@@ -107,10 +113,14 @@ export function initShards(core, config, layout, me) {
   return tensors;
 }
 
-// A stage's operations, from the schedule function, checked: each micro-batch forward once, then backward
-// once. A bad schedule is an error that names the stage and the operation, not a silent wrong gradient.
+// A stage's operations {op, mb, chunk}, from the schedule function, checked: each micro-batch forward once, then
+// backward once. A bad schedule is an error that names the stage and the operation, not a silent wrong gradient.
+// Interleaved 1F1B and ZB-H1 are Week 5's generators, checked by Week 5's deviceOps (chunk c on stage c mod pp).
 export function stageOps(config, stage) {
   const m = config.microBatches, P = config.grid.pp;
+  if (config.schedule === "interleaved" || config.schedule === "zb-h1") {
+    return deviceOps({ devices: P, microBatches: m, schedule: config.schedule, chunksPerDevice: 2 }, stage);
+  }
   const ops = config.schedule === "1f1b" ? oneFOneB(stage, P, m) : gpipeSchedule(stage, P, m);
   if (!Array.isArray(ops)) throw new Error(`the schedule of stage ${stage} must be an array of {op, mb}, got ${typeof ops}`);
   const done = { F: new Set(), B: new Set() };
@@ -124,7 +134,7 @@ export function stageOps(config, stage) {
     done[o.op].add(o.mb);
   }
   if (done.B.size !== m) throw new Error(`stage ${stage}: the schedule runs ${done.F.size} forwards and ${done.B.size} backwards, expected ${m} of each`);
-  return ops;
+  return ops.map(({ op, mb }) => ({ op, mb, chunk: stage }));
 }
 
 // One training step of this rank; returns the mean loss over its rows (last stage) or NaN.
@@ -140,7 +150,10 @@ export async function runStep(rank, step) {
     return buf.slice(start * D, (start + layout.rows) * D);
   };
   const stageRank = (p) => rankOf({ ...me, p }, grid);
-  const tag = (dir, mb) => `send:pp|${step}|${dir}${mb}`;
+  // Chunk c lives on stage c mod pp; C = pp·v chunks, the last one computes the loss.
+  const P = grid.pp, C = P * layout.chunks, per = layout.chunkBlocks;
+  const named = (mb, c) => `${mb}${layout.chunks > 1 ? `.${c}` : ""}`;
+  const tag = (dir, mb, c) => `send:pp|${step}|${dir}${named(mb, c)}`;
 
   // With FSDP a block's weights are gathered for every use — each micro-batch's forward and backward — and its
   // gradient reduce-scattered after every backward, as PyTorch FSDP does without no_sync(): memory stays at one
@@ -165,47 +178,69 @@ export async function runStep(rank, step) {
     k.release(grad);
   };
 
-  const stashes = new Map(), dys = new Map();
+  const stashes = new Map(), dys = new Map();   // "mb:c" → per block { x, pre, dy?, dH? }; the last chunk's dY
+  const kept = (b) => b.x.byteLength + b.pre.byteLength + (b.dH ? b.dy.byteLength + b.dH.byteLength : 0);
   let live = 0, lossSum = 0;
   const ops = stageOps(config, me.p);
-  rank.schedule = ops.map((o) => o.op + o.mb);
-  for (const { op, mb } of ops) {
+  const splitW = new Set(ops.filter((o) => o.op === "W").map((o) => `${o.mb}:${o.chunk}`));
+  rank.ops = ops;
+  rank.schedule = ops.map((o) => o.op + named(o.mb, o.chunk));
+  for (const { op, mb, chunk } of ops) {
+    const key = `${mb}:${chunk}`, base = Math.floor(chunk / P) * per;   // the chunk's first block among mine
     if (op === "F") {
-      let x = me.p === 0 ? rowsOf(batch.inputs, mb)
-        : await activity.during("bubble", `wait for stage ${me.p - 1}`, () => ctx.recv(stageRank(me.p - 1), { tag: tag("F", mb) }));
+      const from = stageRank((chunk - 1 + P) % P);
+      let x = chunk === 0 ? rowsOf(batch.inputs, mb)
+        : await activity.during("bubble", `wait for stage ${(chunk - 1 + P) % P}`, () => ctx.recv(from, { tag: tag("F", mb, chunk) }));
       const stash = [];
-      for (let j = 0; j < layout.blocks; j++) {
-        const { y, saved } = await tpBlockForward(x, await weights(j), tp, k);
+      for (let j = 0; j < per; j++) {
+        const { y, saved } = await tpBlockForward(x, await weights(base + j), tp, k);
         stash.push(saved);
-        live += saved.x.byteLength + saved.pre.byteLength;
+        live += kept(saved);
         x = y;
       }
-      stashes.set(mb, stash);
+      stashes.set(key, stash);
       memory.activations = Math.max(memory.activations, live);
       rank.peakInFlight = Math.max(rank.peakInFlight, stashes.size);
-      if (last) {
+      if (chunk === C - 1) {
         const { loss, grad } = k.mseLoss(x, rowsOf(batch.targets, mb));
         for (let i = 0; i < grad.length; i++) grad[i] /= m;       // mean over micro-batches = mean over rows
         dys.set(mb, grad);
         lossSum += loss;
       } else {
-        ctx.send(stageRank(me.p + 1), x, { tag: tag("F", mb) });
+        ctx.send(stageRank((chunk + 1) % P), x, { tag: tag("F", mb, chunk + 1) });
       }
-    } else {
-      let dy = last ? dys.get(mb)
-        : await activity.during("bubble", `wait for stage ${me.p + 1}`, () => ctx.recv(stageRank(me.p + 1), { tag: tag("B", mb) }));
-      const stash = stashes.get(mb);
-      for (let j = layout.blocks - 1; j >= 0; j--) {
-        const w = await weights(j);
+    } else if (op === "B") {
+      const from = stageRank((chunk + 1) % P);
+      let dy = chunk === C - 1 ? dys.get(mb)
+        : await activity.during("bubble", `wait for stage ${(chunk + 1) % P}`, () => ctx.recv(from, { tag: tag("B", mb, chunk) }));
+      const stash = stashes.get(key), split = splitW.has(key);
+      for (let j = per - 1; j >= 0; j--) {
+        const w = await weights(base + j);
+        if (split) {   // B alone: the input gradient now, dY and dH kept for this chunk's W
+          live -= kept(stash[j]);
+          dy = await tpBlockBackwardInput(dy, stash[j], w, tp, k);
+          live += kept(stash[j]);
+          memory.activations = Math.max(memory.activations, live);
+          continue;
+        }
         const { dx, dWIn, dWOut } = await tpBlockBackward(dy, stash[j], w, tp, k);
-        await accumulate(tensors[2 * j], dWIn);
-        await accumulate(tensors[2 * j + 1], dWOut);
-        live -= stash[j].x.byteLength + stash[j].pre.byteLength;
+        await accumulate(tensors[2 * (base + j)], dWIn);
+        await accumulate(tensors[2 * (base + j) + 1], dWOut);
+        live -= kept(stash[j]);
         dy = dx;
       }
-      stashes.delete(mb);
-      dys.delete(mb);
-      if (me.p > 0) ctx.send(stageRank(me.p - 1), dy, { tag: tag("B", mb) });
+      if (!split) stashes.delete(key);
+      if (chunk === C - 1) dys.delete(mb);
+      if (chunk > 0) ctx.send(stageRank((chunk - 1 + P) % P), dy, { tag: tag("B", mb, chunk - 1) });
+    } else {         // W: the weight gradients nobody waits for, from what B kept
+      const stash = stashes.get(key);
+      for (let j = per - 1; j >= 0; j--) {
+        const { dWIn, dWOut } = tpBlockBackwardWeight(stash[j], k);
+        await accumulate(tensors[2 * (base + j)], dWIn);
+        await accumulate(tensors[2 * (base + j) + 1], dWOut);
+        live -= kept(stash[j]);
+      }
+      stashes.delete(key);
     }
   }
 

@@ -39,7 +39,8 @@ export function mountTrainPanel(figure, core, clusters) {
     fsdp: select({ label: "Sharding over dp", value: d.fsdp ? "on" : "off",
       options: [["off", "replicas (DDP)"], ["on", "FSDP / ZeRO-3"]] }),
     micro: select({ label: "Micro-batches m", value: String(d.microBatches), options: choices([1, 2, 4, 8]) }),
-    schedule: select({ label: "Schedule", value: d.schedule, options: [["1f1b", "1F1B"], ["gpipe", "GPipe"]] }),
+    schedule: select({ label: "Schedule", value: d.schedule, options: [["1f1b", "1F1B"], ["gpipe", "GPipe"],
+      ["interleaved", "interleaved 1F1B, v = 2"], ["zb-h1", "zero-bubble ZB-H1"]] }),
     optimizer: select({ label: "Optimizer", value: d.optimizer.kind, options: [["adam", "Adam, lr 0.003"], ["sgd", "SGD, lr 0.05"]] }),
     steps: select({ label: "Steps", value: String(d.steps), options: choices([20, 40, 100]) }),
   };
@@ -100,7 +101,7 @@ export function mountTrainPanel(figure, core, clusters) {
     } catch (err) {
       train.disabled = true;
       stepper.setDisabled(true);
-      status.textContent = `${err.message}. Change the grid or the model.`;
+      status.textContent = `${err.message}. Change the grid, the model or the schedule.`;
       return null;
     }
   };

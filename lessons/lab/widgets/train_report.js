@@ -18,7 +18,7 @@ const make = (tag, attrs = {}, text = "") => {
 // communication log (trainCompare) can then be set beside what the Workers measured.
 export function matchingStrategy(config) {
   const { dp, tp, pp } = config.grid, m = config.microBatches;
-  if (pp > 1) return dp === 1 && tp === 1 && !config.fsdp ? (config.schedule === "1f1b" ? "pp-1f1b" : "pp-gpipe") : null;
+  if (pp > 1) return dp === 1 && tp === 1 && !config.fsdp ? ({ "1f1b": "pp-1f1b", "gpipe": "pp-gpipe" }[config.schedule] ?? null) : null;
   if (m !== 1) return null;
   if (dp > 1 && tp > 1) return config.fsdp ? "fsdp-tp" : null;
   if (tp > 1) return "tp";
