@@ -59,7 +59,7 @@ export function fullPoint(core) {
   const r = train(core, { compressor: "none" });
   return { bytesPerStep: r.bytesPerStep, final: r.final };
 }
-export const kneeOf = (sweep, full) => sweep.find((s) => s.final <= (1 + KNEE_SLACK) * full.final) ?? sweep.at(-1);
+export const kneeOf = (sweep, full, slack = KNEE_SLACK) => sweep.find((s) => s.final <= (1 + slack) * full.final) ?? sweep.at(-1);
 export function knee(core) {
   const full = fullPoint(core), sweep = SWEEP.map((ratio) => sweepPoint(core, ratio));
   return { full, sweep, knee: kneeOf(sweep, full) };

@@ -6,10 +6,9 @@ import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
 import { formatBytes, formatCount, formatNumber, formatPercent } from "../../web/units.js";
 import { coreTasks } from "../../web/lesson/core_tasks.js";
-import { COMPRESSORS, KNEE_SLACK, SWEEP } from "../compression_setup.js";
+import { COMPRESSORS, KNEE_SLACK, kneeOf, SWEEP } from "../compression_setup.js";
 
 const tasks = coreTasks(new URL("../compression_setup.js", import.meta.url));
-const kneeOf = (sweep, full, slack) => sweep.find((s) => s.final <= (1 + slack) * full.final) ?? sweep.at(-1);
 
 export function mountCompressionPareto(figure) {
   const slack = select({ label: "Knee: within", options: [["0.02", "2% of full"], ["0.05", "5% of full"], ["0.2", "20% of full"]],
