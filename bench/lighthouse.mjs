@@ -4,15 +4,18 @@
 // (npm `lighthouse`, pinned in package.json) with its default settings: mobile form factor, simulated slow 4G
 // and 4× CPU slowdown, cold cache and storage. Prints one line per page: the category scores (0–100) and the
 // metrics behind performance. Timings depend on the machine's load: run it when `uptime` shows a quiet machine.
-//   node bench/lighthouse.mjs [--site site] [--runs 3] [--json out.json] [page …]     pages: "", week1/, week2/, lab/
-// With --runs N, each page is audited N times and the run with the median performance score is printed.
+//   node bench/lighthouse.mjs [--site site] [--runs 3] [--json out.json] [page …]
+//   pages: "" (the index), every published week's slug/ (week1/ … lab/), every guide's (cluster/) — the default
+// With --runs N, each page is audited N times and the run with the median performance score is printed, with
+// every run's score and the machine's load average (1 minute) before the page's first and after its last run.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import lighthouse from "lighthouse";
 import { startServer } from "../scripts/serve.mjs";
 import { WEEKS } from "../lessons/web/lesson/course.js";
+import { GUIDES } from "../scripts/render_guide.mjs";
 
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 const METRICS = { "first-contentful-paint": "FCP", "largest-contentful-paint": "LCP", "total-blocking-time": "TBT",
@@ -31,7 +34,8 @@ const option = (name, fallback) => {
 const siteDir = resolve(option("--site", "site"));
 const runs = Number(option("--runs", "1"));
 const jsonOut = option("--json", null);
-const pages = args.length ? args : ["", ...WEEKS.filter((w) => w.available).map((w) => `${w.slug}/`)];
+const pages = args.length ? args
+  : ["", ...WEEKS.filter((w) => w.available).map((w) => `${w.slug}/`), ...GUIDES.map((g) => `${g.slug}/`)];
 
 const { server, url } = await startServer(siteDir, 0);
 const profile = mkdtempSync(join(tmpdir(), "dsml-lighthouse-"));
@@ -40,10 +44,12 @@ const results = [];
 try {
   for (const page of pages) {
     const audits = [];
+    const loadBefore = loadavg()[0];
     for (let i = 0; i < runs; i++) audits.push(await audit(`${url}${page}`, port));
+    const load = [loadBefore, loadavg()[0]].map((l) => Number(l.toFixed(2)));
     audits.sort((a, b) => a.scores.performance - b.scores.performance);
     const median = audits[Math.floor(audits.length / 2)];
-    results.push({ page: page || "index", ...median, performanceRuns: audits.map((a) => a.scores.performance) });
+    results.push({ page: page || "index", ...median, performanceRuns: audits.map((a) => a.scores.performance), load });
     console.log(describe(results.at(-1)));
   }
 } finally {
@@ -63,11 +69,12 @@ async function audit(pageUrl, port) {
   return { scores, metrics, failing };
 }
 
-function describe({ page, scores, metrics, failing, performanceRuns }) {
+function describe({ page, scores, metrics, failing, performanceRuns, load }) {
   const s = CATEGORIES.map((c) => `${c} ${scores[c]}`).join(", ");
   const m = `FCP ${ms(metrics.FCP)}, LCP ${ms(metrics.LCP)}, TBT ${ms(metrics.TBT)}, CLS ${metrics.CLS.toFixed(3)}, `
     + `SI ${ms(metrics.SI)}`;
-  const r = performanceRuns.length > 1 ? ` (performance of ${performanceRuns.length} runs: ${performanceRuns.join(", ")})` : "";
+  const r = (performanceRuns.length > 1 ? ` (performance of ${performanceRuns.length} runs: ${performanceRuns.join(", ")})` : "")
+    + ` [load ${load.join(" → ")}]`;
   const f = failing.length ? `\n    failing audits: ${failing.join(", ")}` : "";
   return `${page.padEnd(6)}  ${s}  |  ${m}${r}${f}`;
 }

@@ -32,9 +32,16 @@ function showNotices(box, notices) {
   }));
 }
 
-// Each published week's exercises are data (lessons/<slug>/exercises.js); the count is their length.
+// Each published week's exercises are data (lessons/<slug>/exercises.js); the count is their length. The built
+// index carries every week's exercise ids (scripts/assemble_site.mjs), so it need not load the weeks' modules —
+// a hundred files, a second of script on a phone; served from the source tree, it imports them.
 // A missing or broken file just leaves the count out.
 async function loadExerciseLists() {
+  const built = document.getElementById("weeks").dataset.exerciseIds;
+  if (built) {
+    for (const [slug, ids] of Object.entries(JSON.parse(built))) exerciseIds.set(slug, ids);
+    return;
+  }
   await Promise.all(WEEKS.filter((w) => w.available).map(async (w) => {
     try {
       const mod = await import(`./${w.slug}/exercises.js`);

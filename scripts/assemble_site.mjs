@@ -7,6 +7,8 @@
 //   cluster/index.html                  a guide: mpi/README.md as a page of the site (scripts/render_guide.mjs)
 //   */index.html                        the same pages with their math rendered (scripts/prerender_math.mjs),
 //                                       the course index with its week cards (lessons/web/lesson/course_cards.js)
+//                                       and each published week's exercise ids (data-exercise-ids: index.js
+//                                       counts the learner's solved ones without loading every week's modules)
 //   sw.js                               the service worker, told the site's files and a hash of them (its version)
 //   node scripts/assemble_site.mjs <out dir> [--wasm build/wasm/wasm]
 // Also importable (tests assemble a site from the working tree): assembleSite(outDir, { wasmDir }).
@@ -45,7 +47,9 @@ export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wa
   const index = join(outDir, "index.html");
   const emptyCards = '<ol class="week-cards" id="weeks"></ol>';
   if (!readFileSync(index, "utf8").includes(emptyCards)) throw new Error(`lessons/index.html must contain ${emptyCards}`);
-  writeFileSync(index, readFileSync(index, "utf8").replace(emptyCards, emptyCards.replace("><", `>${cardsHTML(WEEKS)}<`)));
+  const withCards = emptyCards.replace("><", ` data-exercise-ids="${escapeAttribute(JSON.stringify(await exerciseIds()))}">`
+    + `${cardsHTML(WEEKS)}<`);
+  writeFileSync(index, readFileSync(index, "utf8").replace(emptyCards, withCards));
   for (const guide of GUIDES) {
     mkdirSync(join(outDir, guide.slug), { recursive: true });
     writeFileSync(join(outDir, guide.slug, "index.html"), renderGuide(guide));
@@ -72,6 +76,17 @@ export function stampServiceWorker(outDir) {
   if (!source.includes(placeholder)) throw new Error(`lessons/sw.js must contain the line ${placeholder}`);
   writeFileSync(join(outDir, "sw.js"), source.replace(placeholder, `const BUILD = ${JSON.stringify({ version, files })};`));
   return { version, files };
+}
+
+// { slug: [exercise id, …] } of every published week, from its exercises.js.
+async function exerciseIds() {
+  const weeks = WEEKS.filter((w) => w.available);
+  const lists = await Promise.all(weeks.map((w) => import(pathToFileURL(join(LESSONS, w.slug, "exercises.js")).href)));
+  return Object.fromEntries(weeks.map((w, i) => [w.slug, lists[i].default.map((e) => e.id)]));
+}
+
+function escapeAttribute(text) {
+  return text.replace(/[&"<>]/g, (c) => ({ "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;" })[c]);
 }
 
 function listFiles(dir) {

@@ -25,6 +25,13 @@ const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inl
 const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const slugOf = (text) => text.toLowerCase().replace(/<[^>]+>/g, "").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 
+// The table of contents as lessons/web/ui/toc.js fills it at load, written in so that nothing moves then.
+function toc(headings) {
+  if (!headings.length) return "";
+  const items = headings.map((h) => `<li><a href="#${encodeURIComponent(slugOf(h))}">${h.replace(/<\/?a\b[^>]*>/g, "")}</a></li>`);
+  return `<p class="toc-title">Contents</p><ol>${items.join("")}</ol>`;
+}
+
 /** The page of one guide from its Markdown source. */
 export function renderGuide(guide, root = ROOT) {
   const markdown = readFileSync(join(root, guide.source), "utf8");
@@ -32,8 +39,9 @@ export function renderGuide(guide, root = ROOT) {
     // Wide tables scroll inside their own box, never the page (360 px screens).
     .replace(/<table>/g, '<div class="table-scroll" tabindex="0"><table>').replace(/<\/table>/g, "</table></div>");
   const [intro, ...parts] = html.replace(/<h1>[\s\S]*?<\/h1>\n?/, "").split(/(?=<h2>)/);   // the page has its h1
-  const sections = parts.map((part) => {
-    const heading = /^<h2>([\s\S]*?)<\/h2>/.exec(part)[1];
+  const headings = parts.map((part) => /^<h2>([\s\S]*?)<\/h2>/.exec(part)[1]);
+  const sections = parts.map((part, i) => {
+    const heading = headings[i];
     const subsections = part.replace(/<h3>([\s\S]*?)<\/h3>/g, (_, h) => `<h3 id="${slugOf(h)}">${h}</h3>`);
     return `<section id="${slugOf(heading)}">\n${subsections}</section>\n`;
   });
@@ -58,7 +66,7 @@ export function renderGuide(guide, root = ROOT) {
   <h1>${escape(guide.title)}</h1>
   <p class="abstract">${escape(guide.description)}</p>
 </header>
-<nav class="toc" aria-label="Contents"></nav>
+<nav class="toc" aria-label="Contents">${toc(headings)}</nav>
 ${intro}${sections.join("")}</article></main>
 </body>
 </html>

@@ -2,14 +2,6 @@
 import { startLesson } from "../web/lesson/lesson_page.js";
 import exercises from "./exercises.js";
 import { RING_GREETING } from "./programs/ring_greeting.js";
-import { mountAlphaBeta } from "./widgets/alpha_beta.js";
-import { mountBucketing } from "./widgets/bucketing.js";
-import { mountHelloCluster } from "./widgets/hello_cluster.js";
-import { mountIronLaw } from "./widgets/iron_law.js";
-import { mountPingPong } from "./widgets/pingpong.js";
-import { mountScalingLaws } from "./widgets/scaling_laws.js";
-import { mountSimulator } from "./widgets/simulator.js";
-import { mountTailAtScale } from "./widgets/tail_at_scale.js";
 
 // The printed ring greeting is the program the hello-cluster widget runs.
 document.querySelector("[data-program=ring-greeting]").textContent = RING_GREETING;
@@ -18,15 +10,22 @@ await startLesson({
   exercises,
   calcs: new URL("./calcs.js", import.meta.url),
   widgets: {
-    "tail-at-scale": ({ figure, core }) => mountTailAtScale(figure, core),
-    "hello-cluster": ({ figure, clusters }) => mountHelloCluster(figure, clusters, RING_GREETING),
-    "alpha-beta": ({ figure, core }) => mountAlphaBeta(figure, core),
+    "tail-at-scale": { load: () => import("./widgets/tail_at_scale.js"), mount: (w, { figure, core }) =>
+      w.mountTailAtScale(figure, core) },
+    "hello-cluster": { load: () => import("./widgets/hello_cluster.js"), mount: (w, { figure, clusters }) =>
+      w.mountHelloCluster(figure, clusters, RING_GREETING) },
+    "alpha-beta": { load: () => import("./widgets/alpha_beta.js"), mount: (w, { figure, core }) =>
+      w.mountAlphaBeta(figure, core) },
     // The widget runs the ping-pong exercise's reference solution: what the learner sees is what CI checks.
-    "ping-pong": ({ figure, core, clusters }) =>
-      mountPingPong(figure, core, clusters, exercises.find((e) => e.id === "w1-ping-pong").solution),
-    "bucketing": ({ figure, core }) => mountBucketing(figure, core),
-    "simulator": ({ figure, core }) => mountSimulator(figure, core),
-    "iron-law": ({ figure, core }) => mountIronLaw(figure, core),
-    "scaling-laws": ({ figure, core }) => mountScalingLaws(figure, core),
+    "ping-pong": { load: () => import("./widgets/pingpong.js"), mount: (w, { figure, core, clusters }) =>
+      w.mountPingPong(figure, core, clusters, exercises.find((e) => e.id === "w1-ping-pong").solution) },
+    "bucketing": { load: () => import("./widgets/bucketing.js"), mount: (w, { figure, core }) =>
+      w.mountBucketing(figure, core) },
+    "simulator": { load: () => import("./widgets/simulator.js"), mount: (w, { figure, core }) =>
+      w.mountSimulator(figure, core) },
+    "iron-law": { load: () => import("./widgets/iron_law.js"), mount: (w, { figure, core }) =>
+      w.mountIronLaw(figure, core) },
+    "scaling-laws": { load: () => import("./widgets/scaling_laws.js"), mount: (w, { figure, core }) =>
+      w.mountScalingLaws(figure, core) },
   },
 });

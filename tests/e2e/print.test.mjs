@@ -21,6 +21,8 @@ test("week 1 prints charts as light images, whole code, and no controls (dark mo
   // Widgets and editors far from the viewport are not built yet: printing must build them.
   const { page, problems } = await openLesson(site.context, site.url, "week1", { onDemand: true });
   await page.evaluate((code) => window.dsml.exercises.get("w1-token-ring").setCode(code), LONG_CODE);
+  // The widgets' modules are imported once the page is idle; printing (which cannot wait) then builds them at once.
+  await page.evaluate(() => window.dsml.widgetModules);
   await page.waitForTimeout(400);   // chart animations end
   // What the page holds while the PDF is printed, seen from a listener that runs after print.js's.
   await page.evaluate(() => addEventListener("beforeprint", () => {

@@ -31,7 +31,11 @@ for (const guide of GUIDES) {
   test(`${guide.slug}: the lessons' page shape and a policy that allows only the site's own origin`, () => {
     assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self';/);
     assert.match(html, /<header class="site-header"><\/header>/);
-    assert.match(html, /<nav class="toc" aria-label="Contents"><\/nav>/);
+    // The contents are written in (what ui/toc.js fills at load), so nothing moves when the page's script runs.
+    const toc = /<nav class="toc" aria-label="Contents">([\s\S]*?)<\/nav>/.exec(html)?.[1] ?? "";
+    const ids = [...html.matchAll(/<section id="([^"]+)">/g)].map((m) => m[1]);
+    assert.ok(ids.length > 1);
+    assert.deepEqual([...toc.matchAll(/<li><a href="#([^"]+)">/g)].map((m) => m[1]), ids);
     assert.match(html, /<script type="module" src="\.\.\/web\/lesson\/guide_page\.js"><\/script>/);
   });
 }

@@ -4,15 +4,14 @@
 // A page module calls initLesson() once, then builds its widgets. Nothing here logs to the console.
 import { currentTheme, setTheme } from "../ui/theme.js";
 import { fillToc } from "../ui/toc.js";
-import { renderMath } from "../ui/math.js";
 import { findWeek, neighbours, weekLabel } from "./course.js";
 
-export { renderMath, renderMathElement, mathToString } from "../ui/math.js";
 export { fillToc } from "../ui/toc.js";
 
 /**
  * Wire up a lesson page. `homeHref` is the course index relative to this page ("./index.html" on the
- * index itself). Safe to call twice. Returns the elements it filled.
+ * index itself). Safe to call twice. Returns the elements it filled, and `math`: a promise resolved once the
+ * page's math is drawn (at once on a built page, whose math arrives drawn).
  */
 export function initLesson({ homeHref = "../index.html" } = {}) {
   const header = document.querySelector("header.site-header");
@@ -22,10 +21,21 @@ export function initLesson({ homeHref = "../index.html" } = {}) {
   ensureFavicon();
   if (header) renderSiteHeader(header, { homeHref });
   if (toc && article) fillToc(toc, article);        // before math, so cloned headings get rendered too
-  renderMath(document.body);
+  const math = renderMathIfNeeded(document.body);
   if (prevNext) fillPrevNext(prevNext, document.body.dataset.week, { homeHref });
   watchScrollers();
-  return { header, toc, article, prevNext };
+  return { header, toc, article, prevNext, math };
+}
+
+// The site assembler draws every page's math at build time, so a built page needs no KaTeX (270 kB of script
+// to download, compile and run on a phone's main thread). Only math still undrawn — the source tree served
+// as it is, a test fixture — loads it.
+async function renderMathIfNeeded(root) {
+  const undrawn = [...root.querySelectorAll(".m, .m-display")].some((el) => !el.querySelector(".katex, .katex-error"));
+  if (!undrawn) return;
+  const { renderMath } = await import("../ui/math.js");
+  renderMath(root);
+  makeScrollersFocusableWhenSeen();   // drawn math changes which boxes scroll
 }
 
 /** The site header: a link home ("dsml") and the theme toggle button. */

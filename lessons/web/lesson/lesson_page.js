@@ -5,10 +5,12 @@
 // The main thread stays free while the page loads (a phone runs it 4× slower than a laptop): the core is
 // downloaded and compiled off the main thread from the first line, the prose's numbers (already in the HTML)
 // are recomputed in a Worker (calc.js), each step below runs in its own task, widgets are built when the
-// learner comes near them (widgets_on_demand.js) and code editors likewise (ui/editor.js). The math is drawn at
-// build time (scripts/prerender_math.mjs). html[data-ready] is set once the exercises are live and the numbers
-// checked; window.dsml.mountAll() builds every remaining widget and editor at once (tests, printing; the promise
-// it returns resolves once the editors, which load CodeMirror first, are built).
+// learner comes near them (widgets_on_demand.js; their modules are imported then, or once the page is idle) and
+// code editors likewise (ui/editor.js). The math is drawn at build time (scripts/prerender_math.mjs).
+// html[data-ready] is set once the exercises are live and the numbers checked; window.dsml.mountAll() builds
+// every remaining widget and editor at once (tests, printing; the promise it returns resolves once the widgets
+// whose modules were still loading and the editors, which load CodeMirror first, are built);
+// window.dsml.widgetModules resolves once every widget's module is imported.
 import { initLesson, makeScrollersFocusable, makeScrollersFocusableWhenSeen } from "./lesson.js";
 import { compileCore, loadCore } from "../wasm.js";
 import { ClusterPool } from "../cluster/cluster_pool.js";
@@ -52,7 +54,7 @@ export async function startLesson({ exercises, calcs, widgets = {}, mountWidgets
   const onDemand = mountOnDemand(widgets, context, { onMount: scrollersChanged });
   if (mountWidgets) mountWidgets({ ...context, widget: figureOf });
   mountAll = async () => {
-    onDemand.mountAll();
+    await onDemand.mountAll();   // builds at once every widget whose module is loaded (printing cannot wait)
     await materializeEditors();
     makeScrollersFocusable();
   };
@@ -60,10 +62,16 @@ export async function startLesson({ exercises, calcs, widgets = {}, mountWidgets
   installPrint();
   await numbers;
   // For the page tests and the curious: the live exercises and the core.
-  window.dsml = { core, progress, exercises: controllers, mountAll };
+  // The widgets' modules are imported once the page is idle: a widget is then built at once when printing.
+  const widgetModules = whenIdle().then(() => onDemand.preload());
+  window.dsml = { core, progress, exercises: controllers, mountAll, widgetModules };
   document.documentElement.dataset.ready = "true";
   scrollersChanged();
   registerOffline();
+}
+
+function whenIdle() {
+  return new Promise((resolve) => (globalThis.requestIdleCallback ?? setTimeout)(() => resolve()));
 }
 
 function figureOf(name) {
