@@ -82,8 +82,11 @@ describe("offline", () => {
         lesson.on("dialog", (d) => d.accept());
         await lesson.goto(`${site.url}${BASE}${slug}`);
         await lesson.waitForSelector("html[data-ready=true]", { timeout: 60000 });
+        // (once idle, a page imports its widgets' modules: let that finish, or the reload aborts those requests)
+        await lesson.evaluate(() => window.dsml.widgetModules);
         await lesson.reload();
         await lesson.waitForSelector("html[data-ready=true]", { timeout: 60000 });
+        await lesson.evaluate(() => window.dsml.widgetModules);
         assert.ok(await lesson.locator(".katex").count() > 10, `${slug}: math`);
         // A code exercise's reference solution, run once on the Workers: the core, the Worker script and the
         // learner's module all load. (Run, not Check: a Check's many runs test the checker, which other tests do.)
