@@ -5,6 +5,10 @@
 // Needs a built site. Worker start-up is not timed; each run's time is from cluster.run() to its result. Prints the
 // median over runs (wall clock: it moves with the machine's load — report `uptime` beside it) and checks that every
 // run still equals single-device training.
+// messages_per_step counts the trace's point-to-point messages; all_reduces_per_step divides by a ring all-reduce's
+// 2(P−1)·P. With the default 16 KiB buckets every weight matrix of the widget's model (32 × 64 fp64 = 16 KiB) is its
+// own bucket, so bucketed and naive launch the same 8 all-reduces and differ only in WHEN (bucketed during
+// backward, naive after it); --bucket 65536 makes 2 buckets, --sync flat 1 all-reduce.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { openSite, SITE } from "../tests/e2e/harness.mjs";
@@ -53,6 +57,7 @@ try {
     workers: options.P, sync: options.sync, bucket_bytes: options.bucket, model: result.config.model, batch: result.config.batch,
     steps: result.config.steps, seconds: result.times.map((t) => Number(t.toFixed(3))),
     steps_per_second: Number((result.config.steps / median).toFixed(2)), messages_per_step: result.messages / result.config.steps,
+    all_reduces_per_step: options.P > 1 ? result.messages / result.config.steps / (2 * (options.P - 1) * options.P) : 0,
     max_relative_difference_vs_single_device: result.worst,
   }, null, 1));
 } finally {
