@@ -1,5 +1,7 @@
 // page_weight.mjs — what a lesson page costs to load: the wasm core raw and gzipped, and every byte the
-// page transfers (gzip-compressed, as GitHub Pages serves it), measured in headless Chromium.
+// page transfers (gzip-compressed, as GitHub Pages serves it), measured in headless Chromium. A lesson page
+// imports its widgets' modules when idle after load (window.dsml.widgetModules); they are counted: the number is
+// what a page left open transfers, not only what it needs before first paint.
 //   node bench/page_weight.mjs [path, default week1/]
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,6 +23,10 @@ for (const path of process.argv.slice(2).length ? process.argv.slice(2) : ["", "
     } catch { /* redirects have no body */ }
   });
   await page.goto(site.url + path, { waitUntil: "networkidle" });
+  const lesson = await page.evaluate(() => document.querySelector("[data-widget], [data-exercise]") !== null);
+  if (lesson) await page.waitForFunction(() => window.dsml?.widgetModules !== undefined, null, { timeout: 120000 });
+  await page.evaluate(() => window.dsml?.widgetModules);
+  await page.waitForLoadState("networkidle");
   await page.waitForTimeout(500);
   console.log(`/${path}: ${count} requests, ${kb(raw)} raw, ${kb(gz)} gzip`);
   await page.close();
