@@ -11,6 +11,7 @@
 #include "guard.h"
 #include "job_adapters.h"
 #include "lab_adapters.h"
+#include "lab_moe_adapters.h"
 #include "moe_adapters.h"
 #include "pipeline_adapters.h"
 #include "split_backward_adapters.h"
@@ -72,6 +73,11 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("optimizerStep", &Guarded<&b::optimizer_step>::call);
   function("optimizerStepInPlace", &Guarded<&b::optimizer_step_in_place>::call);
   function("trainSingle", &Guarded<&b::train_single>::call);
+  // Lab: the expert-parallel axis — the MoE stack's start and single-device run, a micro-batch's router kernels
+  function("moeMlpInit", &Guarded<&b::moe_mlp_init>::call);
+  function("trainSingleMoe", &Guarded<&b::train_single_moe>::call);
+  function("moeRoute", &Guarded<&b::moe_route>::call);
+  function("moeRouterBackward", &Guarded<&b::moe_router_backward>::call);
 
   // Week 3: data-parallel scaling (strong vs weak, the comm-bound batch, the three DDPs)
   function("dpScaling", &Guarded<&b::dp_scaling>::call);

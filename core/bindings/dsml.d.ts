@@ -582,6 +582,14 @@ export interface MoeConfig {
   activation?: "relu" | "gelu" | "tanh";
 }
 
+/** The lab's MoE blocks: E experts, top-k, capacity factor, and which blocks (every `every`-th, default 2). */
+export interface LabMoe {
+  experts: number;
+  topK: 1 | 2;
+  capacityFactor: number;
+  every?: number;
+}
+
 /** One (t, p, d) factorisation priced by price3dLayouts (core/include/dsml/parallel_design.h). Bytes per GPU,
  *  seconds per step; nothing overlapped. */
 export interface LayoutRow {
@@ -743,6 +751,25 @@ export interface DsmlCore {
    *  @throws as trainCompare. */
   trainSingle(request: { model: ModelConfig; optimizer: OptimizerConfig; batch: number; steps: number;
                          seed?: number }): { losses: Float64Array; params: Float64Array[] };
+  /** The lab's MoE stack (core/include/dsml/moe_mlp.h): every `every`-th block (default 2) an MoE layer of
+   *  `experts` experts of the model's width and hidden width. Its initial tensors, per block: dense W_in, W_out;
+   *  MoE router (E × D), then each expert's W_in, W_out. @throws on a bad model or MoE config. */
+  moeMlpInit(request: { model: ModelConfig; moe: LabMoe; seed?: number }): Float64Array[];
+  /** trainSingle with the MoE stack (teacher as trainSingle's, student moeMlpInit(seed + 1)), the capacity cut per
+   *  group of batch/groups consecutive rows (the lab's dp·m): losses, final tensors (moeMlpInit's order) and the
+   *  last step's load per MoE block. @throws as moeMlpInit, or unless groups divides batch. */
+  trainSingleMoe(request: { model: ModelConfig; moe: LabMoe; groups: number; optimizer: OptimizerConfig;
+                            batch: number; steps: number; seed?: number }):
+      { losses: Float64Array; params: Float64Array[];
+        load: Array<{ block: number; wanted: number[]; kept: number[]; dropped: number }> };
+  /** One token group's routing (moe_route): softmax of x·routerᵀ, top-k, capacity ⌈c·k·rows/E⌉. expert, gate and
+   *  slot hold rows·topK values, token-major; slot −1 = dropped. @throws on shapes or a bad topK/capacity. */
+  moeRoute(x: Float64Array, router: Float64Array, rows: number, width: number, topK: number, capacityFactor: number):
+      { probs: Float64Array; expert: Float64Array; gate: Float64Array; slot: Float64Array; capacity: number };
+  /** ∂loss/∂logits (rows × E) from the gate gradients dGate (rows·topK), through top-k gating and the softmax.
+   *  @throws on shapes or an expert index out of range. */
+  moeRouterBackward(probs: Float64Array, expert: Float64Array, dGate: Float64Array, rows: number, topK: number):
+      Float64Array;
 
   /** Compute times t(w, c) = base·m_w·X(w, c), one Float64Array of `iterations` per worker. @throws on a bad
    *  model, multipliers whose count differs from workers, or workers·iterations > 4e6. */

@@ -41,6 +41,13 @@ MoeParams init_moe(const MoeConfig& config, std::uint64_t seed) {
 }
 
 MoeRouting moe_route(const MoeConfig& config, const MoeParams& params, const Eigen::MatrixXd& x) {
+  if (static_cast<int>(params.experts.size()) != config.experts)
+    throw Error("MoE params must have " + std::to_string(config.experts) + " experts, got " +
+                std::to_string(params.experts.size()));
+  return moe_route(config, params.router, x);
+}
+
+MoeRouting moe_route(const MoeConfig& config, const Eigen::MatrixXd& router, const Eigen::MatrixXd& x) {
   validate(config);
   const int E = config.experts, k = config.top_k;
   const auto B = static_cast<int>(x.rows());
@@ -49,13 +56,13 @@ MoeRouting moe_route(const MoeConfig& config, const MoeParams& params, const Eig
   if (B % config.groups != 0)
     throw Error("B = " + std::to_string(B) + " tokens cannot be cut into " + std::to_string(config.groups) +
                 " equal groups");
-  if (params.router.rows() != E || params.router.cols() != config.width || static_cast<int>(params.experts.size()) != E)
-    throw Error("MoE params must have a router of E x D = " + std::to_string(E) + " x " +
-                std::to_string(config.width) + " and " + std::to_string(E) + " experts");
+  if (router.rows() != E || router.cols() != config.width)
+    throw Error("the MoE router must be E x D = " + std::to_string(E) + " x " + std::to_string(config.width) +
+                ", got " + std::to_string(router.rows()) + " x " + std::to_string(router.cols()));
   const int per_group = B / config.groups;
   MoeRouting r;
   r.capacity = static_cast<int>(std::ceil(config.capacity_factor * k * per_group / E - 1e-12));
-  const Eigen::MatrixXd logits = x * params.router.transpose();  // (B, E)
+  const Eigen::MatrixXd logits = x * router.transpose();  // (B, E)
   r.probs.resize(B, E);
   for (int t = 0; t < B; ++t) {
     const double top = logits.row(t).maxCoeff();  // subtract the max: exp never overflows

@@ -58,6 +58,8 @@ struct MoeRouting {
 };
 // Throws dsml::Error if x is not (B, D) with B ≥ 1 divisible by G, or params do not match config.
 MoeRouting moe_route(const MoeConfig& config, const MoeParams& params, const Eigen::MatrixXd& x);
+// The same given the router alone (E × D) — what a rank that holds the router but not every expert routes with.
+MoeRouting moe_route(const MoeConfig& config, const Eigen::MatrixXd& router, const Eigen::MatrixXd& x);
 
 struct MoeForward {
   Eigen::MatrixXd output;                         // (B, D)

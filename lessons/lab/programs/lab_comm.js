@@ -96,6 +96,25 @@ export function makeGroup(ctx, name, ranks, activity) {
       });
     },
 
+    // Member q gets buffers[q] and sends back its own for us: received[q] is what member q sent this member
+    // (our own block stays in place, no message). Pairwise exchange, as dsml/collectives' all-to-all: in round
+    // s = 1 … p − 1 send to member i + s and receive from member i − s, so no member waits on two senders.
+    // Expert parallelism's dispatch and combine (Week 5): each buffer is a fixed-size block of capacity slots.
+    async allToAll(buffers) {
+      group.begin("all-to-all");
+      if (buffers.length !== size) throw new Error(`allToAll: ${buffers.length} buffers for a group of ${size}`);
+      const received = new Array(size);
+      received[index] = buffers[index];
+      if (size === 1) return received;
+      return activity.during("all-to-all", `all-to-all over ${name}`, async () => {
+        for (let s = 1; s < size; s++) {
+          group.send(mod(index + s), buffers[mod(index + s)]);
+          received[mod(index - s)] = await group.recv(mod(index - s));
+        }
+        return received;
+      });
+    },
+
     // The sum over the group of `full` (left untouched), of which member i gets chunk i.
     async reduceScatter(full) {
       group.begin("reduce-scatter");

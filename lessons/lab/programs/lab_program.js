@@ -6,10 +6,11 @@ import * as grid from "./lab_grid.js";
 import * as comm from "./lab_comm.js";
 import * as strategies from "./lab_strategies.js";
 import * as train from "./lab_train.js";
+import * as moe from "./lab_moe.js";
 // Week 5's schedule generators (interleaved 1F1B, ZB-H1) and their checker, shipped as they are.
 import * as pipeSchedules from "../../week5/programs/pipe_schedules.js";
 
-const PARTS = { ...grid, ...comm, ...strategies, ...train, ...pipeSchedules };
+const PARTS = { ...grid, ...comm, ...strategies, ...train, ...moe, ...pipeSchedules };
 delete PARTS.placeTpSlice;   // page-side only
 
 // The functions a learner may write instead of the reference (one per exercise).
@@ -18,7 +19,8 @@ export const REPLACEABLE = ["syncGradients", "gatherWeights", "tpBlockForward", 
 export const LAB_DEFAULTS = Object.freeze({
   model: { layers: 4, width: 32, hidden: 128, activation: "gelu", residual: true },
   optimizer: { kind: "adam", lr: 0.003 },
-  grid: { dp: 2, tp: 2, pp: 2 },
+  grid: { dp: 2, tp: 2, pp: 2, ep: 1 },
+  moe: { experts: 0, topK: 1, capacityFactor: 1.25, every: 2 },   // experts 0: the dense model
   fsdp: false,
   microBatches: 4,
   schedule: "1f1b",
@@ -43,36 +45,67 @@ export function labInputs(config) {
   return Array.from({ length: ranks }, () => config);
 }
 
-// The full model from the ranks' results: per tensor, the dp shards of each tp slice concatenated (FSDP), the
-// slices placed back (Megatron), the stages' blocks in order. Without FSDP every dp replica holds the slice;
-// `replicaGap` is the largest difference between replicas — a correct run keeps them identical.
+// The full model from the ranks' results, tensors in the core's order (grid.modelTensors): per dense tensor the dp
+// shards of each tp slice concatenated (FSDP) and the slices placed back (Megatron); an MoE block's router and
+// experts whole from a rank that holds them. Every other holder of the same values (dp replicas, tp ranks of an
+// MoE block, the dp/ep replicas of an expert) must agree: `replicaGap` is the largest difference between them — a
+// correct run keeps them identical.
 export function assembleParams(results, config) {
   const layout = grid.labLayout(config);
-  const { model } = config, D = model.width, F = model.hidden;
-  const full = Array.from({ length: 2 * model.layers }, () => new Float64Array(D * F));
+  const { model } = config, dp = config.grid.dp;
+  const tensors = grid.modelTensors(config, layout);
+  const full = tensors.map((t) => new Float64Array(t.length));
+  const seen = new Map(), shards = new Map();   // "index:t" → first holder's values; FSDP: "index:t" → shard per d
   let replicaGap = 0;
-  for (let p = 0; p < config.grid.pp; p++) {
-    for (let t = 0; t < config.grid.tp; t++) {
-      const of = (d) => results[grid.rankOf({ d, t, p }, config.grid)].shards;
-      for (const [i, { index }] of of(0).entries()) {
-        let slice;
-        if (config.fsdp) {
-          const parts = Array.from({ length: config.grid.dp }, (_, d) => of(d)[i].data);
-          slice = new Float64Array(parts.reduce((n, s) => n + s.length, 0));
-          let offset = 0;
-          for (const s of parts) { slice.set(s, offset); offset += s.length; }
-        } else {
-          slice = of(0)[i].data;
-          for (let d = 1; d < config.grid.dp; d++) {
-            const other = of(d)[i].data;
-            for (let e = 0; e < slice.length; e++) replicaGap = Math.max(replicaGap, Math.abs(other[e] - slice[e]));
-          }
-        }
-        grid.placeTpSlice(full[index], slice, index, t, model, layout.hidden);
-      }
+  results.forEach((result, rank) => {
+    const { d, t } = grid.coordOf(rank, config.grid);
+    for (const { index, data } of result.shards) {
+      const sliced = !grid.isMoeBlock(tensors[index].block, layout);
+      const key = `${index}:${sliced ? t : 0}`;
+      if (config.fsdp) { (shards.get(key) ?? shards.set(key, new Array(dp)).get(key))[d] = data; continue; }
+      const first = seen.get(key);
+      if (!first) { seen.set(key, data); continue; }
+      for (let e = 0; e < data.length; e++) replicaGap = Math.max(replicaGap, Math.abs(data[e] - first[e]));
     }
+  });
+  for (const [key, parts] of shards) {
+    const slice = new Float64Array(parts.reduce((n, s) => n + s.length, 0));
+    let offset = 0;
+    for (const s of parts) { slice.set(s, offset); offset += s.length; }
+    seen.set(key, slice);
+  }
+  for (const [key, values] of seen) {
+    const [index, t] = key.split(":").map(Number), { which, block } = tensors[index];
+    if (grid.isMoeBlock(block, layout)) full[index].set(values);
+    else grid.placeTpSlice(full[index], values, which, t, model, layout.hidden);
   }
   return { params: full, replicaGap };
+}
+
+// The single-device run a configuration must equal: core.trainSingle, or with MoE blocks core.trainSingleMoe with
+// the lab's token groups (dp shards × m micro-batches, in batch-row order).
+export function referenceRequest(config) {
+  const base = { model: config.model, optimizer: config.optimizer, batch: config.batch, steps: config.steps, seed: config.seed };
+  const layout = grid.labLayout(config);
+  if (!layout.experts) return { fn: "trainSingle", request: base };
+  const { experts, topK, capacityFactor, every } = layout;
+  return { fn: "trainSingleMoe", request: { ...base, moe: { experts, topK, capacityFactor, every }, groups: config.grid.dp * config.microBatches } };
+}
+
+// Load per MoE block in the last step, summed over the ranks that routed its tokens (tp rank 0 of each dp rank):
+// [{block, wanted[], kept[], dropped}] — core.trainSingleMoe's `load` for the same run.
+export function moeLoad(results, config) {
+  const blocks = new Map();
+  results.forEach((result, rank) => {
+    if (grid.coordOf(rank, config.grid).t !== 0) return;
+    for (const { block, wanted, kept } of result.load ?? []) {
+      const sum = blocks.get(block) ?? blocks.set(block, { block, wanted: wanted.map(() => 0), kept: kept.map(() => 0) }).get(block);
+      wanted.forEach((v, e) => { sum.wanted[e] += v; sum.kept[e] += kept[e]; });
+    }
+  });
+  return [...blocks.values()].sort((a, b) => a.block - b.block).map((l) => ({
+    ...l, dropped: l.wanted.reduce((a, b) => a + b, 0) - l.kept.reduce((a, b) => a + b, 0),
+  }));
 }
 
 // Per-tensor relative distance ‖a − b‖ / ‖b‖, the largest over tensors — the strategy tests' measure.

@@ -18,6 +18,14 @@ export async function syncGradients(grads, dp) {
   }
 }
 
+// Expert parallelism: the gradient of an expert on its ep rank already sums the tokens its ep group sent it; the
+// ranks holding the same expert in the other dp/ep groups hold the rest. The mean over all dp replicas is then
+// the mean over those dp/ep holders (the same sync, over the expert-dp group) divided by ep.
+export async function syncExpertGradients(grads, edp, ep) {
+  await syncGradients(grads, edp);
+  for (const g of grads) for (let i = 0; i < g.length; i++) g[i] /= ep.size;
+}
+
 // FSDP / ZeRO-3: member i of the dp group holds only chunk i (shardSizes(n, dp.size)[i] values) of a tensor;
 // before a block runs — forward, and again in backward — the whole tensor is gathered, used, and dropped.
 export async function gatherWeights(shard, dp, n) {

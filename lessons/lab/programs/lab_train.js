@@ -5,7 +5,8 @@
 //
 // ctx.input is the lab configuration (lab_program.js). The global batch of step s is the core's teacher batch
 // (seed, s, B), exactly what core.trainSingle trains on, and the student starts from mlpInit(seed + 1), so the
-// run must reproduce single-device training: the page and the checkers compare the two.
+// run must reproduce single-device training: the page and the checkers compare the two. With MoE blocks
+// (config.moe, lab_moe.js) the model is moeMlpInit's and the reference core.trainSingleMoe with dp·m token groups.
 
 export async function main(ctx) {
   const config = ctx.input;
@@ -16,12 +17,19 @@ export async function main(ctx) {
   const me = coordOf(ctx.rank, grid);
   const activity = makeActivity(ctx);
   const line = (axis, n) => Array.from({ length: n }, (_, i) => rankOf({ ...me, [axis]: i }, grid));
+  // ep: the ep neighbours of this rank's dp group (d = g·ep + i, i = 0 … ep − 1); expert-dp: the dp/ep ranks that
+  // hold the same experts (same i), over which expert gradients are summed.
+  const ep = layout.ep, i = me.d % ep, g = (me.d - i) / ep;
+  const tensors = initShards(ctx.core, config, layout, me);
   const rank = {
-    ctx, config, layout, me, activity,
+    ctx, config, layout, me, activity, tensors,
     dp: makeGroup(ctx, "dp", line("d", grid.dp), activity),
     tp: makeGroup(ctx, "tp", line("t", grid.tp), activity),
+    ep: makeGroup(ctx, "ep", Array.from({ length: ep }, (_, q) => rankOf({ ...me, d: g * ep + q }, grid)), activity),
+    edp: makeGroup(ctx, "expert-dp", Array.from({ length: grid.dp / ep }, (_, h) => rankOf({ ...me, d: h * ep + i }, grid)), activity),
     k: labKernels(ctx.core, config, layout, activity),
-    tensors: initShards(ctx.core, config, layout, me),
+    blocks: stageBlocks(tensors, layout),
+    load: new Map(),   // MoE block → {wanted, kept} per expert, this rank's tokens in the last step
     memory: { params: 0, grads: 0, optimizer: 0, activations: 0, gathered: 0 },
     peakInFlight: 0,
     schedule: [],   // the pipeline operations this stage ran in the last step, as "F0", "B0", "W0" (interleaved: "F0.2", chunk 2)
@@ -37,6 +45,7 @@ export async function main(ctx) {
   return {
     coord: me, memory: rank.memory, peakInFlight: rank.peakInFlight, schedule: rank.schedule, ops: rank.ops, phases: activity.segments,
     shards: rank.tensors.map(({ index, w }) => ({ index, data: w })),
+    load: [...rank.load].map(([block, l]) => ({ block, ...l })),
   };
 }
 
@@ -75,6 +84,20 @@ export function labKernels(core, config, layout, activity) {
     blockBackwardInput: timed("B: dH, dX", (dy, pre, wIn, wOut) => core.blockBackwardInput(dy, pre, wIn, wOut, rows, D, fn)),
     blockBackwardWeight: timed("W: dW_out, dW_in", (dy, act, dH, x) => core.blockBackwardWeight(dy, act, dH, x, rows, D)),
     activate: timed("act (recompute)", (pre) => core.activate(pre, fn)),
+    // An MoE block (lab_moe.js): the router on this rank's micro-batch, and an expert on the n = R·C rows sent to it.
+    topK: layout.topK,
+    moeRoute: timed("router", (x, router) => core.moeRoute(x, router, rows, D, layout.topK, layout.capacityFactor)),
+    moeRouterBackward: timed("router backward", (probs, expert, dGate) => core.moeRouterBackward(probs, expert, dGate, rows, layout.topK)),
+    routerBackward: timed("dW_r, dX", (dLogits, x, router) => core.blockOutBackward(dLogits, x, router, rows, layout.experts)),
+    expertForward: timed("expert forward", (x, wIn, wOut, n) => {
+      const { pre, act } = core.blockInForward(x, wIn, n, D, fn);
+      return { pre, y: core.blockOutForward(act, wOut, n, D) };
+    }),
+    expertBackward: timed("expert backward", (dy, pre, x, wIn, wOut, n) => {
+      const { dWOut, dA } = core.blockOutBackward(dy, core.activate(pre, fn), wOut, n, D);
+      const { dWIn, dX } = core.blockInBackward(dA, pre, x, wIn, n, D, fn);
+      return { dWIn, dWOut, dX };
+    }),
     mseLoss: timed("loss", (y, t) => core.mseLoss(y, t)),
     optimizerStep: timed("optimizer", (opt, t, w, g, m, v) => core.optimizerStepInPlace(opt, t, w, g, m, v)),
     // A weight gradient the trainer has consumed: its buffer serves the next backward.
@@ -89,16 +112,23 @@ export function labKernels(core, config, layout, activity) {
 // This rank's tensors: its stage's blocks, its tp slice of each, and with FSDP its dp shard of the slice. With
 // interleaving the stage's blocks are its chunks p, p + pp, … (chunk c = global blocks c·chunkBlocks …), in order.
 // Every Worker draws the whole initial model from the seed and keeps its part (a real job would load only its
-// shard from a checkpoint); n is the length of the full tp slice, which FSDP gathers before use.
+// shard from a checkpoint); n is the length of the full tp slice, which FSDP gathers before use. An MoE block is
+// whole on every tp rank (computed redundantly: Megatron slicing is for the dense blocks) and keeps the router and
+// this ep rank's E/ep experts.
 export function initShards(core, config, layout, me) {
   const { model } = config;
-  const full = core.mlpInit({ layers: model.layers, width: model.width, hidden: model.hidden, seed: config.seed + 1 });
+  const shape = { layers: model.layers, width: model.width, hidden: model.hidden, activation: model.activation, seed: config.seed + 1 };
+  const { experts, topK, capacityFactor, every } = layout;
+  const full = experts ? core.moeMlpInit({ model: shape, moe: { experts, topK, capacityFactor, every }, seed: shape.seed }) : core.mlpInit(shape);
+  const all = modelTensors(config, layout), per = layout.experts / layout.ep, mine = me.d % layout.ep;
   const tensors = [];
   for (let j = 0; j < layout.blocks; j++) {
     const chunk = Math.floor(j / layout.chunkBlocks) * config.grid.pp + me.p;
-    for (const which of [0, 1]) {
-      const index = 2 * (chunk * layout.chunkBlocks + j % layout.chunkBlocks) + which;
-      let w = tpSlice(full[index], index, me.t, model, layout.hidden);
+    const block = chunk * layout.chunkBlocks + j % layout.chunkBlocks;
+    for (const { index, which, expert } of all.filter((t) => t.block === block)) {
+      if (expert >= 0 && Math.floor(expert / per) !== mine) continue;   // another ep rank's expert
+      const moe = isMoeBlock(block, layout);
+      let w = moe ? full[index].slice() : tpSlice(full[index], which, me.t, model, layout.hidden);
       const n = w.length;
       if (config.fsdp) {
         const sizes = shardSizes(n, config.grid.dp);
@@ -107,10 +137,21 @@ export function initShards(core, config, layout, me) {
       }
       // The optimizer's state, updated in place: m unless SGD, v for Adam (zeros = the state it starts from).
       const kind = config.optimizer.kind, state = (used) => new Float64Array(used ? w.length : 0);
-      tensors.push({ index, n, w, g: new Float64Array(w.length), m: state(kind !== "sgd"), v: state(kind === "adam") });
+      tensors.push({ index, j, block, which, expert, n, w, g: new Float64Array(w.length), m: state(kind !== "sgd"), v: state(kind === "adam") });
     }
   }
   return tensors;
+}
+
+// The stage's blocks j = 0 … from its tensors: dense {wIn, wOut} or MoE {moe, router, experts: [{wIn, wOut}]}.
+export function stageBlocks(tensors, layout) {
+  return Array.from({ length: layout.blocks }, (_, j) => {
+    const own = tensors.filter((t) => t.j === j);
+    if (own[0].which !== "router") return { moe: false, wIn: own[0], wOut: own[1] };
+    const experts = [];
+    for (let e = 1; e < own.length; e += 2) experts.push({ wIn: own[e], wOut: own[e + 1] });
+    return { moe: true, block: own[0].block, router: own[0], experts };
+  });
 }
 
 // A stage's operations {op, mb, chunk}, from the schedule function, checked: each micro-batch forward once, then
@@ -139,11 +180,12 @@ export function stageOps(config, stage) {
 
 // One training step of this rank; returns the mean loss over its rows (last stage) or NaN.
 export async function runStep(rank, step) {
-  const { ctx, config, layout, me, activity, dp, tp, k, tensors, memory } = rank;
+  const { ctx, config, layout, me, activity, dp, tp, k, tensors, memory, blocks } = rank;
   const { model, grid } = config, m = config.microBatches, D = model.width;
   const last = me.p === grid.pp - 1;
-  dp.step = tp.step = step;
+  dp.step = tp.step = rank.ep.step = rank.edp.step = step;
   for (const t of tensors) t.g.fill(0);
+  rank.load.clear();
   const batch = me.p === 0 || last ? ctx.core.teacherBatch({ model, seed: config.seed, step, batch: config.batch }) : null;
   const rowsOf = (buf, mb) => {
     const start = (me.d * m + mb) * layout.rows;
@@ -159,7 +201,7 @@ export async function runStep(rank, step) {
   // gradient reduce-scattered after every backward, as PyTorch FSDP does without no_sync(): memory stays at one
   // gathered block, and the bytes grow with m (the bytes table shows it).
   const weights = async (j) => {
-    const [wIn, wOut] = [tensors[2 * j], tensors[2 * j + 1]];
+    const { wIn, wOut } = blocks[j];
     if (!config.fsdp) return { wIn: wIn.w, wOut: wOut.w };
     const gather = async (t) => {
       dp.begin("all-gather");
@@ -179,7 +221,14 @@ export async function runStep(rank, step) {
   };
 
   const stashes = new Map(), dys = new Map();   // "mb:c" → per block { x, pre, dy?, dH? }; the last chunk's dY
-  const kept = (b) => b.x.byteLength + b.pre.byteLength + (b.dH ? b.dy.byteLength + b.dH.byteLength : 0);
+  const kept = (b) => (b.moe ? b.bytes : b.x.byteLength + b.pre.byteLength + (b.dH ? b.dy.byteLength + b.dH.byteLength : 0));
+  // An MoE block forward: route, dispatch, experts, combine (lab_moe.js); its load counted for the page.
+  const moeForward = async (x, blk) => {
+    const out = await moeBlockForward(x, blk, rank.ep, k);
+    if (!rank.load.has(blk.block)) rank.load.set(blk.block, { wanted: new Array(layout.experts).fill(0), kept: new Array(layout.experts).fill(0) });
+    countLoad(rank.load.get(blk.block), out.saved.route, layout.rows, layout.topK);
+    return out;
+  };
   let live = 0, lossSum = 0;
   const ops = stageOps(config, me.p);
   const splitW = new Set(ops.filter((o) => o.op === "W").map((o) => `${o.mb}:${o.chunk}`));
@@ -193,7 +242,8 @@ export async function runStep(rank, step) {
         : await activity.during("bubble", `wait for stage ${(chunk - 1 + P) % P}`, () => ctx.recv(from, { tag: tag("F", mb, chunk) }));
       const stash = [];
       for (let j = 0; j < per; j++) {
-        const { y, saved } = await tpBlockForward(x, await weights(base + j), tp, k);
+        const blk = blocks[base + j];
+        const { y, saved } = blk.moe ? await moeForward(x, blk) : await tpBlockForward(x, await weights(base + j), tp, k);
         stash.push(saved);
         live += kept(saved);
         x = y;
@@ -215,6 +265,12 @@ export async function runStep(rank, step) {
         : await activity.during("bubble", `wait for stage ${(chunk + 1) % P}`, () => ctx.recv(from, { tag: tag("B", mb, chunk) }));
       const stash = stashes.get(key), split = splitW.has(key);
       for (let j = per - 1; j >= 0; j--) {
+        if (blocks[base + j].moe) {   // whole backward here, also under ZB-H1: its W would need the all-to-alls again
+          dy = await moeBlockBackward(dy, stash[j], blocks[base + j], rank.ep, k);
+          live -= kept(stash[j]);
+          stash[j] = null;
+          continue;
+        }
         const w = await weights(base + j);
         if (split) {   // B alone: the input gradient now, dY and dH kept for this chunk's W
           live -= kept(stash[j]);
@@ -224,8 +280,8 @@ export async function runStep(rank, step) {
           continue;
         }
         const { dx, dWIn, dWOut } = await tpBlockBackward(dy, stash[j], w, tp, k);
-        await accumulate(tensors[2 * (base + j)], dWIn);
-        await accumulate(tensors[2 * (base + j) + 1], dWOut);
+        await accumulate(blocks[base + j].wIn, dWIn);
+        await accumulate(blocks[base + j].wOut, dWOut);
         live -= kept(stash[j]);
         dy = dx;
       }
@@ -235,9 +291,10 @@ export async function runStep(rank, step) {
     } else {         // W: the weight gradients nobody waits for, from what B kept
       const stash = stashes.get(key);
       for (let j = per - 1; j >= 0; j--) {
+        if (!stash[j]) continue;   // an MoE block: done in B
         const { dWIn, dWOut } = tpBlockBackwardWeight(stash[j], k);
-        await accumulate(tensors[2 * (base + j)], dWIn);
-        await accumulate(tensors[2 * (base + j) + 1], dWOut);
+        await accumulate(blocks[base + j].wIn, dWIn);
+        await accumulate(blocks[base + j].wOut, dWOut);
         live -= kept(stash[j]);
       }
       stashes.delete(key);
@@ -248,8 +305,14 @@ export async function runStep(rank, step) {
   if (config.fsdp) {
     for (const t of tensors) for (let i = 0; i < t.g.length; i++) t.g[i] /= dp.size;
   } else {
+    // Dense weights and routers over dp; an expert's gradient over the dp/ep ranks that hold it.
+    const shared = tensors.filter((t) => t.expert < 0), experts = tensors.filter((t) => t.expert >= 0);
     dp.begin("all-reduce");
-    await activity.during("all-reduce", "gradient sync over dp", () => syncGradients(tensors.map((t) => t.g), dp));
+    await activity.during("all-reduce", "gradient sync over dp", () => syncGradients(shared.map((t) => t.g), dp));
+    if (experts.length) {
+      rank.edp.begin("all-reduce");
+      await activity.during("all-reduce", "expert gradients over their dp/ep replicas", () => syncExpertGradients(experts.map((t) => t.g), rank.edp, rank.ep));
+    }
   }
   for (const t of tensors) k.optimizerStep(config.optimizer, step + 1, t.w, t.g, t.m, t.v);   // in place
   return last ? lossSum / m : NaN;

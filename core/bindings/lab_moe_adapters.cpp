@@ -1,0 +1,153 @@
+// lab_moe_adapters.cpp — see lab_moe_adapters.h.
+#include "lab_moe_adapters.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dsml/error.h"
+#include "dsml/moe_mlp.h"
+#include "fields.h"
+#include "js_arrays.h"
+#include "lab_convert.h"
+#include "training_convert.h"
+
+namespace dsml::bindings {
+
+namespace {
+
+MoeMlpConfig to_moe_mlp_config(const val& request, const std::string& fn) {
+  MoeMlpConfig c;
+  c.mlp = to_mlp_config(object_field(request, "model", fn), fn);
+  const val m = object_field(request, "moe", fn);
+  const std::string at = fn + ": moe";
+  c.experts = static_cast<int>(whole_field(m, "experts", at, 1, 256));
+  c.top_k = static_cast<int>(whole_field(m, "topK", at, 1, 2));
+  c.capacity_factor = number_field(m, "capacityFactor", at);
+  c.moe_every = static_cast<int>(whole_field_or(m, "every", 2, at, 1));
+  c.groups = static_cast<int>(whole_field_or(request, "groups", 1, fn, 1));
+  try {
+    validate(c);
+  } catch (const Error& e) {
+    throw Error(fn + ": " + e.what());
+  }
+  return c;
+}
+
+val tensors_to_val(const MoeMlpParams& params) {
+  val out = val::array();
+  for (const Eigen::MatrixXd* w : parameter_tensors(params)) out.call<void>("push", to_row_major(*w));
+  return out;
+}
+
+Eigen::MatrixXd row_major_matrix(const Values& v, Eigen::Index rows, Eigen::Index cols) {
+  return Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(v.data(), rows, cols);
+}
+
+int top_k_arg(double top_k, const std::string& fn) {
+  if (top_k != 1 && top_k != 2) throw Error(fn + ": topK must be 1 or 2, got " + std::to_string(top_k));
+  return static_cast<int>(top_k);
+}
+
+}  // namespace
+
+val moe_mlp_init(const val& request) {
+  const std::string fn = "moeMlpInit";
+  require_object(request, fn, "{model, moe: {experts, topK, capacityFactor, every?}, seed}");
+  const MoeMlpConfig c = to_moe_mlp_config(request, fn);
+  check_run_size(c.mlp, 1, 1, fn);
+  return tensors_to_val(init_moe_mlp(c, static_cast<std::uint64_t>(whole_field_or(request, "seed", 0, fn))));
+}
+
+val train_single_moe(const val& request) {
+  const std::string fn = "trainSingleMoe";
+  require_object(request, fn, "{model, moe: {experts, topK, capacityFactor, every?}, groups, optimizer, batch, steps, seed}");
+  const MoeMlpConfig c = to_moe_mlp_config(request, fn);
+  const OptimizerConfig optimizer = to_optimizer_config(object_field(request, "optimizer", fn), fn);
+  const int batch = static_cast<int>(whole_field(request, "batch", fn, 1, 1 << 30));
+  const int steps = static_cast<int>(whole_field(request, "steps", fn, 1, 1 << 30));
+  check_run_size(c.mlp, batch, steps, fn);
+  if (static_cast<double>(c.experts) * c.mlp.layers * c.mlp.width * c.mlp.hidden > 1e8)
+    throw Error(fn + ": experts·layers·width·hidden must be <= 1e8 for a run in a tab");
+  MoeMlpRun run;
+  try {
+    run = train_moe_mlp(c, optimizer, batch, steps, static_cast<std::uint64_t>(whole_field_or(request, "seed", 0, fn)));
+  } catch (const Error& e) {
+    throw Error(fn + ": " + e.what());
+  }
+  val load = val::array();
+  for (const MoeBlockLoad& l : run.last_load) {
+    val entry = val::object();
+    entry.set("block", l.block);
+    entry.set("wanted", to_js_array(l.wanted));
+    entry.set("kept", to_js_array(l.kept));
+    entry.set("dropped", l.dropped);
+    load.call<void>("push", entry);
+  }
+  val out = val::object();
+  out.set("losses", float64_array(run.losses));
+  out.set("params", tensors_to_val(run.params));
+  out.set("load", load);
+  return out;
+}
+
+val moe_route(const val& x, const val& router, double rows, double width, double top_k, double capacity_factor) {
+  const std::string fn = "moeRoute";
+  const Dims d = dims(rows, width, fn);
+  MoeConfig c;
+  c.width = static_cast<int>(d.width);
+  c.experts = static_cast<int>(slice_width(router, d.width, fn, "router", "E × width"));
+  c.top_k = top_k_arg(top_k, fn);
+  c.capacity_factor = capacity_factor;
+  const Eigen::MatrixXd xm = row_major_matrix(values_from(x, d.rows, d.width, fn, "x", "rows · width"), d.rows, d.width);
+  const Eigen::MatrixXd wr =
+      row_major_matrix(values_from(router, c.experts, d.width, fn, "router", "E · width"), c.experts, d.width);
+  MoeRouting r;
+  try {
+    r = dsml::moe_route(c, wr, xm);
+  } catch (const Error& e) {
+    throw Error(fn + ": " + e.what());
+  }
+  const int k = c.top_k;
+  Values expert, gate, slot;
+  for (Eigen::Index t = 0; t < d.rows; ++t) {
+    for (int j = 0; j < k; ++j) {
+      expert.push_back(r.expert[t][j]);
+      gate.push_back(r.gate[t][j]);
+      slot.push_back(r.slot[t][j]);
+    }
+  }
+  val out = val::object();
+  out.set("probs", to_row_major(r.probs));
+  out.set("expert", float64_array(expert));
+  out.set("gate", float64_array(gate));
+  out.set("slot", float64_array(slot));
+  out.set("capacity", r.capacity);
+  return out;
+}
+
+val moe_router_backward(const val& probs, const val& expert, const val& d_gate, double rows, double top_k) {
+  const std::string fn = "moeRouterBackward";
+  const int k = top_k_arg(top_k, fn);
+  const Dims d = dims(rows, 1, fn);
+  const Eigen::Index E = slice_width(probs, d.rows, fn, "probs", "rows × E");
+  MoeRouting r;
+  r.probs = row_major_matrix(values_from(probs, d.rows, E, fn, "probs", "rows · E"), d.rows, E);
+  const Values e = values_from(expert, d.rows, k, fn, "expert", "rows · topK");
+  const Values g = values_from(d_gate, d.rows, k, fn, "dGate", "rows · topK");
+  std::vector<std::vector<double>> dg(static_cast<std::size_t>(d.rows), std::vector<double>(k));
+  r.expert.assign(static_cast<std::size_t>(d.rows), std::vector<int>(k));
+  for (Eigen::Index t = 0; t < d.rows; ++t) {
+    for (int j = 0; j < k; ++j) {
+      const double v = e[t * k + j];
+      if (!(v >= 0 && v < static_cast<double>(E) && v == static_cast<int>(v)))
+        throw Error(fn + ": expert[" + std::to_string(t * k + j) + "] must be an expert index 0 … " +
+                    std::to_string(E - 1));
+      r.expert[t][j] = static_cast<int>(v);
+      dg[t][j] = g[t * k + j];
+    }
+  }
+  return to_row_major(dsml::moe_router_backward(r, dg));
+}
+
+}  // namespace dsml::bindings
