@@ -1,6 +1,7 @@
 // Training steps per second of the parallelism lab in headless Chromium: the lab's rank program on a real
 // Worker cluster, every rank holding its shard, computing with the wasm core and exchanging Float64 messages.
 //   node bench/lab_steps.mjs [--dp 2 --tp 2 --pp 2] [--micro 4] [--steps 40] [--runs 3] [--width 32 --hidden 128] [--site dir]
+//                            [--experts 4 --ep 2 --topk 1 --capacity 1.25]   (MoE blocks: every second block; experts 0 = dense)
 // Needs the built site (bash scripts/serve.sh or scripts/test.sh builds it). Worker start-up is not timed (the
 // cluster is ready and has run a 2-step warm-up before the clock starts); each run's time is from cluster.run()
 // to its result, so it includes every message's trip through the page's deadlock bookkeeping. Prints the median
@@ -26,7 +27,8 @@ if (!existsSync(join(SITE, "lab/programs/lab_program.js"))) {
 const config = {
   model: { layers: arg("layers", 4), width: arg("width", 32), hidden: arg("hidden", 128), activation: "gelu", residual: true },
   optimizer: { kind: "adam", lr: 0.003 },
-  grid: { dp: arg("dp", 2), tp: arg("tp", 2), pp: arg("pp", 2) },
+  grid: { dp: arg("dp", 2), tp: arg("tp", 2), pp: arg("pp", 2), ep: arg("ep", 1) },
+  moe: { experts: arg("experts", 0), topK: arg("topk", 1), capacityFactor: arg("capacity", 1.25), every: 2 },
   fsdp: process.argv.includes("--fsdp"), microBatches: arg("micro", 4), schedule: "1f1b",
   batch: arg("batch", 32), steps: arg("steps", 40), seed: 7,
 };
@@ -68,7 +70,8 @@ try {
     await cluster.ready();
     const warm = await cluster.run(lab.labProgram(), { inputs: lab.labInputs({ ...config, steps: 2 }), timeoutMs: 600000 });
     if (warm.status !== "ok") throw new Error(`warm-up run: ${warm.status}`);
-    const ref = core.trainSingle({ model: config.model, optimizer: config.optimizer, batch: config.batch, steps: config.steps, seed: config.seed });
+    const { fn, request } = lab.referenceRequest(config);
+    const ref = core[fn](request);
     window.bench = { lab, cluster, ranks, ref };
   }, { config });
   const cpu0 = chromiumCpuMs(profile);
@@ -89,9 +92,9 @@ try {
   const cpuMs = chromiumCpuMs(profile) - cpu0;   // every Chromium process, the runs only (Workers already warm)
   const sorted = [...result.times].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
-  const { dp, tp, pp } = config.grid;
+  const { dp, tp, pp, ep } = config.grid;
   console.log(JSON.stringify({
-    grid: `${dp}x${tp}x${pp}`, workers: result.ranks, model: config.model, batch: config.batch,
+    grid: `${dp}x${tp}x${pp}`, ep, experts: config.moe.experts, workers: result.ranks, model: config.model, batch: config.batch,
     microBatches: config.microBatches, fsdp: config.fsdp, steps: config.steps,
     seconds: result.times.map((t) => Number(t.toFixed(3))),
     steps_per_second: Number((config.steps / median).toFixed(2)),

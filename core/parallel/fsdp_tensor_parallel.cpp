@@ -8,11 +8,10 @@
 
 #include "dsml/error.h"
 #include "dsml/fsdp_tensor_parallel.h"
+#include "parallel/fp64_bytes.h"
 
 namespace dsml {
 namespace {
-
-double bytes_of(const Eigen::MatrixXd& m) { return 8.0 * static_cast<double>(m.size()); }
 
 Buffer to_buffer(const Eigen::MatrixXd& column) { return Buffer(column.data(), column.data() + column.size()); }
 

@@ -12,11 +12,10 @@
 #include "dsml/error.h"
 #include "dsml/pipeline_parallel.h"
 #include "parallel/micro_batches.h"
+#include "parallel/fp64_bytes.h"
 
 namespace dsml {
 namespace {
-
-double bytes_of(const Eigen::MatrixXd& m) { return 8.0 * static_cast<double>(m.size()); }
 
 // What forward keeps for backward on one stage for one micro-batch: every block's input x (B_i, D) and
 // pre-activation H (B_i, F) — mlp_block_activation_values per block.

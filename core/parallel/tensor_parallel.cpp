@@ -12,6 +12,7 @@
 
 #include "dsml/error.h"
 #include "dsml/tensor_parallel.h"
+#include "parallel/fp64_bytes.h"
 
 namespace dsml {
 namespace {
@@ -22,8 +23,6 @@ void require_divisible(const MlpConfig& model, int tp) {
     throw Error("hidden width F = " + std::to_string(model.hidden) + " is not divisible by tp = " +
                 std::to_string(tp) + ": each rank needs F/tp whole rows of W_in and columns of W_out");
 }
-
-double bytes_of(const Eigen::MatrixXd& m) { return 8.0 * static_cast<double>(m.size()); }
 
 }  // namespace
 

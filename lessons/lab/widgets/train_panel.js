@@ -2,7 +2,9 @@
 // presses Train; every rank is a Web Worker holding only its part of the model (programs/lab_train.js) and
 // training it with the core's kernels and real messages. Live: the loss of the parallel run on top of the
 // single-device run (core.trainSingle, computed here first). After the run: the parameter difference from
-// one device, the last step's timeline per rank, the memory each Worker held and the bytes moved by kind.
+// one device, the last step's timeline per rank, the memory each Worker held and the bytes moved by kind. With
+// experts E > 0 every second block is an MoE layer split over ep ranks (programs/lab_moe.js), the reference is
+// core.trainSingleMoe, and the report adds the tokens each expert wanted and kept.
 // While it trains the controls are locked (the report always describes the run that produced it), a progress
 // bar counts steps and estimates the time left, and Stop ends the run; long training is not a hang, so there is
 // no time limit, only a watchdog for Workers that stop reporting (STALL_MS).
@@ -10,21 +12,38 @@ import { button, chartBox, controlRow, readout, select } from "../../web/ui/cont
 import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { describeFailure } from "../../web/ui/run_output.js";
 import { formatNumber, formatSeconds, plural, withArticle } from "../../web/units.js";
-import { labLayout } from "../programs/lab_grid.js";
+import { labLayout, modelTensors } from "../programs/lab_grid.js";
 import {
-  LAB_DEFAULTS, assembleParams, labInputs, labProgram, maxRelativeDifference,
+  LAB_DEFAULTS, assembleParams, labInputs, labProgram, maxRelativeDifference, moeLoad, referenceRequest,
 } from "../programs/lab_program.js";
 import { renderMoves } from "./moves.js";
 import { renderPhases } from "./phase_timeline.js";
-import { renderBytes, renderMemory } from "./train_report.js";
+import { renderBytes, renderLoad, renderMemory } from "./train_report.js";
 import { mountTrainStep } from "./train_step.js";
 
 const MAX_WORKERS = 16;
 const STALL_MS = 60000;   // no progress report from any Worker for this long: something is stuck
 
 // The single-device reference, computed in a Worker of its own while the lab trains (the page stays free).
-const REFERENCE = "async function main(ctx) { return ctx.core.trainSingle(ctx.input); }";
+const REFERENCE = "async function main(ctx) { return ctx.core[ctx.input.fn](ctx.input.request); }";
 const choices = (values, text = String) => values.map((v) => [String(v), text(v)]);
+
+// The expert-parallel axis in words, under the diagram (which draws dp × tp × pp): who holds which experts and
+// what the all-to-all moves.
+function expertNote(cfg, layout) {
+  const { dp, ep } = cfg.grid, per = layout.experts / ep;
+  const groups = Array.from({ length: dp / ep }, (_, g) => `{d${g * ep}…d${g * ep + ep - 1}}`).join(" ");
+  const p = document.createElement("p");
+  p.className = "moves-summary";
+  p.textContent = ep === 1
+    ? `MoE blocks: every rank holds all ${layout.experts} experts and the router; no all-to-all, expert gradients are averaged over dp.`
+    : `MoE blocks: ep groups ${groups} of each dp group; ` +
+      `${Array.from({ length: ep }, (_, i) => `ep rank ${i} holds e${i * per}${per > 1 ? `–e${i * per + per - 1}` : ""}`).join(", ")}, ` +
+      `each a copy of the router. Per MoE block and micro-batch, two all-to-alls forward (dispatch, combine) and two backward; ` +
+      (dp === ep ? "each expert lives on one rank of the dp group, so its gradient needs no all-reduce."
+        : `expert gradients are averaged over the ${dp / ep} ranks holding the same experts.`);
+  return p;
+}
 
 export function mountTrainPanel(figure, core, clusters) {
   const d = LAB_DEFAULTS;
@@ -43,6 +62,11 @@ export function mountTrainPanel(figure, core, clusters) {
       ["interleaved", "interleaved 1F1B, v = 2"], ["zb-h1", "zero-bubble ZB-H1"]] }),
     optimizer: select({ label: "Optimizer", value: d.optimizer.kind, options: [["adam", "Adam, lr 0.003"], ["sgd", "SGD, lr 0.05"]] }),
     steps: select({ label: "Steps", value: String(d.steps), options: choices([20, 40, 100]) }),
+    experts: select({ label: "Experts E", value: String(d.moe.experts),
+      options: choices([0, 2, 4, 8], (v) => (v ? `${v} (every 2nd block MoE)` : "0 (dense)")) }),
+    topK: select({ label: "Top-k", value: String(d.moe.topK), options: choices([1, 2]) }),
+    capacity: select({ label: "Capacity factor", value: String(d.moe.capacityFactor), options: choices([0.5, 1, 1.25, 2]) }),
+    ep: select({ label: "ep", value: String(d.grid.ep), options: choices([1, 2, 4]) }),
   };
   const train = button("Train", () => run());
   const stop = button("Stop", () => stopper?.abort(), { secondary: true });
@@ -59,7 +83,8 @@ export function mountTrainPanel(figure, core, clusters) {
   const chart = createLineChart(canvas, { xLabel: "step", yLabel: "loss (mean squared error)", datasets: [] });
   const parts = {};
   for (const [key, title] of [["moves", "What moves where"], ["timeline", "The last step on each Worker (measured)"],
-    ["memory", "Memory each Worker held (measured)"], ["bytes", "Bytes per step by kind (measured)"]]) {
+    ["memory", "Memory each Worker held (measured)"], ["bytes", "Bytes per step by kind (measured)"],
+    ["experts", "Tokens per expert in the last step (measured)"]]) {
     const section = document.createElement("div");
     section.className = `train-${key}`;
     const h = document.createElement("h3");
@@ -77,7 +102,8 @@ export function mountTrainPanel(figure, core, clusters) {
   const config = () => ({
     model: { layers: +c.layers.value, width: +c.width.value, hidden: +c.hidden.value, activation: "gelu", residual: true },
     optimizer: c.optimizer.value === "adam" ? { kind: "adam", lr: 0.003 } : { kind: "sgd", lr: 0.05 },
-    grid: { dp: +c.dp.value, tp: +c.tp.value, pp: +c.pp.value },
+    grid: { dp: +c.dp.value, tp: +c.tp.value, pp: +c.pp.value, ep: +c.ep.value },
+    moe: { experts: +c.experts.value, topK: +c.topK.value, capacityFactor: +c.capacity.value, every: 2 },
     fsdp: c.fsdp.value === "on", microBatches: +c.micro.value, schedule: c.schedule.value,
     batch: +c.batch.value, steps: +c.steps.value, seed: d.seed,
   });
@@ -90,13 +116,15 @@ export function mountTrainPanel(figure, core, clusters) {
   const preview = () => {
     const cfg = config();
     try {
-      const { ranks } = labLayout(cfg);
+      const layout = labLayout(cfg), { ranks } = layout;
       if (ranks > MAX_WORKERS) throw new Error(`dp × tp × pp = ${ranks} Workers; the lab runs at most ${MAX_WORKERS}`);
       renderMoves(parts.moves, { grid: cfg.grid, fsdp: cfg.fsdp, model: cfg.model, microBatches: cfg.microBatches });
+      if (layout.experts) parts.moves.querySelector(".moves-summary")?.after(expertNote(cfg, layout));
       train.disabled = false;
       stepper.setDisabled(false);
       status.textContent = `${ranks} Worker${ranks > 1 ? "s" : ""}, each holding its part of a ` +
-        `${withArticle(`${cfg.model.layers}-block model`)} (Ψ = ${plural(2 * cfg.model.layers * cfg.model.width * cfg.model.hidden, "parameter")}). Press Train.`;
+        `${withArticle(`${cfg.model.layers}-block model`)}${layout.experts ? ` with ${Math.floor(cfg.model.layers / 2)} MoE blocks of ${layout.experts} experts` : ""} ` +
+        `(Ψ = ${plural(modelTensors(cfg, layout).reduce((n, t) => n + t.length, 0), "parameter")}). Press Train.`;
       return cfg;
     } catch (err) {
       train.disabled = true;
@@ -117,7 +145,7 @@ export function mountTrainPanel(figure, core, clusters) {
     progress.hidden = !locked;
   };
   // The panels below describe one run: cleared when the next starts.
-  const REPORT = ["timeline", "memory", "bytes"];
+  const REPORT = ["timeline", "memory", "bytes", "experts"];
   const clearReport = () => {
     for (const key of REPORT) { parts[key].replaceChildren(); parts[key].parentElement.hidden = true; }
   };
@@ -135,7 +163,7 @@ export function mountTrainPanel(figure, core, clusters) {
       const live = { sums: new Float64Array(cfg.steps), counts: new Int32Array(cfg.steps), points: [] };
       // Chart.js draws the first dataset on top: the single-device line dashed over the Workers' points.
       const draw = () => chart.update({ datasets: [
-        { label: "one device (core.trainSingle)", data: single, dashed: true },
+        { label: `one device (core.${referenceRequest(cfg).fn})`, data: single, dashed: true },
         { label: `${ranks} Workers`, data: live.points, points: true },
       ] });
       draw();
@@ -150,8 +178,7 @@ export function mountTrainPanel(figure, core, clusters) {
           (left === null ? "…" : `, about ${formatSeconds(left, 2)} left.`);
       };
       showProgress();
-      const reference = clusters.run(1, REFERENCE, { inputs: [{ model: cfg.model, optimizer: cfg.optimizer,
-        batch: cfg.batch, steps: cfg.steps, seed: cfg.seed }], timeoutMs: Infinity, stallMs: STALL_MS,
+      const reference = clusters.run(1, REFERENCE, { inputs: [referenceRequest(cfg)], timeoutMs: Infinity, stallMs: STALL_MS,
         signal: stopper.signal });
       reference.then((r) => {
         if (r.status !== "ok") return;
@@ -205,7 +232,8 @@ export function mountTrainPanel(figure, core, clusters) {
       `${gap < 1e-9 ? "the same training, up to the order of floating-point sums." : "NOT the same training."}`;
     describeChart(figure, `Loss from ${formatNumber(ref.losses[0])} to ` +
       `${formatNumber(ref.losses[cfg.steps - 1])} in ${plural(cfg.steps, "step")}; the parallel curve lies on the single-device one.`);
-    const phases = result.results.flatMap((r) => r.phases);
+    // The timeline draws an all-to-all as a send (it has no kind of its own there); its label names it.
+    const phases = result.results.flatMap((r) => r.phases).map((p) => (p.kind === "all-to-all" ? { ...p, kind: "send" } : p));
     const t0 = Math.min(...phases.map((p) => p.start));
     const name = rankName(cfg);
     renderPhases(parts.timeline, phases.map((p) => ({ ...p, start: p.start - t0, end: p.end - t0 })), {
@@ -215,7 +243,9 @@ export function mountTrainPanel(figure, core, clusters) {
     });
     renderMemory(parts.memory, result.results, cfg, core, name);
     renderBytes(parts.bytes, result, cfg, core);
-    for (const key of REPORT) parts[key].parentElement.hidden = false;
+    const load = moeLoad(result.results, cfg);
+    if (load.length) renderLoad(parts.experts, load, ref.load);
+    for (const key of REPORT) parts[key].parentElement.hidden = key === "experts" && !load.length;
   }
 
   preview();

@@ -1,6 +1,7 @@
 // train_report.js — what the training panel shows after a run, all read from the run itself: the memory each
-// Worker actually held (stacked bars per rank, beside the accountant's closed form where one exists) and the
-// bytes a step moved by kind (from the cluster's trace, beside the C++ strategy's own log where one exists).
+// Worker actually held (stacked bars per rank, beside the accountant's closed form where one exists), the
+// bytes a step moved by kind (from the cluster's trace, beside the C++ strategy's own log where one exists) and,
+// with MoE blocks, the tokens each expert wanted and kept (the ranks' routers, beside core.trainSingleMoe's).
 import { formatBytes } from "../../web/units.js";
 import { bytesByKind } from "../programs/lab_program.js";
 
@@ -18,6 +19,7 @@ const make = (tag, attrs = {}, text = "") => {
 // communication log (trainCompare) can then be set beside what the Workers measured.
 export function matchingStrategy(config) {
   const { dp, tp, pp } = config.grid, m = config.microBatches;
+  if (config.moe?.experts > 0) return null;   // the C++ strategies train the dense model
   if (pp > 1) return dp === 1 && tp === 1 && !config.fsdp ? ({ "1f1b": "pp-1f1b", "gpipe": "pp-gpipe" }[config.schedule] ?? null) : null;
   if (m !== 1) return null;
   if (dp > 1 && tp > 1) return config.fsdp ? "fsdp-tp" : null;
@@ -119,4 +121,32 @@ export function renderBytes(box, run, config, core) {
   const scroll = make("div", { class: "table-scroll" });
   scroll.append(table);
   box.replaceChildren(scroll);
+}
+
+// Per MoE block, a row per expert: assignments routed to it (wanted) and placed within its capacity (kept), from
+// the ranks' own routers in the last step, and whether the single-device run routed exactly the same.
+export function renderLoad(box, load, reference) {
+  const same = JSON.stringify(load) === JSON.stringify(reference);
+  const table = make("table", { class: "bytes-table load-table" });
+  table.append(make("caption", {}, "Assignments per expert in the last step (b1 e0: expert 0 of MoE block 1)"));
+  const head = table.createTHead().insertRow();
+  for (const c of ["Expert", "Wanted", "Kept", "Dropped"]) head.append(make("th", { scope: "col" }, c));
+  const body = table.createTBody();
+  for (const { block, wanted, kept } of load) {
+    wanted.forEach((w, e) => {
+      const tr = body.insertRow();
+      [`b${block} e${e}`, String(w), String(kept[e]), String(w - kept[e])].forEach((text, i) => {
+        const td = tr.insertCell();
+        td.textContent = text;
+        if (i) td.className = "num";
+      });
+    });
+  }
+  const scroll = make("div", { class: "table-scroll" });
+  scroll.append(table);
+  const dropped = load.reduce((n, l) => n + l.dropped, 0), wanted = load.reduce((n, l) => n + l.wanted.reduce((a, b) => a + b, 0), 0);
+  const note = make("p", { class: "widget-readout" }, `${dropped} of ${wanted} assignments dropped, summed over the ranks' ` +
+    "micro-batches (an expert's capacity is per micro-batch; a dropped token passes through its block's residual). " +
+    (same ? "The single-device run (core.trainSingleMoe) routed exactly the same tokens." : "The single-device run routed DIFFERENT tokens."));
+  box.replaceChildren(scroll, note);
 }

@@ -1,0 +1,49 @@
+// The lab's expert-parallel axis in real Chromium: with experts and ep set, Train runs MoE blocks across the
+// Workers (all-to-all dispatch and combine) and the report shows equality with one device (core.trainSingleMoe),
+// the all-to-all row of the bytes table and the tokens each expert wanted and kept — the same as one device's.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { openSite } from "./harness.mjs";
+import { openLesson } from "./pages.mjs";
+
+let site;
+before(async () => { site = await openSite(); });
+after(async () => { await site?.close(); });
+
+const FIG = "[data-widget=train]";
+
+async function configure(page, values) {
+  for (const [label, value] of Object.entries(values)) {
+    await page.locator(FIG).getByLabel(label, { exact: true }).selectOption(value);
+  }
+}
+
+describe("lab expert-parallel axis", () => {
+  test("dp 2 × ep 2 × pp 2 with 4 experts and dropped tokens trains to the single-device MoE model", async () => {
+    const { page, problems } = await openLesson(site.context, site.url, "lab");
+    await configure(page, { "Experts E": "4", ep: "2", dp: "2", tp: "1", "Sharding over dp": "on" });
+    assert.match(await page.locator(`${FIG} .widget-readout`).first().innerText(), /FSDP with MoE blocks is not in the lab/);
+    assert.ok(await page.locator(FIG).getByRole("button", { name: "Train" }).isDisabled());
+    await configure(page, { "Sharding over dp": "off", "Blocks L": "4", "Width D": "16", "Hidden F": "64", "Batch B": "16",
+      pp: "2", "Micro-batches m": "2", "Capacity factor": "0.5", "Top-k": "2", Steps: "20" });
+    assert.match(await page.locator(`${FIG} .widget-readout`).first().innerText(), /with 2 MoE blocks of 4 experts/);
+    await page.locator(FIG).getByRole("button", { name: "Train" }).click();
+    assert.ok(await page.locator(FIG).getByLabel("ep", { exact: true }).isDisabled(), "ep is locked while training");
+    await page.waitForFunction((sel) => /steps\/s|could not|threw|Deadlock|watchdog/.test(
+      document.querySelector(`${sel} .widget-readout`)?.textContent ?? ""), FIG, { timeout: 120000 });
+    const text = await page.locator(`${FIG} .widget-readout`).first().innerText();
+    assert.match(text, /20 steps on 4 Workers .* differ from single-device training by \d\.\de-1[3-7] \(relative\)/);
+    assert.match(text, /the same training/);
+    const kinds = await page.locator(`${FIG} .train-bytes tbody td:first-child`).allInnerTexts();
+    assert.ok(kinds.includes("all-to-all over ep"), kinds.join(" | "));
+    assert.ok(kinds.includes("send over pp"), kinds.join(" | "));
+    // Load per expert: 2 MoE blocks × 4 experts, wanted = kept + dropped, the same tokens as one device.
+    assert.equal(await page.locator(`${FIG} .load-table tbody tr`).count(), 8);
+    const experts = await page.locator(`${FIG} .train-experts`).innerText();
+    assert.match(experts, /[1-9]\d* of 64 assignments dropped/);
+    assert.match(experts, /routed exactly the same tokens/);
+    assert.ok(await page.locator(FIG).getByLabel("ep", { exact: true }).isEnabled(), "unlocked after the run");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
