@@ -46,4 +46,20 @@ describe("lab expert-parallel axis", () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  test("Step through one step runs the MoE blocks' all-to-alls statement by statement to the end", async () => {
+    const { page, problems } = await openLesson(site.context, site.url, "lab");
+    await configure(page, { "Experts E": "4", ep: "2", dp: "2", tp: "1", pp: "1", "Blocks L": "2", "Micro-batches m": "1" });
+    assert.match(await page.locator(`${FIG} .moves-summary`).last().innerText(),
+      /MoE blocks: ep groups \{d0…d1\} of each dp group; ep rank 0 holds e0–e1, ep rank 1 holds e2–e3/);
+    await page.locator(FIG).getByRole("button", { name: "Step through one step" }).click();
+    const box = page.locator(`${FIG} .train-step`);
+    await page.waitForFunction((sel) => /Paused/.test(document.querySelector(`${sel} .train-step .run-status`)?.textContent ?? ""),
+      FIG, { timeout: 60000 });
+    await box.getByRole("button", { name: /Continue/ }).click();
+    await page.waitForFunction((sel) => /The run ended: every rank returned/.test(document.querySelector(`${sel} .train-step .run-status`)?.textContent ?? ""),
+      FIG, { timeout: 120000 });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });
