@@ -126,7 +126,9 @@ export function renderBytes(box, run, config, core) {
 // Per MoE block, a row per expert: assignments routed to it (wanted) and placed within its capacity (kept), from
 // the ranks' own routers in the last step, and whether the single-device run routed exactly the same.
 export function renderLoad(box, load, reference) {
-  const same = JSON.stringify(load) === JSON.stringify(reference);
+  const equal = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+  const same = load.length === reference.length && load.every((l, i) => l.block === reference[i].block &&
+    equal(l.wanted, reference[i].wanted) && equal(l.kept, reference[i].kept));
   const table = make("table", { class: "bytes-table load-table" });
   table.append(make("caption", {}, "Assignments per expert in the last step (b1 e0: expert 0 of MoE block 1)"));
   const head = table.createTHead().insertRow();
