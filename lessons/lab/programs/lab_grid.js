@@ -1,6 +1,7 @@
-// lab_grid.js — where a rank sits in the dp × tp × pp grid and what it holds. These functions run INSIDE the
-// Workers: lab_program.js ships their source text (Function.prototype.toString) as part of the rank program, so
-// each must be self-contained — no imports, no module-level constants, only calls to other shipped functions.
+// lab_grid.js — where a rank sits in the dp × tp × pp grid (ep groups inside dp) and what it holds. These
+// functions run INSIDE the Workers: lab_program.js ships their source text (Function.prototype.toString) as part of
+// the rank program, so each must be self-contained — no imports, no module-level constants, only calls to other
+// shipped functions.
 
 // rank = (p·dp + d)·tp + t, tensor-parallel fastest — the layout of dsml/rank_grid.h, so the ranks of one
 // tensor-parallel group are neighbours (on a real cluster: the GPUs of one node, on NVLink).
