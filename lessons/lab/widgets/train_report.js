@@ -129,7 +129,8 @@ export function renderLoad(box, load, reference) {
   const equal = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
   const same = load.length === reference.length && load.every((l, i) => l.block === reference[i].block &&
     equal(l.wanted, reference[i].wanted) && equal(l.kept, reference[i].kept));
-  const table = make("table", { class: "bytes-table load-table" });
+  // The trace tables' smaller type (style.css .trace-table), so the four columns fit a 360 px phone.
+  const table = make("table", { class: "bytes-table load-table", style: "font-size: 0.85rem" });
   table.append(make("caption", {}, "Assignments per expert in the last step (b1 e0: expert 0 of MoE block 1)"));
   const head = table.createTHead().insertRow();
   for (const c of ["Expert", "Wanted", "Kept", "Dropped"]) head.append(make("th", { scope: "col" }, c));
