@@ -31,7 +31,8 @@ for (const slug of LESSONS) {
       const written = Object.fromEntries([...html.matchAll(/<span data-calc="([^"]+)">([^<]*)</g)].map((m) => [m[1], m[2]]));
       const computed = await page.evaluate(() => Object.fromEntries(
         [...document.querySelectorAll("[data-calc]")].map((el) => [el.dataset.calc, el.textContent])));
-      assert.ok(Object.keys(computed).length >= 20);
+      // (the lab, the course's playground, states only its running model's numbers: six)
+      assert.ok(Object.keys(computed).length >= (slug === "lab" ? 6 : 20));
       assert.deepEqual(written, computed);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
       assert.equal(overflow, false, "no sideways scrolling");
