@@ -1,7 +1,7 @@
 // phase_timeline.js — a per-rank timeline of one training step's phases as inline SVG, plus its text
 // alternative. web/ui/timeline.js draws compute / send / wait; a training step has more kinds, so this one draws
 //   compute                      solid, one shade and letter per kind of work (COMPUTE_OPS):
-//                                F forward, B backward (input gradient; the weight gradient too unless a W does it),
+//                                F forward, B backward (only the input gradient when a W does the weight gradient),
 //                                W weight gradient (ZB-H1's split-off half, Qi et al. 2024), R recomputation, L loss,
 //                                O optimizer; a span that carries `chunk` (interleaved 1F1B) gets it as a subscript
 //   all-reduce                   diagonal hatch, "AR"
@@ -113,16 +113,19 @@ export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank 
   const width = Math.max(280, container.clientWidth || 640);   // narrower boxes scroll sideways
   const rowH = rows <= 8 ? 26 : rows <= 16 ? 18 : 10;
   const left = 70, right = 14, top = (title ? 22 : 0) + 8, plotW = width - left - right;
-  // Legend items flow left to right and wrap (about 6.8 px per character at 12 px).
+  // Legend items flow left to right and wrap (about 7 px per character at 12 px).
   const short = width < 420;
   const legend = [];
   let lx = 4, lrow = 0;
   // Compute is listed by the kinds of work present (F, B, W, …), then every kind of communication and idle.
   const ops = COMPUTE_OPS.filter(([op]) => all.some((sp) => sp.op === op));
-  const items = [...ops.map(([op, name]) => ({ k: "compute", op, name: op ? `${op} ${name}` : name })),
+  // B is only the input gradient when a W does the weight gradients (ZB-H1); otherwise it is the whole backward.
+  const hasW = ops.some(([op]) => op === "W");
+  const named = (op, name) => (op === "B" && !hasW ? "B backward" : op ? `${op} ${name}` : name);
+  const items = [...ops.map(([op, name]) => ({ k: "compute", op, name: named(op, name) })),
     ...PHASE_KINDS.filter(([k]) => k !== "compute").map(([k, name]) => ({ k, name }))];
   for (const { k, op, name } of items) {
-    const text = short ? name.replace(/ \(.*\)/, "") : name, w = 21 + text.length * 6.8 + 18;
+    const text = short ? name.replace(/ \(.*\)/, "") : name, w = 21 + text.length * 7 + 18;
     if (lx + w > width && lx > 4) { lx = 4; lrow += 1; }
     legend.push({ k, op, text, x: lx, row: lrow });
     lx += w;
