@@ -23,11 +23,12 @@ export const PHASE_KINDS = [
   ["compute", "compute", ""], ["all-reduce", "all-reduce", "AR"], ["all-gather", "all-gather", "AG"],
   ["reduce-scatter", "reduce-scatter", "RS"], ["send", "send", "S"], ["idle", "idle (bubble or waiting)", ""],
 ];
-// Kinds of compute: letter, legend name, shade (fill-opacity of the compute colour). "" is work of no named kind
-// (the trainer's bookkeeping between kernels).
+// Kinds of compute: letter, legend name, shade (fill-opacity of the compute colour, a step of about 0.13 between any
+// two, so neighbouring kinds differ in both themes). "" is work of no named kind (the trainer's bookkeeping between
+// kernels).
 export const COMPUTE_OPS = [
-  ["F", "forward", 1], ["B", "backward (input gradient)", 0.8], ["W", "weight gradient", 0.55],
-  ["R", "recompute", 0.4], ["L", "loss", 0.65], ["O", "optimizer", 0.3], ["", "other compute", 0.18],
+  ["F", "forward", 1], ["B", "backward (input gradient)", 0.74], ["W", "weight gradient", 0.48],
+  ["R", "recompute", 0.62], ["L", "loss", 0.88], ["O", "optimizer", 0.36], ["", "other compute", 0.24],
 ];
 const KIND_OF = { forward: "compute", backward: "compute", bubble: "idle" };
 
