@@ -46,8 +46,10 @@ describe("the lab's phase timeline", () => {
     const named = { F: "F forward", B: "B backward (input gradient)", W: "W weight gradient", R: "R recompute", L: "L loss", O: "O optimizer" };
     assert.deepEqual(legend.filter((t) => /^[FBWRLO] /.test(t)),
       Object.entries(named).filter(([op]) => kinds.includes(`ph-op-${op}`)).map(([, t]) => t));
+    // Letters go where a run of work is wide enough for one, which depends on the machine's timing; the W runs (two
+    // weight-gradient products for each of 4 blocks) always are at this size.
     assert.ok(letters.includes("W"), `a W label among ${[...new Set(letters)]}`);
-    assert.ok(letters.includes("F") && letters.includes("B"), `F and B labels among ${[...new Set(letters)]}`);
+    assert.deepEqual(letters.filter((t) => !["F", "B", "W", "R", "L", "O", "AR", "AG", "RS", "S"].includes(t)), []);
     // Each kind has its own shade.
     const shades = await page.locator(`${FIG} .train-timeline svg rect.ph-span.ph-compute`).evaluateAll((rects) =>
       Object.fromEntries(rects.map((r) => [[...r.classList].find((c) => c.startsWith("ph-op-")) ?? "none", r.getAttribute("fill-opacity")])));
@@ -63,7 +65,8 @@ describe("the lab's phase timeline", () => {
     assert.ok(legend.includes("F forward") && legend.includes("B backward"), legend.join(" | "));
     assert.ok(!legend.includes("W weight gradient"), legend.join(" | "));
     assert.ok(!kinds.includes("ph-op-W") && !letters.includes("W"), `${kinds} ${letters}`);
-    assert.ok(letters.includes("F") && letters.includes("B"), `F and B labels among ${[...new Set(letters)]}`);
+    assert.ok(kinds.includes("ph-op-F") && kinds.includes("ph-op-B"), `${kinds}`);
+    assert.ok(letters.includes("F") || letters.includes("B"), `an F or B label among ${[...new Set(letters)]}`);
     assert.deepEqual(problems, []);
     await page.close();
   });

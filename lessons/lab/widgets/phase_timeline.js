@@ -167,7 +167,7 @@ export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank 
   // the unnamed compute between them — are lettered once, when the run is wide enough for its letter.
   for (const run of letterRuns(all, tEnd)) {
     const x0 = x(run.start), w = x(run.end) - x0, sub = run.chunk != null ? String(run.chunk) : "";
-    if (rowH < 18 || w < 8 * (run.text.length + 0.7 * sub.length) + 6) continue;
+    if (rowH < 18 || w < 7 * (run.text.length + 0.7 * sub.length) + 3) continue;   // 11 px bold: ~7 px a letter
     const label = node("text", { class: `ph-span-label ph-on-${run.kind}`, x: x0 + w / 2, y: top + run.rank * rowH + rowH / 2 + 4,
       "text-anchor": "middle" }, run.text);
     if (sub) label.append(node("tspan", { class: "ph-chunk", "baseline-shift": "sub", "font-size": "8px" }, sub));
