@@ -1,9 +1,9 @@
 // calcs.js — every number in Week 5's prose, computed by the core (keys match data-calc in index.html, whose header
 // comment lists the formulas). The page test checks each against the value printed in the HTML.
-import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../web/units.js";
+import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds, formatSI } from "../web/units.js";
 import { EXAMPLE_PIPE, OVERHEAD_EXAMPLE, compareSchedules, optimalM, trainSchedule } from "./pipeline_setup.js";
-import { ANATOMY, LAYOUT_EXAMPLE, MOE_EXAMPLE, layouts, mlpBlockActivations, priceMoeAllToAll, tpBytes, tpCollectives,
-  zeroCommBytes, zeroStates } from "./scale_setup.js";
+import { ANATOMY, LAYOUT_EXAMPLE, MOE_EXAMPLE, labFreeAlpha, labZeroStep, layouts, mlpBlockActivations, priceMoeAllToAll,
+  tpBytes, tpCollectives, zeroCommBytes, zeroStates } from "./scale_setup.js";
 
 // Several numbers read one run: compute each once per core (the pipeline trainings and the MoE run take ~0.1–0.3 s).
 const memos = new WeakMap();
@@ -24,6 +24,8 @@ const recompute = (c) => c.recomputationTradeoff({ ...ANATOMY, tensorParallel: 8
 const worstTrain = (c) => Math.max(...["gpipe", "1f1b", "interleaved", "zb-h1"].map((s) => trainSchedule(c, s).maxRelativeDifference));
 const layout = (c) => once(c, "layouts", () => layouts(c));
 const layoutRow = (c, t, p, d) => layout(c).rows.find((r) => r.t === t && r.p === p && r.d === d);
+const labZero = (c, strategy, link) => once(c, `lab-${strategy}-${link ? "free" : "nvlink"}`, () => labZeroStep(c, strategy, link));
+const commOf = (r) => Object.values(r.comm).reduce((a, b) => a + b, 0);
 const moe = (c) => once(c, "moe", () => c.expertParallel(MOE_EXAMPLE));
 
 export const CALCS = {
@@ -81,6 +83,15 @@ export const CALCS = {
   "z7-comm-3": (c) => GB(zeroCommBytes(c, 7e9, 3, 64)),
   "z7-extra": (c) => GB(zeroCommBytes(c, 7e9, 3, 64) - zeroCommBytes(c, 7e9, 1, 64)),
   "z175-3-64": (c) => GB(zeroStates(c, 175e9, 3, 64)),
+  //   the lab's model on 8 NVLink GPUs: latency as well as bytes
+  "zl-psi": (c) => `${formatSI(labZero(c, "single").memoryPerRank[0].params / 2 / 1e6)} million`,
+  "zl-mem-dp": (c) => formatBytes(labZero(c, "dp").memoryPerRank[0].total),
+  "zl-mem-z3": (c) => formatBytes(labZero(c, "zero3").memoryPerRank[0].total),
+  "zl-comm-z2": (c) => formatSeconds(commOf(labZero(c, "zero2"))),
+  "zl-comm-z3": (c) => formatSeconds(commOf(labZero(c, "zero3"))),
+  "zl-bytes": (c) => formatRatio(commOf(labZero(c, "zero3", labFreeAlpha)) / commOf(labZero(c, "zero2", labFreeAlpha)), { digits: 2 }),
+  "zl-ratio": (c) => formatRatio(commOf(labZero(c, "zero3")) / commOf(labZero(c, "zero2")), { digits: 2 }),
+  "zl-count": (c) => formatCount(labZero(c, "zero3").spans.filter((s) => s.rank === 0 && s.kind !== "compute").length),
   // 7 experts
   "moe-capacity": (c) => formatCount(moe(c).capacity),
   "moe-dropped": (c) => formatCount(moe(c).dropped),

@@ -4,8 +4,11 @@
 //   zeroStates    model-state bytes per device of Ψ parameters under DP / ZeRO-1/2/3 on N devices (mixed-precision
 //                 Adam: 2 + 2 + 12 bytes per parameter), from core.stepCost's memory per rank
 //   zeroCommBytes bytes one rank sends per step under a ZeRO stage, from core.stepCost at α = 0, β = 1 s/B
+//   labZeroStep   the lab's running model (../lab/widgets/presets.js) under DP / ZeRO on 8 NVLink GPUs, core.stepCost
 //   ANATOMY       one OPT-30B layer (s = 2048, b = 1, h = 7168, a = 56) and the course's MLP block of the same width
 //   MOE_EXAMPLE   the MoE layer run on Workers-sized data; MOE_REAL a Mixtral-sized layer priced
+import { NVLINK as LAB_NVLINK, priceStep } from "../lab/widgets/presets.js";
+
 export const NVLINK = Object.freeze({ alpha: 1e-6, beta: 1 / 300e9 });
 export const NETWORK = Object.freeze({ alpha: 5e-6, beta: 1 / 25e9 });
 
@@ -40,6 +43,12 @@ export function zeroCommBytes(core, psi, stage, N) {
   return (Object.values(r.comm).reduce((a, b) => a + b, 0) / TINY_PSI) * psi;
 }
 export const ZERO_SIZES = { "7B": 7e9, "30B": 30e9, "175B": 175e9 };
+
+// The lab's running model (L 16, D 1024, F 4096, 16384 rows, mixed-precision Adam) on 8 GPUs joined by the lab's
+// NVLink (α = 3 µs, 200 GB/s): what ZeRO-3's block-by-block collectives cost in latency, not only in bytes.
+export const LAB_ZERO_GPUS = 8;
+export const labZeroStep = (core, strategy, link = LAB_NVLINK) => priceStep(core, { strategy, n: LAB_ZERO_GPUS, link });
+export const labFreeAlpha = { alpha: 0, beta: LAB_NVLINK.beta };   // times proportional to the bytes moved
 
 export const ANATOMY = Object.freeze({ sequence: 2048, microBatch: 1, hidden: 7168, heads: 56 });
 /** The course's MLP block at width h, F = 4h, s·b rows, bf16: what it keeps for backward (core.stepCost). */

@@ -23,7 +23,7 @@ for (const slug of LESSONS) {
       const { page, problems } = await openLesson(site.context, site.url, slug);
       assert.ok(await page.locator(".katex").count() > 10, "KaTeX rendered");
       assert.equal(await page.locator(".katex-error").count(), 0, "no TeX errors");
-      assert.ok(await page.locator("canvas").count() >= 2, "charts present");
+      assert.ok(await page.locator("canvas").count() >= (slug === "lab" ? 1 : 2), "charts present");   // the lab: its loss chart
       assert.ok(await page.locator("nav.toc a").count() >= 5, "table of contents");
       // Every number in the prose is the core's: the text written in the HTML (for print and no-JS readers)
       // must equal what the core computes on the page.
@@ -31,7 +31,8 @@ for (const slug of LESSONS) {
       const written = Object.fromEntries([...html.matchAll(/<span data-calc="([^"]+)">([^<]*)</g)].map((m) => [m[1], m[2]]));
       const computed = await page.evaluate(() => Object.fromEntries(
         [...document.querySelectorAll("[data-calc]")].map((el) => [el.dataset.calc, el.textContent])));
-      assert.ok(Object.keys(computed).length >= 20);
+      // (the lab, the course's playground, states only its running model's numbers: six)
+      assert.ok(Object.keys(computed).length >= (slug === "lab" ? 6 : 20));
       assert.deepEqual(written, computed);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
       assert.equal(overflow, false, "no sideways scrolling");

@@ -44,3 +44,52 @@ test("every relative link to a lesson page names a published page", () => {
   }
   assert.deepEqual(broken, []);
 });
+
+// Links into a section of another page ("../week5/index.html#zero", "../lab/#pipeline") land on an element with that
+// id in the target page's HTML; links within a page ("#train") on one of its own.
+const idsOf = (() => {
+  const cache = new Map();
+  return (slug) => {
+    if (!cache.has(slug)) {
+      const html = readFileSync(`${ROOT}lessons/${slug}/index.html`, "utf8").replace(/<!--[\s\S]*?-->/g, "");
+      cache.set(slug, new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1])));
+    }
+    return cache.get(slug);
+  };
+})();
+const ANCHORED = /href=\\?["']((?:\.\.\/)+([a-z0-9]+)\/(?:index\.html)?)?#([^"'\\]+)\\?["']/g;
+
+test("every link to a section names an id that exists on the target page", () => {
+  const broken = [];
+  let checked = 0;
+  for (const { file, text } of readable()) {
+    const own = file.match(/^lessons\/([a-z0-9]+)\/index\.html$/)?.[1];
+    for (const [, path, slug, id] of text.matchAll(ANCHORED)) {
+      const target = path ? slug : own;
+      if (!target || GUIDES.some((g) => g.slug === target)) continue;   // guides are rendered from Markdown at build time
+      checked += 1;
+      if (!idsOf(target).has(id)) broken.push(`${file}: ${path ?? ""}#${id}`);
+    }
+  }
+  assert.ok(checked >= 30, `only ${checked} section links found`);
+  assert.deepEqual(broken, []);
+});
+
+// The lab is the playground of Weeks 3 and 5: each of its strategy sections opens with a "taught in" note linking to
+// the section of the week that teaches it, and each of those weeks links back into the lab.
+const LAB_TAUGHT_IN = { "data-parallel": "week3", zero: "week5", "tensor-parallel": "week5", pipeline: "week5", together: "week5" };
+
+test("each of the lab's strategy sections links to the week that teaches it, and that week links back", () => {
+  const lab = readFileSync(`${ROOT}lessons/lab/index.html`, "utf8").replace(/<!--[\s\S]*?-->/g, "");
+  for (const [section, week] of Object.entries(LAB_TAUGHT_IN)) {
+    const body = lab.match(new RegExp(`<section id="${section}"[^>]*>([\\s\\S]*?)</section>`))?.[1];
+    assert.ok(body, `the lab has a section #${section}`);
+    const note = body.match(/<p class="taught-in">([\s\S]*?)<\/p>/)?.[1] ?? "";
+    const targets = [...note.matchAll(/href="\.\.\/(week\d)\/index\.html#([^"]+)"/g)].map((m) => m[1]);
+    assert.ok(targets.includes(week), `#${section}'s taught-in note links to a section of ${week}: ${note.trim().slice(0, 80)}`);
+  }
+  for (const week of new Set(Object.values(LAB_TAUGHT_IN))) {
+    const html = readFileSync(`${ROOT}lessons/${week}/index.html`, "utf8");
+    assert.match(html, /href="\.\.\/lab\/index\.html#[a-z-]+"/, `${week} links into a section of the lab`);
+  }
+});

@@ -1,26 +1,53 @@
 // phase_timeline.js — a per-rank timeline of one training step's phases as inline SVG, plus its text
 // alternative. web/ui/timeline.js draws compute / send / wait; a training step has more kinds, so this one draws
-//   compute (forward, backward)  solid, labelled F / B
+//   compute                      solid, one shade and letter per kind of work (COMPUTE_OPS):
+//                                F forward, B backward (only the input gradient when a W does the weight gradient),
+//                                W weight gradient (ZB-H1's split-off half, Qi et al. 2024), R recomputation, L loss,
+//                                O optimizer; a span that carries `chunk` (interleaved 1F1B) gets it as a subscript
 //   all-reduce                   diagonal hatch, "AR"
 //   all-gather                   dots, "AG"
 //   reduce-scatter               horizontal stripes, "RS"
 //   send                         vertical stripes, "S"
 //   idle (bubble, waiting)       light cross-hatch, no fill colour
-// Colours live in style.css ("lab" section) as classes, so a theme switch needs no redraw; the patterns and
-// labels keep the kinds apart without colour.
+// Colours live in style.css ("lab" section) as classes, so a theme switch needs no redraw; the patterns, shades and
+// letters keep the kinds apart without colour.
 //
 //   renderPhases(container, spans, { ranks, rowLabel: (row) => "stage 0", title, fillIdle: true })
-// spans: [{ rank, kind, start, end, label? }] in seconds (core.stepCost's spans, or the lab trainer's phases).
+// spans: [{ rank, kind, start, end, label?, chunk? }] in seconds (core.stepCost's spans, or the lab trainer's phases).
 // Rows are 0 … ranks − 1; with fillIdle every gap up to the end of the step is drawn as idle.
 import { formatSeconds } from "../../web/units.js";
 import { niceTicks } from "../../web/ui/timeline.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 export const PHASE_KINDS = [
-  ["compute", "compute (F forward, B backward)", ""], ["all-reduce", "all-reduce", "AR"], ["all-gather", "all-gather", "AG"],
+  ["compute", "compute", ""], ["all-reduce", "all-reduce", "AR"], ["all-gather", "all-gather", "AG"],
   ["reduce-scatter", "reduce-scatter", "RS"], ["send", "send", "S"], ["idle", "idle (bubble or waiting)", ""],
 ];
+// Kinds of compute: letter, legend name, shade (fill-opacity of the compute colour, a step of about 0.13 between any
+// two, so neighbouring kinds differ in both themes). "" is work of no named kind (the trainer's bookkeeping between
+// kernels).
+export const COMPUTE_OPS = [
+  ["F", "forward", 1], ["B", "backward (input gradient)", 0.74], ["W", "weight gradient", 0.48],
+  ["R", "recompute", 0.62], ["L", "loss", 0.88], ["O", "optimizer", 0.36], ["", "other compute", 0.24],
+];
 const KIND_OF = { forward: "compute", backward: "compute", bubble: "idle" };
+
+/** The kind of work a compute span did, from its kind and label: the lab trainer's kernels ("x·W_inᵀ, act",
+ *  "B: dH, dX", "W: dW_out, dW_in", "act (recompute)", "loss", "optimizer") and core.stepCost's ("block 2 forward",
+ *  kind "backward", …). Returns a COMPUTE_OPS letter, "" for other compute, null for communication or idle. */
+export function computeOp(span) {
+  const kind = KIND_OF[span.kind] ?? span.kind;
+  if (kind !== "compute") return null;
+  const text = `${span.kind === "compute" ? "" : span.kind} ${span.label ?? ""}`.trim();
+  if (/^W:|weight grad/i.test(text)) return "W";
+  if (/recomput/i.test(text)) return "R";
+  if (/\bloss\b/i.test(text)) return "L";
+  if (/optimi[sz]/i.test(text)) return "O";
+  if (/^B:|backward|\bd[A-Z]/.test(text)) return "B";   // dW_out, dA, dX: gradients
+  if (/forward|W_in|W_out/.test(text)) return "F";
+  return "";
+}
+const opEntry = (op) => COMPUTE_OPS.find(([k]) => k === op);
 let counter = 0;
 
 function node(tag, attrs = {}, text) {
@@ -34,6 +61,28 @@ function pattern(id, kind, shapes) {
   const p = node("pattern", { id, width: 6, height: 6, patternUnits: "userSpaceOnUse" });
   p.append(node("rect", { class: `ph-bg ph-${kind}`, width: 6, height: 6 }), ...shapes);
   return p;
+}
+
+/** The runs of one kind of work on each row, for lettering: compute spans of one op (and chunk) that touch, with any
+ *  unnamed compute between them; every other kind of span is its own run. Touching = a gap under 0.1% of the step. */
+function letterRuns(spans, tEnd) {
+  const runs = [];
+  const rows = new Map();
+  for (const s of spans) (rows.get(s.rank) ?? rows.set(s.rank, []).get(s.rank)).push(s);
+  for (const [rank, mine] of rows) {
+    let run = null;
+    for (const s of [...mine].sort((a, b) => a.start - b.start)) {
+      const touches = run && s.start - run.end <= tEnd * 1e-3;
+      if (s.kind === "compute" && touches && run.kind === "compute" && (s.op === "" || (s.op === run.op && s.chunk === run.chunk))) {
+        run.end = Math.max(run.end, s.end);
+        continue;
+      }
+      const text = s.kind === "compute" ? s.op : (PHASE_KINDS.find(([k]) => k === s.kind) ?? [])[2];
+      run = text ? { rank, kind: s.kind, text, chunk: s.kind === "compute" ? s.chunk : undefined, start: s.start, end: s.end } : null;
+      if (run) runs.push(run);
+    }
+  }
+  return runs;
 }
 
 /** Per-kind totals in seconds of one row (busiest row first if asked). */
@@ -50,7 +99,8 @@ export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank 
   const id = `ph-${++counter}`;
   const rows = Math.max(1, ranks ?? 1 + spans.reduce((m, s) => Math.max(m, s.rank), 0));
   const tEnd = Math.max(1e-12, ...spans.map((s) => s.end));
-  const all = spans.filter((s) => s.rank < rows).map((s) => ({ ...s, kind: KIND_OF[s.kind] ?? s.kind, detail: s.kind }));
+  const all = spans.filter((s) => s.rank < rows).map((s) => ({ ...s, kind: KIND_OF[s.kind] ?? s.kind, detail: s.kind,
+    op: computeOp(s) }));
   if (fillIdle) {
     for (let r = 0; r < rows; r++) {
       const mine = all.filter((s) => s.rank === r).sort((a, b) => a.start - b.start);
@@ -64,14 +114,21 @@ export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank 
   const width = Math.max(280, container.clientWidth || 640);   // narrower boxes scroll sideways
   const rowH = rows <= 8 ? 26 : rows <= 16 ? 18 : 10;
   const left = 70, right = 14, top = (title ? 22 : 0) + 8, plotW = width - left - right;
-  // Legend items flow left to right and wrap (about 6.8 px per character at 12 px).
+  // Legend items flow left to right and wrap (about 7 px per character at 12 px).
   const short = width < 420;
   const legend = [];
   let lx = 4, lrow = 0;
-  for (const [k, name] of PHASE_KINDS) {
-    const text = short ? name.replace(/ \(.*\)/, "") : name, w = 21 + text.length * 6.8 + 18;
+  // Compute is listed by the kinds of work present (F, B, W, …), then every kind of communication and idle.
+  const ops = COMPUTE_OPS.filter(([op]) => all.some((sp) => sp.op === op));
+  // B is only the input gradient when a W does the weight gradients (ZB-H1); otherwise it is the whole backward.
+  const hasW = ops.some(([op]) => op === "W");
+  const named = (op, name) => (op === "B" && !hasW ? "B backward" : op ? `${op} ${name}` : name);
+  const items = [...ops.map(([op, name]) => ({ k: "compute", op, name: named(op, name) })),
+    ...PHASE_KINDS.filter(([k]) => k !== "compute").map(([k, name]) => ({ k, name }))];
+  for (const { k, op, name } of items) {
+    const text = short ? name.replace(/ \(.*\)/, "") : name, w = 21 + text.length * 7 + 18;
     if (lx + w > width && lx > 4) { lx = 4; lrow += 1; }
-    legend.push({ k, text, x: lx, row: lrow });
+    legend.push({ k, op, text, x: lx, row: lrow });
     lx += w;
   }
   const legendRows = lrow + 1;
@@ -88,7 +145,7 @@ export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank 
     pattern(`${id}-send`, "send", [node("path", { class: "ph-ink", d: "M3,0 v6" })]),
     pattern(`${id}-idle`, "idle", [node("path", { class: "ph-ink-idle", d: "M0,0 l6,6 M6,0 l-6,6" })]));
   svg.append(defs);
-  const fill = (k) => (k === "compute" ? {} : { fill: `url(#${id}-${k})` });
+  const fill = (k, op) => (k === "compute" ? { "fill-opacity": opEntry(op ?? "F")[2] } : { fill: `url(#${id}-${k})` });
   if (title) svg.append(node("text", { class: "ph-title", x: 4, y: 15 }, title));
 
   for (let r = 0; r < rows; r++) {
@@ -99,14 +156,22 @@ export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank 
   const pad = rowH >= 18 ? 3 : 1;
   for (const s of all) {
     const y = top + s.rank * rowH, x0 = x(s.start), w = Math.max(1, x(s.end) - x0);
-    const rect = node("rect", { class: `ph-span ph-${s.kind}`, x: x0, y: y + pad, width: w, height: rowH - 2 * pad, ...fill(s.kind) });
-    rect.append(node("title", {}, `${rowLabel(s.rank)} · ${s.label ?? s.detail ?? s.kind} · ${formatSeconds(s.start)} → ${formatSeconds(s.end)}`));
+    const rect = node("rect", { class: `ph-span ph-${s.kind}${s.op ? ` ph-op-${s.op}` : ""}`, x: x0, y: y + pad, width: w,
+      height: rowH - 2 * pad, ...fill(s.kind, s.op) });
+    const chunk = s.op && s.chunk != null ? `, chunk ${s.chunk}` : "";
+    rect.append(node("title", {}, `${rowLabel(s.rank)} · ${s.label ?? s.detail ?? s.kind}${chunk} · ${formatSeconds(s.start)} → ${formatSeconds(s.end)}`));
     svg.append(rect);
-    const short = s.kind === "compute" ? (s.detail === "backward" || /backward/.test(s.label ?? "") ? "B" : "F")
-      : (PHASE_KINDS.find(([k]) => k === s.kind) ?? [])[2];
-    if (short && rowH >= 18 && w >= 8 * short.length + 6) {
-      svg.append(node("text", { class: `ph-span-label ph-on-${s.kind}`, x: x0 + w / 2, y: y + rowH / 2 + 4, "text-anchor": "middle" }, short));
-    }
+  }
+  // Letters go on runs, not single spans: one pipeline operation is several kernels with bookkeeping between them
+  // (a micro-batch's F is x·W_inᵀ then A·W_outᵀ for each block), so back-to-back spans of one kind of work — and
+  // the unnamed compute between them — are lettered once, when the run is wide enough for its letter.
+  for (const run of letterRuns(all, tEnd)) {
+    const x0 = x(run.start), w = x(run.end) - x0, sub = run.chunk != null ? String(run.chunk) : "";
+    if (rowH < 18 || w < 7 * (run.text.length + 0.7 * sub.length) + 3) continue;   // 11 px bold: ~7 px a letter
+    const label = node("text", { class: `ph-span-label ph-on-${run.kind}`, x: x0 + w / 2, y: top + run.rank * rowH + rowH / 2 + 4,
+      "text-anchor": "middle" }, run.text);
+    if (sub) label.append(node("tspan", { class: "ph-chunk", "baseline-shift": "sub", "font-size": "8px" }, sub));
+    svg.append(label);
   }
   const axisY = top + rows * rowH;
   svg.append(node("line", { class: "ph-axis", x1: left, x2: left + plotW, y1: axisY, y2: axisY }));
@@ -118,7 +183,8 @@ export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank 
   // Legend: a swatch with the kind's fill and its name.
   for (const item of legend) {
     const ly = axisY + 28 + item.row * 18;
-    svg.append(node("rect", { class: `ph-span ph-${item.k}`, x: item.x, y: ly, width: 16, height: 11, ...fill(item.k) }));
+    svg.append(node("rect", { class: `ph-span ph-${item.k}${item.op ? ` ph-op-${item.op}` : ""}`, x: item.x, y: ly, width: 16,
+      height: 11, ...fill(item.k, item.op) }));
     svg.append(node("text", { class: "ph-legend", x: item.x + 21, y: ly + 10 }, item.text));
   }
 

@@ -1,5 +1,6 @@
-// presets.js — the hardware and the model the lab's prose and widgets price, in one place so that the
-// numbers in the text (calcs.js) and the widgets agree. Ballpark figures for an A100-class cluster:
+// presets.js — the hardware and the model the lab's running example is priced on, in one place so that the
+// lab (calcs.js), Week 3's scaling sections (week3/scaling_setup.js) and Week 5's ZeRO section
+// (week5/scale_setup.js) agree. Ballpark figures for an A100-class cluster:
 //   FLOPS     150 TFLOP/s sustained per GPU (about half the 312 TFLOP/s bf16 peak: a realistic utilisation)
 //   NVLINK    inside a node of 8 GPUs: α = 3 µs per message, 200 GB/s per GPU (NVLink 3 carries 300 GB/s
 //             each way; NCCL's measured all-reduce bus bandwidth is nearer 200–230 GB/s)
@@ -17,18 +18,6 @@ export const INFINIBAND = { alpha: 10e-6, beta: 1 / 25e9 };   // s, s/B
 export const MIXED = { elementBytes: 2, optimizerStates: 6 };  // 2 B values, 12 B of Adam state per parameter
 export const MODEL = { layers: 16, width: 1024, hidden: 4096 };
 export const BATCH = 16384;                                    // rows per step (global)
-export const GPU_MEMORY = 80e9;                                // bytes on one A100/H100 80 GB
-
-export const LINKS = { nvlink: { name: "NVLink (inside a node)", ...NVLINK },
-  infiniband: { name: "InfiniBand (between nodes)", ...INFINIBAND } };
-
-// The strategies of core.stepCost with the names the page uses.
-export const STRATEGIES = [
-  ["single", "single device"], ["dp", "DP, one all-reduce per tensor"], ["dp-bucketed", "DP, bucketed"],
-  ["zero1", "ZeRO-1"], ["zero2", "ZeRO-2"], ["zero3", "ZeRO-3 / FSDP"], ["tp", "tensor parallel (Megatron)"],
-  ["pp-gpipe", "pipeline, GPipe"], ["pp-1f1b", "pipeline, 1F1B"], ["fsdp-tp", "FSDP + TP"],
-];
-export const strategyName = (s) => (STRATEGIES.find(([k]) => k === s) ?? [s, s])[1];
 
 // The grid a strategy uses on n GPUs (fsdp-tp: tp GPUs per tensor-parallel group, n/tp groups).
 export function gridFor(strategy, n, tp = 8) {

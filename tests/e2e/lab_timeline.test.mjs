@@ -1,0 +1,95 @@
+// The lab's measured timeline letters each kind of compute (lessons/lab/widgets/phase_timeline.js): a ZB-H1 run shows
+// W (weight-gradient) boxes beside F and B, an interleaved run shows no W (and B is then the whole backward), the legend lists exactly the kinds of work
+// present, and a span that carries its chunk gets it as a subscript.
+//   node --test --test-concurrency=1 tests/e2e/lab_timeline.test.mjs
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { openSite } from "./harness.mjs";
+import { openLesson } from "./pages.mjs";
+
+let site;
+before(async () => { site = await openSite(); });
+after(async () => { await site?.close(); });
+
+const FIG = "[data-widget=train]";
+// The largest model with the fewest micro-batches: each operation (4 blocks × 32 rows) is long enough against the
+// Workers' message waits, even on a loaded machine, to be wide enough for its letter.
+const RUN = { "Blocks L": "8", "Width D": "64", "Hidden F": "256", "Batch B": "64", dp: "1", tp: "1", pp: "2",
+  "Micro-batches m": "2", Steps: "20" };
+
+async function trainWith(page, values) {
+  for (const [label, value] of Object.entries(values)) {
+    await page.locator(FIG).getByLabel(label, { exact: true }).selectOption(value);
+  }
+  await page.locator(FIG).getByRole("button", { name: "Train" }).click();
+  await page.waitForFunction((sel) => /steps\/s|could not|threw|Deadlock|watchdog/.test(
+    document.querySelector(`${sel} .widget-readout`)?.textContent ?? ""), FIG, { timeout: 120000 });
+  assert.match(await page.locator(`${FIG} .widget-readout`).first().innerText(), /the same training/);
+  const svg = page.locator(`${FIG} .train-timeline svg`);
+  return {
+    legend: await svg.locator("text.ph-legend").allTextContents(),
+    letters: await svg.locator("text.ph-span-label").allTextContents(),
+    kinds: await svg.locator("rect.ph-span.ph-compute").evaluateAll((rects) =>
+      [...new Set(rects.map((r) => [...r.classList].find((c) => c.startsWith("ph-op-")) ?? "none"))].sort()),
+  };
+}
+
+describe("the lab's phase timeline", () => {
+  test("ZB-H1: W boxes, lettered W, beside F and B; the legend names each kind of work", async () => {
+    const { page, problems } = await openLesson(site.context, site.url, "lab");
+    const { legend, letters, kinds } = await trainWith(page, { ...RUN, Schedule: "zb-h1" });
+    // (The loss kernel is often shorter than a Worker's timer tick and then leaves no span, so L is not required.)
+    for (const item of ["F forward", "B backward (input gradient)", "W weight gradient", "O optimizer",
+      "all-reduce", "send", "idle (bubble or waiting)"]) assert.ok(legend.includes(item), `legend has “${item}”: ${legend.join(" | ")}`);
+    for (const k of ["ph-op-F", "ph-op-B", "ph-op-W", "ph-op-O"]) assert.ok(kinds.includes(k), `${k} in ${kinds}`);
+    // The legend lists the kinds of work present, and only those.
+    const named = { F: "F forward", B: "B backward (input gradient)", W: "W weight gradient", R: "R recompute", L: "L loss", O: "O optimizer" };
+    assert.deepEqual(legend.filter((t) => /^[FBWRLO] /.test(t)),
+      Object.entries(named).filter(([op]) => kinds.includes(`ph-op-${op}`)).map(([, t]) => t));
+    // Letters go where a run of work is wide enough for one, which depends on the machine's timing; the W runs (two
+    // weight-gradient products for each of 4 blocks) always are at this size.
+    assert.ok(letters.includes("W"), `a W label among ${[...new Set(letters)]}`);
+    assert.deepEqual(letters.filter((t) => !["F", "B", "W", "R", "L", "O", "AR", "AG", "RS", "S"].includes(t)), []);
+    // Each kind has its own shade.
+    const shades = await page.locator(`${FIG} .train-timeline svg rect.ph-span.ph-compute`).evaluateAll((rects) =>
+      Object.fromEntries(rects.map((r) => [[...r.classList].find((c) => c.startsWith("ph-op-")) ?? "none", r.getAttribute("fill-opacity")])));
+    assert.equal(new Set(["ph-op-F", "ph-op-B", "ph-op-W"].map((k) => shades[k])).size, 3, JSON.stringify(shades));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("interleaved 1F1B: F and B but no W, and the legend leaves W out", async () => {
+    const { page, problems } = await openLesson(site.context, site.url, "lab");
+    const { legend, letters, kinds } = await trainWith(page, { ...RUN, Schedule: "interleaved" });
+    // With no W, B is the whole backward, and the legend says so.
+    assert.ok(legend.includes("F forward") && legend.includes("B backward"), legend.join(" | "));
+    assert.ok(!legend.includes("W weight gradient"), legend.join(" | "));
+    assert.ok(!kinds.includes("ph-op-W") && !letters.includes("W"), `${kinds} ${letters}`);
+    assert.ok(kinds.includes("ph-op-F") && kinds.includes("ph-op-B"), `${kinds}`);
+    assert.ok(letters.includes("F") || letters.includes("B"), `an F or B label among ${[...new Set(letters)]}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("a span that carries its chunk is lettered with the chunk as a subscript", async () => {
+    const { page, problems } = await openLesson(site.context, site.url, "lab");
+    const out = await page.evaluate(async () => {
+      const { renderPhases } = await import("./widgets/phase_timeline.js");
+      const box = document.createElement("div");
+      box.style.width = "800px";
+      document.querySelector("main").append(box);
+      renderPhases(box, [
+        { rank: 0, kind: "compute", label: "x·W_inᵀ, act", chunk: 2, start: 0, end: 1 },
+        { rank: 0, kind: "compute", label: "W: dW_out, dW_in", chunk: 0, start: 1, end: 2 },
+        { rank: 1, kind: "compute", label: "B: dH, dX", start: 0, end: 2 },
+      ], { ranks: 2 });
+      const labels = [...box.querySelectorAll("text.ph-span-label")].map((t) => [t.firstChild.textContent,
+        t.querySelector("tspan")?.textContent ?? null]);
+      box.remove();
+      return labels;
+    });
+    assert.deepEqual(out, [["F", "2"], ["W", "0"], ["B", null]]);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
