@@ -37,6 +37,11 @@ describe("lab expert-parallel axis", () => {
     const kinds = await page.locator(`${FIG} .train-bytes tbody td:first-child`).allInnerTexts();
     assert.ok(kinds.includes("all-to-all over ep"), kinds.join(" | "));
     assert.ok(kinds.includes("send over pp"), kinds.join(" | "));
+    // The timeline draws the dispatch and combine as their own kind, named in its legend.
+    const timeline = page.locator(`${FIG} .train-timeline svg`);
+    const legend = await timeline.locator("text.ph-legend").allTextContents();
+    assert.ok(legend.includes("all-to-all"), legend.join(" | "));
+    assert.ok(await timeline.locator("rect.ph-span.ph-all-to-all").count() > 0, "all-to-all spans drawn");
     // Load per expert: 2 MoE blocks × 4 experts, wanted = kept + dropped, the same tokens as one device.
     assert.equal(await page.locator(`${FIG} .load-table tbody tr`).count(), 8);
     const experts = await page.locator(`${FIG} .train-experts`).innerText();

@@ -1,6 +1,6 @@
 // The lab's measured timeline letters each kind of compute (lessons/lab/widgets/phase_timeline.js): a ZB-H1 run shows
 // W (weight-gradient) boxes beside F and B, an interleaved run shows no W (and B is then the whole backward), the legend lists exactly the kinds of work
-// present, and a span that carries its chunk gets it as a subscript.
+// present, and a span that carries its chunk (the lab's interleaved runs) gets it as a subscript.
 //   node --test --test-concurrency=1 tests/e2e/lab_timeline.test.mjs
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -29,6 +29,8 @@ async function trainWith(page, values) {
   return {
     legend: await svg.locator("text.ph-legend").allTextContents(),
     letters: await svg.locator("text.ph-span-label").allTextContents(),
+    chunks: await svg.locator("text.ph-span-label tspan.ph-chunk").allTextContents(),
+    spanChunks: await svg.locator("rect.ph-span.ph-compute title").allTextContents(),
     kinds: await svg.locator("rect.ph-span.ph-compute").evaluateAll((rects) =>
       [...new Set(rects.map((r) => [...r.classList].find((c) => c.startsWith("ph-op-")) ?? "none"))].sort()),
   };
@@ -60,13 +62,18 @@ describe("the lab's phase timeline", () => {
 
   test("interleaved 1F1B: F and B but no W, and the legend leaves W out", async () => {
     const { page, problems } = await openLesson(site.context, site.url, "lab");
-    const { legend, letters, kinds } = await trainWith(page, { ...RUN, Schedule: "interleaved" });
+    const { legend, letters, kinds, chunks, spanChunks } = await trainWith(page, { ...RUN, Schedule: "interleaved" });
+    // Each compute span names its model chunk (pp 2 × v 2 = chunks 0–3), and lettered runs carry it as a subscript.
+    const named = new Set(spanChunks.map((t) => t.match(/, chunk (\d+)/)?.[1]).filter(Boolean));
+    assert.deepEqual([...named].sort(), ["0", "1", "2", "3"], spanChunks.slice(0, 4).join(" | "));
+    assert.ok(chunks.length > 0 && chunks.every((c) => /^[0-3]$/.test(c)), `chunk subscripts: ${chunks}`);
+    assert.ok(!legend.includes("all-to-all"), "a dense run's legend has no all-to-all");
     // With no W, B is the whole backward, and the legend says so.
     assert.ok(legend.includes("F forward") && legend.includes("B backward"), legend.join(" | "));
     assert.ok(!legend.includes("W weight gradient"), legend.join(" | "));
     assert.ok(!kinds.includes("ph-op-W") && !letters.includes("W"), `${kinds} ${letters}`);
     assert.ok(kinds.includes("ph-op-F") && kinds.includes("ph-op-B"), `${kinds}`);
-    assert.ok(letters.includes("F") || letters.includes("B"), `an F or B label among ${[...new Set(letters)]}`);
+    assert.ok(letters.some((t) => /^[FB][0-3]$/.test(t)), `an F or B label with its chunk among ${[...new Set(letters)]}`);
     assert.deepEqual(problems, []);
     await page.close();
   });

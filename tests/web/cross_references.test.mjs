@@ -77,7 +77,7 @@ test("every link to a section names an id that exists on the target page", () =>
 
 // The lab is the playground of Weeks 3 and 5: each of its strategy sections opens with a "taught in" note linking to
 // the section of the week that teaches it, and each of those weeks links back into the lab.
-const LAB_TAUGHT_IN = { "data-parallel": "week3", zero: "week5", "tensor-parallel": "week5", pipeline: "week5", together: "week5" };
+const LAB_TAUGHT_IN = { "data-parallel": "week3", zero: "week5", "tensor-parallel": "week5", pipeline: "week5", together: "week5", experts: "week5" };
 
 test("each of the lab's strategy sections links to the week that teaches it, and that week links back", () => {
   const lab = readFileSync(`${ROOT}lessons/lab/index.html`, "utf8").replace(/<!--[\s\S]*?-->/g, "");

@@ -19,12 +19,15 @@ export function makeActivity(ctx) {
     const now = ctx.now();
     const top = stack[stack.length - 1];
     if (activity.recording && now > since) {
-      segments.push({ rank: ctx.rank, kind: top.kind, label: top.label, start: since / 1000, end: now / 1000 });
+      const segment = { rank: ctx.rank, kind: top.kind, label: top.label, start: since / 1000, end: now / 1000 };
+      if (activity.chunk != null && top.kind === "compute") segment.chunk = activity.chunk;
+      segments.push(segment);
     }
     since = now;
   };
   const activity = {
     recording: false,
+    chunk: undefined,   // interleaved 1F1B: the model chunk the stage is computing, for the timeline's subscripts
     segments,
     enter(kind, label) { close(); stack.push({ kind, label }); },
     leave() { close(); stack.pop(); },

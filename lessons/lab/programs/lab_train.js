@@ -191,6 +191,7 @@ export async function runStep(rank, step) {
   rank.schedule = ops.map((o) => o.op + named(o.mb, o.chunk));
   for (const { op, mb, chunk } of ops) {
     const key = `${mb}:${chunk}`, base = Math.floor(chunk / P) * per;   // the chunk's first block among mine
+    if (layout.chunks > 1) activity.chunk = chunk;
     if (op === "F") {
       const from = stageRank((chunk - 1 + P) % P);
       let x = chunk === 0 ? rowsOf(batch.inputs, mb)
@@ -255,6 +256,7 @@ export async function runStep(rank, step) {
       stashes.delete(key);
     }
   }
+  activity.chunk = undefined;
 
   // The mean over dp replicas: FSDP's reduce-scatters already summed each shard; DP replicas sync here.
   if (config.fsdp) {

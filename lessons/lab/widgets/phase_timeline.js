@@ -8,6 +8,7 @@
 //   all-gather                   dots, "AG"
 //   reduce-scatter               horizontal stripes, "RS"
 //   send                         vertical stripes, "S"
+//   all-to-all                   a grid, "A2A" (expert parallelism's dispatch and combine; listed only when present)
 //   idle (bubble, waiting)       light cross-hatch, no fill colour
 // Colours live in style.css ("lab" section) as classes, so a theme switch needs no redraw; the patterns, shades and
 // letters keep the kinds apart without colour.
@@ -21,8 +22,11 @@ import { niceTicks } from "../../web/ui/timeline.js";
 const SVG = "http://www.w3.org/2000/svg";
 export const PHASE_KINDS = [
   ["compute", "compute", ""], ["all-reduce", "all-reduce", "AR"], ["all-gather", "all-gather", "AG"],
-  ["reduce-scatter", "reduce-scatter", "RS"], ["send", "send", "S"], ["idle", "idle (bubble or waiting)", ""],
+  ["reduce-scatter", "reduce-scatter", "RS"], ["send", "send", "S"], ["all-to-all", "all-to-all", "A2A"],
+  ["idle", "idle (bubble or waiting)", ""],
 ];
+// Kinds of communication a dense step never has, so the legend names them only when a span of theirs is drawn.
+const ONLY_WHEN_PRESENT = new Set(["all-to-all"]);
 // Kinds of compute: letter, legend name, shade (fill-opacity of the compute colour, a step of about 0.13 between any
 // two, so neighbouring kinds differ in both themes). "" is work of no named kind (the trainer's bookkeeping between
 // kernels).
@@ -124,7 +128,8 @@ export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank 
   const hasW = ops.some(([op]) => op === "W");
   const named = (op, name) => (op === "B" && !hasW ? "B backward" : op ? `${op} ${name}` : name);
   const items = [...ops.map(([op, name]) => ({ k: "compute", op, name: named(op, name) })),
-    ...PHASE_KINDS.filter(([k]) => k !== "compute").map(([k, name]) => ({ k, name }))];
+    ...PHASE_KINDS.filter(([k]) => k !== "compute" && (!ONLY_WHEN_PRESENT.has(k) || all.some((sp) => sp.kind === k)))
+      .map(([k, name]) => ({ k, name }))];
   for (const { k, op, name } of items) {
     const text = short ? name.replace(/ \(.*\)/, "") : name, w = 21 + text.length * 7 + 18;
     if (lx + w > width && lx > 4) { lx = 4; lrow += 1; }
@@ -143,6 +148,7 @@ export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank 
     pattern(`${id}-all-gather`, "all-gather", [node("circle", { class: "ph-dot", cx: 3, cy: 3, r: 1.3 })]),
     pattern(`${id}-reduce-scatter`, "reduce-scatter", [node("path", { class: "ph-ink", d: "M0,3 h6" })]),
     pattern(`${id}-send`, "send", [node("path", { class: "ph-ink", d: "M3,0 v6" })]),
+    pattern(`${id}-all-to-all`, "all-to-all", [node("path", { class: "ph-ink", d: "M3,0 v6 M0,3 h6" })]),
     pattern(`${id}-idle`, "idle", [node("path", { class: "ph-ink-idle", d: "M0,0 l6,6 M6,0 l-6,6" })]));
   svg.append(defs);
   const fill = (k, op) => (k === "compute" ? { "fill-opacity": opEntry(op ?? "F")[2] } : { fill: `url(#${id}-${k})` });

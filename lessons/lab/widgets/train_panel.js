@@ -232,8 +232,7 @@ export function mountTrainPanel(figure, core, clusters) {
       `${gap < 1e-9 ? "the same training, up to the order of floating-point sums." : "NOT the same training."}`;
     describeChart(figure, `Loss from ${formatNumber(ref.losses[0])} to ` +
       `${formatNumber(ref.losses[cfg.steps - 1])} in ${plural(cfg.steps, "step")}; the parallel curve lies on the single-device one.`);
-    // The timeline draws an all-to-all as a send (it has no kind of its own there); its label names it.
-    const phases = result.results.flatMap((r) => r.phases).map((p) => (p.kind === "all-to-all" ? { ...p, kind: "send" } : p));
+    const phases = result.results.flatMap((r) => r.phases);
     const t0 = Math.min(...phases.map((p) => p.start));
     const name = rankName(cfg);
     renderPhases(parts.timeline, phases.map((p) => ({ ...p, start: p.start - t0, end: p.end - t0 })), {
