@@ -15,9 +15,13 @@
 const CHECK_MS = 10;
 const FLUSH_MS = 100;
 
+// Records travel flat, SENT_FIELDS / RECVD_FIELDS values per message (no array per record: a report carries hundreds).
+export const SENT_FIELDS = 5;    // dst, tag, id, bytes, t
+export const RECVD_FIELDS = 4;   // src, tag, id, t
+
 export class Reporter {
-  #sent = [];     // [dst, tag, id, bytes, t]
-  #recvd = [];    // [src, tag, id, t]
+  #sent = [];     // dst, tag, id, bytes, t, dst, tag, …
+  #recvd = [];    // src, tag, id, t, src, tag, …
   #logs = [];
   #progress = [];
   #checkTimer = 0;
@@ -31,8 +35,8 @@ export class Reporter {
     Object.assign(this, { run, post, watch, spans, timers });
   }
 
-  sent(dst, tag, id, bytes, t) { this.#sent.push([dst, tag, id, bytes, t]); this.#counts++; this.#armFlush(); }
-  received(src, tag, id, t) { this.#recvd.push([src, tag, id, t]); this.#counts++; this.#armFlush(); }
+  sent(dst, tag, id, bytes, t) { this.#sent.push(dst, tag, id, bytes, t); this.#counts++; this.#armFlush(); }
+  received(src, tag, id, t) { this.#recvd.push(src, tag, id, t); this.#counts++; this.#armFlush(); }
   log(line) { this.#logs.push(line); this.#armFlush(); }
   progress(value) { this.#progress.push(value); this.#armFlush(); }
 
@@ -50,7 +54,7 @@ export class Reporter {
     const state = fields.state ?? this.#state();
     this.#reportedKey = state.kind === "blocked" ? this.#key(state) : null;
     const message = { type, run: this.run, state, sent: this.#sent, recvd: this.#recvd, logs: this.#logs,
-                      progress: this.#progress, spans: this.spans.take(), ...fields };
+                      progress: this.#progress, spans: this.spans.takeFlat(), ...fields };
     this.#sent = []; this.#recvd = []; this.#logs = []; this.#progress = [];
     this.post(message);
   }
