@@ -10,8 +10,9 @@
 // top-level variables start anew every run, as a freshly loaded module's would; the compiled module is kept for
 // the next runs of the same code (a page re-runs one program, and the lab runs it again and again): the engine's
 // optimised code for the program's functions then outlives a run instead of being rebuilt from the interpreter
-// up each time — in bench/lab_steps.mjs, about a tenth of a training step's CPU time. Code that is not a valid
+// up each time (in bench/lab_steps.mjs, 52 → 48.5 CPU-ms per step at load ≈ 23). Code that is not a valid
 // function body (an import or export statement) is a SyntaxError, as in the judge cluster (local_cluster.js).
+
 // The Worker's own timers, captured before rank_worker.js wraps the globals to watch the learner's timers.
 const { setTimeout, clearTimeout } = globalThis;
 
