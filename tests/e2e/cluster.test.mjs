@@ -305,6 +305,26 @@ async function main(ctx) {
     assert.deepEqual(ok.results, [3, 3, 3]);
   });
 
+  // A Worker keeps the compiled program for the next runs of the same code (learner_module.js), but each run
+  // starts its top level afresh, as a newly loaded module would.
+  test("a program's top-level variables start afresh every run, also when the same code runs again", LIMIT, async () => {
+    const code = `let calls = 0;
+const seen = [];
+async function main(ctx) { calls += 1; seen.push(ctx.rank); return [calls, seen.length]; }`;
+    for (let i = 0; i < 3; i++) assert.deepEqual((await run(2, code)).results, [[1, 1], [1, 1]], `run ${i}`);
+    // The wrapper shares line 1 with the code: an error there still has the column the learner sees.
+    const first = await run(2, "const a = null; const b = a.length;\nasync function main(ctx) {}");
+    assert.equal(first.status, "error");
+    assert.deepEqual([first.error.line, first.error.column], [1, 29]);
+    const again = await run(2, "const a = null; const b = a.length;\nasync function main(ctx) {}");
+    assert.deepEqual([again.error.line, again.error.column, again.error.message], [1, 29, first.error.message]);
+    // Code that is not a function body (a stray closing brace would end the wrapper) is still a SyntaxError.
+    const stray = await run(2, "async function main(ctx) { return 1; }}");
+    assert.equal(stray.status, "error");
+    assert.match(stray.error.message, /^SyntaxError: Unexpected token '}'/);
+    assert.deepEqual([stray.error.line, stray.error.column], [1, 39]);
+  });
+
   // A Worker that survives keeps its module globals, so a counter tells kept Workers (2) from new ones (1).
   test("after a failed run, idle Workers are kept and only stuck ones are replaced", LIMIT, async () => {
     const count = "return (globalThis.recycleCount = (globalThis.recycleCount ?? 0) + 1);";

@@ -12,7 +12,8 @@
 //     timeout: { ms, running, blocked, message } | null,
 //     failed: { rank, lastBeat, detectedAt, timeoutMs, message } | null }   times in seconds since the run started
 import { WaitForGraph } from "./deadlock.js";
-import { clockMs } from "../worker/rank_spans.js";
+import { RECVD_FIELDS, SENT_FIELDS } from "../worker/rank_reports.js";
+import { clockMs, decodeSpans } from "../worker/rank_spans.js";
 
 export class ClusterRun {
   #resolve;
@@ -21,7 +22,7 @@ export class ClusterRun {
   #stallTimer = 0;
   #lastReport;
   #graph;
-  #messages = new Map();   // "src:id" → trace entry (a receive may be reported before its send)
+  #messages;               // #messages[src][id] → trace entry (a receive may be reported before its send)
   #openWait;               // per rank: { since, peer } of the wait it reported blocked in, or null
   #lastBeat;               // per rank: clockMs() of its last heartbeat or report (heartbeat runs only)
   #beatTimer = 0;
@@ -37,6 +38,7 @@ export class ClusterRun {
     this.logs = Array.from({ length: size }, () => []);
     this.progress = Array.from({ length: size }, () => []);
     this.spans = [];
+    this.#messages = Array.from({ length: size }, () => []);
     this.#graph = new WaitForGraph(size);
     this.#openWait = new Array(size).fill(null);
     this.#lastReport = clockMs();
@@ -102,15 +104,19 @@ export class ClusterRun {
     this.#reject(reason);
   }
 
-  // The records a report carries: spans, messages sent and taken, output lines, progress values.
+  // The records a report carries (flat: rank_reports.js): spans, messages sent and taken, output lines, progress values.
   #take(rank, msg) {
-    if (msg.spans?.length) this.spans.push(...msg.spans);
+    if (msg.spans) decodeSpans(rank, msg.spans, this.spans);
     const g = this.#graph;
-    for (const [dst, tag, id, bytes, t] of msg.sent ?? []) {
+    const sent = msg.sent ?? [];
+    for (let i = 0; i < sent.length; i += SENT_FIELDS) {
+      const dst = sent[i], tag = sent[i + 1], id = sent[i + 2], bytes = sent[i + 3], t = sent[i + 4];
       g.sent(rank, dst, tag);
-      Object.assign(this.#entry(rank, id), { src: rank, dst, tag, bytes, sendTime: t });
+      Object.assign(this.#entry(rank, id), { dst, tag, bytes, sendTime: t });
     }
-    for (const [src, tag, id, t] of msg.recvd ?? []) {
+    const recvd = msg.recvd ?? [];
+    for (let i = 0; i < recvd.length; i += RECVD_FIELDS) {
+      const src = recvd[i], tag = recvd[i + 1], id = recvd[i + 2], t = recvd[i + 3];
       g.receivedId(src, rank, tag, id);
       this.#entry(src, id).recvTime = t;
     }
@@ -122,8 +128,8 @@ export class ClusterRun {
   }
 
   #entry(src, id) {
-    const key = `${src}:${id}`;
-    return this.#messages.get(key) ?? this.#messages.set(key, { recvTime: null }).get(key);
+    const mine = this.#messages[src];
+    return mine[id] ?? (mine[id] = { recvTime: null });
   }
 
   #log(rank, line) {
@@ -200,12 +206,12 @@ export class ClusterRun {
   #end(status, details = {}) {
     this.#finish();
     // Sorted by send time; equal times (the clock is coarse) by sender, then in the order it sent them.
-    const trace = [...this.#messages.entries()].filter(([, m]) => m.sendTime !== undefined)
-      .map(([key, m]) => ({ m, id: Number(key.slice(key.indexOf(":") + 1)) }))
-      .sort((a, b) => a.m.sendTime - b.m.sendTime || a.m.src - b.m.src || a.id - b.id)
+    const sent = this.#messages.flatMap((mine, src) => mine.map((m, id) => ({ m, src, id })))
+      .filter(({ m }) => m.sendTime !== undefined);
+    const trace = sent.sort((a, b) => a.m.sendTime - b.m.sendTime || a.src - b.src || a.id - b.id)
       // Each Worker's clock is its own performance.timeOrigin + now(), and browsers coarsen timeOrigin: two
       // Workers can disagree by ~0.1 ms. A message cannot be received before it was sent, so clamp.
-      .map(({ m: { src, dst, tag, bytes, sendTime, recvTime } }) =>
+      .map(({ src, m: { dst, tag, bytes, sendTime, recvTime } }) =>
         ({ src, dst, tag, bytes, sendTime, recvTime: recvTime === null ? null : Math.max(recvTime, sendTime) }));
     this.spans.sort((a, b) => a.rank - b.rank || a.start - b.start);
     this.#resolve({

@@ -30,11 +30,17 @@
 // a message with its tag is in flight to it from anyone: "rank 0 waits for a message from any rank".
 
 export class WaitForGraph {
+  #pairs;
+  #taken;
+
   constructor(size) {
     this.size = size;
     this.state = Array.from({ length: size }, () => ({ kind: "running" }));  // running | blocked | done
-    this.inFlight = new Map();   // "src>dst#tag" → { src, dst, tag, count: sent − received (as reported) }
-    this.taken = new Set();      // "src:id" of every message a receiver reported taking (sync sends wait on it)
+    // Per pair, the messages in flight: #pairs[src * size + dst] is a Map tag → count (sent − received, as reported;
+    // a Map keeps tag 1 and tag "1" apart). Counted per message, so kept cheap: no key strings, and a tag whose
+    // count is back to 0 is dropped (the lab's tags name their step, so they would otherwise pile up).
+    this.#pairs = Array.from({ length: size * size }, () => new Map());
+    this.#taken = Array.from({ length: size }, () => new Set());  // per sender, ids of messages a receiver took
     this.barrierGen = 0;         // generation of the barrier that has not been released yet
     this.arrived = new Set();    // ranks inside that barrier
   }
@@ -52,7 +58,7 @@ export class WaitForGraph {
   // A record of a batched report: the receiver took message `id` of src (its state comes with the report).
   receivedId(src, dst, tag, id) {
     this.#add(src, dst, tag, -1);
-    this.taken.add(`${src}:${id}`);
+    this.#taken[src].add(id);   // sync sends wait on it
   }
 
   // A batched report's state: { kind: "running" } | { kind: "blocked", on, barrierGen } | { kind: "done" }.
@@ -88,7 +94,7 @@ export class WaitForGraph {
       const edges = this.#edges(r);
       if (edges === null || edges.length === 0) return null;          // running, or not really blocked
       if (this.state[r].on.some((w) => w.kind !== "send" && this.#coming(w.from, r, w.tag))) return null;
-      if (edges.some((e) => e.kind === "send" && this.taken.has(`${r}:${e.id}`))) return null;
+      if (edges.some((e) => e.kind === "send" && this.#taken[r].has(e.id))) return null;
     }
     const waits = live.map((r) => ({
       rank: r, on: this.state[r].on, barrier: this.state[r].barrierGen === this.barrierGen }));
@@ -112,8 +118,7 @@ export class WaitForGraph {
     let hints = "";
     for (const { rank, edge } of steps) {
       if (edge.kind !== "recv") continue;
-      const other = [...this.inFlight.values()].find(
-        (m) => (edge.any || m.src === edge.to) && m.dst === rank && m.count > 0 && m.tag !== edge.tag);
+      const other = this.#inFlightTo(rank).find((m) => (edge.any || m.src === edge.to) && m.tag !== edge.tag);
       if (other) {
         hints += `; rank ${rank} waits for tag ${JSON.stringify(edge.tag)} but holds an unreceived message` +
                  ` from rank ${other.src} with tag ${JSON.stringify(other.tag)}`;
@@ -182,14 +187,24 @@ export class WaitForGraph {
 
   // Is a message with `tag` in flight from src (or, src "any", from anyone) to dst?
   #coming(src, dst, tag) {
-    if (src !== "any") return (this.inFlight.get(`${src}>${dst}#${JSON.stringify(tag)}`)?.count ?? 0) > 0;
-    return [...this.inFlight.values()].some((m) => m.dst === dst && m.tag === tag && m.count > 0);
+    if (src !== "any") return (this.#pairs[src * this.size + dst].get(tag) ?? 0) > 0;
+    return this.#inFlightTo(dst).some((m) => m.tag === tag);
+  }
+
+  // [{ src, dst, tag, count }] of the messages in flight to dst, by sender.
+  #inFlightTo(dst) {
+    const found = [];
+    for (let src = 0; src < this.size; src++) {
+      for (const [tag, count] of this.#pairs[src * this.size + dst]) if (count > 0) found.push({ src, dst, tag, count });
+    }
+    return found;
   }
 
   #add(src, dst, tag, delta) {
-    const key = `${src}>${dst}#${JSON.stringify(tag)}`;  // tags are integers or strings; 1 ≠ "1"
-    const entry = this.inFlight.get(key) ?? this.inFlight.set(key, { src, dst, tag, count: 0 }).get(key);
-    entry.count += delta;
+    const pair = this.#pairs[src * this.size + dst];
+    const count = (pair.get(tag) ?? 0) + delta;
+    if (count === 0) pair.delete(tag);
+    else pair.set(tag, count);
   }
 }
 

@@ -54,7 +54,8 @@ export class BlockWatch {
     return promise;
   }
 
-  get awaiting() { return this.#awaited.size > 0; }
+  // Cheap, and true whenever state() could say blocked: the code awaits a call and has no timer of its own.
+  get mayBeBlocked() { return !this.closed && this.#awaited.size > 0 && this.timers.size === 0; }
 
   changed() { if (!this.closed) this.onChange(); }
 

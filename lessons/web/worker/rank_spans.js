@@ -11,11 +11,26 @@
 //   computing otherwise.
 // Clock: performance.timeOrigin + performance.now() in ms, common to all Workers of the page (browsers
 // coarsen it to ~0.1 ms without cross-origin isolation, so sub-0.1 ms spans may collapse to zero length).
+// On the wire (a rank's reports) the spans are flat numbers, SPAN_FIELDS per span — kind (an index into KINDS),
+// start, end, peer (−1: none), bytes — since a busy rank closes a few spans per message and a report's structured
+// clone of as many small objects costs both threads more than the numbers do; decodeSpans() rebuilds the objects.
 
 export const clockMs = () => performance.timeOrigin + performance.now();
 
+const KINDS = ["compute", "send", "wait"];
+const SPAN_FIELDS = 5;
+
+// The spans of `rank` from SpanRecorder.take()'s flat numbers, as objects (the format above).
+export function decodeSpans(rank, flat, into = []) {
+  for (let i = 0; i < flat.length; i += SPAN_FIELDS) {
+    const peer = flat[i + 3];
+    into.push({ rank, kind: KINDS[flat[i]], start: flat[i + 1], end: flat[i + 2], peer: peer < 0 ? null : peer, bytes: flat[i + 4] });
+  }
+  return into;
+}
+
 export class SpanRecorder {
-  #spans = [];       // closed spans not yet handed to the page
+  #spans = [];       // closed spans not yet handed to the page, flat (see above)
   #depth = 0;        // awaited, unresolved recv()/barrier() calls
   #peer = null;      // whom the current wait is for (the first awaited call)
   #bytes = 0;        // bytes received during the current wait
@@ -62,18 +77,21 @@ export class SpanRecorder {
   // main() returned: close whatever is open.
   finish() { this.#emit(this.waiting ? "wait" : "compute", this.now(), this.#peer, this.#bytes); }
 
-  // Spans closed since the last call (each report to the page carries them).
-  take() {
+  // Spans closed since the last call, flat (each report to the page carries them; decodeSpans reads them).
+  takeFlat() {
     const out = this.#spans;
     this.#spans = [];
     return out;
   }
 
+  // The same as objects (the judge cluster, which has no wire to cross).
+  take() { return decodeSpans(this.rank, this.takeFlat()); }
+
   // Zero-length compute/wait spans are dropped; a send is kept even when the clock did not advance.
   #emit(kind, end, peer = null, bytes = 0, keepEmpty = false) {
     if (kind === "compute") { peer = null; bytes = 0; }
     if (end > this.cursor || (keepEmpty && end >= this.cursor)) {
-      this.#spans.push({ rank: this.rank, kind, start: this.cursor, end, peer, bytes });
+      this.#spans.push(KINDS.indexOf(kind), this.cursor, end, peer ?? -1, bytes);
     }
     this.cursor = Math.max(this.cursor, end);
   }
