@@ -43,6 +43,11 @@ double expected_wall_time(double work, double interval, double checkpoint, doubl
          std::expm1((interval + checkpoint) / mtbf);
 }
 
+double expected_failures(double work, double interval, double checkpoint, double restart, double mtbf,
+                         double detection) {
+  return expected_wall_time(work, interval, checkpoint, restart, mtbf, detection) / mtbf;
+}
+
 double optimal_interval(double work, double checkpoint, double restart, double mtbf, double detection) {
   const auto cost = [&](double tau) { return expected_wall_time(work, tau, checkpoint, restart, mtbf, detection); };
   // Golden-section search: T(τ) = c·(e^{(τ+δ)/M} − 1)/τ is convex in τ > 0.

@@ -6,6 +6,8 @@
 // ran out meanwhile is replaced, and a restart of R follows — which the next failure may interrupt.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 
@@ -82,7 +84,46 @@ CheckpointRun one_run(const CheckpointRunConfig& c, std::uint64_t seed) {
   return run;
 }
 
+// A number to a few significant digits, for a message: "84.4 s", "3500 s", "180000", "1.7e+18".
+std::string rounded(double value, int digits = 3) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+  const double shown = std::strtod(buffer, nullptr);
+  // Whole numbers below a million without an exponent: 3.5e+03 → "3500".
+  if (std::abs(shown) < 1e6 && shown == std::round(shown)) std::snprintf(buffer, sizeof buffer, "%.0f", shown);
+  return buffer;
+}
+// An expected count of failures: "about 1.7e+18"; past the doubles (e^{L/M} overflows beyond L/M ≈ 709), "more than".
+std::string about(double count) { return std::isfinite(count) ? "about " + rounded(count, 2) : "more than 1e+308"; }
+
 }  // namespace
+
+void require_finishable(const CheckpointRunConfig& c, const std::function<std::string(double)>& in_units,
+                        const std::string& nodes) {
+  const auto interval_text = [&](double seconds) {
+    const std::string work = rounded(seconds) + " s of work";
+    return in_units ? in_units(seconds) + " (" + work + ")" : work;
+  };
+  const double m = fleet_mtbf(c.node_mtbf, c.nodes), d = mean_detection_delay(c.heartbeat_period, c.heartbeat_timeout);
+  const double tau = std::min(c.interval, c.work);
+  const double failures = expected_failures(c.work, tau, c.checkpoint, c.restart, m, d);
+  if (failures <= kMaxExpectedFailures) return;
+  const double best = optimal_interval(c.work, c.checkpoint, c.restart, m, d);
+  const double at_best = expected_failures(c.work, best, c.checkpoint, c.restart, m, d);
+  std::string why = "with a checkpoint every " + interval_text(tau) + ", " + rounded(c.checkpoint) +
+                    " s to write one, a restart of " + rounded(c.restart) + " s and a fleet MTBF of " + rounded(m) +
+                    " s (" + rounded(c.node_mtbf) + " s / " + std::to_string(c.nodes) + " " + nodes +
+                    "), the run would be expected to fail " + about(failures) +
+                    " times (Daly's expected wall time over the fleet MTBF): it would practically never finish, and "
+                    "is not simulated beyond " + rounded(kMaxExpectedFailures, 2) + " expected failures; ";
+  if (at_best <= kMaxExpectedFailures)
+    why += "checkpoint more often — every " + interval_text(best) + ", Daly's best interval, expects " +
+           about(at_best) + " failures — or use fewer " + nodes;
+  else
+    why += "even Daly's best interval (every " + interval_text(best) + ") expects " + about(at_best) +
+           ": use fewer " + nodes + ", more reliable ones or a shorter restart";
+  throw Error(why);
+}
 
 void validate(const CheckpointRunConfig& c) {
   require_positive("work (s)", c.work);
@@ -94,11 +135,7 @@ void validate(const CheckpointRunConfig& c) {
   require_non_negative("heartbeat_timeout (s)", c.heartbeat_timeout);
   if (c.nodes < 1 || c.nodes > 1000000) throw Error("nodes must be between 1 and 1000000, got " + std::to_string(c.nodes));
   if (c.runs < 1 || c.runs > 1000000) throw Error("runs must be between 1 and 1000000, got " + std::to_string(c.runs));
-  // A run whose expected length is astronomically long (failures far more often than a segment) would not end.
-  const double m = c.node_mtbf / c.nodes;
-  if ((std::min(c.interval, c.work) + c.checkpoint) / m > 30 || c.restart / m > 30)
-    throw Error("a segment (interval + checkpoint) or a restart lasts more than 30 fleet MTBFs (" + format_number(m) +
-                " s): the run would practically never finish; checkpoint more often or use fewer nodes");
+  require_finishable(c);
 }
 
 CheckpointStudy simulate_checkpointing(const CheckpointRunConfig& c) {

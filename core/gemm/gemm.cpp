@@ -113,7 +113,9 @@ void packed_gemm(const MicroKernel<Scalar>& kernel, const View<Scalar>& a, const
   const int mr = kernel.mr, nr = kernel.nr;
   const Index kc_max = std::min(k, kMaxKc);
   const Index mc_max = std::clamp<Index>(kABlockBytes / Index(sizeof(Scalar)) / kc_max / mr, 1, (m + mr - 1) / mr) * mr;
-  const Index nc_max = std::max<Index>(kBBlockBytes / Index(sizeof(Scalar)) / kc_max / nr, 1) * nr;
+  // No wider than B: a 4 × 8 · 8 × 32 product would otherwise allocate and zero a 128 KiB block per call (the Week 6
+  // capstone's loss curve spent a third of its time in that memset and the page faults behind it).
+  const Index nc_max = std::min(std::max<Index>(kBBlockBytes / Index(sizeof(Scalar)) / kc_max / nr, 1), (n + nr - 1) / nr) * nr;
   const bool pack_b = b.row != 1;  // see the header: B is read in place only when its columns are contiguous
 
   std::vector<Scalar> a_block(mc_max * kc_max);

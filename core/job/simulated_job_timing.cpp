@@ -124,6 +124,12 @@ JobTiming time_job(const JobConfig& c) {
     f.heartbeat_timeout = c.detection_seconds;
     f.runs = 1;
     f.seed = nn_detail::mix_seed(c.seed, 2);
+    // Refused in the learner's units before it is simulated: a segment of many fleet MTBFs would take ~e^{τ/M} tries.
+    const double mean_step = t.work / c.steps;
+    require_finishable(f, [&](double seconds) {
+      const long steps = std::max(1L, std::lround(seconds / mean_step));
+      return std::to_string(steps) + (steps == 1 ? " step" : " steps");
+    }, "GPUs");
     const CheckpointStudy study = simulate_checkpointing(f);
     const CheckpointRun& run = study.runs.front();
     t.failures = run.failures;

@@ -35,3 +35,8 @@ dsml_cli_test(cli_capstone_quiet 0 ARGS capstone --workers 8 --steps 10 --no-fai
   STDOUT "\"step_compute_s\": 0\\.7036[0-9]*, \"step_comm_s\": 0\\.6014[0-9]*, \"wall_s\": 13\\.05")
 dsml_cli_test(cli_capstone_bad ${error_exit} ARGS capstone --workers 8 --steps 10 --straggler-probability 2
   STDERR "dsml: error: straggler_probability must be in \\[0, 1\\], got 2")
+# 256 GPUs of 6 h MTBF (a fleet MTBF of 84.4 s) and one checkpoint at the end of 1000 steps of 1.4 s: ~e^17 retries of
+# the whole run. Refused at once, with the numbers and the interval that would finish, instead of simulating for hours.
+dsml_cli_test(cli_capstone_never_finishes ${error_exit} ARGS capstone --workers 256 --steps 1000 --node-mtbf 21600
+  --checkpoint-every 1000
+  STDERR "^dsml: error: with a checkpoint every 1000 steps \\([0-9]+ s of work\\), .* a fleet MTBF of 84\\.4 s \\(21600 s / 256 GPUs\\), the run would be expected to fail about [0-9.e+]+ times .*checkpoint more often — every [0-9]+ steps .* or use fewer GPUs\n$")

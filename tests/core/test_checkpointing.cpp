@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "dsml/checkpointing.h"
 #include "test_support.h"
@@ -135,6 +137,54 @@ TEST(Checkpointing, FleetOfTenThousand) {
   EXPECT_EQ(error_of([] { fleet_mtbf(kHour, 0); }), "nodes must be >= 1, got 0");
   CheckpointRunConfig c;
   c.nodes = 10000;
-  c.node_mtbf = kHour;  // fleet MTBF 0.36 s: a 600 s segment would never finish
-  EXPECT_NE(error_of([&] { simulate_checkpointing(c); }).find("practically never finish"), std::string::npos);
+  c.node_mtbf = kHour;  // fleet MTBF 0.36 s: a 660 s segment would be retried ~e^{1833} times
+  EXPECT_NE(error_of([&] { simulate_checkpointing(c); }).find("fail more than 1e+308 times"), std::string::npos);
+}
+
+// E[failures] = T(τ)/M. One segment of L, no checkpoint cost, no restart: e^{L/M} − 1 (every attempt but the last fails).
+TEST(Checkpointing, ExpectedFailuresGrowLikeEToTheSegmentOverTheMtbf) {
+  EXPECT_DOUBLE_EQ(expected_failures(1000, 1000, 0, 0, 100), std::expm1(10.0));
+  EXPECT_DOUBLE_EQ(expected_failures(6000, 600, 60, 120, kHour, 30),
+                   expected_wall_time(6000, 600, 60, 120, kHour, 30) / kHour);
+  // Simulated: 20 runs of one 1100 s segment on M = 100 s see e^11 − 1 = 59 873 failures each, on average.
+  CheckpointRunConfig c;
+  c.work = c.interval = 1100;
+  c.checkpoint = 0;
+  c.node_mtbf = 100;
+  c.runs = 20;
+  const CheckpointStudy s = simulate_checkpointing(c);
+  double squares = 0;
+  for (const CheckpointRun& r : s.runs) squares += (r.failures - s.mean_failures) * (r.failures - s.mean_failures);
+  const double standard_error = std::sqrt(squares / (c.runs - 1) / c.runs);
+  EXPECT_NEAR(s.mean_failures, std::expm1(11.0), 3 * standard_error);
+}
+
+// A run expected to fail more than kMaxExpectedFailures times is refused at once, with its numbers and the interval
+// that would finish: 1200 s in one segment on a fleet MTBF of 100 s expects e^{12.1} − 1 ≈ 1.8e5 failures.
+TEST(Checkpointing, ARunThatWouldPracticallyNeverFinishIsRefusedWithItsNumbers) {
+  CheckpointRunConfig c;
+  c.work = c.interval = 1200;
+  c.checkpoint = 10;
+  c.restart = 0;
+  c.nodes = 4;
+  c.node_mtbf = 400;
+  c.runs = 1;
+  const double best = optimal_interval(1200, 10, 0, 100);
+  char advice[160];
+  std::snprintf(advice, sizeof advice, "checkpoint more often — every %.3g s of work, Daly's best interval, expects about %.2g "
+                "failures — or use fewer nodes", best, expected_failures(1200, best, 10, 0, 100));
+  EXPECT_EQ(error_of([&] { simulate_checkpointing(c); }),
+            "with a checkpoint every 1200 s of work, 10 s to write one, a restart of 0 s and a fleet MTBF of 100 s "
+            "(400 s / 4 nodes), the run would be expected to fail about 180000 times (Daly's expected wall time over "
+            "the fleet MTBF): it would practically never finish, and is not simulated beyond 100000 expected failures; " +
+                std::string(advice));
+  // When no interval helps (a restart of 20 fleet MTBFs is retried e^20 times), the message says so.
+  c.restart = 2000;
+  EXPECT_NE(error_of([&] { simulate_checkpointing(c); }).find("even Daly's best interval (every "), std::string::npos);
+  EXPECT_NE(error_of([&] { simulate_checkpointing(c); }).find(": use fewer nodes, more reliable ones or a shorter restart"),
+            std::string::npos);
+  // Following the advice, the run finishes.
+  c.restart = 0;
+  c.interval = best;
+  EXPECT_GT(simulate_checkpointing(c).runs.front().wall, 1200);
 }

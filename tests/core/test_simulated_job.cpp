@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <regex>
+#include <string>
 
 #include "dsml/checkpointing.h"
 #include "dsml/compressed_training.h"
@@ -11,6 +13,7 @@
 #include "dsml/ps_closed_forms.h"
 #include "dsml/simulated_job.h"
 #include "dsml/step_cost.h"
+#include "test_support.h"
 
 using namespace dsml;
 
@@ -180,6 +183,30 @@ TEST(SimulatedJob, EfficiencyIsAtMostOneAndFallsWithP) {
   // One worker with nothing going wrong is the ideal device.
   EXPECT_DOUBLE_EQ(job_scaling(quiet(), {1})[0].efficiency, 1.0);
   EXPECT_DOUBLE_EQ(time_job([] { JobConfig q = quiet(); q.workers = 1; return q; }()).efficiency, 1.0);
+}
+
+// 256 GPUs of 6 h MTBF fail every 84.4 s; 1000 steps of ~1.4 s in one segment (17 fleet MTBFs) would be retried
+// ~e^17 times, each failure then costing ~e^{R/M} = e^3.6 restarts. The
+// job is refused at once, in steps, with the interval that would finish — and that interval does finish.
+TEST(SimulatedJob, AJobThatWouldPracticallyNeverFinishIsRefusedInSteps) {
+  JobConfig c;
+  c.workers = 256;
+  c.steps = 1000;
+  c.node_mtbf = 6 * 3600;
+  c.checkpoint_every = 1000;
+  c.train = false;  // the clock is what is refused
+  const std::string why = error_of([&] { run_job(c); });
+  EXPECT_EQ(why.rfind("with a checkpoint every 1000 steps (", 0), 0u) << why;
+  EXPECT_NE(why.find("a fleet MTBF of 84.4 s (21600 s / 256 GPUs), the run would be expected to fail about "),
+            std::string::npos) << why;
+  std::smatch advice;
+  ASSERT_TRUE(std::regex_search(why, advice, std::regex("checkpoint more often — every (\\d+) steps \\([\\d.]+ s of work\\), "
+                                                         "Daly's best interval, expects about [\\d.e+]+ failures — or use fewer GPUs$")))
+      << why;
+  c.checkpoint_every = std::stoi(advice[1]);
+  const JobRun run = run_job(c);
+  EXPECT_GT(run.timing.failures, 0);
+  EXPECT_NEAR(run.optimal_steps, c.checkpoint_every, 0.5);
 }
 
 TEST(SimulatedJob, BadSettingsAreNamed) {

@@ -18,9 +18,15 @@ before(async () => { site = await openSite(); });
 after(async () => { await site?.close(); });
 
 for (const slug of LESSONS) {
+  // One visit per lesson (opening a page and mounting its widgets is most of a lesson's time): the checks run in
+  // order on the same page — load, exercises and the reload that keeps them solved, then axe in light and dark on the
+  // reloaded page, switching the colour scheme in place.
   describe(slug, () => {
+    let page, problems;
+    before(async () => { ({ page, problems } = await openLesson(site.context, site.url, slug)); });
+    after(async () => { await page?.close(); });
+
     test("loads with no console error or failed request; math, numbers, charts render", async () => {
-      const { page, problems } = await openLesson(site.context, site.url, slug);
       assert.ok(await page.locator(".katex").count() > 10, "KaTeX rendered");
       assert.equal(await page.locator(".katex-error").count(), 0, "no TeX errors");
       assert.ok(await page.locator("canvas").count() >= (slug === "lab" ? 1 : 2), "charts present");   // the lab: its loss chart
@@ -37,11 +43,9 @@ for (const slug of LESSONS) {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
       assert.equal(overflow, false, "no sideways scrolling");
       assert.deepEqual(problems, []);
-      await page.close();
     });
 
     test("every exercise: the reference passes and a wrong answer fails; solved survives a reload", async () => {
-      const { page, problems } = await openLesson(site.context, site.url, slug);
       const ids = await page.evaluate(() => [...window.dsml.exercises.keys()]);
       assert.ok(ids.length >= 4, `at least four exercises, found ${ids.length}`);
       for (const id of ids) {
@@ -65,15 +69,13 @@ for (const slug of LESSONS) {
       await page.reload();
       await page.waitForSelector("html[data-ready=true]");
       assert.equal(await page.locator(".exercise.solved").count(), ids.length);
-      await page.close();
+      await page.evaluate(() => window.dsml.mountAll());   // the whole page again, as openLesson leaves it, for axe
     });
 
     for (const scheme of ["light", "dark"]) {
       test(`axe: no serious or critical violation (${scheme})`, async () => {
-        const { page } = await openLesson(site.context, site.url, slug);
         await page.emulateMedia({ colorScheme: scheme });
         assert.deepEqual(await axeViolations(page), []);
-        await page.close();
       });
     }
   });

@@ -45,28 +45,6 @@ describe("week 1 runtime", () => {
     await page.close();
   });
 
-  test("progress export → import round-trips", async () => {
-    const { page } = await openLesson(site.context, site.url, "week1");
-    const same = await page.evaluate(() => {
-      const p = window.dsml.progress;
-      p.update("w1-crossover", { answer: "123", solved: true });
-      const exported = p.exportJSON();
-      p.reset("w1-crossover");
-      p.importJSON(exported);
-      return p.get("w1-crossover").answer === "123" && p.get("w1-crossover").solved === true;
-    });
-    assert.ok(same);
-    await page.close();
-  });
-
-  test("the ping-pong widget measures this browser and fits α and β", async () => {
-    const { page, problems } = await openLesson(site.context, site.url, "week1");
-    await page.click("[data-widget=ping-pong] button");
-    await page.waitForSelector("[data-widget=ping-pong] .widget-readout:has-text('Your browser')", { timeout: 30000 });
-    assert.deepEqual(problems, []);
-    await page.close();
-  });
-
   test("wrapped editor lines and their line numbers stay aligned once the editor scrolls into view", async () => {
     const { page } = await openLesson(site.context, site.url, "week1");
     await page.evaluate(() => document.querySelector("#ex-w1-token-ring .editor").scrollIntoView());
@@ -79,13 +57,36 @@ describe("week 1 runtime", () => {
     await page.close();
   });
 
-  test("a widget runs a program on real Workers: the hello-cluster ring greeting", async () => {
-    const { page, problems } = await openLesson(site.context, site.url, "week1");
-    await page.click("[data-widget=hello-cluster] .widget-controls button");
-    await page.waitForSelector("[data-widget=hello-cluster] .rank-log");
-    assert.equal(await page.locator("[data-widget=hello-cluster] .rank-log").count(), 4);
-    assert.match(await page.locator("[data-widget=hello-cluster] .rank-log").first().innerText(), /rank 0 got: hello from rank 3/);
-    assert.deepEqual(problems, []);
-    await page.close();
+  // Three checks that leave nothing behind for each other share one visit: the progress API, and two widgets.
+  describe("on one page", () => {
+    let page, problems;
+    before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week1")); });
+    after(async () => { await page?.close(); });
+
+    test("progress export → import round-trips", async () => {
+      const same = await page.evaluate(() => {
+        const p = window.dsml.progress;
+        p.update("w1-crossover", { answer: "123", solved: true });
+        const exported = p.exportJSON();
+        p.reset("w1-crossover");
+        p.importJSON(exported);
+        return p.get("w1-crossover").answer === "123" && p.get("w1-crossover").solved === true;
+      });
+      assert.ok(same);
+    });
+
+    test("the ping-pong widget measures this browser and fits α and β", async () => {
+      await page.click("[data-widget=ping-pong] button");
+      await page.waitForSelector("[data-widget=ping-pong] .widget-readout:has-text('Your browser')", { timeout: 30000 });
+      assert.deepEqual(problems, []);
+    });
+
+    test("a widget runs a program on real Workers: the hello-cluster ring greeting", async () => {
+      await page.click("[data-widget=hello-cluster] .widget-controls button");
+      await page.waitForSelector("[data-widget=hello-cluster] .rank-log");
+      assert.equal(await page.locator("[data-widget=hello-cluster] .rank-log").count(), 4);
+      assert.match(await page.locator("[data-widget=hello-cluster] .rank-log").first().innerText(), /rank 0 got: hello from rank 3/);
+      assert.deepEqual(problems, []);
+    });
   });
 });

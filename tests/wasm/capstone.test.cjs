@@ -1,6 +1,7 @@
 // Week 6's capstone from JavaScript: simulateJob with nothing going wrong is stepCost's dp-bucketed step (one bucket)
 // times the steps; its wall split sums to the wall time; the loss is trainCompressed's; failures change the wall time
-// and not the loss; jobScaling's efficiency is at most 1 and falls with P; bad input is a readable Error.
+// and not the loss; jobScaling's efficiency is at most 1 and falls with P; bad input is a readable Error, and so is a
+// job that would practically never finish.
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const loadCore = require("./load_core.cjs");
@@ -59,4 +60,18 @@ test("bad input is a readable Error", async () => {
   assert.throws(() => core.simulateJob({ ...quiet, stragglerProbability: 2 }), /straggler_probability must be in \[0, 1\]/);
   assert.throws(() => core.simulateJob({ ...quiet, compressor: "zip" }), /unknown compressor "zip"/);
   assert.throws(() => core.jobScaling(quiet, []), /the sweep needs 1 to 64 worker counts/);
+});
+
+test("a job that would practically never finish is refused at once, in steps, with the interval that would", async () => {
+  const core = await loadCore();
+  // 256 GPUs of 6 h MTBF (a fleet MTBF of 84.4 s), one checkpoint after 1000 steps of 1.4 s: ~e^17 retries.
+  const job = { workers: 256, steps: 1000, compressor: "none", nodeMtbf: 6 * 3600, checkpointEvery: 1000, train: false };
+  const start = performance.now();
+  let message = "";
+  assert.throws(() => core.simulateJob(job), (e) => { message = e.message; return true; });
+  assert.ok(performance.now() - start < 1000, `refused in ${performance.now() - start} ms`);
+  assert.match(message, /^with a checkpoint every 1000 steps \(1390 s of work\), 20 s to write one, a restart of 300 s and a fleet MTBF of 84\.4 s \(21600 s \/ 256 GPUs\), the run would be expected to fail about 8\.9e\+08 times .*; checkpoint more often — every (\d+) steps/);
+  const every = Number(/every (\d+) steps \([\d.]+ s of work\), Daly's best interval/.exec(message)[1]);
+  const run = core.simulateJob({ ...job, checkpointEvery: every });
+  assert.ok(run.failures > 0 && Number.isFinite(run.wall), `${run.failures} failures`);
 });

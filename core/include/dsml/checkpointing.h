@@ -23,6 +23,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace dsml {
@@ -36,6 +38,12 @@ double expected_wall_time(double work, double interval, double checkpoint, doubl
                           double detection = 0.0);
 // The τ minimising expected_wall_time, by golden-section search on (0, work] (T is unimodal in τ).
 double optimal_interval(double work, double checkpoint, double restart, double mtbf, double detection = 0.0);
+// T(τ)/M: the failures a run is expected to see. The fleet fails as a Poisson process of rate 1/M while the run lasts
+// (a replaced node starts a fresh clock), so E[failures] = E[wall]/M (Wald's identity) — up to the detection delays,
+// during which the failed node cannot fail again. It grows like e^{(τ+δ)/M}: every segment is retried until one
+// attempt outlives it.
+double expected_failures(double work, double interval, double checkpoint, double restart, double mtbf,
+                         double detection = 0.0);
 // M − L/(e^{L/M} − 1): the mean work lost by a failure that hits a segment of length L.
 double expected_lost_work(double segment, double mtbf);
 double fleet_mtbf(double node_mtbf, int nodes);                               // m/N; nodes ≥ 1
@@ -56,6 +64,17 @@ struct CheckpointRunConfig {
   std::uint64_t seed = 0;
 };
 void validate(const CheckpointRunConfig& config);  // throws Error naming the field
+
+// The most failures a simulated run may be expected to see (expected_failures). Each costs a pass over the nodes; a
+// run expected to see more would take minutes to hours to simulate (one segment of 42 fleet MTBFs: ~10^18 failures),
+// and is refused with its numbers instead.
+constexpr double kMaxExpectedFailures = 1e5;
+// Throws Error if a run with this config is expected to fail more than kMaxExpectedFailures times, naming the
+// interval, the fleet MTBF, the expected count and Daly's best interval. validate calls it; a caller whose interval
+// is counted in other units passes `in_units` (s of work → "5000 steps") and the name of its nodes ("GPUs").
+void require_finishable(const CheckpointRunConfig& config,
+                        const std::function<std::string(double)>& in_units = nullptr,
+                        const std::string& nodes = "nodes");
 
 struct CheckpointRun {
   double wall = 0.0;         // s until the work is done

@@ -14,7 +14,8 @@
 //   failures     simulate_checkpointing (checkpointing.h), one run: the failure-free time W = Σ step_t is its work,
 //                checkpointed every Δ steps (τ = Δ·W/steps s of work, so an interval is Δ steps on average), P
 //                nodes of MTBF m (fleet MTBF m/P), detection D, restart R. Replayed steps take the mean step time
-//                (the straggler draws are not redrawn).
+//                (the straggler draws are not redrawn). A job expected to fail more than kMaxExpectedFailures
+//                times (one interval of many fleet MTBFs is retried ~e^{τ/M} times) is refused, in steps.
 //   loss         train_compressed (compressed_training.h): the teacher task at a size a tab trains, on the same P
 //                workers with the same compressor, lr and steps (teacher seed task_seed). A rollback replays the same batches from the same
 //                checkpointed parameters, so failures change when the loss is reached, never the loss curve.
