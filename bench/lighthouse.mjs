@@ -4,10 +4,12 @@
 // (npm `lighthouse`, pinned in package.json) with its default settings: mobile form factor, simulated slow 4G
 // and 4× CPU slowdown, cold cache and storage. Prints one line per page: the category scores (0–100) and the
 // metrics behind performance. Timings depend on the machine's load: run it when `uptime` shows a quiet machine.
-//   node bench/lighthouse.mjs [--site site] [--runs 3] [--json out.json] [page …]
+//   node bench/lighthouse.mjs [--site site] [--against other-site] [--runs 3] [--json out.json] [page …]
 //   pages: "" (the index), every published week's slug/ (week1/ … lab/), every guide's (cluster/) — the default
 // With --runs N, each page is audited N times and the run with the median performance score is printed, with
 // every run's score and the machine's load average (1 minute) before the page's first and after its last run.
+// With --against, every page of the other build (e.g. one assembled before a change) is audited too, its runs
+// alternating with the site's, so that both see the same load: an A/B comparison on a shared machine.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -32,29 +34,36 @@ const option = (name, fallback) => {
   return value;
 };
 const siteDir = resolve(option("--site", "site"));
+const againstDir = option("--against", null);
 const runs = Number(option("--runs", "1"));
 const jsonOut = option("--json", null);
 const pages = args.length ? args
   : ["", ...WEEKS.filter((w) => w.available).map((w) => `${w.slug}/`), ...GUIDES.map((g) => `${g.slug}/`)];
 
-const { server, url } = await startServer(siteDir, 0);
+const sites = await Promise.all([siteDir, ...(againstDir ? [resolve(againstDir)] : [])]
+  .map(async (dir) => ({ dir, ...(await startServer(dir, 0)) })));
 const profile = mkdtempSync(join(tmpdir(), "dsml-lighthouse-"));
 const { chrome, port } = await launchChromium(profile);
 const results = [];
 try {
   for (const page of pages) {
-    const audits = [];
+    const audits = sites.map(() => []);
     const loadBefore = loadavg()[0];
-    for (let i = 0; i < runs; i++) audits.push(await audit(`${url}${page}`, port));
+    for (let i = 0; i < runs; i++) {
+      for (const [s, { url }] of sites.entries()) audits[s].push(await audit(`${url}${page}`, port));
+    }
     const load = [loadBefore, loadavg()[0]].map((l) => Number(l.toFixed(2)));
-    audits.sort((a, b) => a.scores.performance - b.scores.performance);
-    const median = audits[Math.floor(audits.length / 2)];
-    results.push({ page: page || "index", ...median, performanceRuns: audits.map((a) => a.scores.performance), load });
-    console.log(describe(results.at(-1)));
+    for (const [s, { dir }] of sites.entries()) {
+      audits[s].sort((a, b) => a.scores.performance - b.scores.performance);
+      const median = audits[s][Math.floor(audits[s].length / 2)];
+      results.push({ page: page || "index", ...(sites.length > 1 ? { site: dir } : {}), ...median,
+                     performanceRuns: audits[s].map((a) => a.scores.performance), load });
+      console.log(describe(results.at(-1)));
+    }
   }
 } finally {
   await new Promise((ok) => { chrome.once("exit", ok); chrome.kill(); });
-  server.close();
+  for (const { server } of sites) server.close();
   try { rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); } catch { /* Chromium's last writes */ }
 }
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify(results, null, 2));
@@ -69,14 +78,14 @@ async function audit(pageUrl, port) {
   return { scores, metrics, failing };
 }
 
-function describe({ page, scores, metrics, failing, performanceRuns, load }) {
+function describe({ page, site, scores, metrics, failing, performanceRuns, load }) {
   const s = CATEGORIES.map((c) => `${c} ${scores[c]}`).join(", ");
   const m = `FCP ${ms(metrics.FCP)}, LCP ${ms(metrics.LCP)}, TBT ${ms(metrics.TBT)}, CLS ${metrics.CLS.toFixed(3)}, `
     + `SI ${ms(metrics.SI)}`;
   const r = (performanceRuns.length > 1 ? ` (performance of ${performanceRuns.length} runs: ${performanceRuns.join(", ")})` : "")
     + ` [load ${load.join(" → ")}]`;
   const f = failing.length ? `\n    failing audits: ${failing.join(", ")}` : "";
-  return `${page.padEnd(6)}  ${s}  |  ${m}${r}${f}`;
+  return `${page.padEnd(6)}  ${site ? `${site}  ` : ""}${s}  |  ${m}${r}${f}`;
 }
 
 function ms(v) { return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${Math.round(v)} ms`; }

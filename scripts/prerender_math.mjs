@@ -1,19 +1,19 @@
 // prerender_math.mjs — the math of a page rendered at build time, as the page would render it at load
-// (lessons/web/ui/math.js, same KaTeX options): <span class="m">TeX</span> and <div class="m-display">TeX</div>
-// get KaTeX's HTML and MathML inside and their source in data-tex. The page then arrives with its math drawn:
-// nothing moves when it loads, nothing is computed for it on the learner's main thread, and it prints and
-// reads without JavaScript. Math elements hold only TeX (no tags), as lessons/web/README.md describes.
-import katex from "katex";
-import { katexOptions } from "../lessons/web/ui/math.js";
+// (lessons/web/ui/math.js's mathToString: the same KaTeX options and attributes): <span class="m">TeX</span> and
+// <div class="m-display">TeX</div> get KaTeX's HTML inside, their source in data-tex and the TeX as their
+// accessible name. The page then arrives with its math drawn: nothing moves when it loads, nothing is computed for
+// it on the learner's main thread, and it prints and reads without JavaScript. Math elements hold only TeX
+// (no tags), as lessons/web/README.md describes.
+import { mathToString } from "../lessons/web/ui/math.js";
 
 const MATH = /<(span|div) class="(m|m-display)">([^<]*)<\/\1>/g;
 const ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
 
 export function prerenderMath(html) {
   return html.replace(MATH, (whole, tag, cls, text) => {
-    const tex = decodeEntities(text);
-    const rendered = katex.renderToString(tex, katexOptions(cls === "m-display"));
-    return `<${tag} class="${cls}" data-tex="${escapeAttribute(tex)}">${rendered}</${tag}>`;
+    const display = cls === "m-display";
+    if (tag !== (display ? "div" : "span")) throw new Error(`math must be <span class="m"> or <div class="m-display">: ${whole}`);
+    return mathToString(decodeEntities(text), { display });
   });
 }
 
@@ -25,8 +25,4 @@ function decodeEntities(text) {
     }
     return ENTITIES[name] ?? whole;
   });
-}
-
-function escapeAttribute(text) {
-  return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }

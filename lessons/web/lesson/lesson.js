@@ -5,6 +5,7 @@
 import { currentTheme, setTheme } from "../ui/theme.js";
 import { fillToc } from "../ui/toc.js";
 import { findWeek, neighbours, weekLabel } from "./course.js";
+import { scrollersChanged, watchScrollers } from "./scroll_focus.js";
 
 export { fillToc } from "../ui/toc.js";
 
@@ -35,7 +36,7 @@ async function renderMathIfNeeded(root) {
   if (!undrawn) return;
   const { renderMath } = await import("../ui/math.js");
   renderMath(root);
-  makeScrollersFocusableWhenSeen();   // drawn math changes which boxes scroll
+  scrollersChanged();   // drawn math changes which boxes scroll
 }
 
 /** The site header: a link home ("dsml") and the theme toggle button. */
@@ -89,78 +90,6 @@ function homeItem(homeHref, dir = "prev") {
   a.append(el("span", { class: "dir" }, dir === "prev" ? "← Course" : "Course →"),
            el("span", { class: "title" }, "All weeks"));
   return a;
-}
-
-// Boxes that scroll sideways (display math, code, tables, wide figures at 360 px) must be reachable by
-// keyboard (axe: scrollable-region-focusable). Re-checked when the window is resized.
-const SCROLLERS = ".m-display, pre, table, .scroll-x, .timeline-scroll";
-let watching = false;
-
-/** Give every horizontally overflowing box under `root` a tab stop (and take it away when it fits). */
-export function makeScrollersFocusable(root = document) {
-  // All sizes are read first, then attributes written: interleaving them would force a layout of the whole
-  // page per box (hundreds of boxes on a lesson page).
-  checkBoxes([...root.querySelectorAll(SCROLLERS)]);
-}
-
-/**
- * The same, measuring only what the learner sees: the boxes of a lesson section are measured when the section
- * comes into view (it is laid out then anyway); until then each is taken to scroll and keeps a tab stop. Boxes
- * outside sections are measured at once. Measuring every box of a lesson while it loads would lay out the whole
- * page (hundreds of rendered formulas) at once, and on phones a section far from the viewport is not laid out
- * at all until needed (style.css).
- */
-export function makeScrollersFocusableWhenSeen(root = document) {
-  if (!globalThis.IntersectionObserver) { makeScrollersFocusable(root); return; }
-  const bySection = new Map();   // section (null: outside any) → its boxes
-  for (const box of root.querySelectorAll(SCROLLERS)) {
-    const section = box.closest("article > section");
-    if (!bySection.has(section)) bySection.set(section, []);
-    bySection.get(section).push(box);
-  }
-  checkBoxes(bySection.get(null) ?? []);
-  bySection.delete(null);
-  seen?.disconnect();
-  seen = new IntersectionObserver((entries) => {
-    for (const e of entries) {
-      if (e.isIntersecting && bySection.has(e.target)) checkBoxes(bySection.get(e.target));
-    }
-  });
-  for (const [section, boxes] of bySection) {
-    for (const box of boxes) if (!measured.has(box)) setScrollFocus(box, true);
-    seen.observe(section);
-  }
-}
-let seen = null;
-const measured = new WeakSet();   // boxes measured at least once
-
-function checkBoxes(boxes) {
-  const overflowing = boxes.map((box) => box.isConnected && box.scrollWidth > box.clientWidth + 1);
-  for (const box of boxes) measured.add(box);
-  boxes.forEach((box, i) => setScrollFocus(box, overflowing[i]));
-}
-
-function setScrollFocus(box, overflows) {
-  if (overflows && !box.hasAttribute("tabindex")) {
-    box.setAttribute("tabindex", "0");
-    box.dataset.scrollFocus = "";
-  } else if (!overflows && "scrollFocus" in box.dataset) {
-    box.removeAttribute("tabindex");
-    delete box.dataset.scrollFocus;
-  }
-}
-
-function watchScrollers() {
-  makeScrollersFocusableWhenSeen();
-  if (watching) return;
-  watching = true;
-  let pending = false;
-  addEventListener("resize", () => {
-    if (pending) return;
-    pending = true;
-    requestAnimationFrame(() => { pending = false; makeScrollersFocusableWhenSeen(); });
-  });
-  document.fonts?.ready?.then(() => makeScrollersFocusableWhenSeen());   // KaTeX fonts change widths
 }
 
 // Without an icon link the browser asks the server for /favicon.ico — a 404 on the console of every page

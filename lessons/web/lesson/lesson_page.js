@@ -11,7 +11,8 @@
 // every remaining widget and editor at once (tests, printing; the promise it returns resolves once the widgets
 // whose modules were still loading and the editors, which load CodeMirror first, are built);
 // window.dsml.widgetModules resolves once every widget's module is imported.
-import { initLesson, makeScrollersFocusable, makeScrollersFocusableWhenSeen } from "./lesson.js";
+import { initLesson } from "./lesson.js";
+import { makeScrollersFocusable, scrollersChanged } from "./scroll_focus.js";
 import { compileCore, loadCore } from "../wasm.js";
 import { ClusterPool } from "../cluster/cluster_pool.js";
 import { Progress } from "../storage/progress.js";
@@ -66,7 +67,7 @@ export async function startLesson({ exercises, calcs, widgets = {}, mountWidgets
   const widgetModules = whenIdle().then(() => onDemand.preload());
   window.dsml = { core, progress, exercises: controllers, mountAll, widgetModules };
   document.documentElement.dataset.ready = "true";
-  scrollersChanged();
+  scrollersChanged();   // the exercises' code and tables may scroll sideways
   registerOffline();
 }
 
@@ -83,9 +84,4 @@ function figureOf(name) {
 // A yield to the event loop, so the browser can paint and answer input between the steps of the start-up.
 function nextTask() {
   return new Promise((resolve) => setTimeout(resolve));
-}
-
-// Widgets add tables and code that may scroll sideways: re-check which boxes need a tab stop as they are seen.
-function scrollersChanged() {
-  makeScrollersFocusableWhenSeen();
 }
