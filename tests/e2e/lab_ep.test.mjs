@@ -4,19 +4,14 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openSite } from "./harness.mjs";
-import { openLesson } from "./pages.mjs";
+import { LAB_TRAIN, openLesson, setLabControls } from "./pages.mjs";
 
 let site;
 before(async () => { site = await openSite(); });
 after(async () => { await site?.close(); });
 
-const FIG = "[data-widget=train]";
-
-async function configure(page, values) {
-  for (const [label, value] of Object.entries(values)) {
-    await page.locator(FIG).getByLabel(label, { exact: true }).selectOption(value);
-  }
-}
+const FIG = LAB_TRAIN;
+const configure = setLabControls;
 
 describe("lab expert-parallel axis", () => {
   test("dp 2 × ep 2 × pp 2 with 4 experts and dropped tokens trains to the single-device MoE model", async () => {

@@ -17,3 +17,11 @@ export async function waitVerdict(page, id, cls, timeout = 30000) {
   await page.waitForSelector(`#ex-${id} .verdict.${cls}`, { timeout });
   return page.locator(`#ex-${id} .verdict`).innerText();
 }
+
+// The lab's training panel, and setting its controls by their labels ({ "Blocks L": "4", dp: "2", … }).
+export const LAB_TRAIN = "[data-widget=train]";
+export async function setLabControls(page, values) {
+  for (const [label, value] of Object.entries(values)) {
+    await page.locator(LAB_TRAIN).getByLabel(label, { exact: true }).selectOption(value);
+  }
+}

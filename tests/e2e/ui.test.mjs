@@ -104,6 +104,9 @@ test("fixture: TOC, math, chart with marker, timeline, prev/next — and nothing
   await page.selectOption("#ranks", "4");
   const wide = Number(await page.locator("#tl svg").getAttribute("width"));
   await page.setViewportSize({ width: 360, height: 800 });
+  // Sections off screen skip layout (content-visibility: auto), so the box's new width, and the redraw, come when
+  // the learner scrolls it into view.
+  await page.locator("#tl").scrollIntoViewIfNeeded();
   await page.waitForFunction((w) => Number(document.querySelector("#tl svg").getAttribute("width")) < w, wide);
   assert.ok(Number(await page.locator("#tl svg").getAttribute("width")) <= 330);
   assert.deepEqual(problems, []);
