@@ -84,6 +84,8 @@ CheckpointRun one_run(const CheckpointRunConfig& c, std::uint64_t seed) {
   return run;
 }
 
+constexpr double kMaxSimulatedCheckpoints = 5e7;   // over all runs of one study
+
 // A number to a few significant digits, for a message: "84.4 s", "3500 s", "180000", "1.7e+18".
 std::string rounded(double value, int digits = 3) {
   char buffer[32];
@@ -135,6 +137,14 @@ void validate(const CheckpointRunConfig& c) {
   require_non_negative("heartbeat_timeout (s)", c.heartbeat_timeout);
   if (c.nodes < 1 || c.nodes > 1000000) throw Error("nodes must be between 1 and 1000000, got " + std::to_string(c.nodes));
   if (c.runs < 1 || c.runs > 1000000) throw Error("runs must be between 1 and 1000000, got " + std::to_string(c.runs));
+  // Every checkpoint is one step of the simulation: a tiny interval over a long job is refused at once, not simulated
+  // for minutes (8.64e6 checkpoints take 34 ms natively; 5e7 about 0.2 s, a few times that in wasm).
+  const double per_run = std::ceil(c.work / c.interval);
+  if (per_run * c.runs > kMaxSimulatedCheckpoints) {
+    throw Error("a checkpoint every " + rounded(c.interval) + " s over " + rounded(c.work) + " s of work is " +
+                rounded(per_run) + " checkpoints a run, × " + std::to_string(c.runs) + (c.runs == 1 ? " run" : " runs") + ": more than the " +
+                rounded(kMaxSimulatedCheckpoints) + " this simulation takes; use a longer interval or fewer runs");
+  }
   require_finishable(c);
 }
 

@@ -18,6 +18,9 @@ dsml_cli_test(cli_checkpoint 0 ARGS checkpoint --work 360000 --checkpoint 300 --
 # 10 000 nodes of 1.8e8 s (50 000 h) fail as a fleet every 18 000 s = 5 h.
 dsml_cli_test(cli_checkpoint_fleet 0 ARGS checkpoint --work 360000 --checkpoint 300 --nodes 10000 --node-mtbf 1.8e8
   STDOUT "\"fleet_mtbf_s\": 18000, ")
+# A checkpoint every millisecond of a day's work is 8.64e7 checkpoints to simulate: refused at once, not run for minutes.
+dsml_cli_test(cli_checkpoint_too_many ${error_exit} ARGS checkpoint --work 86400 --interval 0.001 --checkpoint 1 --mtbf 1e9 --runs 1
+  STDERR "^dsml: error: a checkpoint every 0\\.001 s over 86400 s of work is 8\\.64e\\+07 checkpoints a run, × 1 run: more than the 5e\\+07 this simulation takes; use a longer interval or fewer runs\n$")
 dsml_cli_test(cli_checkpoint_bad ${error_exit} ARGS checkpoint --work 100 --checkpoint 10 --mtbf 50 --node-mtbf 50
   STDERR "dsml: error: give --mtbf \\(the fleet's, s\\) or --node-mtbf \\(one node's, s, with --nodes\\), exactly one")
 # Elastic: 4 → 2 → 4 workers on a global batch of 12. Ψ = 128 values; 4 → 2 moves the optimizer state of 96 of them

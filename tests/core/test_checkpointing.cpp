@@ -188,3 +188,21 @@ TEST(Checkpointing, ARunThatWouldPracticallyNeverFinishIsRefusedWithItsNumbers) 
   c.interval = best;
   EXPECT_GT(simulate_checkpointing(c).runs.front().wall, 1200);
 }
+
+TEST(Checkpointing, ATinyIntervalIsRefusedBeforeSimulatingItsCheckpoints) {
+  CheckpointRunConfig c;
+  c.work = 86400;
+  c.interval = 0.001;
+  c.checkpoint = 0;
+  c.restart = 0;
+  c.nodes = 1;
+  c.node_mtbf = 1e9;
+  c.runs = 1;
+  EXPECT_EQ(error_of([&] { simulate_checkpointing(c); }),
+            "a checkpoint every 0.001 s over 86400 s of work is 8.64e+07 checkpoints a run, × 1 run: more than the "
+            "5e+07 this simulation takes; use a longer interval or fewer runs");
+  c.interval = 0.01;  // 8.64e6 a run: simulated, unless 10 runs ask for 8.64e7
+  EXPECT_NEAR(simulate_checkpointing(c).runs.front().checkpoints, 8640000, 1);   // (the sum of 0.01 s rounds)
+  c.runs = 10;
+  EXPECT_NE(error_of([&] { simulate_checkpointing(c); }).find("× 10 runs"), std::string::npos);
+}
