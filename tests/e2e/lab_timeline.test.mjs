@@ -24,6 +24,9 @@ async function trainWith(page, values) {
     document.querySelector(`${sel} .widget-readout`)?.textContent ?? ""), FIG, { timeout: 120000 });
   assert.match(await page.locator(`${FIG} .widget-readout`).first().innerText(), /the same training/);
   const svg = page.locator(`${FIG} .train-timeline svg`);
+  // Drawn to its box's width (it was once drawn while hidden, at a default 640 px that overflowed a phone).
+  const [drawn, box] = [Number(await svg.getAttribute("width")), await page.locator(`${FIG} .train-timeline`).evaluate((e) => e.clientWidth)];
+  assert.equal(drawn, Math.max(280, box), `timeline ${drawn} px in a ${box} px box`);
   return {
     legend: await svg.locator("text.ph-legend").allTextContents(),
     letters: await svg.locator("text.ph-span-label").allTextContents(),

@@ -232,6 +232,9 @@ export function mountTrainPanel(figure, core, clusters) {
       `${gap < 1e-9 ? "the same training, up to the order of floating-point sums." : "NOT the same training."}`;
     describeChart(figure, `Loss from ${formatNumber(ref.losses[0])} to ` +
       `${formatNumber(ref.losses[cfg.steps - 1])} in ${plural(cfg.steps, "step")}; the parallel curve lies on the single-device one.`);
+    // Shown before drawing: the timeline is drawn to its box's width, which a hidden box does not have.
+    const load = moeLoad(result.results, cfg);
+    for (const key of REPORT) parts[key].parentElement.hidden = key === "experts" && !load.length;
     const phases = result.results.flatMap((r) => r.phases);
     const t0 = Math.min(...phases.map((p) => p.start));
     const name = rankName(cfg);
@@ -242,9 +245,7 @@ export function mountTrainPanel(figure, core, clusters) {
     });
     renderMemory(parts.memory, result.results, cfg, core, name);
     renderBytes(parts.bytes, result, cfg, core);
-    const load = moeLoad(result.results, cfg);
     if (load.length) renderLoad(parts.experts, load, ref.load);
-    for (const key of REPORT) parts[key].parentElement.hidden = key === "experts" && !load.length;
   }
 
   preview();
