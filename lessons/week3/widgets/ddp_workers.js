@@ -11,6 +11,9 @@ import { formatBytes, formatSeconds, plural } from "../../web/units.js";
 import { renderPhases } from "../../lab/widgets/phase_timeline.js";
 import { dpConfig, dpInputs, dpProgram, relativeDifference, replicaGap } from "../programs/dp_program.js";
 import { allReducesOf } from "../exercises/dp_checks.js";
+import { coreTasks } from "../../web/lesson/core_tasks.js";
+
+const tasks = coreTasks(new URL("../dp_reference.js", import.meta.url));   // the single-device run, off the main thread
 
 export const DDP_MODEL = Object.freeze({ layers: 4, width: 64, hidden: 256, activation: "gelu", residual: true });
 const PSI = 2 * DDP_MODEL.layers * DDP_MODEL.width * DDP_MODEL.hidden;
@@ -54,7 +57,7 @@ export function mountDdpWorkers(figure, core, clusters) {
     const cfg = ddpConfig(P, sync, bucketBytes);
     const result = await clusters.run(P, dpProgram(), { inputs: dpInputs(cfg, P), timeoutMs: Infinity, stallMs: 60000 });
     if (result.status !== "ok") throw new Error(describeFailure(result).replace(/<[^>]+>/g, ""));
-    const ref = core.trainSingle({ model: cfg.model, optimizer: cfg.optimizer, batch: cfg.batch, steps: cfg.steps, seed: cfg.seed });
+    const ref = await tasks.call("singleDevice", cfg);   // after the run: it must not share the CPU with the timed Workers
     const step = median(result.results[0].stepSeconds.slice(2));
     return { sync, step, result, calls: allReducesOf(result, cfg.steps - 1, P).length,
       equal: Math.max(replicaGap(result.results), relativeDifference(result.results[0].params, ref.params)) };

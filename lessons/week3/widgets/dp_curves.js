@@ -6,6 +6,7 @@ import { button, chartBox, controlRow, readout, select } from "../../web/ui/cont
 import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { describeFailure } from "../../web/ui/run_output.js";
 import { formatNumber, plural } from "../../web/units.js";
+import { coreTasks } from "../../web/lesson/core_tasks.js";
 import { dpConfig, dpInputs, dpProgram, lossesFromProgress, relativeDifference, replicaGap } from "../programs/dp_program.js";
 
 // 840 rows divide among any P ≤ 8; overlap on (bucketed DDP), as PyTorch runs it.
@@ -14,6 +15,7 @@ export const CURVES_CONFIG = Object.freeze(dpConfig({
   batch: 840, steps: 30, sync: "bucketed", bucketBytes: 16 * 1024,
 }));
 const STALL_MS = 60000;
+const tasks = coreTasks(new URL("../dp_reference.js", import.meta.url));
 
 export function mountDpCurves(figure, core, clusters) {
   const pick = select({ label: "Workers P", value: "3", options: [1, 2, 3, 4, 5, 6, 7, 8].map((p) => [String(p), String(p)]) });
@@ -27,13 +29,16 @@ export function mountDpCurves(figure, core, clusters) {
   const chart = createLineChart(chartBox(figure, "Loss per step of each run on the Workers over the single-device run"),
     { xLabel: "step", yLabel: "loss (mean squared error)", datasets: [] });
   const cfg = CURVES_CONFIG;
-  const single = core.trainSingle({ model: cfg.model, optimizer: cfg.optimizer, batch: cfg.batch, steps: cfg.steps, seed: cfg.seed });
+  // The single-device curve comes from a Worker (dp_reference.js): drawn when it arrives, awaited before a run.
+  let single = null;
+  const singleReady = tasks.call("singleDevice", cfg).then((s) => { single = s; draw(); return s; });
+  singleReady.catch((err) => { status.textContent = `The single-device run failed: ${err.message}`; });
   const runs = new Map();   // P → { points, report }
   let stopper = null;
   status.textContent = `Each run trains a ${cfg.model.layers}-block MLP (Ψ = ${2 * cfg.model.layers * cfg.model.width * cfg.model.hidden} ` +
     `parameters) for ${cfg.steps} SGD steps on a global batch of ${cfg.batch} rows. Press a Train button.`;
   const draw = () => chart.update({ datasets: [
-    { label: "one device (core.trainSingle)", data: Array.from(single.losses, (y, x) => ({ x, y })), dashed: true },
+    { label: "one device (core.trainSingle)", data: single ? Array.from(single.losses, (y, x) => ({ x, y })) : [], dashed: true },
     ...[...runs].sort(([a], [b]) => a - b).map(([P, r]) => ({ label: plural(P, "Worker"), data: r.points, points: true })),
   ] });
   draw();
@@ -44,6 +49,7 @@ export function mountDpCurves(figure, core, clusters) {
     for (const b of [all, one]) b.disabled = true;
     stop.hidden = false;
     try {
+      await singleReady;   // (before any run starts, so it does not share the CPU with the Workers being timed)
       for (const P of list) {
         const points = [];
         runs.set(P, { points, report: null });
