@@ -186,10 +186,10 @@ export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank 
     svg.append(node("line", { class: "ph-axis", x1: tx, x2: tx, y1: axisY, y2: axisY + 4 }));
     svg.append(node("text", { class: "ph-tick", x: tx, y: axisY + 16, "text-anchor": t === 0 ? "start" : "middle" }, t === 0 ? "0" : formatSeconds(t)));
   }
-  // Legend: a swatch with the kind's fill and its name.
+  // Legend: a swatch with the kind's fill and its name (ph-swatch, not ph-span: a swatch is not a span of the run).
   for (const item of legend) {
     const ly = axisY + 28 + item.row * 18;
-    svg.append(node("rect", { class: `ph-span ph-${item.k}${item.op ? ` ph-op-${item.op}` : ""}`, x: item.x, y: ly, width: 16,
+    svg.append(node("rect", { class: `ph-swatch ph-${item.k}${item.op ? ` ph-op-${item.op}` : ""}`, x: item.x, y: ly, width: 16,
       height: 11, ...fill(item.k, item.op) }));
     svg.append(node("text", { class: "ph-legend", x: item.x + 21, y: ly + 10 }, item.text));
   }
