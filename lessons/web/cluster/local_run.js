@@ -22,8 +22,10 @@
 import { WaitForGraph } from "./deadlock.js";
 import { LocalNetwork } from "./local_network.js";
 import { VirtualTimers } from "./local_timers.js";
+import { blockedOn, stuckVerdict, timeoutVerdict } from "./local_verdicts.js";
 import { interleaving } from "./run_options.js";
 import { learnerErrorFrom } from "../worker/learner_module.js";
+import { checkRank, checkTag } from "../worker/message_args.js";
 import { messageBytes, preparePayload } from "../worker/message_size.js";
 import { Pending } from "../worker/rank_blocking.js";
 import { formatArgs } from "../worker/rank_console.js";
@@ -295,19 +297,14 @@ export class LocalRun {
       if (rank.finished) continue;
       const awaited = [...rank.open].filter((w) => w.awaited);
       if (rank.ready.length > 0 || awaited.length === 0) { this.graph.running(rank.r); continue; }
-      const barrier = awaited.find((w) => w.kind === "barrier");
-      const on = awaited.flatMap((w) => (w.kind === "recv" ? [{ kind: "recv", from: w.from, tag: w.tag }]
-        : w.kind === "send" ? [{ kind: "send", to: w.to, tag: w.tag, id: w.id }] : []));
-      this.graph.blocked(rank.r, on, barrier ? barrier.gen : null);
+      const { on, barrierGen } = blockedOn(awaited);
+      this.graph.blocked(rank.r, on, barrierGen);
     }
   }
 
   #stuck() {
-    const deadlock = this.graph.deadlock();
-    if (deadlock) { this.#end("deadlock", { deadlock }); return; }
-    const ranks = this.ranks.filter((x) => !x.finished).map((x) => x.r);
-    this.#end("deadlock", { deadlock: { cycle: [], waits: [], message: `${ranks.length === 1 ? `rank ${ranks[0]} is` : `ranks ${ranks.join(", ")} are`} ` +
-      "suspended on a promise that no message, send, barrier or timer of this run can resolve" } });
+    const verdict = stuckVerdict(this.graph, this.ranks.filter((x) => !x.finished).map((x) => x.r));
+    this.#end("deadlock", verdict);
   }
 
   #timeout(tooManySteps) {
@@ -316,12 +313,7 @@ export class LocalRun {
     const live = this.ranks.filter((x) => !x.finished);
     const running = live.filter((x) => x.ready.length > 0 || coming.has(x.r)).map((x) => x.r);
     const blocked = live.filter((x) => !running.includes(x.r)).map((x) => x.r);
-    const list = (xs) => (xs.length === 1 ? `rank ${xs[0]} was` : `ranks ${xs.join(", ")} were`);
-    let message = `Stopped by the watchdog after ${tooManySteps ? `${MAX_STEPS} steps` : `${this.timeoutMs} ms`}: `;
-    message += running.length ? `${list(running)} still running (an endless loop, or more work than the time allows?)`
-      : "no rank finished in time";
-    if (blocked.length) message += `; ${list(blocked)} waiting`;
-    this.#end("timeout", { timeout: { ms: this.timeoutMs, stalled: false, running, blocked, message: message + "." } });
+    this.#end("timeout", timeoutVerdict({ running, blocked, timeoutMs: this.timeoutMs, maxSteps: MAX_STEPS, tooManySteps }));
   }
 
   #end(status, details = {}) {
@@ -342,13 +334,3 @@ export class LocalRun {
   }
 }
 
-function checkRank(peer, size, what) {
-  if (!Number.isInteger(peer) || peer < 0 || peer >= size) {
-    throw new RangeError(`${what}: there is no rank ${JSON.stringify(peer)} (ranks are 0 … ${size - 1})`);
-  }
-}
-function checkTag(tag, what) {
-  if (!Number.isInteger(tag) && typeof tag !== "string") {
-    throw new TypeError(`${what}: tag must be an integer or a string (got ${JSON.stringify(tag)})`);
-  }
-}

@@ -13,6 +13,7 @@
 // Delivery fuzzing (a seed): every message that arrives is held for a seeded random delay before recv() may
 // take it, keeping per-sender order, so ranks see other interleavings of different senders' messages.
 import { mulberry32 } from "../exercise/random.js";
+import { checkRank, checkTag } from "./message_args.js";
 import { messageBytes, preparePayload, scratchArrays } from "./message_size.js";
 
 const FUZZ_MAX_MS = 2;  // the longest a fuzzed message is held
@@ -40,7 +41,7 @@ export class RankMessaging {
 
   send(to, data, { tag = 0, move = false } = {}) {
     this.live("send");
-    this.#checkRank(to, "send");
+    checkRank(to, this.size, "send");
     checkTag(tag, "send");
     const start = this.spans.now();
     const bytes = messageBytes(data);
@@ -62,7 +63,7 @@ export class RankMessaging {
 
   recv(from, { tag = 0 } = {}) {
     this.live("recv");
-    this.#checkRank(from, "recv");
+    checkRank(from, this.size, "recv");
     checkTag(tag, "recv");
     const waiter = { kind: "recv", from, tag, order: ++this.#posted };
     const promise = this.#pending(waiter);
@@ -150,17 +151,5 @@ export class RankMessaging {
       awaited: () => this.spans.beginWait(waiter.from === "any" ? null : waiter.from),
       settled: (bytes) => this.spans.endWait(bytes),
     });
-  }
-
-  #checkRank(peer, what) {
-    if (!Number.isInteger(peer) || peer < 0 || peer >= this.size) {
-      throw new RangeError(`${what}: there is no rank ${JSON.stringify(peer)} (ranks are 0 … ${this.size - 1})`);
-    }
-  }
-}
-
-function checkTag(tag, what) {
-  if (!Number.isInteger(tag) && typeof tag !== "string") {
-    throw new TypeError(`${what}: tag must be an integer or a string (got ${JSON.stringify(tag)})`);
   }
 }
