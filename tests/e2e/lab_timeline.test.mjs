@@ -59,6 +59,12 @@ describe("the lab's phase timeline", () => {
     const shades = await page.locator(`${FIG} .train-timeline svg rect.ph-span.ph-compute`).evaluateAll((rects) =>
       Object.fromEntries(rects.map((r) => [[...r.classList].find((c) => c.startsWith("ph-op-")) ?? "none", r.getAttribute("fill-opacity")])));
     assert.equal(new Set(["ph-op-F", "ph-op-B", "ph-op-W"].map((k) => shades[k])).size, 3, JSON.stringify(shades));
+    // The note says a collective's box includes waiting for its slowest member, and names the cores when the
+    // Workers outnumber them (this run has 2 Workers).
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    const note = await page.locator(`${FIG} .train-timeline`).innerText();
+    assert.match(note, /a collective's box lasts until its slowest member has joined/);
+    assert.equal(/2 Workers share \d+ cores?, so most of it is waiting for a core/.test(note), cores < 2, note);
     assert.deepEqual(problems, []);
     await page.close();
   });

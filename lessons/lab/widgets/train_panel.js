@@ -28,6 +28,16 @@ const STALL_MS = 60000;   // no progress report from any Worker for this long: s
 const REFERENCE = "async function main(ctx) { return ctx.core[ctx.input.fn](ctx.input.request); }";
 const choices = (values, text = String) => values.map((v) => [String(v), text(v)]);
 
+// What the measured timeline's boxes mean. A collective lasts until its slowest member has taken part, so with
+// more Workers than cores most of an all-reduce's box is a member waiting for a core, not data moving (the lab's
+// messages are a few KiB: microseconds on any link).
+function timelineNote(ranks) {
+  const cores = globalThis.navigator?.hardwareConcurrency ?? 0;
+  return "Measured with the Workers' clock: compute is the core's kernels; idle is waiting for a pipeline neighbour; " +
+    "a collective's box lasts until its slowest member has joined" +
+    (cores && ranks > cores ? ` — here ${ranks} Workers share ${plural(cores, "core")}, so most of it is waiting for a core, not data moving.` : ".");
+}
+
 // The expert-parallel axis in words, under the diagram (which draws dp × tp × pp): who holds which experts and
 // what the all-to-all moves.
 function expertNote(cfg, layout) {
@@ -241,7 +251,7 @@ export function mountTrainPanel(figure, core, clusters) {
     renderPhases(parts.timeline, phases.map((p) => ({ ...p, start: p.start - t0, end: p.end - t0 })), {
       ranks, rowLabel: (r) => name(r).replace("rank ", "r"),
       title: `Step ${cfg.steps - 1}, ${formatSeconds(Math.max(...phases.map((p) => p.end)) - t0)} on the Workers`,
-      note: "Measured with the Workers' clock: compute is the core's kernels; idle is waiting for a pipeline neighbour.",
+      note: timelineNote(ranks),
     });
     renderMemory(parts.memory, result.results, cfg, core, name);
     renderBytes(parts.bytes, result, cfg, core);
