@@ -64,7 +64,7 @@ describe("the lab's phase timeline", () => {
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     const note = await page.locator(`${FIG} .train-timeline`).innerText();
     assert.match(note, /a collective's box lasts until its slowest member has joined/);
-    assert.equal(/2 Workers share \d+ cores?, so most of it is waiting for a core/.test(note), cores < 2, note);
+    assert.equal(/2 Workers share \d+ cores?, so much of it is a member waiting for a core/.test(note), cores < 2, note);
     assert.deepEqual(problems, []);
     await page.close();
   });

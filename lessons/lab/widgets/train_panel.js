@@ -29,13 +29,13 @@ const REFERENCE = "async function main(ctx) { return ctx.core[ctx.input.fn](ctx.
 const choices = (values, text = String) => values.map((v) => [String(v), text(v)]);
 
 // What the measured timeline's boxes mean. A collective lasts until its slowest member has taken part, so with
-// more Workers than cores most of an all-reduce's box is a member waiting for a core, not data moving (the lab's
+// more Workers than cores much of an all-reduce's box is a member waiting for a core, not data moving (the lab's
 // messages are a few KiB: microseconds on any link).
 function timelineNote(ranks) {
   const cores = globalThis.navigator?.hardwareConcurrency ?? 0;
   return "Measured with the Workers' clock: compute is the core's kernels; idle is waiting for a pipeline neighbour; " +
     "a collective's box lasts until its slowest member has joined" +
-    (cores && ranks > cores ? ` — here ${ranks} Workers share ${plural(cores, "core")}, so most of it is waiting for a core, not data moving.` : ".");
+    (cores && ranks > cores ? ` — here ${ranks} Workers share ${plural(cores, "core")}, so much of it is a member waiting for a core, not data moving.` : ".");
 }
 
 // The expert-parallel axis in words, under the diagram (which draws dp × tp × pp): who holds which experts and
