@@ -72,6 +72,23 @@ describe("week 5 widgets", () => {
     assert.ok(lay.includes(`${await calc(page, "l-fits")} fit`) && lay.includes(await calc(page, "l-best")), lay);
     await choose(page, "layouts", "Optimizer state", "zero1");
     assert.ok((await readout(page, "layouts")).includes(`${await calc(page, "l-fits-z1")} fit`));
+    // Compute is the same in every layout: said once in the readout (the core's value), not a column. The eight
+    // columns fit the page at 1280 px; a row that does not fit says so in words, not only struck through.
+    const table = page.locator("[data-widget=layouts] table");
+    assert.deepEqual(await table.locator("thead th").allInnerTexts(), ["(t, p, d)", "m", "memory", "step", "bubble", "tensor", "pipeline", "data"]);
+    const compute = await page.evaluate(async () => {
+      const { loadCore } = await import("../web/wasm.js");
+      const { LAYOUT_EXAMPLE } = await import("./scale_setup.js");
+      const { formatSeconds } = await import("../web/units.js");
+      const rows = (await loadCore()).price3dLayouts({ ...LAYOUT_EXAMPLE }).rows;
+      if (rows.some((r) => r.compute !== rows[0].compute)) throw new Error("compute differs between layouts");
+      return formatSeconds(rows[0].compute, { digits: 3 });
+    });
+    assert.match(await readout(page, "layouts"), new RegExp(`Compute is ${compute} in every layout`));
+    assert.ok(await table.evaluate((t) => t.scrollWidth <= t.clientWidth), "the table fits at 1280 px");
+    const struck = await table.locator("tbody tr").evaluateAll((rows) => rows.filter((r) => r.style.textDecoration === "line-through")
+      .map((r) => r.textContent.includes("(does not fit)")));
+    assert.ok(struck.length > 0 && struck.every(Boolean), JSON.stringify(struck));
     assert.deepEqual(problems, []);
   });
 
