@@ -127,4 +127,20 @@ describe("week 6 capstone", () => {
     assert.ok(pages(whole) > 3);
     assert.deepEqual(problems, []);
   });
+
+  test("on a phone the charts' text stays legible and inside each chart", async () => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.waitForFunction((w) => document.querySelectorAll(`${w} svg.report-chart:not(.report-bar)`).length >= 2, widget,
+      { timeout: 240000 });
+    const charts = await page.locator(`${widget} svg.report-chart:not(.report-bar)`).evaluateAll((svgs) => svgs.map((svg) => {
+      const box = svg.getBoundingClientRect();
+      const ticks = [...svg.querySelectorAll("text.rc-tick")].map((t) => t.getBoundingClientRect());
+      return { width: box.width, smallest: Math.min(...ticks.map((r) => r.height)),
+        outside: ticks.filter((r) => r.right > box.right + 0.5 || r.left < box.left - 0.5).length };
+    }));
+    assert.ok(charts.length >= 2, JSON.stringify(charts));
+    // A 400-unit chart drawn ~290 px wide: 9.5-unit ticks were 6.4 px text; the phone's sizes keep them ≥ 9 px.
+    for (const c of charts) assert.ok(c.smallest >= 10 && c.outside === 0, JSON.stringify(c));
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
 });

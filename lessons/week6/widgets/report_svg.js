@@ -47,7 +47,9 @@ export function lineChart({ title, series, xLabel, yLabel, logX = false, logY = 
   }
   for (const v of xTicks ?? ticks(x0, x1, logX)) {
     svg.append(el("line", { x1: px(v), x2: px(v), y1: H - B, y2: H - B + 4, class: "rc-axis" }));
-    svg.append(el("text", { x: px(v), y: H - B + 14, class: "rc-tick", "text-anchor": "middle" }, xFormat(v)));
+    // The last tick sits on the plot's right edge: its label ends there rather than running past the chart.
+    const anchor = px(v) > W - R - 12 ? "end" : "middle";
+    svg.append(el("text", { x: anchor === "end" ? W - 2 : px(v), y: H - B + 14, class: "rc-tick", "text-anchor": anchor }, xFormat(v)));
   }
   svg.append(el("line", { x1: L, x2: W - R, y1: H - B, y2: H - B, class: "rc-axis" }));
   svg.append(el("line", { x1: L, x2: L, y1: T, y2: H - B, class: "rc-axis" }));
