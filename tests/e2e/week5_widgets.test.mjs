@@ -121,8 +121,16 @@ describe("week 5 widgets", () => {
     await page.setViewportSize({ width: 360, height: 800 });
     await page.waitForTimeout(300);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+    // The pipeline timeline redrawn on a phone is drawn in pixels 640 wide and scrolls in its box: its text stays its
+    // size (a 1000-unit drawing squeezed to 640 px made it 7.7 px).
+    const timeline = page.locator("[data-widget=pipeline-timeline] svg.pipeline-svg");
+    const before = await timeline.getAttribute("aria-label");
+    await choose(page, "pipeline-timeline", "Schedule", "gpipe");
+    await page.waitForFunction((b) => document.querySelector("[data-widget=pipeline-timeline] svg.pipeline-svg")?.getAttribute("aria-label") !== b, before);
+    const smallest = await timeline.locator("text").evaluateAll((ts) => Math.min(...ts.map((t) => t.getBoundingClientRect().height)));
     await page.setViewportSize({ width: 1280, height: 900 });
     assert.equal(overflow, false);
+    assert.ok(smallest >= 10, `smallest timeline text ${smallest} px tall`);
   });
 
   test("each widget's core calls, timed in the browser", async () => {

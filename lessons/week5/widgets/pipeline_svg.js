@@ -1,8 +1,9 @@
 // pipeline_svg.js — a pipeline schedule's timeline (core.pipelineTimeline's spans) as inline SVG: one row per device,
 // one box per op, coloured by kind (F forward, B input gradient, W weight gradient, BW a full backward) and labelled
-// with its micro-batch; the idle time left blank. The SVG scales to the figure's width (viewBox), so it never
-// scrolls the page sideways: below 640 px it keeps that width and scrolls inside its own box; boxes too narrow for a
-// label lose it. Colours come from style.css variables
+// with its micro-batch; the idle time left blank. It is drawn in its box's pixels (the viewBox is as wide as the box,
+// at least 640), so its text is the size it says at any width and it never scrolls the page sideways: a box
+// narrower than 640 px (a phone) scrolls it inside; the SVG still scales if the box is resized later. Boxes too
+// narrow for a label lose it. Colours come from style.css variables
 // (--chart-1 …), so a theme switch needs no redraw.
 const SVG = "http://www.w3.org/2000/svg";
 const FILL = { F: "var(--chart-1)", BW: "var(--chart-2)", B: "var(--chart-2)", W: "var(--chart-3)" };
@@ -17,7 +18,7 @@ function el(tag, attrs = {}, text) {
 
 /** Draw `result` (pipelineTimeline's) into `container`, replacing what was there. */
 export function renderPipeline(container, result, { title }) {
-  const W = 1000, left = 70, rowH = 26, top = 26, devices = result.devices;
+  const W = Math.max(640, Math.round(container.clientWidth) || 1000), left = 70, rowH = 26, top = 26, devices = result.devices;
   const H = top + devices * rowH + 30;
   const x = (t) => left + ((W - left - 10) * t) / result.makespan;
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img", class: "pipeline-svg",
@@ -25,6 +26,7 @@ export function renderPipeline(container, result, { title }) {
   svg.style.display = "block";
   svg.style.minWidth = "640px";
   container.style.overflowX = "auto";
+  container.classList.add("scroll-x");   // a shadow at the cut edge on a phone
   container.tabIndex = 0;
   container.setAttribute("role", "region");
   container.setAttribute("aria-label", `${title}, scrollable`);
