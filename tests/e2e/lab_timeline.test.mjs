@@ -108,4 +108,29 @@ describe("the lab's phase timeline", () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  test("letters of overlapping spans on one row (all-reduces in flight together) never overlap", async () => {
+    const { page, problems } = await openLesson(site.context, site.url, "lab");
+    const out = await page.evaluate(async () => {
+      const { renderPhases } = await import("./widgets/phase_timeline.js");
+      const box = document.createElement("div");
+      box.style.width = "800px";
+      document.querySelector("main").append(box);
+      // A bucketed DDP's comm lane: each bucket's all-reduce starts before the previous one ends.
+      // Starts 1 % of the step apart: their centres ~7 px apart, closer than an "AR" is wide.
+      const spans = [0, 1, 2, 3, 4, 5].map((i) => ({ rank: 0, kind: "all-reduce", start: 0.01 * i, end: 0.01 * i + 0.3 }));
+      renderPhases(box, [...spans, { rank: 1, kind: "compute", label: "B: dH, dX", start: 0, end: 1 }], { ranks: 2 });
+      const labels = [...box.querySelectorAll("text.ph-span-label")].map((t) => {
+        const b = t.getBBox();
+        return { y: t.getAttribute("y"), x: b.x, width: b.width };
+      });
+      box.remove();
+      return labels;
+    });
+    const row0 = out.filter((l) => l.y === out[0].y).sort((a, b) => a.x - b.x);
+    assert.ok(row0.length >= 1, JSON.stringify(out));
+    for (let i = 1; i < row0.length; i++) assert.ok(row0[i].x >= row0[i - 1].x + row0[i - 1].width, JSON.stringify(row0));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });

@@ -171,9 +171,15 @@ export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank 
   // Letters go on runs, not single spans: one pipeline operation is several kernels with bookkeeping between them
   // (a micro-batch's F is x·W_inᵀ then A·W_outᵀ for each block), so back-to-back spans of one kind of work — and
   // the unnamed compute between them — are lettered once, when the run is wide enough for its letter.
+  // Spans of one row may overlap (a DDP's bucket all-reduces in flight together): a letter that would touch the
+  // previous one on its row is left out.
+  const lettered = new Map();   // rank → right edge of its last letter
   for (const run of letterRuns(all, tEnd)) {
     const x0 = x(run.start), w = x(run.end) - x0, sub = run.chunk != null ? String(run.chunk) : "";
-    if (rowH < 18 || w < 7 * (run.text.length + 0.7 * sub.length) + 3) continue;   // 11 px bold: ~7 px a letter
+    const textW = 7 * (run.text.length + 0.7 * sub.length);   // 11 px bold: ~7 px a letter
+    if (rowH < 18 || w < textW + 3) continue;
+    if (x0 + (w - textW) / 2 < (lettered.get(run.rank) ?? -Infinity) + 3) continue;
+    lettered.set(run.rank, x0 + (w + textW) / 2);
     const label = node("text", { class: `ph-span-label ph-on-${run.kind}`, x: x0 + w / 2, y: top + run.rank * rowH + rowH / 2 + 4,
       "text-anchor": "middle" }, run.text);
     if (sub) label.append(node("tspan", { class: "ph-chunk", "baseline-shift": "sub", "font-size": "8px" }, sub));
