@@ -70,9 +70,9 @@ export const CALCS = {
   "hog-plain-16": (c) => formatNumber(hog(c).plain[2].finalLoss),
   "hog-plain-1": (c) => formatNumber(hog(c).plain[0].finalLoss),
   // 7. consistency models
-  "cm-bsp-stall": (c) => formatPercent(reads(c).costs.sequential.stallFraction, { decimals: 0 }),
+  "cm-bsp-stall": (c) => formatPercent(reads(c).costs.bsp.stallFraction, { decimals: 0 }),
   "cm-ssp-stall": (c) => formatPercent(reads(c).costs.bounded.stallFraction, { decimals: 0 }),
-  "cm-bsp-wait": (c) => formatSeconds(reads(c).reads.at(-1).verdicts.sequential.wait),
+  "cm-bsp-wait": (c) => formatSeconds(reads(c).reads.at(-1).verdicts.bsp.wait),
   "cm-ryw-wait": (c) => formatSeconds(reads(c).reads[0].verdicts.ryw.wait),
   // 8. a parameter server on the Workers: the simulator on the widget's defaults
   "psw-sim-tau": (c) => formatNumber(demo(c).tau.reduce((a, b) => a + b, 0) / demo(c).tau.length, { digits: 2 }),

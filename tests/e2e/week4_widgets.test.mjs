@@ -4,7 +4,7 @@
 //   node --test --test-concurrency=1 tests/e2e/week4_widgets.test.mjs
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openSite } from "./harness.mjs";
+import { axeViolations, injectAxe, openSite, watch } from "./harness.mjs";
 import { openLesson } from "./pages.mjs";
 
 let site;
@@ -34,8 +34,45 @@ describe("week 4 widgets", () => {
     assert.match(await readout(page, "ssp-tradeoff"), new RegExp(`s = 0 \\(BSP\\) waits ${esc(await calc(page, "ssp-fixed-0"))}.*s = 16 waits ${esc(await calc(page, "ssp-fixed-16"))}`, "s"));
     assert.match(await readout(page, "backup-workers"), new RegExp(`closed form ${esc(await calc(page, "bk-0"))}`));
     assert.match(await readout(page, "hogwild"), new RegExp(`16 threads ${esc(await calc(page, "hog-meas-16"))} .*predicted ${esc(await calc(page, "hog-pred-16"))}`, "s"));
-    assert.match(await readout(page, "consistency"), /forbids 4 of worker 0's 4 reads/);
+    assert.match(await readout(page, "consistency"), /^BSP \(clock-bounded, s = 0\) forbids 4 of worker 0's 4 reads/);
     assert.deepEqual(problems, []);
+  });
+
+  test("no widget prints NaN or undefined: a diverged run says so, a push names the server's rank", async () => {
+    const texts = await page.evaluate(() => [...document.querySelectorAll("[data-widget]")].map((f) => [f.dataset.widget, f.textContent]));
+    for (const [widget, text] of texts) assert.doesNotMatch(text, /NaN|undefined/, widget);   // tooltips (<title>) and data tables included
+    const rows = await page.locator("[data-widget=staleness] details.chart-data tbody tr").evaluateAll((trs) =>
+      trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    assert.deepEqual(rows.find((r) => r[0] === "20"), ["20", "diverged", await calc(page, "stale-20-div")]);
+    const pushes = await page.locator("[data-widget=regimes] svg title").evaluateAll((ts) =>
+      ts.map((t) => t.textContent).filter((t) => / · send /.test(t)));
+    assert.equal(pushes.length, 6 * 8, "a push per worker and clock");
+    for (const t of pushes) assert.match(t, /^rank [0-5] · send to rank 6 · /);
+  });
+
+  test("the consistency ladder is BSP (clock bound 0), SSP, ASP, read-your-writes; sequential consistency forbids none of the reads", async () => {
+    assert.deepEqual(await page.locator("[data-widget=consistency] select option").allInnerTexts(),
+      ["BSP (clock-bounded, s = 0)", "SSP (clock-bounded, s = 1)", "ASP (eventual consistency)", "read-your-writes"]);
+    const section = (await page.locator("#consistency-models").innerText()).replace(/\s+/g, " ");
+    assert.doesNotMatch(section, /sequential consistency (forbids|costs|\(BSP\))|form of it is BSP/i);
+    assert.match(section, /sequential consistency \(Lamport 1979\) would allow all four/i);
+    assert.match(section, /BSP is the clock bound s ?= ?0 of Ho et al\. \(2013\)/);   // KaTeX reads "s=0"
+  });
+
+  test("param-server: the closed form the simulation lies on stays visible (the simulation is dots, the formula dashed)", async () => {
+    const sets = await page.evaluate(async () => {
+      const { Chart } = await import(new URL("../web/vendor/chart.js", location.href).href);
+      const chart = Chart.getChart(document.querySelector("[data-widget=param-server] canvas"));
+      return chart.data.datasets.map((d) => ({ label: d.label, line: d.showLine !== false, dashed: d.borderDash.length > 0,
+        points: d.pointRadius > 0, y: d.data.map((p) => p.y) }));
+    });
+    const same = (a, b) => a.y.length === b.y.length && a.y.every((y, i) => Math.abs(y - b.y[i]) <= 1e-6 * Math.abs(y));
+    const lines = sets.filter((d) => d.line);
+    for (const [i, a] of lines.entries()) {
+      for (const b of lines.slice(i + 1)) assert.ok(!same(a, b), `"${b.label}" is drawn exactly over "${a.label}"`);
+    }
+    const busiest = sets.find((d) => /busiest link/.test(d.label)), shard = sets.find((d) => /shard link/.test(d.label));
+    assert.ok(same(busiest, shard) && busiest.points && !busiest.line && shard.dashed, JSON.stringify({ busiest, shard }));
   });
 
   test("the controls re-run the core: staleness-aware rate, SSP with noise, regimes, consistency models, shards", async () => {
@@ -89,5 +126,49 @@ describe("week 4 widgets", () => {
     await page.waitForTimeout(300);
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth), false);
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+});
+
+// Loaded on a phone, dark: the widgets that fill a table after their Worker answers, and the consistency drawing's key.
+describe("week 4 widgets at 360 px, dark", () => {
+  let page, problems;
+  before(async () => {
+    page = await site.context.newPage();   // as openLesson, but sized and themed before the page loads
+    problems = watch(page);
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.goto(`${site.url}week4/`);
+    await page.waitForSelector("html[data-ready=true]", { timeout: 30000 });
+    await page.evaluate(() => window.dsml.mountAll());
+  });
+  after(async () => { await page.close(); });
+
+  test("a table built after the Worker answers gets a tab stop when it scrolls sideways (axe: scrollable-region-focusable)", async () => {
+    await ran(page, "hogwild");
+    await page.waitForTimeout(600);   // scroll_focus.js measures in the next idle moment (within 250 ms)
+    const box = await page.locator("#widget-hogwild .table-scroll > table").evaluate((t) => ({ scrolls: t.scrollWidth > t.clientWidth,
+      tabindex: t.getAttribute("tabindex"), name: t.caption?.textContent }));
+    assert.deepEqual(box, { scrolls: true, tabindex: "0", name: "Collisions, lost writes and final loss" });
+    await injectAxe(page);
+    const focusable = await page.evaluate(async () => (await window.axe.run("#widget-hogwild",
+      { runOnly: ["scrollable-region-focusable"] })).violations.flatMap((v) => v.nodes.map((n) => n.target.join(" "))));
+    assert.deepEqual(focusable, []);
+    assert.deepEqual(problems, []);
+  });
+
+  test("the consistency drawing's key wraps instead of running past the visible box", async () => {
+    const clipped = await page.locator("[data-widget=consistency] .timeline-scroll").evaluate((box) => {
+      const right = box.getBoundingClientRect().right;
+      return [...box.querySelectorAll("svg > text")].filter((t) => /write applied|read allowed|awaited write/.test(t.textContent))
+        .map((t) => [t.textContent, t.getBoundingClientRect().right - right]).filter(([, over]) => over > 0);
+    });
+    assert.deepEqual(clipped, []);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth), false);
+  });
+
+  test("axe: nothing serious in the changed widgets", async () => {
+    for (const w of ["consistency", "staleness", "regimes", "hogwild", "param-server"]) await page.locator(`#widget-${w}`).scrollIntoViewIfNeeded();
+    await page.waitForTimeout(600);
+    assert.deepEqual(await axeViolations(page), []);
   });
 });

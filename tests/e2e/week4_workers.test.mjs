@@ -64,4 +64,16 @@ describe("week 4: a parameter server on the Workers", () => {
     assert.equal(await page.locator(`${FIG} tbody tr`).count(), 1, "only the simulator's row");
     assert.deepEqual(problems, []);
   });
+
+  test("at 360 px the results table a run builds scrolls sideways and has a tab stop (scroll_focus.js looks again)", async () => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.locator(FIG).scrollIntoViewIfNeeded();
+    await runOnce(page);
+    await page.waitForTimeout(600);   // scroll_focus.js measures in the next idle moment (within 250 ms)
+    const table = await page.locator(`${FIG} .table-scroll > table`).evaluate((t) => ({ scrolls: t.scrollWidth > t.clientWidth,
+      tabindex: t.getAttribute("tabindex") }));
+    assert.deepEqual(table, { scrolls: true, tabindex: "0" });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    assert.deepEqual(problems, []);
+  });
 });

@@ -141,13 +141,32 @@ test("section 7: the reads each consistency model forbids follow its rule, and f
   assert.equal(reads.length, S.CONSISTENCY.clocks - 1);
   for (const r of reads) {
     const behind = r.seen.map((n) => r.clock - n);
-    assert.equal(r.verdicts.sequential.allowed, behind.every((b) => b <= 0), `clock ${r.clock}`);
+    assert.equal(r.verdicts.bsp.allowed, behind.every((b) => b <= 0), `clock ${r.clock}`);
     assert.equal(r.verdicts.bounded.allowed, behind.every((b) => b <= S.CONSISTENCY.bound), `clock ${r.clock}`);
     assert.ok(r.verdicts.eventual.allowed);
     assert.ok(!r.verdicts.ryw.allowed && r.verdicts.ryw.wait < 1e-3, "a read before the reply misses one's own push, for a round trip");
   }
-  assert.ok(reads.some((r) => !r.verdicts.sequential.allowed) && reads.some((r) => r.verdicts.bounded.allowed));
-  assert.ok(costs.sequential.stallFraction > costs.bounded.stallFraction && costs.bounded.stallFraction > costs.eventual.stallFraction);
+  assert.ok(reads.some((r) => !r.verdicts.bsp.allowed) && reads.some((r) => r.verdicts.bounded.allowed));
+  assert.ok(costs.bsp.stallFraction > costs.bounded.stallFraction && costs.bounded.stallFraction > costs.eventual.stallFraction);
+});
+
+// Lamport (1979): sequentially consistent = the result of SOME total order of all operations that keeps each
+// processor's program order. The order in which the one server handled them is such an order for this run, so the
+// reads BSP's clock bound forbids are sequentially consistent: the page must not say SC forbids them.
+test("section 7: sequential consistency allows the reads BSP forbids; the models are named as clock bounds", () => {
+  const { reads, writes } = S.consistencyReads(core), { reader } = S.CONSISTENCY;
+  for (const times of writes) times.forEach((t, j) => j > 0 && assert.ok(t > times[j - 1], "a worker's writes in clock order"));
+  reads.forEach((r, i) => {
+    assert.ok(i === 0 || r.time > reads[i - 1].time, "the reads in program order");
+    assert.ok(writes[reader][r.clock - 1] <= r.time, `the read before clock ${r.clock} comes after its own write of clock ${r.clock - 1}`);
+    assert.deepEqual(r.seen, writes.map((times) => times.filter((t) => t <= r.time).length), "each read returns the writes ordered before it");
+  });
+  assert.equal(reads.filter((r) => !r.verdicts.bsp.allowed).length, reads.length, "BSP forbids every read of this interleaving");
+  assert.deepEqual(Object.values(S.MODELS).map((m) => m.name), ["BSP (clock-bounded, s = 0)", `SSP (clock-bounded, s = ${S.CONSISTENCY.bound})`,
+    "ASP (eventual consistency)", "read-your-writes"]);
+  const page = readFileSync(new URL("../../lessons/week4/index.html", import.meta.url), "utf8").replace(/<[^>]+>/g, "").replace(/\s+/g, " ");
+  assert.doesNotMatch(page, /sequential consistency (forbids|costs|\(BSP\))|form of it is BSP/i);
+  assert.match(page, /sequential consistency \(Lamport 1979\) would allow all four/i);
 });
 
 test("every number in the page's prose is calcs.js's, and every calc is used", () => {

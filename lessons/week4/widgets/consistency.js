@@ -2,21 +2,22 @@
 // five clocks with no waiting, as the core's parameter server simulates it (ps_setup.consistencyReads → core.
 // simulateParamServer, under a millisecond) — and, for the consistency model the learner picks, which of worker 0's
 // reads it allows, which it forbids and how long a forbidden one would have had to wait; below, what enforcing the
-// model costs the whole run (the same workers under BSP, SSP(1), ASP).
+// model costs the whole run (the same workers under BSP, SSP(1), ASP). The models are clock bounds (ps_setup.MODELS).
 import { drawInterleaving } from "./interleaving.js";
 import { controlRow, readout, select } from "../../web/ui/controls.js";
 import { formatPercent, formatSeconds } from "../../web/units.js";
 import { MODELS, consistencyReads } from "../ps_setup.js";
 
 const RULE = {
-  sequential: "a read before clock c must see clock c − 1 of every worker: every read sees one global order of all writes.",
+  bsp: "a read before clock c must see clock c − 1 of every worker: the barrier. (Sequential consistency alone would " +
+    "allow every read here: it orders operations, and a read that misses a write can be ordered before it.)",
   bounded: "a read before clock c must see clocks up to c − 1 − s of every worker: no more than s clocks missing.",
   eventual: "any read is allowed; a write is only promised to reach everyone eventually (here: by the end).",
   ryw: "a worker must see its own writes: a read right after pushing clock c − 1 must already include it.",
 };
 
 export function mountConsistency(figure, core) {
-  const model = select({ label: "Consistency model", options: Object.entries(MODELS).map(([k, m]) => [k, m.name]), value: "sequential", onChange: draw });
+  const model = select({ label: "Consistency model", options: Object.entries(MODELS).map(([k, m]) => [k, m.name]), value: "bsp", onChange: draw });
   controlRow(figure, model);
   const box = document.createElement("div");
   figure.append(box);

@@ -17,13 +17,13 @@ const node = (name, attrs = {}, text) => {
  *  verdicts[key]) into `container`, replacing what was there. */
 export function drawInterleaving(container, { run, writes, reads, key, reader = 0 }) {
   const W = writes.length, width = Math.max(320, container.clientWidth || 640);
-  const left = 74, right = 16, top = 26, rowH = 46, height = top + W * rowH + 30;
+  const legend = legendLines(Math.min(width, container.clientWidth || width) - 8);   // what shows without scrolling
+  const left = 74, right = 16, top = 12 + 14 * legend.length, rowH = 46, height = top + W * rowH + 30;
   const tMax = run.makespan, x = (t) => left + (t / tMax) * (width - left - right);
   const rowY = (w) => top + w * rowH;
   const svg = node("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img",
     "aria-label": `Three workers' compute and writes over ${formatSeconds(tMax)}; worker 0's reads marked allowed or forbidden` });
-  svg.append(node("text", { x: 4, y: 14, style: "fill: var(--fg); font-size: 12px" },
-    "● write applied   ✓ / ✗ read allowed / forbidden   ⇢ awaited write"));
+  legend.forEach((line, i) => svg.append(node("text", { x: 4, y: 14 + 14 * i, style: "fill: var(--fg); font-size: 12px" }, line)));
   for (let w = 0; w < W; w++) {
     svg.append(node("text", { x: left - 8, y: rowY(w) + 27, "text-anchor": "end", style: "fill: var(--fg); font-size: 12px" }, `worker ${w}`));
     svg.append(node("line", { x1: left, x2: width - right, y1: rowY(w) + 23, y2: rowY(w) + 23, style: "stroke: var(--grid)" }));
@@ -55,4 +55,17 @@ export function drawInterleaving(container, { run, writes, reads, key, reader = 
   scroll.className = "timeline-scroll";
   scroll.append(svg);
   container.replaceChildren(scroll);
+}
+
+// The key, as many items to a line as fit in `width` px (7 px a character at 12 px: an over-estimate, as the
+// timeline's legend makes); on a phone it takes two lines instead of running off the drawing.
+const LEGEND = ["● write applied", "✓ / ✗ read allowed / forbidden", "⇢ awaited write"];
+function legendLines(width, gap = "   ") {
+  const lines = [];
+  for (const item of LEGEND) {
+    const joined = lines.length ? `${lines.at(-1)}${gap}${item}` : null;
+    if (joined && joined.length * 7 <= width) lines[lines.length - 1] = joined;
+    else lines.push(item);
+  }
+  return lines;
 }

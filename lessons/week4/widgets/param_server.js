@@ -37,7 +37,8 @@ export function mountParamServer(figure) {
     chart.update({
       datasets: [
         { label: "simulated round", data: runs.map((r, i) => ({ x: ks[i], y: r.round })) },
-        { label: "busiest link (simulated)", points: true, data: runs.map((r, i) => ({ x: ks[i], y: r.busiest.busy })) },
+        // Dots, not a line: the simulation lies exactly on the shard's closed form, which a line would hide.
+        { label: "busiest link (simulated)", points: true, line: false, data: runs.map((r, i) => ({ x: ks[i], y: r.busiest.busy })) },
         { label: "shard link W(α + βS/K)", dashed: true, data: runs.map((r, i) => ({ x: ks[i], y: r.closed.serverSeconds })) },
         { label: "worker link Kα + βS", dashed: true, data: runs.map((r, i) => ({ x: ks[i], y: r.closed.workerSeconds })) },
       ],

@@ -4,7 +4,7 @@
 import { renderTimeline } from "../../web/ui/timeline.js";
 import { controlRow, readout, select, slider } from "../../web/ui/controls.js";
 import { formatPercent, formatSeconds } from "../../web/units.js";
-import { regimeRun } from "../ps_setup.js";
+import { STRAGGLER_SPEEDS, regimeRun } from "../ps_setup.js";
 
 export function mountRegimes(figure, core) {
   const regime = select({ label: "Regime", options: [["bsp", "BSP: barrier every clock"], ["ssp", "SSP(s): at most s clocks ahead"],
@@ -20,9 +20,12 @@ export function mountRegimes(figure, core) {
     const started = performance.now();
     const { run } = regimeRun(core, { regime: regime.value, staleness: s });
     figure.dataset.runMs = (performance.now() - started).toFixed(1);
-    const spans = run.spans.map((sp) => ({ rank: sp.worker, kind: sp.kind === "push" ? "send" : sp.kind, start: sp.start, end: sp.end }));
+    // A push goes to the one server shard, rank W after the workers 0 … W − 1 (the core's node numbering).
+    const W = STRAGGLER_SPEEDS.length;
+    const spans = run.spans.map((sp) => ({ rank: sp.worker, kind: sp.kind === "push" ? "send" : sp.kind, start: sp.start, end: sp.end,
+      ...(sp.kind === "push" ? { peer: W } : {}) }));
     const name = regime.value === "ssp" ? `SSP(${s})` : regime.value.toUpperCase();
-    renderTimeline(box, spans, { ranks: 6, title: `${name}: 6 workers, 8 clocks (send = push)` });
+    renderTimeline(box, spans, { ranks: W, title: `${name}: ${W} workers, 8 clocks (send = push)` });
     const tau = run.updates.tau, maxTau = tau.reduce((a, b) => Math.max(a, b), 0);
     out.innerHTML = `${name} finishes in <strong>${formatSeconds(run.makespan)}</strong>; the workers spend
       <strong>${formatPercent(run.stallFraction, { decimals: 0 })}</strong> of their time waiting; the stalest applied

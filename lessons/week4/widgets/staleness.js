@@ -40,7 +40,8 @@ export function mountStaleness(figure) {
     out.innerHTML = `After ${UPDATES} updates of 8 rows each: ${runs.map(say).join("; ")}.`;
     describeChart(figure, `Staleness up to a few updates costs little; large staleness with a large rate diverges, and η/(τ + 1) ` +
       `keeps every run stable at the price of slower progress.`,
-    [["τ", "final MSE", "diverged at update"], ...runs.map((r) => [String(r.tau), formatNumber(r.finalLoss),
+    [["τ", "final MSE", "diverged at update"], ...runs.map((r) => [String(r.tau),
+      Number.isFinite(r.finalLoss) ? formatNumber(r.finalLoss) : "diverged",
       diverged(r) >= 0 ? formatNumber(r.updates[diverged(r)]) : "—"])]);
   }
   draw();
