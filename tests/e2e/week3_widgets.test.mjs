@@ -94,6 +94,53 @@ describe("week 3 widgets", () => {
       `bucketed 26\\.2 MB overlapped ${await calc(page, "ex-bucketed")} a step`));
   });
 
+  test("the charts say what they draw: ddp-price's lanes, comm-wall's flat DDP over the all-reduce, large-batch's blow-up mark", async () => {
+    const lanes = await page.locator("[data-widget=ddp-price] .timeline-summary").innerText();
+    assert.match(lanes, /GPU: compute [\d.]+ ms\./);
+    assert.doesNotMatch(lanes, /compute: compute/);
+    await page.waitForFunction(() => /final loss/.test(document.querySelector("[data-widget=large-batch] .widget-readout").textContent), null, { timeout: 60000 });
+    await page.locator("[data-widget=large-batch] select").first().selectOption("sgd");
+    await page.locator("[data-widget=large-batch] select").nth(1).selectOption("8");
+    await page.waitForFunction(() => /^SGD on P = 8 ranks/.test(document.querySelector("[data-widget=large-batch] .widget-readout").textContent), null, { timeout: 120000 });
+    const charts = await page.evaluate(async () => {
+      const url = performance.getEntriesByType("resource").map((e) => e.name).find((n) => /\/vendor\/chart\.js$/.test(n));
+      const { Chart } = await import(url);
+      const of = (w) => Chart.getChart(document.querySelector(`[data-widget=${w}] canvas`));
+      const sets = (c) => c.data.datasets.map((d) => ({ label: d.label, dash: d.borderDash, data: d.data }));
+      return { wall: sets(of("comm-wall")), batch: sets(of("large-batch")), marks: of("large-batch").options.plugins.dsmlVerticalLines.lines };
+    });
+    // The flat DDP's exposed time is the all-reduce (one 50 MB all-reduce after backward): the line on top is dashed.
+    const [ring, flat] = charts.wall;
+    assert.match(ring.label, /^all-reduce/);
+    assert.match(flat.label, /^exposed, flat DDP/);
+    assert.deepEqual(ring.dash, [6, 4]);
+    assert.deepEqual(flat.dash, []);
+    for (const p of flat.data) {
+      const r = ring.data.find((q) => q.x === p.x);
+      assert.ok(Math.abs(r.y - p.y) <= 1e-12 * r.y, `P = ${p.x}: ${p.y} against ${r.y}`);
+    }
+    // Each diverging curve ends where it leaves the plot (loss above 1000, drawn at 1000, or not finite), and its
+    // mark stands there; the readout keeps the core's divergence step and names the step the mark is at.
+    const text = await readout(page, "large-batch");
+    const diverging = charts.batch.filter((d) => /diverged at step/.test(d.label));
+    assert.ok(diverging.length >= 1, JSON.stringify(charts.batch.map((d) => d.label)));
+    assert.equal(charts.marks.length, diverging.length);
+    for (const d of diverging) {
+      const [, lr, step] = d.label.match(/^lr ([\d.]+) \(diverged at step (\d+)\)$/);
+      const end = d.data.at(-1), mark = charts.marks.find((m) => m.label.startsWith(`lr ${lr}:`));
+      assert.equal(end.y, 1000, `lr ${lr}'s curve leaves the plot at its last point`);
+      assert.ok(d.data.slice(0, -1).every((p) => p.y < 1000), `lr ${lr}: no point runs along the cap`);
+      assert.equal(mark.x, end.x, `lr ${lr}: the mark stands where the curve leaves the plot`);
+      assert.match(text, new RegExp(`lr ${lr} diverged at step ${step}`));
+      const at = end.x / d.data[0].x - 1;   // points are at (step + 1) · batch
+      assert.ok(at <= Number(step));
+      if (at < Number(step)) {
+        assert.equal(mark.label, `lr ${lr}: loss > 1000`);
+        assert.match(text, new RegExp(`The loss of lr ${lr} leaves the plot \\(above 1000\\) at step ${at}, where its mark is\\.`));
+      }
+    }
+  });
+
   test("360 px: nothing scrolls sideways, in light and dark", async () => {
     for (const scheme of ["light", "dark"]) {
       await page.emulateMedia({ colorScheme: scheme });

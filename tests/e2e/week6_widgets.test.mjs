@@ -43,11 +43,15 @@ describe("week 6 widgets", () => {
   });
 
   test("the controls re-run the core: an elastic world that cannot divide the batch, another compressor, the knee's slack, the network", async () => {
+    // The leavers slider names both of its numbers: the step they leave at and how many leave.
+    const leavers = () => page.locator("[data-widget=elastic] input[type=range]").evaluate((el) => el.labels[0].textContent);
+    assert.equal(await leavers(), "Leaving at step 10: k = 2");
     let ms = await runMs(page, "elastic");
     await page.locator("[data-widget=elastic] select").first().selectOption("8");
     await page.locator("[data-widget=elastic] input[type=range]").fill("3");
     await page.locator("[data-widget=elastic] input[type=range]").dispatchEvent("input");
     await ran(page, "elastic", ms);
+    assert.equal(await leavers(), "Leaving at step 10: k = 3");
     await page.waitForFunction(() => /Refused by the core/.test(document.querySelector("[data-widget=elastic] .widget-readout").textContent));
     assert.match(await readout(page, "elastic"), /not divisible by 5 workers/);
     ms = await runMs(page, "compression-curves");

@@ -1,7 +1,7 @@
 // ddp_price.js — widget "ddp-price" (section 3): the worked example's three DDPs priced by core.stepCost — naive
 // (per tensor, no overlap), flat (one bucket, no overlap), bucketed with and without overlap — against bucket
-// size, on a link the learner picks; and one priced step of the bucketed DDP, compute and communication streams
-// drawn on two lanes.
+// size, on a link the learner picks; and one priced step of the bucketed DDP, compute (the GPU) and communication
+// (the link) drawn on two lanes.
 import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { formatBytes, formatPercent, formatRate, formatSeconds } from "../../web/units.js";
@@ -50,7 +50,8 @@ export function mountDdpPrice(figure, core) {
     const spans = now.bucketed.spans.filter((s) => s.rank === 0)
       .map((s) => ({ ...s, rank: s.stream === "comm" ? 1 : 0, kind: s.stream === "comm" ? "all-reduce" : "compute",
         label: s.label ?? s.kind }));
-    renderPhases(lanes, spans, { ranks: 2, fillIdle: false, rowLabel: (r) => (r ? "comm" : "compute"),
+    // Lanes named after what they occupy, not the kind of work: the timeline's summary reads "GPU: compute 49.5 ms".
+    renderPhases(lanes, spans, { ranks: 2, fillIdle: false, rowLabel: (r) => (r ? "link" : "GPU"),
       title: `One priced step, ${formatBytes(bucket.value)} buckets, overlapped`,
       note: "Rank 0 of 8 (all run the same timeline)." });
   }

@@ -13,6 +13,8 @@ const tasks = coreTasks(new URL("../large_batch_setup.js", import.meta.url));
 
 const CAP = 1e3;  // losses above this are drawn at the cap: the curve has blown up
 const show = (x) => (Number.isFinite(x) ? formatNumber(x, { digits: 3 }) : "diverged");
+// The first step whose loss is above CAP or not finite (where its curve leaves the plot), or −1.
+const offPlot = (losses) => Array.from(losses).findIndex((loss) => !(loss <= CAP));
 const tensorName = (i) => `block ${Math.floor(i / 2)} ${i % 2 ? "w_out" : "w_in"}`;
 
 export function mountLargeBatch(figure) {
@@ -42,12 +44,15 @@ export function mountLargeBatch(figure) {
     const current = optimizer.value === opt && Number(ranks.value) === P && (warm.value === "on") === warmup;
     if (!computed || !current) return;   // the controls changed meanwhile: a newer draw follows
     const { runs, ratios } = computed;
+    // A curve is drawn until its loss leaves the plot (above CAP, or not finite), and marked there; that can be a few
+    // steps before the core's divergedAt, the first step whose loss or gradient is not finite, which the text states.
+    const off = runs.map(({ run }) => offPlot(run.losses));
     lossChart.update({
-      datasets: runs.map(({ lr, run }) => ({ label: `lr ${lr}${run.divergedAt >= 0 ? ` (diverged at step ${run.divergedAt})` : ""}`,
-        data: Array.from(run.losses, (loss, s) => ({ x: (s + 1) * rows,
-          y: Number.isNaN(loss) ? null : Math.min(CAP, loss) })).filter((p, s) => p.y !== null || s === run.divergedAt) })),
-      verticalLines: runs.filter(({ run }) => run.divergedAt >= 0)
-        .map(({ lr, run }) => ({ x: (run.divergedAt + 1) * rows, label: `lr ${lr} diverges` })),
+      datasets: runs.map(({ lr, run }, i) => ({ label: `lr ${lr}${run.divergedAt >= 0 ? ` (diverged at step ${run.divergedAt})` : ""}`,
+        data: Array.from(run.losses.slice(0, off[i] < 0 ? undefined : off[i] + 1), (loss, s) => ({ x: (s + 1) * rows,
+          y: Number.isFinite(loss) ? Math.min(CAP, loss) : CAP })) })),
+      verticalLines: runs.flatMap(({ lr, run }, i) => (off[i] < 0 ? [] : [{ x: (off[i] + 1) * rows,
+        label: `lr ${lr}: loss ${Number.isFinite(run.losses[off[i]]) ? `> ${CAP}` : "not finite"}` }])),
     });
     ratioChart.update({ datasets: ratios.length ? Array.from(ratios[0], (_, i) => ({ label: tensorName(i),
       data: ratios.map((step, s) => ({ x: s, y: step[i] })) })) : [] });
@@ -55,6 +60,8 @@ export function mountLargeBatch(figure) {
     out.innerHTML = `${OPTIMIZERS.find(([k]) => k === opt)[1]} on P = ${P} ranks (batch ${rows}, ${runs[0].run.losses.length} steps` +
       `${warmup ? `, warm-up ${warmupSteps(P)} steps` : ""}): final loss ${runs.map(({ lr, run }) => `${lr} → ${show(finalLoss(run))}`).join(", ")}. ` +
       (diverged.length ? `<strong>${diverged.map(({ lr, run }) => `lr ${lr} diverged at step ${run.divergedAt}`).join("; ")}</strong>.` : "No rate diverged.") +
+      runs.map(({ lr, run }, i) => (off[i] >= 0 && off[i] !== run.divergedAt ? ` The loss of lr ${lr} leaves the plot (above ` +
+        `${CAP}) at step ${off[i]}, where its mark is.` : "")).join("") +
       (ratios.length ? ` At lr = ${BASE[opt]}·P the layers' trust ratios range from ${formatNumber(Math.min(...ratios[0]), { digits: 3 })} ` +
         `to ${formatNumber(Math.max(...ratios[0]), { digits: 3 })} at step 0.` : "");
     describeChart(figure, `Loss against samples for learning rates ${SWEEPS[opt].join(", ")}; a rate that is too large blows up ` +

@@ -12,8 +12,11 @@ const tasks = coreTasks(new URL("../elastic_setup.js", import.meta.url));
 
 export function mountElastic(figure) {
   const workers = select({ label: "Workers P", options: [["4", "4"], ["6", "6"], ["8", "8"]], value: "4", onChange: draw });
-  const drop = slider({ label: "Leave at step 10", min: 0, max: 7, step: 1, value: 2, onInput: draw });
-  const rejoin = select({ label: "At step 25", options: [["yes", "they come back"], ["no", "they stay away"]], value: "yes", onChange: draw });
+  // "Leaving at step 10: k = 2" — the step and the number of leavers each named (k, as in the caption); short
+  // enough not to wrap on a 360 px screen.
+  const drop = slider({ label: `Leaving at step ${ELASTIC.dropAt}:`, min: 0, max: 7, step: 1, value: 2,
+    format: (k) => `k = ${Math.round(k)}`, onInput: draw });
+  const rejoin = select({ label: `At step ${ELASTIC.rejoinAt}`, options: [["yes", "they come back"], ["no", "they stay away"]], value: "yes", onChange: draw });
   const state = select({ label: "Optimizer state", options: [["zero", "sharded (ZeRO-1)"], ["dp", "replicated"]], value: "zero", onChange: draw });
   controlRow(figure, workers, drop, rejoin, state);
   const out = readout(figure);

@@ -19,7 +19,7 @@ export function mountFailureLive(figure, core, clusters) {
     ...SEEDS.map((s) => [String(s), `seeded (seed ${s})`])], onChange: () => refreshRanks() });
   const victim = select({ label: "Rank to kill", value: "2", options: [], onChange: () => {} });
   const train = button("Train on the Workers", () => start());
-  const kill = button("Kill a Worker", () => { if (sup?.kill(Number(victim.value))) kill.disabled = true; }, { secondary: true });
+  const kill = button("Kill a Worker", () => killShown(), { secondary: true });
   kill.disabled = true;
   const stop = button("Stop", () => stopper?.abort(), { secondary: true });
   stop.disabled = true;
@@ -34,11 +34,13 @@ export function mountFailureLive(figure, core, clusters) {
   figure.querySelector(".chart-box").after(tableBox);
   let sup = null, stopper = null;
 
+  // The select always shows the rank Kill will kill: the learner's choice while it is a rank of this P, else rank 2
+  // (the last rank when P ≤ 2). An empty select (at mount) keeps nothing: Number("") is 0, a valid-looking rank.
   function refreshRanks(announce = true) {
     const P = Number(workers.value), was = victim.value;
     const sel = victim.el.querySelector("select");
     sel.replaceChildren(...Array.from({ length: P }, (_, r) => new Option(`rank ${r}`, String(r))));
-    victim.value = Number(was) < P ? was : "2";
+    victim.value = was !== "" && Number(was) < P ? was : String(Math.min(2, P - 1));
     sel.disabled = failure.value !== "click";
     if (failure.value !== "click") {
       const { rank, step } = seededFailure(Number(failure.value), P, LIVE);
@@ -47,11 +49,19 @@ export function mountFailureLive(figure, core, clusters) {
     }
   }
 
+  function killShown() {
+    const rank = Number(victim.value);
+    if (!sup?.kill(rank)) return;
+    kill.disabled = true;
+    status.textContent = `Killed rank ${rank}'s Worker; the page learns of it only when its heartbeats stop.`;
+  }
+
   async function start() {
     if (sup) return;
     const P = Number(workers.value);
     const schedule = failure.value === "click" ? null : seededFailure(Number(failure.value), P, LIVE);
     stopper = new AbortController();
+    delete figure.dataset.equality;   // the last run's proof, until this run's
     sup = new Supervisor(clusters, core, { P, config: LIVE, schedule, signal: stopper.signal, onChange: () => draw(sup) });
     train.disabled = true;
     stop.disabled = false;
@@ -92,15 +102,19 @@ export function mountFailureLive(figure, core, clusters) {
       if (run.status !== "ok") throw new Error(describeFailure(run).replace(/<[^>]+>/g, ""));
       return finalParams(run);
     };
-    const last = outcome.attempts.at(-1).start;
-    const fromCheckpoint = maxAbsDifference(outcome.params, await uninterrupted({ step: last.step, params: last.params }));
+    const last = outcome.attempts.at(-1).start, killed = [...new Set(outcome.events.filter((e) => e.kind === "kill").map((e) => e.rank))];
+    // With no restart the run started from step 0: "from that checkpoint" would be the run from the start again.
+    const fromCheckpoint = outcome.restarts
+      ? maxAbsDifference(outcome.params, await uninterrupted({ step: last.step, params: last.params })) : null;
     const fromStart = maxAbsDifference(outcome.params, await uninterrupted(null));
     const oneDevice = maxAbsDifference(outcome.params, singleDevice(core, LIVE).params);
-    figure.dataset.equality = JSON.stringify({ restarts: outcome.restarts, fromCheckpoint, fromStart, oneDevice });
-    const restarts = outcome.restarts ? `${plural(outcome.restarts, "restart")}, the last from step ${last.step}` : "no failure";
-    return `Final parameters after ${restarts}: max |Δθ| = ${formatNumber(fromCheckpoint, 3)} against an uninterrupted ` +
-      `run from that checkpoint, ${formatNumber(fromStart, 3)} against an uninterrupted run from the start, and ` +
+    figure.dataset.equality = JSON.stringify({ restarts: outcome.restarts, killed, fromCheckpoint, fromStart, oneDevice });
+    const rest = `${formatNumber(fromStart, 3)} against an uninterrupted run from the start, and ` +
       `${formatNumber(oneDevice, 2)} against one device (rounding: the ring sums in another order).`;
+    if (!outcome.restarts) return `No Worker failed, so nothing was rolled back. Final parameters: max |Δθ| = ${rest}`;
+    const who = killed.length ? ` (killed: ${killed.map((r) => `rank ${r}`).join(", ")})` : "";
+    return `Final parameters after ${plural(outcome.restarts, "restart")}${who}, the last from the checkpoint at step ` +
+      `${last.step}: max |Δθ| = ${formatNumber(fromCheckpoint, 3)} against an uninterrupted run from that checkpoint, ${rest}`;
   }
 
   function draw(s) {
