@@ -7,7 +7,8 @@
 // formulas) while it loads would lay out the whole page at once. So a box is measured only while its section is
 // in view (it is laid out then anyway); until then it is taken to scroll and keeps a tab stop. Boxes outside
 // the sections are measured at once. One IntersectionObserver watches the sections for the life of the page, and
-// every reason to look again — a section coming into view, a widget built, math drawn, fonts loaded, a resize —
+// every reason to look again — a section coming into view, a widget built, a box added later, math drawn, fonts
+// loaded, a resize —
 // only asks for the next pass: one pass, when the page is idle, measures every box due and then writes the
 // attributes (reading all sizes before writing any: interleaving them would force a layout per box).
 const SCROLLERS = ".m-display, pre, table, .scroll-x, .timeline-scroll";
@@ -38,6 +39,14 @@ export function watchScrollers() {
       if (entered) scrollersChanged();
     });
     for (const section of document.querySelectorAll("article > section")) observer.observe(section);
+  }
+  // A widget that builds a table or a timeline after a run (a Worker's answer, a button) adds a box the last pass
+  // never saw: any added node that is or holds a scroll box asks for a pass.
+  if (globalThis.MutationObserver) {
+    const holdsScroller = (n) => n.nodeType === 1 && (n.matches(SCROLLERS) || n.querySelector(SCROLLERS) !== null);
+    new MutationObserver((records) => {
+      if (records.some((r) => [...r.addedNodes].some(holdsScroller))) scrollersChanged();
+    }).observe(document.querySelector("article") ?? document.body, { childList: true, subtree: true });
   }
   addEventListener("resize", () => { measured = new WeakSet(); scrollersChanged(); });
   document.fonts?.ready?.then(scrollersChanged);   // KaTeX's fonts change widths

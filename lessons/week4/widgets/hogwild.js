@@ -6,7 +6,6 @@ import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
 import { formatCount, formatNumber, formatPercent } from "../../web/units.js";
 import { coreTasks } from "../../web/lesson/core_tasks.js";
-import { scrollersChanged } from "../../web/lesson/scroll_focus.js";
 
 const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 
@@ -41,7 +40,6 @@ export function mountHogwild(figure) {
         formatCount(r.lostWrites), formatNumber(r.finalLoss)])];
     table.innerHTML = `<table><caption>Collisions, lost writes and final loss</caption><thead><tr>${rows[0].map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead>
       <tbody>${rows.slice(1).map((row) => `<tr>${row.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
-    scrollersChanged();   // a new table, built after the page's last look at its scroll boxes: at 360 px it scrolls
     const t16 = runs[runs.length - 1];
     out.innerHTML = `k = ${t16.support} of 1000 features: with 16 threads ${formatPercent(t16.collisionRate, { decimals: 1 })} of
       updates overlap another's support (predicted ${formatPercent(t16.predicted, { decimals: 1 })}), and the final loss is

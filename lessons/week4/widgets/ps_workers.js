@@ -6,7 +6,6 @@
 import { button, chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../web/ui/charts.js";
 import { describeFailure } from "../../web/ui/run_output.js";
-import { scrollersChanged } from "../../web/lesson/scroll_focus.js";
 import { formatNumber, formatSeconds, plural } from "../../web/units.js";
 import { WORKERS_DEMO, demoSpeed, finalLoss, histogram, lossCurve, psConfig, psInputs, psProgram, replayGap, replayRun,
          serversOf, simulateRun, stalenessOf } from "../programs/ps_program.js";
@@ -118,7 +117,6 @@ export function mountPsWorkers(figure, core, clusters) {
       "<th scope=\"col\">final held-out loss</th><th scope=\"col\">time</th><th scope=\"col\">replay</th></tr></thead><tbody>" +
       rows.join("") + "</tbody>";
     tableBox.replaceChildren(t);
-    scrollersChanged();   // after a run the table is new: give it a tab stop if it scrolls sideways (scroll_focus.js)
   }
 
   show();
