@@ -69,7 +69,7 @@ describe("week 1", () => {
     assert.doesNotMatch(await page.locator("[data-widget=alpha-beta] .chart-box").getAttribute("class"), /is-empty/);
   });
 
-  test("numeric feedback: plain percentages, a hint for a percentage typed as a fraction, KiB accepted", async () => {
+  test("numeric feedback: plain percentages, a hint for a percentage typed as a fraction, no answer given away, KiB", async () => {
     const amdahl = await page.evaluate(() => window.dsml.exercises.get("w1-amdahl").expected());
     await page.evaluate((v) => { const c = window.dsml.exercises.get("w1-amdahl"); c.setAnswer(String(v)); c.submit(); },
       Number((amdahl * 100).toPrecision(3)));
@@ -80,6 +80,12 @@ describe("week 1", () => {
     assert.match(ok, /^Correct\. 0\.\d+ \(\d+(\.\d+)?%\) matches the core's/);
     assert.doesNotMatch(ok, /\d m\b/);
     const nStar = await page.evaluate(() => window.dsml.exercises.get("w1-crossover").expected());
+    // A wrong answer is told its direction and a coarse class, not the answer nor how far off it is.
+    await page.evaluate((v) => { const c = window.dsml.exercises.get("w1-crossover"); c.setAnswer(String(v)); c.submit(); },
+      Math.round(nStar * 3.7));
+    const far = await waitVerdict(page, "w1-crossover", "fail");
+    assert.match(far, /^Not yet\. Your answer is too large, by a factor between 2 and 10/);
+    assert.doesNotMatch(far, /\d×|3\.7|matches/);
     await page.evaluate((v) => { const c = window.dsml.exercises.get("w1-crossover"); c.setAnswer(`${v / 1024} KiB`); c.submit(); }, nStar);
     assert.match(await waitVerdict(page, "w1-crossover", "pass"), /matches the core's/);
   });

@@ -1,14 +1,16 @@
-// answer_check.js: judging a learner's typed number and the feedback it gets. The feedback is in plain units and plain
-// percentages; an equal quantity is accepted in any unit the box reads (50 000 B as "48.828125 KiB"); the usual slips
-// (kB vs KiB, bits vs bytes, a percentage typed as a fraction) are named. Also, for every numeric exercise of every
-// week: the core's answer written with a prefix ("39.7 ms", "62.5 kB", "61.04 KiB") is accepted.
+// answer_check.js: judging a learner's typed number and the feedback it gets. An equal quantity is accepted in any unit
+// the box reads (50 000 B as "48.828125 KiB"). A wrong answer is told its direction and a coarse class (more than 10×
+// off, 2–10×, within 2×, within 5%), never the expected value or the factor it is off by (that would let any exercise
+// be passed on the second try); the usual slips (a unit prefix, KiB for kB in bytes only, bits vs bytes, a percentage
+// typed as a fraction, a factor of 2) are named. Also, for every numeric exercise of Weeks 1 and 2: the core's answer
+// written with a prefix ("39.7 ms", "62.5 kB", "61.04 KiB") is accepted.
 //   node --test tests/web/answer_check.test.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { formatAnswer, judgeAnswer } from "../../lessons/web/exercise/answer_check.js";
 import { exerciseRng } from "../../lessons/web/exercise/random.js";
-import { formatSI } from "../../lessons/web/units.js";
+import { formatNumber, formatSI } from "../../lessons/web/units.js";
 import week1 from "../../lessons/week1/exercises.js";
 import week2 from "../../lessons/week2/exercises.js";
 
@@ -17,6 +19,8 @@ const SECONDS = { unit: "seconds", unitSymbol: "s", tolerance: { rel: 0.01 } };
 const FRACTION = { unit: "fraction", unitSymbol: "", tolerance: { rel: 0.01 } };
 const RATIO = { unit: "ratio", unitSymbol: "", tolerance: { rel: 0.01 } };
 const SPEEDUP = { unit: "× (speed-up)", unitSymbol: "×", tolerance: { rel: 0.01 } };
+const COUNT = { unit: "micro-batches", unitSymbol: "", tolerance: { abs: 1 } };
+const RATE = { unit: "bytes/second", unitSymbol: "B/s", tolerance: { rel: 0.01 } };
 
 test("an equal quantity passes in any unit the box reads, binary prefixes included", () => {
   assert.equal(judgeAnswer("48.83 KiB", 50000, BYTES).pass, true);
@@ -39,14 +43,56 @@ test("feedback writes numbers in plain units and plain percentages", () => {
   assert.match(fraction.message, /^0\.0323 \(3\.23%\) matches the core's 0\.0323 \(3\.23%\)\.$/);   // was "32.3 m"
   assert.match(judgeAnswer("62.5 kB", 62500, BYTES).message, /62\.5 kB matches the core's 62\.5 kB/);
   assert.match(judgeAnswer("15", 15, SPEEDUP).message, /15× matches the core's 15×/);
-  const wayOff = judgeAnswer("100", 1, RATIO);
-  assert.equal(wayOff.pass, false);
-  assert.match(wayOff.message, /about 100× too large/);                  // was "off by 9.9 k%"
-  assert.doesNotMatch(wayOff.message, /k%/);
-  assert.match(judgeAnswer("0.01", 1, RATIO).message, /about 100× too small/);
-  assert.match(judgeAnswer("1.3", 1, RATIO).message, /too large \(off by 30%\)/);
-  assert.match(judgeAnswer("0.75", 1, RATIO).message, /too small \(off by 25%\)/);
-  assert.match(judgeAnswer("-1", 1, RATIO).message, /wrong sign/);
+  assert.match(judgeAnswer("2.24", 2.24, RATIO).message, /^2\.24 matches the core's 2\.24\.$/);
+});
+
+test("a wrong answer gets its direction and a coarse class, with no number that gives the answer away", () => {
+  const says = (typed, want, exercise = RATIO) => {
+    const { pass, message } = judgeAnswer(typed, want, exercise);
+    assert.equal(pass, false, typed);
+    return message;
+  };
+  assert.match(says("100", 1), /^Your answer is too large, by more than a factor of 10: check the formula and the unit/);
+  assert.match(says("3.2e-7", 1), /^Your answer is too small, by more than a factor of 10/);
+  assert.match(says("3.7", 1), /^Your answer is too large, by a factor between 2 and 10/);
+  assert.match(says("0.3", 1), /^Your answer is too small, by a factor between 2 and 10/);
+  assert.match(says("1.3", 1), /^Your answer is close but too large \(within a factor of 2\)/);
+  assert.match(says("0.75", 1), /^Your answer is close but too small \(within a factor of 2\)/);
+  assert.match(says("1.03", 1), /^Your answer is too large, within 5% but outside the tolerance: did you round/);
+  assert.match(says("0.96", 1), /^Your answer is too small, within 5% but outside the tolerance/);
+  assert.match(says("-1", 1), /wrong sign: the answer is positive/);
+  assert.match(says("1", -1), /wrong sign: the answer is negative/);
+  assert.match(says("0.2", 0, { ...RATIO, tolerance: { abs: 0.1 } }), /^Your answer is too large: check the formula\.$/);
+  // The two the reviewer found: w3-bucket-crossover (1 B typed for 32 MB) and w3-strong-64 (off by 60%).
+  assert.doesNotMatch(says("1", 3.2e7, BYTES), /32|3\.2|\d×/);
+  assert.doesNotMatch(says("1", 2.5, SPEEDUP), /60|2\.5/);
+});
+
+// The named slips' own factors (to 3%): their messages name the slip, and the slip is its factor.
+const SLIPS = [100, 1e3, 1e6, 1e9, 8, 2, 1.024, 1.024 ** 2, 1.024 ** 3].flatMap((f) => [f, 1 / f]);
+const numbersIn = (text) => (text.match(/\d+(?:[.\u202f]\d+)*(?:e[-+]?\d+)?/g) ?? []).map((n) => Number(n.replaceAll("\u202f", "")));
+
+test("no wrong answer from 10⁻⁷× to 10⁷× or 1% to 60% off is told the answer or how far off it is", () => {
+  const factors = [...Array.from({ length: 99 }, (_, k) => 10 ** ((k - 49) / 7)),
+    ...Array.from({ length: 60 }, (_, k) => [1 + (k + 1) / 100, 1 - (k + 1) / 100]).flat()]
+    .filter((f) => !SLIPS.some((s) => Math.abs(f / s - 1) < 0.03));
+  assert.ok(factors.length > 150, `${factors.length} factors`);
+  let judged = 0;
+  for (const [exercise, want] of [[BYTES, 31_984_375], [SECONDS, 659.95], [SPEEDUP, 12.36], [RATIO, 4.17],
+    [FRACTION, 0.0323], [COUNT, 17], [RATE, 9.3e9]]) {
+    const shown = [formatAnswer(want, exercise), formatNumber(want), String(want)];
+    for (const f of factors) {
+      const { pass, message } = judgeAnswer(String(want * f), want, exercise);
+      if (pass) continue;
+      judged += 1;
+      const where = `${exercise.unit} ${want} × ${f}: ${message}`;
+      assert.match(message, f > 1 ? /too large/ : /too small/, where);
+      for (const text of shown) assert.ok(!message.includes(text), `${where} — shows the answer ${text}`);
+      // Only the classes' fixed bounds (a factor of 2 or 10, 5%) may appear: never the factor or the percentage.
+      for (const n of numbersIn(message)) assert.ok([2, 5, 10].includes(n), `${where} — states ${n}`);
+    }
+  }
+  assert.ok(judged > 1000, `${judged} wrong answers judged`);
 });
 
 test("the usual slips are named", () => {
@@ -55,10 +101,38 @@ test("the usual slips are named", () => {
   assert.equal(percent.pass, false);
   assert.match(percent.message, /did you type a percentage\?/);
   assert.match(percent.message, /<code>0\.0323<\/code> or <code>3\.23%<\/code>/);
-  // 1024 vs 1000: typing "48.83 k" (meaning KiB) for 50 000 B.
-  assert.match(judgeAnswer("48.83k", 50000, BYTES).message, /off by 1000\/1024.*write KiB for 1024 B/);
-  assert.match(judgeAnswer("62.5", 62500, BYTES).message, /1000× too small/);
-  assert.match(judgeAnswer("500000", 62500, BYTES).message, /8× too large \(bits vs bytes\?\)/);
+  // A unit prefix: "62.5" (meaning kB) for 62 500 B; milliseconds typed as seconds; a speed-up from ms and s mixed.
+  assert.match(judgeAnswer("62.5", 62500, BYTES).message, /^Your answer is 1000× too small: a unit prefix slip .*reads a unit after your number/);
+  assert.match(judgeAnswer("39.7", 0.0397, SECONDS).message, /1000× too large: a unit prefix slip/);
+  assert.match(judgeAnswer("0.0000397", 39.7, SECONDS).message, /10⁶× too small: a unit prefix slip/);
+  assert.match(judgeAnswer("15000", 15, SPEEDUP).message, /1000× too large: .*Convert every input to seconds and bytes/);
+  // Bits vs bytes, in bytes and in a time computed from a bandwidth; not in a count.
+  assert.match(judgeAnswer("500000", 62500, BYTES).message, /^Your answer is 8× too large: bits vs bytes\?/);
+  assert.match(judgeAnswer("0.005", 0.04, SECONDS).message, /^Your answer is 8× too small: bits vs bytes\?/);
+  assert.doesNotMatch(judgeAnswer("136", 17, COUNT).message, /bits|8×/);
+  // A factor of 2, one too many or missing.
+  assert.match(judgeAnswer("8.34", 4.17, RATIO).message, /^Your answer is twice the expected value: .*factor of 2/);
+  assert.match(judgeAnswer("0.0198", 0.0397, SECONDS).message, /^Your answer is half the expected value: .*missing a factor of 2/);
+});
+
+test("KiB for kB is named for an answer in bytes and only there", () => {
+  const kib = /binary and decimal prefixes.*write KiB, MiB or GiB for powers of 1024/;
+  // "48.83 k" (meaning KiB) for 50 000 B; 50 "KiB" typed for 50 kB; MiB and GiB for MB and GB; a bandwidth in GiB/s.
+  assert.match(judgeAnswer("48.83k", 50000, BYTES).message, /^Your answer is a little too small, as if binary/);
+  assert.match(judgeAnswer("50 KiB", 50000, BYTES).message, /^Your answer is a little too large, as if binary/);
+  assert.match(judgeAnswer("1 MiB", 1e6, BYTES).message, kib);
+  assert.match(judgeAnswer("1 GB", 2 ** 30, BYTES).message, kib);
+  assert.match(judgeAnswer("12.5 GiB/s", 12.5e9, RATE).message, kib);
+  // Seconds (w6-young), a speed-up (w3-strong-64), a ratio, a fraction, a count (w5-optimal-m) 2.4% off: no KiB.
+  for (const [exercise, want] of [[SECONDS, 663.9], [SPEEDUP, 12.07], [RATIO, 4.17], [FRACTION, 0.0323],
+    [{ ...COUNT, tolerance: { rel: 0.01 } }, 170]]) {
+    for (const f of [1.024, 1 / 1.024]) {
+      const { pass, message } = judgeAnswer(String(want * f), want, exercise);
+      assert.equal(pass, false);
+      assert.doesNotMatch(message, /KiB|1024|binary/, `${exercise.unit} ${want} × ${f}: ${message}`);
+      assert.match(message, /within 5% but outside the tolerance: did you round/);
+    }
+  }
 });
 
 test("text that is not a quantity the box reads is refused with an example, not judged", () => {
@@ -82,7 +156,7 @@ test("formatAnswer writes each kind of answer the way its exercise asks for it",
 });
 
 // Every numeric exercise of Weeks 1 and 2, over several learners' seeds: the core's answer typed with an SI prefix
-// (and, for bytes, with a binary one) passes; a tenfold slip fails with a message that says so.
+// (and, for bytes, with a binary one) passes; a 4× and a 20× slip fail with their class, not the answer.
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 for (const exercise of [...week1, ...week2].filter((e) => e.kind === "numeric" || e.kind === "predict")) {
   test(`${exercise.id}: the answer passes written as a learner would write it`, () => {
@@ -95,9 +169,12 @@ for (const exercise of [...week1, ...week2].filter((e) => e.kind === "numeric" |
       if (symbol === "B") {
         assert.equal(judgeAnswer(`${want / 1024} KiB`, want, exercise).pass, true, `${exercise.id}: KiB`);
       }
-      const slip = judgeAnswer(String(want * 10), want, exercise);
-      assert.equal(slip.pass, false);
-      assert.match(slip.message, /about 10× too large/);
+      for (const [f, says] of [[4, /too large, by a factor between 2 and 10/], [1 / 20, /too small, by more than a factor of 10/]]) {
+        const slip = judgeAnswer(String(want * f), want, exercise);
+        assert.equal(slip.pass, false);
+        assert.match(slip.message, says);
+        assert.ok(!slip.message.includes(formatAnswer(want, exercise)), slip.message);
+      }
     }
   });
 }

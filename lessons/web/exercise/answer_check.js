@@ -36,27 +36,63 @@ export function formatAnswer(value, { unit = "", unitSymbol = "" } = {}) {
   return formatNumber(value);
 }
 
-// The mistakes learners actually make: units off by 10^3, 2^10/10^3 or 8, a percentage typed as a fraction, a
-// factor of two.
+// Why a wrong answer is wrong, without giving the answer away. A message never states the expected value or the
+// factor by which the learner is off: "32 000 000× too small" (or "off by 60%") would let any numeric exercise be
+// passed on the second try with no formula. It names a slip when the answer is that slip's exact factor off (the
+// factor is the mistake: a unit prefix, bits for bytes, KiB for kB), and otherwise gives a direction and a coarse
+// class only.
 function diagnose(got, want, exercise) {
+  if (want === 0) return `Your answer is too ${got > 0 ? "large" : "small"}: check the formula.`;
   const ratio = got / want;
-  const near = (r) => Math.abs(ratio / r - 1) < 0.02;
+  if (!(ratio > 0)) return `Your answer has the wrong sign: the answer is ${want < 0 ? "negative" : "positive"}.`;
+  return namedSlip(ratio, got, exercise) ?? coarseMiss(ratio);
+}
+
+// A unit prefix slip (ms for s, kB for B) is a factor of 10³ⁿ in any answer. KiB for kB (2.4%, or 4.9% and 7.4% for
+// MiB and GiB) is a slip only in bytes and bytes per second; bits for bytes also in a time computed from a bandwidth.
+const inBytes = ({ unitSymbol }) => unitSymbol === "B" || unitSymbol === "B/s";
+const BITS_OR_BYTES = ["B", "B/s", "s"];
+const PREFIX_FACTORS = [[1e3, "1000×"], [1e6, "10⁶×"], [1e9, "10⁹×"]];
+
+// The slip whose factor `ratio` is (to 2%; to 1% for the small binary-prefix factors), in words, or undefined.
+function namedSlip(ratio, got, exercise) {
+  const near = (r, within = 0.02) => Math.abs(ratio / r - 1) < within;
+  const way = (r) => (r > 1 ? "too large" : "too small");
   if (exercise.unit === "fraction" && near(100)) {
     return `Your answer is 100× too large: did you type a percentage? A fraction of ${formatPercent(got / 100)} ` +
       `is written <code>${formatNumber(got / 100)}</code> or <code>${formatNumber(got)}%</code>.`;
   }
-  for (const [r, why] of [[1e3, "1000× too large"], [1e-3, "1000× too small"], [1e6, "10⁶× too large"],
-    [1e-6, "10⁻⁶ of the answer"],
-    [1024 / 1000, "off by 1024/1000 — this course's kB, MB and GB are powers of ten (1 kB = 1000 B); write KiB for 1024 B"],
-    [1000 / 1024, "off by 1000/1024 — this course's kB, MB and GB are powers of ten (1 kB = 1000 B); write KiB for 1024 B"],
-    [8, "8× too large (bits vs bytes?)"], [1 / 8, "8× too small (bits vs bytes?)"], [2, "2× too large"],
-    [0.5, "half the answer"]]) {
-    if (near(r)) return `Your answer is ${why}: check the units and the formula.`;
+  for (const [r, times] of PREFIX_FACTORS) {
+    for (const f of [r, 1 / r]) {
+      if (!near(f)) continue;
+      const fix = exercise.unitSymbol && exercise.unitSymbol !== "×"
+        ? "Check each input's unit; the box also reads a unit after your number."
+        : "Convert every input to seconds and bytes before combining them.";
+      return `Your answer is ${times} ${way(f)}: a unit prefix slip (ms for s, kB for B)? ${fix}`;
+    }
   }
-  if (!(ratio > 0)) return `Your answer has the wrong sign: the answer is ${want < 0 ? "negative" : "positive"}.`;
-  if (ratio >= 10) return `Your answer is about ${formatRatio(ratio, 2)} too large: check the units and the formula.`;
-  if (ratio <= 0.1) return `Your answer is about ${formatRatio(1 / ratio, 2)} too small: check the units and the formula.`;
-  return `Your answer is ${ratio > 1 ? "too large" : "too small"} (off by ${formatPercent(Math.abs(ratio - 1), 2)}).`;
+  if (inBytes(exercise) && [1.024, 1.024 ** 2, 1.024 ** 3].some((f) => near(f, 0.01) || near(1 / f, 0.01))) {
+    return `Your answer is a little ${way(ratio)}, as if binary and decimal prefixes were mixed: this course's ` +
+      "kB, MB and GB are powers of ten (1 kB = 1000 B); write KiB, MiB or GiB for powers of 1024.";
+  }
+  if (BITS_OR_BYTES.includes(exercise.unitSymbol) && (near(8) || near(1 / 8))) {
+    return `Your answer is 8× ${way(ratio)}: bits vs bytes? A byte is 8 bits, so a 100 Gb/s link moves 12.5 GB/s.`;
+  }
+  if (near(2)) return "Your answer is twice the expected value: is a factor of 2 in your formula one too many?";
+  if (near(0.5)) return "Your answer is half the expected value: is your formula missing a factor of 2?";
+  return undefined;
+}
+
+// Direction and a coarse class: more than 10× off, 2–10× off, within 2×, within 5% (but outside the tolerance).
+function coarseMiss(ratio) {
+  const way = ratio > 1 ? "too large" : "too small", factor = Math.max(ratio, 1 / ratio);
+  if (factor > 10) {
+    return `Your answer is ${way}, by more than a factor of 10: check the formula and the unit of each quantity.`;
+  }
+  if (factor >= 2) return `Your answer is ${way}, by a factor between 2 and 10: is a term or a factor missing or extra?`;
+  if (Math.abs(ratio - 1) > 0.05) return `Your answer is close but ${way} (within a factor of 2): check each term.`;
+  return `Your answer is ${way}, within 5% but outside the tolerance: did you round an intermediate value? ` +
+    "Keep every digit until the end.";
 }
 
 /**
