@@ -37,6 +37,24 @@ async function trainWith(page, values) {
   };
 }
 
+// Draws `spans` with renderPhases in an 800 px box of the lab page: each letter's text, chunk subscript, row (its y)
+// and drawn extent.
+function drawnLetters(page, spans, ranks) {
+  return page.evaluate(async ([spans, ranks]) => {
+    const { renderPhases } = await import("./widgets/phase_timeline.js");
+    const box = document.createElement("div");
+    box.style.width = "800px";
+    document.querySelector("main").append(box);
+    renderPhases(box, spans, { ranks });
+    const letters = [...box.querySelectorAll("text.ph-span-label")].map((t) => {
+      const b = t.getBBox();
+      return { text: t.firstChild.textContent, chunk: t.querySelector("tspan")?.textContent ?? null, y: t.getAttribute("y"), x: b.x, width: b.width };
+    });
+    box.remove();
+    return letters;
+  }, [spans, ranks]);
+}
+
 describe("the lab's phase timeline", () => {
   test("ZB-H1: W boxes, lettered W, beside F and B; the legend names each kind of work", async () => {
     const { page, problems } = await openLesson(site.context, site.url, "lab");
@@ -89,46 +107,24 @@ describe("the lab's phase timeline", () => {
 
   test("a span that carries its chunk is lettered with the chunk as a subscript", async () => {
     const { page, problems } = await openLesson(site.context, site.url, "lab");
-    const out = await page.evaluate(async () => {
-      const { renderPhases } = await import("./widgets/phase_timeline.js");
-      const box = document.createElement("div");
-      box.style.width = "800px";
-      document.querySelector("main").append(box);
-      renderPhases(box, [
-        { rank: 0, kind: "compute", label: "x·W_inᵀ, act", chunk: 2, start: 0, end: 1 },
-        { rank: 0, kind: "compute", label: "W: dW_out, dW_in", chunk: 0, start: 1, end: 2 },
-        { rank: 1, kind: "compute", label: "B: dH, dX", start: 0, end: 2 },
-      ], { ranks: 2 });
-      const labels = [...box.querySelectorAll("text.ph-span-label")].map((t) => [t.firstChild.textContent,
-        t.querySelector("tspan")?.textContent ?? null]);
-      box.remove();
-      return labels;
-    });
-    assert.deepEqual(out, [["F", "2"], ["W", "0"], ["B", null]]);
+    const letters = await drawnLetters(page, [
+      { rank: 0, kind: "compute", label: "x·W_inᵀ, act", chunk: 2, start: 0, end: 1 },
+      { rank: 0, kind: "compute", label: "W: dW_out, dW_in", chunk: 0, start: 1, end: 2 },
+      { rank: 1, kind: "compute", label: "B: dH, dX", start: 0, end: 2 },
+    ], 2);
+    assert.deepEqual(letters.map((l) => [l.text, l.chunk]), [["F", "2"], ["W", "0"], ["B", null]]);
     assert.deepEqual(problems, []);
     await page.close();
   });
 
   test("letters of overlapping spans on one row (all-reduces in flight together) never overlap", async () => {
     const { page, problems } = await openLesson(site.context, site.url, "lab");
-    const out = await page.evaluate(async () => {
-      const { renderPhases } = await import("./widgets/phase_timeline.js");
-      const box = document.createElement("div");
-      box.style.width = "800px";
-      document.querySelector("main").append(box);
-      // A bucketed DDP's comm lane: each bucket's all-reduce starts before the previous one ends.
-      // Starts 1 % of the step apart: their centres ~7 px apart, closer than an "AR" is wide.
-      const spans = [0, 1, 2, 3, 4, 5].map((i) => ({ rank: 0, kind: "all-reduce", start: 0.01 * i, end: 0.01 * i + 0.3 }));
-      renderPhases(box, [...spans, { rank: 1, kind: "compute", label: "B: dH, dX", start: 0, end: 1 }], { ranks: 2 });
-      const labels = [...box.querySelectorAll("text.ph-span-label")].map((t) => {
-        const b = t.getBBox();
-        return { y: t.getAttribute("y"), x: b.x, width: b.width };
-      });
-      box.remove();
-      return labels;
-    });
-    const row0 = out.filter((l) => l.y === out[0].y).sort((a, b) => a.x - b.x);
-    assert.ok(row0.length >= 1, JSON.stringify(out));
+    // A bucketed DDP's comm lane: each bucket's all-reduce starts before the previous one ends. Starts 1 % of the
+    // step apart: their centres ~7 px apart, closer than an "AR" is wide.
+    const spans = [0, 1, 2, 3, 4, 5].map((i) => ({ rank: 0, kind: "all-reduce", start: 0.01 * i, end: 0.01 * i + 0.3 }));
+    const letters = await drawnLetters(page, [...spans, { rank: 1, kind: "compute", label: "B: dH, dX", start: 0, end: 1 }], 2);
+    const row0 = letters.filter((l) => l.y === letters[0].y).sort((a, b) => a.x - b.x);
+    assert.ok(row0.length >= 1, JSON.stringify(letters));
     for (let i = 1; i < row0.length; i++) assert.ok(row0[i].x >= row0[i - 1].x + row0[i - 1].width, JSON.stringify(row0));
     assert.deepEqual(problems, []);
     await page.close();
