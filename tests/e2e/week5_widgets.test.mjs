@@ -6,6 +6,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openSite } from "./harness.mjs";
 import { openLesson } from "./pages.mjs";
+import { LAYOUT_EXAMPLE } from "../../lessons/week5/scale_setup.js";
+import { formatSeconds } from "../../lessons/web/units.js";
 
 let site;
 before(async () => { site = await openSite(); });
@@ -76,14 +78,9 @@ describe("week 5 widgets", () => {
     // columns fit the page at 1280 px; a row that does not fit says so in words, not only struck through.
     const table = page.locator("[data-widget=layouts] table");
     assert.deepEqual(await table.locator("thead th").allInnerTexts(), ["(t, p, d)", "m", "memory", "step", "bubble", "tensor", "pipeline", "data"]);
-    const compute = await page.evaluate(async () => {
-      const { loadCore } = await import("../web/wasm.js");
-      const { LAYOUT_EXAMPLE } = await import("./scale_setup.js");
-      const { formatSeconds } = await import("../web/units.js");
-      const rows = (await loadCore()).price3dLayouts({ ...LAYOUT_EXAMPLE }).rows;
-      if (rows.some((r) => r.compute !== rows[0].compute)) throw new Error("compute differs between layouts");
-      return formatSeconds(rows[0].compute, { digits: 3 });
-    });
+    const computes = await page.evaluate((example) => window.dsml.core.price3dLayouts(example).rows.map((r) => r.compute), LAYOUT_EXAMPLE);
+    assert.ok(computes.every((c) => c === computes[0]), "compute is the same in every layout");
+    const compute = formatSeconds(computes[0], { digits: 3 });
     assert.match(await readout(page, "layouts"), new RegExp(`Compute is ${compute} in every layout`));
     assert.ok(await table.evaluate((t) => t.scrollWidth <= t.clientWidth), "the table fits at 1280 px");
     const struck = await table.locator("tbody tr").evaluateAll((rows) => rows.filter((r) => r.style.textDecoration === "line-through")
