@@ -75,7 +75,7 @@ export async function openLab(config, { site = new URL("../site/", import.meta.u
     const ranks = await page.evaluate(async ({ config }) => {
       const { Cluster } = await import("./web/cluster/cluster.js");
       const { compileCore, loadCore } = await import("./web/wasm.js");
-      const lab = await import("./lab/programs/lab_program.js");
+      const lab = await import("./lessons/lab/programs/lab_program.js");
       const core = await loadCore();
       const ranks = config.grid.dp * config.grid.tp * config.grid.pp;
       const cluster = new Cluster(ranks, { wasmModule: await compileCore() });

@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import lighthouse from "lighthouse";
 import { startServer } from "../scripts/serve.mjs";
-import { WEEKS } from "../lessons/web/lesson/course.js";
+import { WEEKS } from "../web/lesson/course.js";
 import { GUIDES } from "../scripts/render_guide.mjs";
 
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
@@ -50,7 +50,7 @@ try {
     const audits = sites.map(() => []);
     const loadBefore = loadavg()[0];
     for (let i = 0; i < runs; i++) {
-      for (const [s, { url }] of sites.entries()) audits[s].push(await audit(`${url}${page}`, port));
+      for (const [s, { url }] of sites.entries()) audits[s].push(await audit(`${url}lessons/${page}`, port));
     }
     const load = [loadBefore, loadavg()[0]].map((l) => Number(l.toFixed(2)));
     for (const [s, { dir }] of sites.entries()) {

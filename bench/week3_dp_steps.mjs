@@ -27,12 +27,12 @@ const options = { P: Number(arg("workers", 8)), sync: arg("sync", "bucketed"), b
 const site = await openSite({ dir });
 try {
   const page = await site.context.newPage();
-  await page.goto(new URL("bench-blank", site.url).href);   // the site's origin, nothing loaded (a 404)
+  await page.goto(new URL("bench-blank", site.root).href);   // the site's origin, nothing loaded (a 404)
   const result = await page.evaluate(async ({ P, sync, bucket, runs }) => {
     const { Cluster } = await import("./web/cluster/cluster.js");
     const { compileCore, loadCore } = await import("./web/wasm.js");
-    const dp = await import("./week3/programs/dp_program.js");
-    const { CURVES_CONFIG } = await import("./week3/widgets/dp_curves.js");
+    const dp = await import("./lessons/week3/programs/dp_program.js");
+    const { CURVES_CONFIG } = await import("./lessons/week3/widgets/dp_curves.js");
     const config = { ...CURVES_CONFIG, sync, bucketBytes: bucket };
     const core = await loadCore();
     const cluster = new Cluster(P, { wasmModule: await compileCore() });

@@ -25,12 +25,12 @@ const WASM = join(ROOT, "build/wasm/wasm");
 const withWasm = existsSync(join(WASM, "dsml.wasm")) && existsSync(join(WASM, "dsml.mjs"));
 
 // A throwaway site from this working tree (not a stale site/ copy): assembled as the pages get it (--bundled),
-// or lessons/web/ as plain modules; wasm/ is the built core if any.
+// or web/ as plain modules; wasm/ is the built core if any.
 const dir = mkdtempSync(join(tmpdir(), "dsml-bench-site-"));
 if (BUNDLED) {
   await assembleSite(dir, { wasmDir: WASM });
 } else {
-  symlinkSync(join(ROOT, "lessons/web"), join(dir, "web"));
+  symlinkSync(join(ROOT, "web"), join(dir, "web"));
   if (withWasm) symlinkSync(WASM, join(dir, "wasm"));
 }
 writeFileSync(join(dir, "bench.html"), `<!doctype html><html lang="en"><head><meta charset="utf-8">

@@ -1,13 +1,13 @@
 // The course home: a card per week (from web/lesson/course.js) with the learner's progress, the progress
 // notices (e.g. "your saved progress could not be read…"), export / import of progress, and the backups that
 // Progress wrote before resetting or dropping anything (restore, download, delete).
-import { initLesson } from "./web/lesson/lesson.js";
-import { registerOffline } from "./web/lesson/offline.js";
-import { WEEKS } from "./web/lesson/course.js";
-import { cardsHTML } from "./web/lesson/course_cards.js";
-import { Progress, downloadProgress } from "./web/storage/progress.js";
-import { plural } from "./web/units.js";
-import { deleteBackup, downloadBackup, listBackups } from "./web/storage/progress_backups.js";
+import { initLesson } from "../web/lesson/lesson.js";
+import { registerOffline } from "../web/lesson/offline.js";
+import { WEEKS } from "../web/lesson/course.js";
+import { cardsHTML } from "../web/lesson/course_cards.js";
+import { Progress, downloadProgress } from "../web/storage/progress.js";
+import { plural } from "../web/units.js";
+import { deleteBackup, downloadBackup, listBackups } from "../web/storage/progress_backups.js";
 
 initLesson({ homeHref: "./index.html" });
 const progress = new Progress();

@@ -1,15 +1,19 @@
-// assemble_site.mjs — the static site from the source tree. `lessons/` is laid out exactly as the site is
-// served (index.html, one folder per week, web/ for the shared runtime), so every import resolves the same in
-// the source tree and in the site; assembling only copies it and replaces what a browser cannot load as is:
+// assemble_site.mjs — the static site from the source tree. The site is laid out as the source tree is —
+// lessons/ (the index, one folder per week, the lab) beside web/ (the shared runtime) — so every relative import
+// resolves to the same file in the source tree, in Node and in the site. Assembling only copies the two folders and
+// replaces what a browser cannot load as is:
 //   web/vendor/{acorn,chart,editor,katex}.js source: re-exports of npm packages → site: esbuild bundles (+ KaTeX CSS, fonts)
 //   web/worker/rank_worker.js           source: plain modules → site: one bundled file (one fetch per Worker)
 //   wasm/dsml.{mjs,wasm}                the core, from the emscripten build
-//   cluster/index.html                  a guide: mpi/README.md as a page of the site (scripts/render_guide.mjs)
-//   */index.html                        the same pages with their math rendered (scripts/prerender_math.mjs),
-//                                       the course index with its week cards (lessons/web/lesson/course_cards.js)
+//   lessons/cluster/index.html          a guide: mpi/README.md as a page of the site (scripts/render_guide.mjs)
+//   lessons/*/index.html                the same pages with their math rendered (scripts/prerender_math.mjs),
+//                                       the course index with its week cards (web/lesson/course_cards.js)
 //                                       and each published week's exercise ids (data-exercise-ids: index.js
 //                                       counts the learner's solved ones without loading every week's modules)
-//   sw.js                               the service worker, told the site's files and a hash of them (its version)
+//   sw.js                               the service worker (source web/sw.js) at the site root, so its scope
+//                                       covers every page; told the site's files and a hash of them (its version)
+//   index.html, <slug>/index.html       redirects: the site root to lessons/, and every URL of the layout before
+//                                       web/ moved out of lessons/ (…/week3/#ddp) to the same page and fragment
 //   node scripts/assemble_site.mjs <out dir> [--wasm build/wasm/wasm]
 // Also importable (tests assemble a site from the working tree): assembleSite(outDir, { wasmDir }).
 import { createHash } from "node:crypto";
@@ -18,21 +22,24 @@ import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { prerenderMath } from "./prerender_math.mjs";
-import { GUIDES, renderGuide } from "./render_guide.mjs";
-import { WEEKS } from "../lessons/web/lesson/course.js";
-import { cardsHTML } from "../lessons/web/lesson/course_cards.js";
+import { CSP, GUIDES, renderGuide } from "./render_guide.mjs";
+import { WEEKS } from "../web/lesson/course.js";
+import { cardsHTML } from "../web/lesson/course_cards.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const LESSONS = join(ROOT, "lessons");
+const WEB = join(ROOT, "web");
 const VENDOR_ENTRIES = ["acorn", "chart", "editor", "katex"];
 
 export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wasm"), requireWasm = false } = {}) {
   rmSync(outDir, { recursive: true, force: true });
-  cpSync(LESSONS, outDir, { recursive: true, filter: (src) => !src.startsWith(join(LESSONS, "wasm")) });
+  const lessons = join(outDir, "lessons");
   const web = join(outDir, "web");
+  cpSync(LESSONS, lessons, { recursive: true });
+  cpSync(WEB, web, { recursive: true, filter: (src) => src !== join(WEB, "sw.js") && !src.endsWith(".md") });
   await Promise.all([
-    ...VENDOR_ENTRIES.map((entry) => bundle(join(LESSONS, `web/vendor/${entry}.js`), join(web, `vendor/${entry}.js`))),
-    bundle(join(LESSONS, "web/worker/rank_worker.js"), join(web, "worker/rank_worker.js")),
+    ...VENDOR_ENTRIES.map((entry) => bundle(join(WEB, `vendor/${entry}.js`), join(web, `vendor/${entry}.js`))),
+    bundle(join(WEB, "worker/rank_worker.js"), join(web, "worker/rank_worker.js")),
   ]);
   cpSync(join(ROOT, "node_modules/katex/dist/katex.min.css"), join(web, "vendor/katex.css"));
   const fonts = join(ROOT, "node_modules/katex/dist/fonts");
@@ -44,26 +51,27 @@ export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wa
     mkdirSync(join(outDir, "wasm"), { recursive: true });
     for (const f of ["dsml.mjs", "dsml.wasm"]) cpSync(join(wasmDir, f), join(outDir, "wasm", f));
   }
-  const index = join(outDir, "index.html");
+  const index = join(lessons, "index.html");
   const emptyCards = '<ol class="week-cards" id="weeks"></ol>';
   if (!readFileSync(index, "utf8").includes(emptyCards)) throw new Error(`lessons/index.html must contain ${emptyCards}`);
   const withCards = emptyCards.replace("><", ` data-exercise-ids="${escapeAttribute(JSON.stringify(await exerciseIds()))}">`
     + `${cardsHTML(WEEKS)}<`);
   writeFileSync(index, readFileSync(index, "utf8").replace(emptyCards, withCards));
   for (const guide of GUIDES) {
-    mkdirSync(join(outDir, guide.slug), { recursive: true });
-    writeFileSync(join(outDir, guide.slug, "index.html"), renderGuide(guide));
+    mkdirSync(join(lessons, guide.slug), { recursive: true });
+    writeFileSync(join(lessons, guide.slug, "index.html"), renderGuide(guide));
   }
   for (const page of listFiles(outDir).filter((f) => f.endsWith(".html"))) {
     const file = join(outDir, page);
     writeFileSync(file, prerenderMath(readFileSync(file, "utf8")));
   }
+  writeRedirects(outDir, ["", ...WEEKS.map((w) => w.slug), ...GUIDES.map((g) => g.slug)]);
   writeFileSync(join(outDir, ".nojekyll"), "");
   const { version } = stampServiceWorker(outDir);
   return { haveWasm, version };
 }
 
-// The service worker (lessons/sw.js) caches every file of the site for offline use under a name that includes
+// The service worker (web/sw.js) caches every file of the site for offline use under a name that includes
 // a hash of all of them, so any change to the site makes a new worker that replaces the old cache. Writes
 // <outDir>/sw.js from the source with BUILD = { version, files }; safe to run again after changing a file.
 export function stampServiceWorker(outDir) {
@@ -71,9 +79,9 @@ export function stampServiceWorker(outDir) {
   const hash = createHash("sha256");
   for (const f of files) hash.update(`${f}\0`).update(readFileSync(join(outDir, f))).update("\0");
   const version = hash.digest("hex").slice(0, 16);
-  const source = readFileSync(join(LESSONS, "sw.js"), "utf8");
+  const source = readFileSync(join(WEB, "sw.js"), "utf8");
   const placeholder = 'const BUILD = { version: "source", files: [] };';
-  if (!source.includes(placeholder)) throw new Error(`lessons/sw.js must contain the line ${placeholder}`);
+  if (!source.includes(placeholder)) throw new Error(`web/sw.js must contain the line ${placeholder}`);
   writeFileSync(join(outDir, "sw.js"), source.replace(placeholder, `const BUILD = ${JSON.stringify({ version, files })};`));
   return { version, files };
 }

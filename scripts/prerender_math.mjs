@@ -1,10 +1,10 @@
 // prerender_math.mjs — the math of a page rendered at build time, as the page would render it at load
-// (lessons/web/ui/math.js's mathToString: the same KaTeX options and attributes): <span class="m">TeX</span> and
+// (web/ui/math.js's mathToString: the same KaTeX options and attributes): <span class="m">TeX</span> and
 // <div class="m-display">TeX</div> get KaTeX's HTML inside, their source in data-tex and the TeX as their
 // accessible name. The page then arrives with its math drawn: nothing moves when it loads, nothing is computed for
 // it on the learner's main thread, and it prints and reads without JavaScript. Math elements hold only TeX
-// (no tags), as lessons/web/README.md describes.
-import { mathToString } from "../lessons/web/ui/math.js";
+// (no tags), as web/README.md describes.
+import { mathToString } from "../web/ui/math.js";
 
 const MATH = /<(span|div) class="(m|m-display)">([^<]*)<\/\1>/g;
 const ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };

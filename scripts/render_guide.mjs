@@ -1,6 +1,6 @@
 // render_guide.mjs — the course's guides: pages of the site whose text is Markdown elsewhere in the repository,
 // so one text serves readers of the repository and learners on the site. assemble_site.mjs writes each as
-// <site>/<slug>/index.html in the lessons' page shape (lessons/web/README.md): the site header, a table of
+// <site>/lessons/<slug>/index.html in the lessons' page shape (web/README.md): the site header, a table of
 // contents from the guide's `##` headings (each becomes a section), the lessons' Content-Security-Policy.
 //   renderGuide(GUIDES[0]) → the page's HTML
 import { readFileSync } from "node:fs";
@@ -19,13 +19,13 @@ export const GUIDES = [
   },
 ];
 
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+export const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
   + "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'";
 
 const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const slugOf = (text) => text.toLowerCase().replace(/<[^>]+>/g, "").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 
-// The table of contents as lessons/web/ui/toc.js fills it at load, written in so that nothing moves then.
+// The table of contents as web/ui/toc.js fills it at load, written in so that nothing moves then.
 function toc(headings) {
   if (!headings.length) return "";
   const items = headings.map((h) => `<li><a href="#${encodeURIComponent(slugOf(h))}">${h.replace(/<\/?a\b[^>]*>/g, "")}</a></li>`);
@@ -54,8 +54,8 @@ export function renderGuide(guide, root = ROOT) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(guide.title)} · dsml</title>
 <meta name="description" content="${escape(guide.description)}">
-<link rel="stylesheet" href="../web/style.css">
-<script type="module" src="../web/lesson/guide_page.js"></script>
+<link rel="stylesheet" href="../../web/style.css">
+<script type="module" src="../../web/lesson/guide_page.js"></script>
 </head>
 <body data-guide="${guide.slug}">
 <a class="skip-link" href="#main">Skip to content</a>

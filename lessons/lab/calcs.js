@@ -4,7 +4,7 @@
 // (Week 3: data parallelism; Week 5: ZeRO, tensor and pipeline parallelism, 3-D layouts).
 // Hardware, precision and the running model are in widgets/presets.js: 150 TFLOP/s, 2-byte values + 12 B of
 // optimizer state, L = 16, D = 1024, F = 4096, B = 16384.
-import { formatBytes, formatSeconds, formatSI } from "../web/units.js";
+import { formatBytes, formatSeconds, formatSI } from "../../web/units.js";
 import { FLOPS, MIXED, MODEL, priceStep } from "./widgets/presets.js";
 
 const millions = (x) => `${formatSI(x / 1e6)} million`;

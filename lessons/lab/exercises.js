@@ -1,4 +1,4 @@
-// exercises.js — the lab's exercises as data (format: lessons/web/README.md). Each has the learner
+// exercises.js — the lab's exercises as data (format: web/README.md). Each has the learner
 // write one piece of the lab's trainer (lessons/lab/programs/), which then trains on the Workers and must equal
 // single-device training (exercises/lab_checks.js):
 //   exercises/dp_sync.js        data parallelism: average the gradients with one bucketed all-reduce
@@ -9,7 +9,7 @@ import { dpSync } from "./exercises/dp_sync.js";
 import { fsdpGather } from "./exercises/fsdp_gather.js";
 import { tpFg } from "./exercises/tp_fg.js";
 import { oneFOneBSchedule } from "./exercises/one_f_one_b.js";
-import { formatBytes } from "../web/units.js";
+import { formatBytes } from "../../web/units.js";
 
 // Each rank returns the trainer's report (its coordinates, shards, memory, timeline); its output pane shows a
 // summary instead of that raw object.

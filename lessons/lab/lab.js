@@ -1,6 +1,6 @@
 // lab.js — the parallelism lab's page module: its exercises, the numbers in its prose, the grid drawing and the
 // live training panel (widgets/train_panel.js).
-import { startLesson } from "../web/lesson/lesson_page.js";
+import { startLesson } from "../../web/lesson/lesson_page.js";
 import exercises from "./exercises.js";
 
 await startLesson({

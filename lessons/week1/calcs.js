@@ -1,6 +1,6 @@
 // calcs.js — every number in Week 1's prose, computed by the core (keys match data-calc in index.html,
 // whose header comment lists the formulas). The page test checks each against the value printed in the HTML.
-import { formatBytes, formatPercent as percent, formatRate, formatRatio, formatSeconds } from "../web/units.js";
+import { formatBytes, formatPercent as percent, formatRate, formatRatio, formatSeconds } from "../../web/units.js";
 
 // A ratio with 3 significant digits, or a fixed number of decimals.
 const times = (x, decimals) => formatRatio(x, decimals === undefined ? {} : { decimals });

@@ -1,5 +1,5 @@
 // week1.js — Week 1's page module: its exercises, the numbers in its prose, and its widgets.
-import { startLesson } from "../web/lesson/lesson_page.js";
+import { startLesson } from "../../web/lesson/lesson_page.js";
 import exercises from "./exercises.js";
 import { RING_GREETING } from "./programs/ring_greeting.js";
 

@@ -1,6 +1,6 @@
 // calcs.js — every number in Week 2's prose, computed by the core (keys match data-calc in index.html, whose
 // header comment lists the formulas). The page test checks each against the value printed in the HTML.
-import { formatBytes, formatRate, formatRatio, formatSeconds } from "../web/units.js";
+import { formatBytes, formatRate, formatRatio, formatSeconds } from "../../web/units.js";
 
 const NET = { alpha: 5e-6, beta: 1 / 25e9, gamma: 0 };  // α = 5 µs, 25 GB/s
 // A ratio with 3 significant digits, or a fixed number of decimals.

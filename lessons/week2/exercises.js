@@ -1,4 +1,4 @@
-// exercises.js — Week 2's exercises as data (format: lessons/web/README.md), warm-up first,
+// exercises.js — Week 2's exercises as data (format: web/README.md), warm-up first,
 // implementation last. The page (web/exercise/exercise.js) renders and checks them; tests/exercises/ proves every
 // reference answer and solution passes and every `wrong` / wrongAnswer fails. One file per topic:
 //   exercises/primitives.js          what each collective promises, where ML uses it       (choice)

@@ -1,6 +1,6 @@
 // calcs.js — every number in Week 3's prose, computed by the core (keys match data-calc in index.html, whose
 // header comment lists the formulas). The page test checks each against the value printed in the HTML.
-import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../web/units.js";
+import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../../web/units.js";
 import { EXACT_BATCH, shardExperiment, sumVersusMean } from "./programs/shard_gradients.js";
 import { ringBalance } from "./exercises/bucket_size.js";
 import { CALCS_LARGE_BATCH } from "./calcs_large_batch.js";

@@ -3,7 +3,7 @@
 // comm-bound numbers of scaling_setup.js; calcs.js spreads them into the page's CALCS. Runs are memoised: one Worker
 // computes them all. Each optimizer's base rate (BASE) is the best of its fine sweep at P = 1: a test re-runs the
 // sweep (bestRate) rather than the page, whose numbers would otherwise wait for 14 extra training runs.
-import { formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../web/units.js";
+import { formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../../web/units.js";
 import { BASE, LOCAL_BATCH, SAMPLES, SWEEPS, finalLoss, scaled, stepsAt, train, warmupSteps } from "./large_batch_setup.js";
 import { GRAD_BYTES, INFINIBAND, NVLINK, STRONG_BATCH, WALL_ROWS, WEAK_BATCH, allReduceTime, commBound, ddpStep, scaling } from "./scaling_setup.js";
 

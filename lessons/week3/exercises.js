@@ -1,4 +1,4 @@
-// exercises.js — Week 3's exercises as data (format: lessons/web/README.md), in the order of the sections they
+// exercises.js — Week 3's exercises as data (format: web/README.md), in the order of the sections they
 // practise. The page renders and checks them; tests/exercises/ proves every reference passes and every wrong fails.
 //   exercises/sum_or_mean.js      summed vs averaged gradients under SGD and Adam         (choice)      § 1
 //   exercises/bucket_size.js      the bucket size where latency stops mattering            (numeric)     § 3

@@ -1,5 +1,5 @@
 // week3.js — Week 3's page module: its exercises, the numbers in its prose, and its widgets.
-import { startLesson } from "../web/lesson/lesson_page.js";
+import { startLesson } from "../../web/lesson/lesson_page.js";
 import exercises from "./exercises.js";
 
 await startLesson({

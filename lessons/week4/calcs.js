@@ -1,7 +1,7 @@
 // calcs.js — every number in Week 4's prose, computed by the core (keys match data-calc in index.html, whose header
 // comment lists the formulas). The page test checks each against the value printed in the HTML. Units: seconds,
 // bytes (SI), fractions written as percentages. Scenarios: ps_setup.js.
-import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../web/units.js";
+import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../../web/units.js";
 import { WORKERS_DEMO, demoSpeed, psConfig, simulateRun } from "./programs/ps_program.js";
 import { ETHERNET, STRAGGLER_SPEEDS, backupRound, consistencyReads, hogwildGrid, psRound, serversToBalance, sspTradeoff,
   staleRun, stragglerRounds } from "./ps_setup.js";

@@ -1,4 +1,4 @@
-// exercises.js — Week 4's exercises as data (format: lessons/web/README.md), in the order of the sections they
+// exercises.js — Week 4's exercises as data (format: web/README.md), in the order of the sections they
 // practise. The page renders and checks them; tests/exercises/week4_exercises.test.mjs proves every reference passes
 // and every wrong answer fails; tests/exercises/judging.test.mjs the same for the code exercises' wrong programs.
 //   exercises/ps_numeric.js     w4-barrier     the straggler barrier, m·H_P                 (numeric)  § 1

@@ -1,6 +1,6 @@
 // calcs.js — every number in Week 5's prose, computed by the core (keys match data-calc in index.html, whose header
 // comment lists the formulas). The page test checks each against the value printed in the HTML.
-import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds, formatSI } from "../web/units.js";
+import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds, formatSI } from "../../web/units.js";
 import { EXAMPLE_PIPE, OVERHEAD_EXAMPLE, compareSchedules, optimalM, trainSchedule } from "./pipeline_setup.js";
 import { ANATOMY, LAYOUT_EXAMPLE, MOE_EXAMPLE, labFreeAlpha, labZeroStep, layouts, mlpBlockActivations, priceMoeAllToAll,
   tpBytes, tpCollectives, zeroCommBytes, zeroStates } from "./scale_setup.js";

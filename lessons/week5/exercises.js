@@ -1,4 +1,4 @@
-// exercises.js — Week 5's exercises as data (format: lessons/web/README.md), in the order of the sections they practise.
+// exercises.js — Week 5's exercises as data (format: web/README.md), in the order of the sections they practise.
 // The page renders and checks them; tests/exercises/week5_numeric.test.mjs proves every answer passes and every wrong fails.
 //   exercises/pipeline_numeric.js   interleaving's bubble (§ 3), the best m with overhead (§ 5)      (numeric)
 //   exercises/scale_numeric.js      ZeRO-3 vs ZeRO-1 bytes for 7B (§ 6) (numeric); a layout for 30B (§ 8) (choice)

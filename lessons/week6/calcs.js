@@ -2,7 +2,7 @@
 // comment lists the formulas). The page test checks each against the value printed in the HTML. Units: seconds
 // written in minutes or hours where the prose reads better so, bytes (SI), fractions as percentages.
 // Scenarios: checkpoint_setup.js, elastic_setup.js, compression_setup.js.
-import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../web/units.js";
+import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../../web/units.js";
 import { CKPT, DALY_CASES, FLEET, overheadStudy, progressCurves, simulate } from "./checkpoint_setup.js";
 import { elasticRun } from "./elastic_setup.js";
 import { COMPRESSORS, knee, train, wire } from "./compression_setup.js";

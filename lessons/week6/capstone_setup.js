@@ -5,7 +5,7 @@
 // The core's calls: core/bindings/dsml.d.ts, "Week 6: the capstone": simulateJob, jobScaling
 // (core/include/dsml/simulated_job.h says what each part of the job models).
 
-import { formatBytes, formatNumber, formatPercent } from "../web/units.js";
+import { formatBytes, formatNumber, formatPercent } from "../../web/units.js";
 
 const HOUR = 3600, DAY = 24 * HOUR;
 

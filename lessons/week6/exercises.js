@@ -1,4 +1,4 @@
-// exercises.js — Week 6's exercises as data (format: lessons/web/README.md), in the order of the sections they
+// exercises.js — Week 6's exercises as data (format: web/README.md), in the order of the sections they
 // practise. The page renders and checks them; tests/exercises/week6_exercises.test.mjs proves every reference passes
 // and every wrong answer fails; tests/exercises/week6_code.test.mjs and judging.test.mjs judge the code exercises (run
 // on the Workers: the reference passes, every wrong program fails with its message).

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openClusterFixture } from "./cluster_page.mjs";
-import { WaitForGraph } from "../../lessons/web/cluster/deadlock.js";
+import { WaitForGraph } from "../../web/cluster/deadlock.js";
 
 const LIMIT = { timeout: 60_000 };  // a hang fails its test instead of stalling the whole suite
 
@@ -375,7 +375,7 @@ async function main(ctx) {
       const message = async (promise) => { try { await promise; return "accepted"; } catch (err) { return err.message; } };
       const badInput = await message(cluster.run("async function main() {}", { inputs: [() => 1, 2] }));
       const after = (await cluster.run("async function main(ctx) { return ctx.input; }", { inputs: ["a", "b"] })).results;
-      const { Cluster } = await import("../../../lessons/web/cluster/cluster.js");
+      const { Cluster } = await import("../../../web/cluster/cluster.js");
       const doomed = new Cluster(2);
       const running = doomed.run("async function main() { while (true) {} }", { timeoutMs: 3000 });
       setTimeout(() => doomed.terminate(), 200);

@@ -1,6 +1,6 @@
 // cluster_page.mjs — the Worker cluster fixture page in Chromium, for the cluster tests: the site assembled from
-// the working tree as /lessons/ (so the fixture's source-tree imports ../../../lessons/web/… resolve, to the
-// bundled Worker the pages use) and the repo's tests/, served on 127.0.0.1.
+// the working tree, laid out as the source tree is, and the repo's tests/ beside it (so the fixture's source-tree
+// imports ../../../web/… resolve, to the bundled Worker the pages use), served on 127.0.0.1.
 //   const fx = await openClusterFixture();  await fx.run(size, code, options);  …  await fx.close();
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +15,7 @@ const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-ru
 
 export async function openClusterFixture() {
   const siteDir = mkdtempSync(join(tmpdir(), "dsml-cluster-site-"));
-  await assembleSite(join(siteDir, "lessons"), { requireWasm: true });
+  await assembleSite(siteDir, { requireWasm: true });
   symlinkSync(join(ROOT, "tests"), join(siteDir, "tests"));
   const { server, url } = await startServer(siteDir, 0);
   const profile = mkdtempSync(join(tmpdir(), "dsml-cluster-"));

@@ -5,7 +5,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { openSite, watch } from "./harness.mjs";
-import { WEEKS } from "../../lessons/web/lesson/course.js";
+import { WEEKS } from "../../web/lesson/course.js";
 
 let site;
 before(async () => { site = await openSite(); });

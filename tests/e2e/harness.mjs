@@ -13,8 +13,9 @@ export const SITE = join(ROOT, "site");
 const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
   "--disable-component-update", "--disable-sync"];
 
-// Serves `dir` (default: the built site) and opens Chromium. Call close() in an after() hook. `server` is the
-// http.Server (a test can stop it to prove the pages come from the service worker's cache).
+// Serves `dir` (default: the built site) and opens Chromium. Call close() in an after() hook. `url` is the course's
+// folder (the site's lessons/: `${url}week1/` is Week 1), `root` the site's root; `server` is the http.Server (a
+// test can stop it to prove the pages come from the service worker's cache).
 export async function openSite({ dir = SITE, colorScheme = "light", viewport = { width: 1280, height: 900 } } = {}) {
   const { server, url } = await startServer(dir, 0);
   const profile = mkdtempSync(join(tmpdir(), "dsml-chromium-"));
@@ -22,7 +23,7 @@ export async function openSite({ dir = SITE, colorScheme = "light", viewport = {
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: ARGS, colorScheme, viewport,
   });
   return {
-    url, context, server,
+    url: `${url}lessons/`, root: url, context, server,
     async close() {
       await context.close();
       await new Promise((ok) => server.close(ok));

@@ -34,7 +34,7 @@ describe("lab training panel", () => {
     assert.deepEqual(kinds.sort(), ["all-reduce over dp", "all-reduce over tp", "send over pp"]);
     // The live points sit on the reference curve.
     const { points, gap } = await page.evaluate(async () => {
-      const { Chart } = await import("../web/vendor/chart.js");
+      const { Chart } = await import("../../web/vendor/chart.js");
       const chart = Object.values(Chart.instances).find((c) => c.canvas.closest("[data-widget=train]"));
       const [ref, live] = chart.data.datasets;
       return { points: live.data.length,

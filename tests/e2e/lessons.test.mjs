@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { axeViolations, openSite, SITE } from "./harness.mjs";
 import { openLesson, waitVerdict } from "./pages.mjs";
-import { WEEKS } from "../../lessons/web/lesson/course.js";
+import { WEEKS } from "../../web/lesson/course.js";
 
 // Pages written and tested before they are published on the index (course.js: available false).
 const IN_PREPARATION = [];
@@ -33,7 +33,7 @@ for (const slug of LESSONS) {
       assert.ok(await page.locator("nav.toc a").count() >= 5, "table of contents");
       // Every number in the prose is the core's: the text written in the HTML (for print and no-JS readers)
       // must equal what the core computes on the page.
-      const html = readFileSync(join(SITE, slug, "index.html"), "utf8").replace(/<!--[\s\S]*?-->/g, "");
+      const html = readFileSync(join(SITE, "lessons", slug, "index.html"), "utf8").replace(/<!--[\s\S]*?-->/g, "");
       const written = Object.fromEntries([...html.matchAll(/<span data-calc="([^"]+)">([^<]*)</g)].map((m) => [m[1], m[2]]));
       const computed = await page.evaluate(() => Object.fromEntries(
         [...document.querySelectorAll("[data-calc]")].map((el) => [el.dataset.calc, el.textContent])));

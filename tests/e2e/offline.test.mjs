@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assembleSite, stampServiceWorker } from "../../scripts/assemble_site.mjs";
 import { openSite, watch } from "./harness.mjs";
-import { WEEKS } from "../../lessons/web/lesson/course.js";
+import { WEEKS } from "../../web/lesson/course.js";
 
 const BASE = "course/";   // the site is served under /course/, not at the root
 const LESSONS = WEEKS.filter((w) => w.available).map((w) => `${w.slug}/`);
@@ -58,8 +58,8 @@ describe("offline", () => {
     const { version } = await assembleSite(join(root, BASE), { requireWasm: true });
     const site = await openSite({ dir: root });
     try {
-      const { page, state } = await visitUntilCached(site.context, site.url, BASE);
-      assert.equal(state.scope, `${site.url}${BASE}`, "the worker's scope is the site's folder");
+      const { page, state } = await visitUntilCached(site.context, site.root, BASE);
+      assert.equal(state.scope, `${site.root}${BASE}`, "the worker's scope is the site's folder");
       assert.match(state.names[0], new RegExp(`${version}$`));
       assert.ok(state.cached > 100, `every file cached (${state.cached})`);
       await page.close();
@@ -69,7 +69,7 @@ describe("offline", () => {
       const problems = watch(index);
       // (the index imports every week's exercises to count them: let those finish before reloading, or the
       // reload aborts them and the watcher reports the aborted requests)
-      await index.goto(site.url + BASE, { waitUntil: "networkidle" });
+      await index.goto(`${site.root}${BASE}lessons/`, { waitUntil: "networkidle" });
       await index.waitForSelector("#weeks a");
       await index.reload({ waitUntil: "networkidle" });
       await index.waitForSelector("#weeks a");
@@ -80,7 +80,7 @@ describe("offline", () => {
         const lesson = await site.context.newPage();
         const seen = watch(lesson);
         lesson.on("dialog", (d) => d.accept());
-        await lesson.goto(`${site.url}${BASE}${slug}`);
+        await lesson.goto(`${site.root}${BASE}lessons/${slug}`);
         await lesson.waitForSelector("html[data-ready=true]", { timeout: 60000 });
         // (once idle, a page imports its widgets' modules: let that finish, or the reload aborts those requests)
         await lesson.evaluate(() => window.dsml.widgetModules);
@@ -97,6 +97,16 @@ describe("offline", () => {
         assert.deepEqual(seen, [], slug);
         await lesson.close();
       }
+
+      // The URLs of the layout before lessons/ was a folder of the site, and the site's root, still lead to their
+      // pages (offline too: the redirects are files of the site), keeping the fragment.
+      const old = await site.context.newPage();
+      for (const [from, to] of [["week3/#ddp", "lessons/week3/#ddp"], ["lab/", "lessons/lab/"], ["", "lessons/"],
+                                ["cluster/index.html", "lessons/cluster/"]]) {
+        await old.goto(`${site.root}${BASE}${from}`);
+        await old.waitForURL(`${site.root}${BASE}${to}`, { timeout: 30000 });
+      }
+      await old.close();
     } finally {
       await site.close();
     }
@@ -108,8 +118,8 @@ describe("offline", () => {
     await assembleSite(site, { requireWasm: true });
     const browser = await openSite({ dir: root });
     try {
-      const { page, state: first } = await visitUntilCached(browser.context, browser.url, BASE);
-      appendFileSync(join(site, "week1", "index.html"), "\n<!-- deploy 2 -->\n");
+      const { page, state: first } = await visitUntilCached(browser.context, browser.root, BASE);
+      appendFileSync(join(site, "lessons", "week1", "index.html"), "\n<!-- deploy 2 -->\n");
       const { version } = stampServiceWorker(site);
       assert.ok(!first.names[0].endsWith(version), "the changed file gave a new version");
 

@@ -12,8 +12,8 @@ after(async () => { await fx?.close(); });
 
 // Runs `moves` (["all"], [0] = step rank 0, ["comm"], ["barrier"], ["continue"]) in a session of `code` on the page.
 const session = (size, code, moves, options = {}) => fx.page.evaluate(async ([size, code, moves, options]) => {
-  const { StepSession, inFlightAt } = await import("/lessons/web/cluster/step_session.js");
-  const { ClusterPool } = await import("/lessons/web/cluster/cluster_pool.js");
+  const { StepSession, inFlightAt } = await import("/web/cluster/step_session.js");
+  const { ClusterPool } = await import("/web/cluster/cluster_pool.js");
   const clusters = window.stepPool ??= new ClusterPool();
   const s = new StepSession({ clusters, ranks: size, code, ...options });
   await s.start();

@@ -4,7 +4,7 @@
 // The site is assembled from the sources into a temporary folder (scripts/assemble_site.mjs, plus
 // the repo's tests/), so the test sees the working tree and does not need the wasm build. With DSML_SCREENSHOTS=<dir> it also saves light/dark × 1280/360 px screenshots.
 import { test, before, after } from "node:test";
-import { WEEKS } from "../../lessons/web/lesson/course.js";
+import { WEEKS } from "../../web/lesson/course.js";
 import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,10 +19,10 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SHOTS = process.env.DSML_SCREENSHOTS;
 let tmp, server, base, ctx;
 
-// Served: the site assembled from the working tree as /lessons/, and the repo's tests/ (the fixtures import
-// ../../../lessons/web/…, which resolves the same in the source tree).
+// Served: the site assembled from the working tree (laid out as the source tree is) and the repo's tests/ beside it
+// (the fixtures import ../../../web/…, which resolves the same in the source tree).
 async function assembleTestSite(dir) {
-  await assembleSite(join(dir, "lessons"));
+  await assembleSite(dir);
   symlinkSync(join(ROOT, "tests"), join(dir, "tests"));
 }
 
@@ -137,7 +137,7 @@ test("theme toggle switches, persists across reload, and re-themes charts; syste
 
   // Back to "system": the resolved theme follows prefers-color-scheme, and an event announces the change.
   await page.evaluate(async () => {
-    const { setTheme } = await import("../../../lessons/web/ui/theme.js");
+    const { setTheme } = await import("../../../web/ui/theme.js");
     setTheme("system");
     window.__themeEvents = [];
     document.addEventListener("dsml-theme", (e) => window.__themeEvents.push(e.detail.theme));
@@ -154,7 +154,7 @@ test("charts re-theme live: the canvas is redrawn with the dark palette", async 
   const { page } = await openPage("tests/e2e/fixtures/ui.html");
   await page.waitForFunction(() => window.__uiReady === true);
   const colors = () => page.evaluate(async () => {
-    const { Chart } = await import("../../../lessons/web/vendor/chart.js");
+    const { Chart } = await import("../../../web/vendor/chart.js");
     const chart = Chart.getChart(document.getElementById("chart"));
     return { tick: chart.options.scales.x.ticks.color, line: chart.data.datasets[0].borderColor };
   });

@@ -61,7 +61,7 @@ describe("week 4 widgets", () => {
 
   test("param-server: the closed form the simulation lies on stays visible (the simulation is dots, the formula dashed)", async () => {
     const sets = await page.evaluate(async () => {
-      const { Chart } = await import(new URL("../web/vendor/chart.js", location.href).href);
+      const { Chart } = await import(new URL("../../web/vendor/chart.js", location.href).href);
       const chart = Chart.getChart(document.querySelector("[data-widget=param-server] canvas"));
       return chart.data.datasets.map((d) => ({ label: d.label, line: d.showLine !== false, dashed: d.borderDash.length > 0,
         points: d.pointRadius > 0, y: d.data.map((p) => p.y) }));

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { openSite } from "./harness.mjs";
 import { openLesson } from "./pages.mjs";
 import { LAYOUT_EXAMPLE } from "../../lessons/week5/scale_setup.js";
-import { formatSeconds } from "../../lessons/web/units.js";
+import { formatSeconds } from "../../web/units.js";
 
 let site;
 before(async () => { site = await openSite(); });

@@ -1,9 +1,9 @@
-// judge.mjs — CI's side of judging a code exercise: the runs of judgePlan (lessons/web/exercise/judge_plan.js),
-// each on the judge cluster (lessons/web/cluster/local_cluster.js) with its delivery seed and send mode, checked
+// judge.mjs — CI's side of judging a code exercise: the runs of judgePlan (web/exercise/judge_plan.js),
+// each on the judge cluster (web/cluster/local_cluster.js) with its delivery seed and send mode, checked
 // by the exercise's own checker — exactly what the page's Check does on the Workers.
-import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
-import { judgePlan } from "../../lessons/web/exercise/judge_plan.js";
-import { exerciseRng } from "../../lessons/web/exercise/random.js";
+import { runLocal } from "../../web/cluster/local_cluster.js";
+import { judgePlan } from "../../web/exercise/judge_plan.js";
+import { exerciseRng } from "../../web/exercise/random.js";
 
 export const LEARNER_SEED = 20240601;   // one imaginary learner; attempts 1, 2, … give fresh cases
 

@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 
 import exercises from "../../lessons/lab/exercises.js";
-import { mulberry32 } from "../../lessons/web/exercise/random.js";
-import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
+import { mulberry32 } from "../../web/exercise/random.js";
+import { runLocal } from "../../web/cluster/local_cluster.js";
 import { unitReplay } from "../../lessons/lab/exercises/one_f_one_b.js";
 import { gpipeSchedule, oneFOneB } from "../../lessons/lab/programs/lab_strategies.js";
 

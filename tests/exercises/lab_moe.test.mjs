@@ -10,7 +10,7 @@ import {
   moeLoad, referenceRequest,
 } from "../../lessons/lab/programs/lab_program.js";
 import { labLayout } from "../../lessons/lab/programs/lab_grid.js";
-import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
+import { runLocal } from "../../web/cluster/local_cluster.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 

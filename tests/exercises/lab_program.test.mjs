@@ -12,7 +12,7 @@ import { oneFOneB } from "../../lessons/lab/programs/lab_strategies.js";
 import { labLayout } from "../../lessons/lab/programs/lab_grid.js";
 import { deviceOps } from "../../lessons/week5/programs/pipe_schedules.js";
 import { peakActivations, replaySchedules } from "../../lessons/week5/programs/pipe_replay.js";
-import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
+import { runLocal } from "../../web/cluster/local_cluster.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 

@@ -16,12 +16,12 @@ import week4 from "../../lessons/week4/exercises.js";
 import week5 from "../../lessons/week5/exercises.js";
 import week6 from "../../lessons/week6/exercises.js";
 import lab from "../../lessons/lab/exercises.js";
-import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
-import { instrument } from "../../lessons/web/exercise/step_instrument.js";
-import { describeVariables } from "../../lessons/web/worker/step_values.js";
-import { judgePlan } from "../../lessons/web/exercise/judge_plan.js";
-import { exerciseRng } from "../../lessons/web/exercise/random.js";
-import { STEP_GLOBAL } from "../../lessons/web/worker/step_hooks.js";
+import { runLocal } from "../../web/cluster/local_cluster.js";
+import { instrument } from "../../web/exercise/step_instrument.js";
+import { describeVariables } from "../../web/worker/step_values.js";
+import { judgePlan } from "../../web/exercise/judge_plan.js";
+import { exerciseRng } from "../../web/exercise/random.js";
+import { STEP_GLOBAL } from "../../web/worker/step_hooks.js";
 import { LEARNER_SEED } from "./judge.mjs";
 import { labInputs, labProgram, LAB_DEFAULTS } from "../../lessons/lab/programs/lab_program.js";
 

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 
 import exercises from "../../lessons/week1/exercises.js";
-import { withinTolerance } from "../../lessons/web/exercise/answer_check.js";
-import { mulberry32 } from "../../lessons/web/exercise/random.js";
+import { withinTolerance } from "../../web/exercise/answer_check.js";
+import { mulberry32 } from "../../web/exercise/random.js";
 
 const byId = Object.fromEntries(exercises.map((e) => [e.id, e]));
 const SEEDS = Array.from({ length: 40 }, (_, i) => 1000 + 7919 * i);

@@ -11,9 +11,9 @@ import { createRequire } from "node:module";
 import exercises from "../../lessons/week2/exercises.js";
 import { FASTEST_SCENARIO } from "../../lessons/week2/exercises/choose_algorithm.js";
 import { chunkOf, chunkStart, explainBySubsets } from "../../lessons/week2/exercises/collective_checks.js";
-import { withinTolerance } from "../../lessons/web/exercise/answer_check.js";
-import { mulberry32 } from "../../lessons/web/exercise/random.js";
-import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
+import { withinTolerance } from "../../web/exercise/answer_check.js";
+import { mulberry32 } from "../../web/exercise/random.js";
+import { runLocal } from "../../web/cluster/local_cluster.js";
 
 const byId = Object.fromEntries(exercises.map((e) => [e.id, e]));
 const SEEDS = Array.from({ length: 40 }, (_, i) => 2000 + 7919 * i);

@@ -8,8 +8,8 @@ import { createRequire } from "node:module";
 
 import exercises from "../../lessons/week3/exercises.js";
 import { CALCS, EXAMPLE, accumulationShare, priceDdps } from "../../lessons/week3/calcs.js";
-import { mulberry32 } from "../../lessons/web/exercise/random.js";
-import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
+import { mulberry32 } from "../../web/exercise/random.js";
+import { runLocal } from "../../web/cluster/local_cluster.js";
 import { bucketRanges, dpConfig, dpInputs, dpProgram, relativeDifference, replicaGap } from "../../lessons/week3/programs/dp_program.js";
 import { allReducesOf } from "../../lessons/week3/exercises/dp_checks.js";
 import { shardExperiment } from "../../lessons/week3/programs/shard_gradients.js";

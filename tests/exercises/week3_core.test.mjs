@@ -13,8 +13,8 @@ import { larsTrust } from "../../lessons/week3/exercises/lars_trust.js";
 import { commBoundNumeric, scalingRule, strong64 } from "../../lessons/week3/exercises/scaling_numeric.js";
 import { CALCS_LARGE_BATCH } from "../../lessons/week3/calcs_large_batch.js";
 import { BASE, FINE_SWEEPS, bestRate } from "../../lessons/week3/large_batch_setup.js";
-import { withinTolerance } from "../../lessons/web/exercise/answer_check.js";
-import { mulberry32 } from "../../lessons/web/exercise/random.js";
+import { withinTolerance } from "../../web/exercise/answer_check.js";
+import { mulberry32 } from "../../web/exercise/random.js";
 import { judgeAttempt, judgeEntry, plansFor } from "./judge.mjs";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();

@@ -13,8 +13,8 @@ import { backup, barrier, hogwildCollision, servers, sspStall } from "../../less
 import { regimeChoice } from "../../lessons/week4/exercises/regime_choice.js";
 import { CALCS } from "../../lessons/week4/calcs.js";
 import * as S from "../../lessons/week4/ps_setup.js";
-import { withinTolerance } from "../../lessons/web/exercise/answer_check.js";
-import { mulberry32 } from "../../lessons/web/exercise/random.js";
+import { withinTolerance } from "../../web/exercise/answer_check.js";
+import { mulberry32 } from "../../web/exercise/random.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 const H = (n) => Array.from({ length: n }, (_, i) => 1 / (i + 1)).reduce((a, b) => a + b, 0);

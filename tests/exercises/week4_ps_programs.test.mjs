@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
+import { runLocal } from "../../web/cluster/local_cluster.js";
 import { finalLoss, histogram, lossCurve, psConfig, psInputs, psProgram, replayGap, replayRun, serversOf,
          stalenessOf, workersOf } from "../../lessons/week4/programs/ps_program.js";
 import { keyRanges } from "../../lessons/week4/programs/ps_keys.js";

@@ -13,8 +13,8 @@ import { megatronBlock } from "../../lessons/week5/exercises/megatron_block.js";
 import { moeDispatch } from "../../lessons/week5/exercises/moe_dispatch.js";
 import { singleDeviceForward } from "../../lessons/week5/programs/megatron_program.js";
 import { capacityOf, moeReference } from "../../lessons/week5/programs/moe_program.js";
-import { judgePlan } from "../../lessons/web/exercise/judge_plan.js";
-import { exerciseRng } from "../../lessons/web/exercise/random.js";
+import { judgePlan } from "../../web/exercise/judge_plan.js";
+import { exerciseRng } from "../../web/exercise/random.js";
 import { judgeEntry } from "./judge.mjs";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();

@@ -13,8 +13,8 @@ import { layoutChoice, zeroBytes } from "../../lessons/week5/exercises/scale_num
 import { CALCS } from "../../lessons/week5/calcs.js";
 import { compareSchedules } from "../../lessons/week5/pipeline_setup.js";
 import { ANATOMY, TP_EXAMPLE, NVLINK, tpCollectives, zeroStates } from "../../lessons/week5/scale_setup.js";
-import { withinTolerance } from "../../lessons/web/exercise/answer_check.js";
-import { mulberry32 } from "../../lessons/web/exercise/random.js";
+import { withinTolerance } from "../../web/exercise/answer_check.js";
+import { mulberry32 } from "../../web/exercise/random.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 const drawn = (ex, n = 40) => Array.from({ length: n }, (_, seed) => ex.params(mulberry32(seed + 1)));

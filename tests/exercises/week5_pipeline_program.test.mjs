@@ -12,7 +12,7 @@ import { assembleParams, measuredBubble, pipeConfig, pipeInputs, pipeProgram } f
 import { deviceOps } from "../../lessons/week5/programs/pipe_schedules.js";
 import { peakActivations, replaySchedules } from "../../lessons/week5/programs/pipe_replay.js";
 import { maxRelativeDifference } from "../../lessons/lab/programs/lab_program.js";
-import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
+import { runLocal } from "../../web/cluster/local_cluster.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 const run = (config, program = pipeProgram()) =>

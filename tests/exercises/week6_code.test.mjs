@@ -13,8 +13,8 @@ import { topkAllgather } from "../../lessons/week6/exercises/topk_allgather.js";
 import { biasBound, quantizeInt8 } from "../../lessons/week6/exercises/quantize_int8.js";
 import { checkpointProgram, referenceRun } from "../../lessons/week6/programs/checkpoint_program.js";
 import { topkReference } from "../../lessons/week6/programs/topk_program.js";
-import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
-import { exerciseRng, mulberry32 } from "../../lessons/web/exercise/random.js";
+import { runLocal } from "../../web/cluster/local_cluster.js";
+import { exerciseRng, mulberry32 } from "../../web/exercise/random.js";
 import { judgeAttempt } from "./judge.mjs";
 
 const EXERCISES = [elasticRing, checkpointRestore, topkAllgather, quantizeInt8];

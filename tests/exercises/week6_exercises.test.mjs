@@ -16,8 +16,8 @@ import { CALCS } from "../../lessons/week6/calcs.js";
 import * as K from "../../lessons/week6/checkpoint_setup.js";
 import * as X from "../../lessons/week6/compression_setup.js";
 import { elasticRun } from "../../lessons/week6/elastic_setup.js";
-import { withinTolerance } from "../../lessons/web/exercise/answer_check.js";
-import { mulberry32 } from "../../lessons/web/exercise/random.js";
+import { withinTolerance } from "../../web/exercise/answer_check.js";
+import { mulberry32 } from "../../web/exercise/random.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 const HOUR = 3600, YEAR = 365 * 24 * HOUR;

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { LIVE, LIVE_COMPRESSION, checkpointStore, compressedReference, compressionInput, elasticReference, finalParams,
          initialParams, liveInput, liveProgram, maxAbsDifference, singleDevice, traceBytesPerStep } from "../../lessons/week6/programs/live_program.js";
 import { seededFailure } from "../../lessons/week6/programs/supervisor.js";
-import { runLocal } from "../../lessons/web/cluster/local_cluster.js";
+import { runLocal } from "../../web/cluster/local_cluster.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 const SHORT = { ...LIVE, steps: 20, checkpointEvery: 5, stepDelayMs: 0 };

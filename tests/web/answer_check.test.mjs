@@ -8,9 +8,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { formatAnswer, judgeAnswer } from "../../lessons/web/exercise/answer_check.js";
-import { exerciseRng } from "../../lessons/web/exercise/random.js";
-import { formatNumber, formatSI } from "../../lessons/web/units.js";
+import { formatAnswer, judgeAnswer } from "../../web/exercise/answer_check.js";
+import { exerciseRng } from "../../web/exercise/random.js";
+import { formatNumber, formatSI } from "../../web/units.js";
 import week1 from "../../lessons/week1/exercises.js";
 import week2 from "../../lessons/week2/exercises.js";
 

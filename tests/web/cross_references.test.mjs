@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { WEEKS } from "../../lessons/web/lesson/course.js";
+import { WEEKS } from "../../web/lesson/course.js";
 import { GUIDES } from "../../scripts/render_guide.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -16,7 +16,7 @@ const slugs = new Set([...WEEKS.filter((w) => w.available).map((w) => w.slug), .
 
 // What a learner reads: HTML without its comments, JS without its line comments (prompts, hints, messages).
 const readable = () => execFileSync("git", ["ls-files", "lessons"], { cwd: ROOT, encoding: "utf8" }).split("\n")
-  .filter((f) => /\.(html|js)$/.test(f) && !f.startsWith("lessons/web/vendor/") && f !== "lessons/web/lesson/course.js")
+  .filter((f) => /\.(html|js)$/.test(f) && !f.startsWith("web/vendor/") && f !== "web/lesson/course.js")
   .map((f) => {
     const raw = readFileSync(`${ROOT}${f}`, "utf8");
     const text = f.endsWith(".html") ? raw.replace(/<!--[\s\S]*?-->/g, "") : raw.replace(/^\s*\/\/.*$/gm, "");

@@ -1,11 +1,11 @@
-// deadlock.test.mjs — WaitForGraph (lessons/web/cluster/deadlock.js) with synchronous sends, in Node: a rank
+// deadlock.test.mjs — WaitForGraph (web/cluster/deadlock.js) with synchronous sends, in Node: a rank
 // blocked in a send waits for the receiver, its message counts as in flight, a take reported by the receiver
 // completes the send, and a cycle of sends is reported the way recv cycles are. (Its recv and barrier behaviour
 // is also tested in tests/e2e/cluster.test.mjs, next to the Worker cluster that feeds it.)
 //   node --test tests/web/deadlock.test.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { WaitForGraph } from "../../lessons/web/cluster/deadlock.js";
+import { WaitForGraph } from "../../web/cluster/deadlock.js";
 
 const send = (to, tag, id) => ({ kind: "send", to, tag, id });
 

@@ -36,7 +36,7 @@ for (const guide of GUIDES) {
     const ids = [...html.matchAll(/<section id="([^"]+)">/g)].map((m) => m[1]);
     assert.ok(ids.length > 1);
     assert.deepEqual([...toc.matchAll(/<li><a href="#([^"]+)">/g)].map((m) => m[1]), ids);
-    assert.match(html, /<script type="module" src="\.\.\/web\/lesson\/guide_page\.js"><\/script>/);
+    assert.match(html, /<script type="module" src="\.\.\/\.\.\/web\/lesson\/guide_page\.js"><\/script>/);
   });
 }
 

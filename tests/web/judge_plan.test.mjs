@@ -1,9 +1,9 @@
-// judge_plan.test.mjs — the judging policy as data (lessons/web/exercise/judge_plan.js): which runs a Check makes.
+// judge_plan.test.mjs — the judging policy as data (web/exercise/judge_plan.js): which runs a Check makes.
 //   node --test tests/web/judge_plan.test.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { JUDGE_DEFAULTS, describeEntry, judgePlan } from "../../lessons/web/exercise/judge_plan.js";
-import { exerciseRng, mulberry32 } from "../../lessons/web/exercise/random.js";
+import { JUDGE_DEFAULTS, describeEntry, judgePlan } from "../../web/exercise/judge_plan.js";
+import { exerciseRng, mulberry32 } from "../../web/exercise/random.js";
 
 // A code exercise with two visible cases and two hidden ones; the cases record the rng draws they used.
 const exercise = {

@@ -1,10 +1,10 @@
-// local_cluster.test.mjs — the judge cluster (lessons/web/cluster/local_cluster.js): the Worker cluster's ctx and
+// local_cluster.test.mjs — the judge cluster (web/cluster/local_cluster.js): the Worker cluster's ctx and
 // RunResult in one thread, seeded delivery orders that keep per-pair FIFO, synchronous sends that expose
 // send-then-receive deadlocks, WaitForGraph's deadlock messages, errors at the learner's line, and a watchdog.
 //   node --test tests/web/local_cluster.test.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LocalCluster, runLocal } from "../../lessons/web/cluster/local_cluster.js";
+import { LocalCluster, runLocal } from "../../web/cluster/local_cluster.js";
 
 const RING = `async function main(ctx) {
   const next = (ctx.rank + 1) % ctx.size, prev = (ctx.rank - 1 + ctx.size) % ctx.size;

@@ -4,8 +4,8 @@
 //   node --test tests/web/progress_records.test.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Progress, STORAGE_KEY } from "../../lessons/web/storage/progress.js";
-import { BACKUP_PREFIX, backupKey, deleteBackup, listBackups } from "../../lessons/web/storage/progress_backups.js";
+import { Progress, STORAGE_KEY } from "../../web/storage/progress.js";
+import { BACKUP_PREFIX, backupKey, deleteBackup, listBackups } from "../../web/storage/progress_backups.js";
 
 // A Storage with localStorage's methods over a Map.
 class MemoryStorage {

@@ -1,6 +1,6 @@
-// The source tree resolves as the site does: lessons/ is laid out exactly as the site is served, so every
-// relative import in lessons/, tests/ and bench/ names a file that exists in the working tree, and every lesson
-// module (calcs, widgets, exercises, programs, the shared runtime) loads in Node from the source tree.
+// The source tree resolves as the site does: the site is laid out as the source tree is (lessons/ beside web/), so
+// every relative import in web/, lessons/, tests/ and bench/ names a file that exists in the working tree, and every
+// lesson module (calcs, widgets, exercises, programs, the shared runtime) loads in Node from the source tree.
 //   node --test tests/web/source_tree.test.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -15,7 +15,7 @@ const tracked = (...dirs) => execFileSync("git", ["ls-files", ...dirs], { cwd: R
   .split("\n").filter(Boolean);
 
 // What the build adds to the site (scripts/assemble_site.mjs): the core, KaTeX's stylesheet and the guides' pages.
-const BUILD_OUTPUTS = [/^lessons\/wasm\//, /^lessons\/web\/vendor\/katex\.css$/,
+const BUILD_OUTPUTS = [/^wasm\//, /^web\/vendor\/katex\.css$/,
   ...GUIDES.map((g) => new RegExp(`^lessons/${g.slug}/index\\.html$`))];
 
 // Relative specifiers of static imports, dynamic imports of a literal, `new URL(literal, import.meta.url)`,
@@ -35,8 +35,8 @@ function unresolved(files) {
   return missing;
 }
 
-test("every relative import and link in lessons/, tests/ and bench/ resolves in the source tree", () => {
-  const files = tracked("lessons", "tests", "bench").filter((f) => /\.(m?js|cjs|html)$/.test(f))
+test("every relative import and link in web/, lessons/, tests/ and bench/ resolves in the source tree", () => {
+  const files = tracked("web", "lessons", "tests", "bench").filter((f) => /\.(m?js|cjs|html)$/.test(f))
     // Page tests evaluate code in the browser, relative to the page's URL, not to the test file.
     .filter((f) => !/^tests\/e2e\/.*\.test\.mjs$/.test(f) && !/^bench\/.*\.mjs$/.test(f));
   assert.ok(files.length > 100, `found only ${files.length} files`);
@@ -55,15 +55,16 @@ const entries = new Set([
   ...tracked("lessons").filter((f) => f.endsWith(".html")).flatMap((page) =>
     [...readFileSync(join(ROOT, page), "utf8").matchAll(/<script type="module" src="([^"]+)"/g)]
       .map(([, src]) => normalize(join(dirname(page), src)))),
-  "lessons/web/worker/rank_worker.js",
-  "lessons/sw.js",   // the service worker: needs a ServiceWorkerGlobalScope
-  "lessons/web/lesson/calc_worker.js",
-  "lessons/web/lesson/core_task_worker.js",   // a Worker entry: needs a DedicatedWorkerGlobalScope
-  "lessons/web/lesson/guide_page.js",   // the guides' page module (scripts/render_guide.mjs writes their pages)
+  "web/worker/rank_worker.js",
+  "web/sw.js",   // the service worker: needs a ServiceWorkerGlobalScope
+  "web/lesson/calc_worker.js",
+  "web/lesson/core_task_worker.js",   // a Worker entry: needs a DedicatedWorkerGlobalScope
+  "web/lesson/guide_page.js",   // the guides' page module (scripts/render_guide.mjs writes their pages)
 ]);
 
 test("every lesson module loads in Node from the source tree (calcs, widgets, exercises, programs, runtime)", async () => {
-  const modules = tracked("lessons").filter((f) => f.endsWith(".js") && !entries.has(f));
+  const modules = tracked("lessons", "web").filter((f) => f.endsWith(".js") && !entries.has(f)
+    && f !== "web/lesson/redirect.js");   // a classic script of the redirect pages: needs a document
   assert.ok(entries.size >= 4 && modules.length > 80, `${entries.size} entries, ${modules.length} modules`);
   const failures = [];
   for (const file of modules) {
@@ -77,7 +78,7 @@ test("every lesson module loads in Node from the source tree (calcs, widgets, ex
 });
 
 test("each week's exercises load from the source tree as data with an id, a kind and a reference", async () => {
-  const { WEEKS } = await import("../../lessons/web/lesson/course.js");
+  const { WEEKS } = await import("../../web/lesson/course.js");
   for (const week of WEEKS.filter((w) => w.available)) {
     const { default: exercises } = await import(`../../lessons/${week.slug}/exercises.js`);
     assert.ok(Array.isArray(exercises) && exercises.length > 0, week.slug);

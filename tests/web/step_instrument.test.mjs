@@ -4,8 +4,8 @@
 // (exercise/step_through.js).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { instrument } from "../../lessons/web/exercise/step_instrument.js";
-import { parseMessage, findMoment } from "../../lessons/web/exercise/step_through.js";
+import { instrument } from "../../web/exercise/step_instrument.js";
+import { parseMessage, findMoment } from "../../web/exercise/step_through.js";
 
 const SOURCE = `const N = 4;
 function helper(a) { return a + 1; }

@@ -1,9 +1,9 @@
-// step_values.test.mjs — a rank's variables as the step-through shows them (lessons/web/worker/step_values.js):
+// step_values.test.mjs — a rank's variables as the step-through shows them (web/worker/step_values.js):
 // plain data only, short text, and for tensors their shape and L2 norm (what the lab's Step shows per rank).
 //   node --test tests/web/step_values.test.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { describeVariables, preview } from "../../lessons/web/worker/step_values.js";
+import { describeVariables, preview } from "../../web/worker/step_values.js";
 
 test("tensors get their shape and L2 norm; short lists, numbers and strings do not", () => {
   const [buf, grid, ranks, x, name] = describeVariables(["buf", "grid", "ranks", "x", "name"],

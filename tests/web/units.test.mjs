@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import {
   formatBytes, formatCount, formatNumber, formatPercent, formatRate, formatRatio, formatSeconds, formatSI, parseQuantity,
   plural, readQuantity, siUnit, withArticle,
-} from "../../lessons/web/units.js";
+} from "../../web/units.js";
 
 const THIN = "\u202f";
 

@@ -2,8 +2,8 @@
 // the learner: average every gradient tensor over the dp replicas with ONE all-reduce per step (a single
 // bucket, as PyTorch DDP with one bucket). Checked by training equality with one device, and by the trace:
 // exactly one ring all-reduce of Ψ_rank numbers per replica group per step.
-import { intBetween, pick } from "../../web/exercise/params.js";
-import { hubOf } from "../../web/exercise/run_checks.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
+import { hubOf } from "../../../web/exercise/run_checks.js";
 import { coordOf } from "../programs/lab_grid.js";
 import { fail, labCase, messagesOf, programWith, trainingVerdict } from "./lab_checks.js";
 

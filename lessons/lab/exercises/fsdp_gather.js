@@ -4,7 +4,7 @@
 // every other member and assembles the whole tensor in member order. Checked by training equality (the
 // trainer gathers with it in forward and again in backward) and by the trace: p − 1 messages per gather, one to
 // each other member, each exactly the sender's chunk.
-import { intBetween, pick } from "../../web/exercise/params.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
 import { fail, labCase, messagesOf, programWith, trainingVerdict, unfinished } from "./lab_checks.js";
 
 const starter = `// FSDP: this rank holds only its chunk (shard) of a tensor of n values. Member i of the group dp holds chunk i;

@@ -2,9 +2,9 @@
 // trainer (lab_program.js); the whole trainer then runs on the Workers, and the verdict is training equality:
 // the parameters the ranks end with, assembled, against core.trainSingle's single-device run on the same
 // batches — plus, per exercise, what the trace shows about the communication. Pure functions, no DOM.
-import { esc } from "../../web/exercise/params.js";
-import { formatNumber, formatPercent, formatRatio, plural } from "../../web/units.js";
-import { fail, pass, unfinished } from "../../web/exercise/run_checks.js";
+import { esc } from "../../../web/exercise/params.js";
+import { formatNumber, formatPercent, formatRatio, plural } from "../../../web/units.js";
+import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { LAB_DEFAULTS, assembleParams, labInputs, labProgram, lossesFromProgress, maxRelativeDifference } from "../programs/lab_program.js";
 
 export { fail, pass, unfinished };

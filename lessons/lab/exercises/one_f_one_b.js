@@ -5,7 +5,7 @@
 // never fills, more is GPipe's memory — and, replayed with unit forward and backward times, the schedule finishes
 // in (m + P − 1)·(t_f + t_b), as 1F1B does (Narayanan et al. 2021): "newest pending backward first" and other
 // orders that respect the dependencies but not 1F1B's take longer, and the message says where the time goes.
-import { intBetween, pick } from "../../web/exercise/params.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
 import { fail, labCase, programWith, trainingVerdict } from "./lab_checks.js";
 
 const starter = `// The operations of pipeline stage \`stage\` (0 … stages − 1) for one training step of \`microBatches\`

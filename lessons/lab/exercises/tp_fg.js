@@ -2,7 +2,7 @@
 // forward and backward with every matrix product in place and no communication, and adds the two all-reduces
 // (g's in forward, f's in backward) and the residual at the right point. Checked by training equality and by
 // the trace: exactly two all-reduces of a (rows, D) activation per block per micro-batch.
-import { intBetween, pick } from "../../web/exercise/params.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
 import { fail, labCase, messagesOf, programWith, trainingVerdict } from "./lab_checks.js";
 
 const starter = `// One MLP block on a tensor-parallel rank: w.wIn holds F/tp ROWS of W_in, w.wOut the matching F/tp COLUMNS

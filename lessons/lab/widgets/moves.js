@@ -7,8 +7,8 @@
 // ranks t. So a row is a TP group (all-reduces of activations), a column inside a stage a DP group (gradients,
 // or the all-gathers and reduce-scatters of ZeRO/FSDP), and the arrows between stages the pipeline's sends.
 // Colours come from CSS (style.css "lab"), and every group kind also has its own line style and label.
-import { controlRow, select, slider } from "../../web/ui/controls.js";
-import { plural } from "../../web/units.js";
+import { controlRow, select, slider } from "../../../web/ui/controls.js";
+import { plural } from "../../../web/units.js";
 import { MODEL } from "./presets.js";
 
 const SVG = "http://www.w3.org/2000/svg";

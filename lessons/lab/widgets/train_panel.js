@@ -8,10 +8,10 @@
 // While it trains the controls are locked (the report always describes the run that produced it), a progress
 // bar counts steps and estimates the time left, and Stop ends the run; long training is not a hang, so there is
 // no time limit, only a watchdog for Workers that stop reporting (STALL_MS).
-import { button, chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { describeFailure } from "../../web/ui/run_output.js";
-import { formatNumber, formatSeconds, plural, withArticle } from "../../web/units.js";
+import { button, chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { describeFailure } from "../../../web/ui/run_output.js";
+import { formatNumber, formatSeconds, plural, withArticle } from "../../../web/units.js";
 import { labLayout, modelTensors } from "../programs/lab_grid.js";
 import {
   LAB_DEFAULTS, assembleParams, labInputs, labProgram, maxRelativeDifference, moeLoad, referenceRequest,

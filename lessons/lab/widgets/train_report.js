@@ -2,7 +2,7 @@
 // Worker actually held (stacked bars per rank, beside the accountant's closed form where one exists), the
 // bytes a step moved by kind (from the cluster's trace, beside the C++ strategy's own log where one exists) and,
 // with MoE blocks, the tokens each expert wanted and kept (the ranks' routers, beside core.trainSingleMoe's).
-import { formatBytes } from "../../web/units.js";
+import { formatBytes } from "../../../web/units.js";
 import { bytesByKind } from "../programs/lab_program.js";
 
 const PARTS = [["params", "parameters"], ["grads", "gradients"], ["optimizer", "optimizer state"],

@@ -4,8 +4,8 @@
 // shapes and L2 norms (worker/step_values.js) — and the messages in flight: forward on stage 0, the activation
 // send, the tensor-parallel all-reduce, backward, the gradient all-reduce, one statement at a time. The program
 // is shown read-only: it is the course's, the one Train runs.
-import { button } from "../../web/ui/controls.js";
-import { createEditor } from "../../web/ui/editor.js";
+import { button } from "../../../web/ui/controls.js";
+import { createEditor } from "../../../web/ui/editor.js";
 import { labLayout } from "../programs/lab_grid.js";
 import { labInputs, labProgram } from "../programs/lab_program.js";
 
@@ -36,7 +36,7 @@ export function mountTrainStep(figure, { clusters, config, before }) {
       "rank or all of them, or run to the next send/recv; the panel shows each rank's tensors with their shape and norm, " +
       "and the messages in flight. Continue finishes the step without stopping (a training step runs thousands of statements on each rank).";
     editor ??= createEditor(editorBox, { doc: labProgram(), label: "The lab's rank program (read-only)", readOnly: true });
-    steps ??= await import("../../web/exercise/step_through.js")
+    steps ??= await import("../../../web/exercise/step_through.js")
       .then((m) => m.mountStepThrough({ exercise: {}, editor, clusters, box: stepBox, freeContinue: true }));
     await steps.start({ ranks, inputs: labInputs(one) });
     box.scrollIntoView({ block: "nearest" });

@@ -4,8 +4,8 @@
 //
 // The checker trusts the trace: 2p messages, each rank sends exactly one to each neighbour, each message
 // is the one-number partial sum (≤ 64 B, not the raw data); then every rank's result is compared.
-import { esc, intBetween, pick, term } from "../../web/exercise/params.js";
-import { centralMessage, fail, hubOf, pass, sameNumber, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
+import { esc, intBetween, pick, term } from "../../../web/exercise/params.js";
+import { centralMessage, fail, hubOf, pass, sameNumber, sentBy, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
 
 const MAX_BYTES = 64;   // a number is 8 B; a small JSON value a few dozen; the raw block is far larger
 

@@ -2,8 +2,8 @@
 // bucketing, the "iron law" of a training step, and predicting a simulated broadcast or gather.
 // Answers come from the core (core.crossoverSize, messagesTime, messageTime, simulate); each exercise
 // also has a wrongAnswer, the mistake learners make most, which CI checks is rejected.
-import { pick } from "../../web/exercise/params.js";
-import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
+import { pick } from "../../../web/exercise/params.js";
+import { formatBytes, formatRate, formatSeconds } from "../../../web/units.js";
 
 const US = 1e-6;   // s per µs
 const GBS = 1e9;   // B/s per GB/s

@@ -14,11 +14,11 @@
 // virtual and exact (run.clock), it must equal M. A whole round trip (2M), the mean of the round trips, a
 // constant, or milliseconds land outside that window whenever the trace can tell them apart (always on the
 // judge; on a noisy Worker a mean can hide among delayed round trips), and the message names which it was.
-import { esc, intBetween, pick, pickSorted } from "../../web/exercise/params.js";
-import { formatBytes, formatSeconds } from "../../web/units.js";
+import { esc, intBetween, pick, pickSorted } from "../../../web/exercise/params.js";
+import { formatBytes, formatSeconds } from "../../../web/units.js";
 import {
   clockResolution, clockSkew, describeMessage, fail, median, ordinal, pass, undelivered, unfinished,
-} from "../../web/exercise/run_checks.js";
+} from "../../../web/exercise/run_checks.js";
 
 const LADDER = [8, 64, 512, 4096, 32768, 262144, 1048576];
 

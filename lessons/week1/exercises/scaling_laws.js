@@ -1,7 +1,7 @@
 // scaling_laws.js — Week 1's Amdahl exercises: from an observed speed-up back to the serial fraction
 // (Karp & Flatt's "experimentally determined serial fraction", 1990), and from that to the ceiling 1/s.
 // Answers come from core.amdahlSerialFraction and core.amdahlLimit.
-import { pick } from "../../web/exercise/params.js";
+import { pick } from "../../../web/exercise/params.js";
 
 // Observed speed-ups are a fraction f of N, rounded to one decimal so the prompt shows the exact value used.
 const drawRun = (rng) => {

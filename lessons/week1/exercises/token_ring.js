@@ -4,11 +4,11 @@
 //
 // The checker trusts the trace: exactly p messages, rank r's one message goes to (r + 1) mod p, and they
 // were sent in ring order 0, 1, …, p − 1; only then does it compare rank 0's result with start + Σ values.
-import { esc, intBetween, pick, term } from "../../web/exercise/params.js";
+import { esc, intBetween, pick, term } from "../../../web/exercise/params.js";
 import {
   bySendTime, centralMessage, clockSkew, fail, hubOf, ordinal, pass, reversedMessage, reversedRing, sameNumber, sentBy,
   undelivered, unfinished,
-} from "../../web/exercise/run_checks.js";
+} from "../../../web/exercise/run_checks.js";
 
 const starter = `// Runs on p ranks (2 to 16). Rank 0 gets ctx.input = { start, value }; the others { value }.
 // The token starts on rank 0 as ctx.input.start. Each rank adds its own value and passes the token

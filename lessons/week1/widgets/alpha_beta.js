@@ -1,8 +1,8 @@
 // alpha_beta.js — widget "alpha-beta": T(n) = α + β·n on log–log axes, with the latency floor α,
 // the bandwidth line β·n, and the crossover n* = α/β where they meet. Every number comes from the core.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
-import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { formatBytes, formatRate, formatSeconds } from "../../../web/units.js";
 
 const SIZES = Array.from({ length: 73 }, (_, i) => 10 ** (i / 8));  // 1 B … 1 GB, 8 points per decade
 

@@ -1,8 +1,8 @@
 // bucketing.js — widget "bucketing": sending N bytes as N/b buckets of b bytes costs
 // T(b) = (N/b)·(α + β·b) = (N/b)·α + β·N; a bucket achieves b/(b + n*) of the bandwidth.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
-import { formatBytes, formatCount, formatPercent as pct, formatRate, formatSeconds, plural } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { formatBytes, formatCount, formatPercent as pct, formatRate, formatSeconds, plural } from "../../../web/units.js";
 
 const MIB25 = 25 * 2 ** 20;  // PyTorch DDP's default bucket_cap_mb = 25
 

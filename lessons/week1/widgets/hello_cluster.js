@@ -1,9 +1,9 @@
 // hello_cluster.js — widget "hello-cluster": the ring greeting runs on p real Web Workers; each rank's
 // log gets its own pane, the measured timeline shows sends and waits, and the trace lists every message.
-import { button, controlRow, readout, slider } from "../../web/ui/controls.js";
-import { renderTimeline } from "../../web/ui/timeline.js";
-import { renderRankLogs } from "../../web/ui/run_output.js";
-import { formatSeconds, plural } from "../../web/units.js";
+import { button, controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { renderTimeline } from "../../../web/ui/timeline.js";
+import { renderRankLogs } from "../../../web/ui/run_output.js";
+import { formatSeconds, plural } from "../../../web/units.js";
 
 export function mountHelloCluster(figure, clusters, program) {
   const ranks = slider({ label: "Ranks p", min: 2, max: 8, step: 1, value: 4, format: String });

@@ -1,8 +1,8 @@
 // iron_law.js — widget "iron-law": a step computes for C and communicates for M = α + β·G. Without overlap
 // it lasts C + M, with perfect overlap max(C, M) (core.stepTime). Drawn as two bars of HTML, which re-theme
 // and print like text.
-import { controlRow, readout, slider } from "../../web/ui/controls.js";
-import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
+import { controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { formatBytes, formatRate, formatSeconds } from "../../../web/units.js";
 
 function bar(label, segments, scale) {
   const row = document.createElement("div");

@@ -1,9 +1,9 @@
 // pingpong.js — widget "ping-pong": measure α and β of this browser. Two real Workers bounce messages
 // of 8 B … 4 MB (the reference solution of the ping-pong exercise, so what runs here is what CI tests);
 // the core fits T(n) = α + β·n to the medians by least squares.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { button, chartBox, controlRow, readout } from "../../web/ui/controls.js";
-import { formatBytes, formatNumber, formatRate, formatSeconds, plural } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { button, chartBox, controlRow, readout } from "../../../web/ui/controls.js";
+import { formatBytes, formatNumber, formatRate, formatSeconds, plural } from "../../../web/units.js";
 
 const SIZES = [8, 64, 512, 4096, 32768, 262144, 1048576, 4194304];
 

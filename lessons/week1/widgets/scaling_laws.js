@@ -1,8 +1,8 @@
 // scaling_laws.js — widget "scaling-laws": Amdahl's fixed-size speed-up against Gustafson's scaled
 // speed-up for N = 1 … 1024 processors and a chosen serial fraction s.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { button, chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
-import { formatPercent as pct, formatRatio as x } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { button, chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { formatPercent as pct, formatRatio as x } from "../../../web/units.js";
 
 const NS = Array.from({ length: 41 }, (_, i) => 2 ** (i / 4));  // 1 … 1024
 

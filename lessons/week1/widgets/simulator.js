@@ -1,9 +1,9 @@
 // simulator.js — widget "simulator": a scenario from the course runs in the core's discrete-event
 // simulator; the per-rank timeline shows compute, send and wait spans, and the total is compared
 // with the closed form the lesson derives.
-import { controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { renderTimeline } from "../../web/ui/timeline.js";
-import { formatBytes, formatRate, formatSeconds, plural } from "../../web/units.js";
+import { controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { renderTimeline } from "../../../web/ui/timeline.js";
+import { formatBytes, formatRate, formatSeconds, plural } from "../../../web/units.js";
 
 // Each scenario: its closed form in words and in numbers (p ranks, T = α + β·n, c = compute time).
 const SCENARIOS = {

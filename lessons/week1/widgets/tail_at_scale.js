@@ -1,8 +1,8 @@
 // tail_at_scale.js — widget "tail-at-scale": P_any(N) = 1 − (1 − q)^N, the chance that at least one of N
 // workers is slow in a step (Dean & Barroso 2013), from the core.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
-import { formatCount, formatPercent as pct, plural } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { formatCount, formatPercent as pct, plural } from "../../../web/units.js";
 
 const NS = Array.from({ length: 33 }, (_, i) => 10 ** (i / 8));  // 1 … 10 000
 

@@ -5,9 +5,9 @@
 //
 // The checker reads the trace: log₂p messages per rank, the i-th to a partner r XOR 2^j (each j once) and
 // carrying 2^i blocks; then it compares every rank's result with the inputs of the case, block by block.
-import { intBetween, pick } from "../../web/exercise/params.js";
-import { formatBytes } from "../../web/units.js";
-import { centralMessage, fail, hubOf, pass, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
+import { formatBytes } from "../../../web/units.js";
+import { centralMessage, fail, hubOf, pass, sentBy, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
 import { BYTES_PER_NUMBER, asNumbers, nonZeroInt, plainArrayNote, replayNote, isPowerOfTwo } from "./collective_checks.js";
 
 const starter = `// Runs on p = 2, 4, 8 or 16 ranks. ctx.input = { block: [b numbers] }, this rank's block.

@@ -3,8 +3,8 @@
 // learner's trace in the core's simulator to compare it with the closed form and the lower bound.
 // Pure functions, no DOM: the page and the Node tests use them alike. The checkers judge the recorded
 // trace and the returned values, never what a program says about itself (Week 1's run_checks.js).
-import { esc } from "../../web/exercise/params.js";
-import { formatSeconds } from "../../web/units.js";
+import { esc } from "../../../web/exercise/params.js";
+import { formatSeconds } from "../../../web/units.js";
 
 // The reference cluster a learner's trace is replayed on: α = 5 µs, 25 GB/s (β = 4·10⁻¹¹ s/B).
 export const REFERENCE_NET = { alpha: 5e-6, beta: 1 / 25e9 };

@@ -2,8 +2,8 @@
 // Gropp 2005): ring all-reduce time, the message size where ring overtakes recursive doubling, a pipelined
 // chain broadcast, and NCCL's bus bandwidth. Answers come from the core (collectiveCost, messagesTime,
 // busBandwidth); each exercise has a wrongAnswer — the mistake learners make most — which CI checks fails.
-import { pick } from "../../web/exercise/params.js";
-import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
+import { pick } from "../../../web/exercise/params.js";
+import { formatBytes, formatRate, formatSeconds } from "../../../web/units.js";
 
 const US = 1e-6;   // s per µs
 const GBS = 1e9;   // B/s per GB/s

@@ -5,9 +5,9 @@
 //
 // The checker reads the trace (log₂p messages per rank, the i-th to r XOR 2^j and carrying n/2^(i+1)
 // numbers) and recomputes each rank's block sum from the case's inputs.
-import { intBetween, pick } from "../../web/exercise/params.js";
-import { formatBytes } from "../../web/units.js";
-import { centralMessage, fail, hubOf, pass, sentBy, undelivered, unfinished } from "../../web/exercise/run_checks.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
+import { formatBytes } from "../../../web/units.js";
+import { centralMessage, fail, hubOf, pass, sentBy, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
 import { BYTES_PER_NUMBER, asNumbers, describeWrongSum, nonZeroInt, plainArrayNote, replayNote } from "./collective_checks.js";
 
 const starter = `// Runs on p = 2, 4, 8 or 16 ranks. ctx.input = { data: [n numbers] } with n = p·b: p blocks of b numbers.

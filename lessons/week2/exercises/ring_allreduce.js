@@ -6,11 +6,11 @@
 // The checker never trusts the program: it reads the trace (every message goes to the right neighbour,
 // 2(p − 1) messages per rank, each one chunk of 8-byte numbers) and recomputes the sum from the case's
 // own inputs; a wrong sum is explained by whose contributions a chunk misses or counts twice.
-import { intBetween, pick } from "../../web/exercise/params.js";
-import { formatBytes } from "../../web/units.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
+import { formatBytes } from "../../../web/units.js";
 import {
   centralMessage, fail, hubOf, pass, reversedMessage, reversedRing, sentBy, undelivered, unfinished,
-} from "../../web/exercise/run_checks.js";
+} from "../../../web/exercise/run_checks.js";
 import {
   BYTES_PER_NUMBER, asNumbers, chunkOf, chunkText, describeWrongSum, nonZeroInt, plainArrayNote, replayNote,
 } from "./collective_checks.js";

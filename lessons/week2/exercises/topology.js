@@ -6,8 +6,8 @@
 // rank's next send waits for what it receives — so the ring moves at the pace of the cross-node hop:
 // T = 2(p − 1)·(α_intra + α_inter + β_inter·n/p), a cross-node message paying both hops' latencies
 // (core/net/hierarchical.cpp: cut-through, T = Σ α_hop + β_max·n).
-import { pick } from "../../web/exercise/params.js";
-import { formatBytes, formatRate } from "../../web/units.js";
+import { pick } from "../../../web/exercise/params.js";
+import { formatBytes, formatRate } from "../../../web/units.js";
 
 const US = 1e-6, GBS = 1e9;
 const INTRA_ALPHA_US = 1, INTER_ALPHA_US = 5;

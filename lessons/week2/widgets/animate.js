@@ -1,9 +1,9 @@
 // animate.js — widget "animate": any collective algorithm on p ranks, step by step. The core generates the
 // schedule and simulates it; the table shows which ranks' contributions each slot of each rank holds after
 // every batch of arrivals. "Run on Workers" executes the same schedule on real Workers with real data.
-import { button, controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { renderTimeline } from "../../web/ui/timeline.js";
-import { formatSeconds, plural } from "../../web/units.js";
+import { button, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { renderTimeline } from "../../../web/ui/timeline.js";
+import { formatSeconds, plural } from "../../../web/units.js";
 import { describeHolding, initialHoldings, replaySchedule } from "./schedule_replay.js";
 import { RUN_SCHEDULE, initialValue, scheduleInputs } from "../programs/run_schedule.js";
 

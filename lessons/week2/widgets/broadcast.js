@@ -1,9 +1,9 @@
 // broadcast.js — widget "broadcast": time against message size for the linear, binomial-tree and
 // scatter + all-gather broadcasts (core.collectiveCost) and a pipelined chain of k segments,
 // (p + k − 2)·(α + β·n/k) (core.messagesTime), with the lower bound.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
-import { formatBytes, formatSeconds } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { formatBytes, formatSeconds } from "../../../web/units.js";
 
 const ALGORITHMS = ["linear", "binomial-tree", "scatter-allgather"];
 

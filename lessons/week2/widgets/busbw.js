@@ -1,9 +1,9 @@
 // busbw.js — widget "busbw": NCCL's algorithm bandwidth algbw = n / t and bus bandwidth busbw = algbw × factor
 // (2(p−1)/p for all-reduce) of a simulated ring all-reduce, against message size: busbw climbs towards the
 // link speed once n is well above the latency-bound regime.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
-import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { formatBytes, formatRate, formatSeconds } from "../../../web/units.js";
 
 export function mountBusBandwidth(figure, core) {
   const ranks = slider({ label: "Ranks p", min: 2, max: 16, step: 1, value: 8, format: String, onInput: draw });

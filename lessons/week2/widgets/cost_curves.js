@@ -1,8 +1,8 @@
 // cost_curves.js — widgets "time-vs-size" and "time-vs-p": the closed-form time of every all-reduce
 // algorithm (core.collectiveCost) against message size or rank count, with the lower bound.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
-import { formatBytes, formatRatio, formatRate, formatSeconds } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { formatBytes, formatRatio, formatRate, formatSeconds } from "../../../web/units.js";
 
 const ALGORITHMS = ["naive", "ring", "recursive-doubling", "rabenseifner"];
 

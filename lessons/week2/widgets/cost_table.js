@@ -1,8 +1,8 @@
 // cost_table.js — widgets "cost-counter" and "gather-scatter": per algorithm, the rounds (messages on the
 // busiest rank), bytes on the busiest rank, the closed-form time and the simulated time — counted from the
 // core's schedule, so the table and the formula can be checked against each other.
-import { controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { formatBytes, formatRate, formatSeconds } from "../../web/units.js";
+import { controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { formatBytes, formatRate, formatSeconds } from "../../../web/units.js";
 
 // Messages and bytes sent by the busiest rank of a schedule.
 export function countSchedule(schedule) {

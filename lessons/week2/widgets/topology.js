@@ -1,8 +1,8 @@
 // topology.js — widget "topology": one collective on a chosen network. The core simulates the schedule with
 // link contention; the readout compares with the contention-free closed form and names the busiest link.
-import { controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { renderTimeline } from "../../web/ui/timeline.js";
-import { formatBytes, formatSeconds, plural } from "../../web/units.js";
+import { controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { renderTimeline } from "../../../web/ui/timeline.js";
+import { formatBytes, formatSeconds, plural } from "../../../web/units.js";
 
 const TOPOLOGIES = [["fully-connected", "switch (fully connected)"], ["ring", "ring"], ["torus2d", "2-D torus"],
   ["hierarchical", "nodes × devices (2 tiers)"]];

@@ -2,7 +2,7 @@
 // rows/k rows, sums their gradients locally, and synchronises ONCE: the same step as a k× larger batch per
 // replica, with 1/k of the communication per sample. Checked by training equality with one device on the whole
 // batch, and by the trace: exactly one all-reduce of Ψ values per step.
-import { intBetween, pick } from "../../web/exercise/params.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
 import { sourceOf } from "../programs/dp_program.js";
 import { allReducesOf, dpCase, fail, programWith, trainingVerdict } from "./dp_checks.js";
 

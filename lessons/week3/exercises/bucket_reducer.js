@@ -4,8 +4,8 @@
 // trace shows (count, size, order), and by when each was launched (the trainer counts launches after every
 // gradient backward produces; in the judge cluster's exact clock, also bucket 0's first message against the end
 // of backward).
-import { intBetween, pick } from "../../web/exercise/params.js";
-import { formatBytes, plural } from "../../web/units.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
+import { formatBytes, plural } from "../../../web/units.js";
 import { bucketRanges, sourceOf } from "../programs/dp_program.js";
 import { allReducesOf, dpCase, fail, programWith, trainingVerdict } from "./dp_checks.js";
 

@@ -2,8 +2,8 @@
 // spends as long in latency as in bandwidth. Below it, DDP's buckets are α-bound (merge them); above it, bigger
 // buckets buy little and delay the first launch. The answer is the core's collectiveCost split into its α part
 // (cost at n = 0) and its β slope; the usual mistake is Week 1's n* = α/β, which forgets the ring's p.
-import { pick } from "../../web/exercise/params.js";
-import { formatRate } from "../../web/units.js";
+import { pick } from "../../../web/exercise/params.js";
+import { formatRate } from "../../../web/units.js";
 
 const net = (p) => ({ alpha: p.alphaUs * 1e-6, beta: 1 / (p.bwGBs * 1e9), gamma: 0 });
 

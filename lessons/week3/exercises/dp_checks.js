@@ -2,9 +2,9 @@
 // trainer (programs/ddp_sync.js); the whole trainer then runs on the Workers and is judged by training equality
 // — every replica's parameters against core.trainSingle on the same batches — and by what the trace shows about
 // the all-reduces (how many, how large, launched when). Pure functions, no DOM.
-import { esc } from "../../web/exercise/params.js";
-import { fail, pass, unfinished } from "../../web/exercise/run_checks.js";
-import { formatNumber, formatPercent, formatRatio, plural } from "../../web/units.js";
+import { esc } from "../../../web/exercise/params.js";
+import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
+import { formatNumber, formatPercent, formatRatio, plural } from "../../../web/units.js";
 import { dpConfig, dpInputs, dpProgram, lossesFromProgress, relativeDifference, replicaGap } from "../programs/dp_program.js";
 
 export { fail, pass };

@@ -8,9 +8,9 @@
 // The checker recomputes every ratio from the case's whole tensors, reads the trace (only 2T numbers may travel per
 // message: shards must stay where they are), and names the mistake a wrong ratio comes from: a shard's own norms,
 // summed norms, a missing square root, or a denominator without β‖w‖.
-import { intBetween, pick } from "../../web/exercise/params.js";
-import { formatNumber } from "../../web/units.js";
-import { fail, pass, undelivered, unfinished } from "../../web/exercise/run_checks.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
+import { formatNumber } from "../../../web/units.js";
+import { fail, pass, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
 
 const BYTES_PER_NUMBER = 8;
 

@@ -5,8 +5,8 @@
 //                               and link (core.commBoundBatch; the JAX scaling book's C/W)
 //   w3-strong-64      (numeric) the strong-scaling speed-up at P = 64 (core.dpScaling), whose usual mistake is
 //                               answering with the weak-scaling one
-import { pick } from "../../web/exercise/params.js";
-import { formatCount, formatRate, formatSI } from "../../web/units.js";
+import { pick } from "../../../web/exercise/params.js";
+import { formatCount, formatRate, formatSI } from "../../../web/units.js";
 import { BASE, finalLoss, scaled, train } from "../large_batch_setup.js";
 import { FLOPS, MIXED, MODEL, commBound, linkOf, scaling } from "../scaling_setup.js";
 

@@ -2,7 +2,7 @@
 // (the last batch of an epoch, a data loader without drop_last, heterogeneous workers). Each replica's gradient is
 // the mean over ITS rows; the full-batch gradient weighs every row alike: Σ_d rows_d·g_d / Σ_d rows_d. Checked by
 // training equality with one device on unequal shards, and by the trace: one all-reduce per step.
-import { intBetween } from "../../web/exercise/params.js";
+import { intBetween } from "../../../web/exercise/params.js";
 import { sourceOf } from "../programs/dp_program.js";
 import { allReducesOf, dpCase, fail, programWith, trainingVerdict } from "./dp_checks.js";
 

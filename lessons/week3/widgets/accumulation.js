@@ -2,9 +2,9 @@
 // Left, exactness: core.trainCompare("dp-accumulate") beside one device on the whole batch, and the bytes a
 // replica sends per step (the same for every k). Right, cost: the worked example's step priced by stepCost for
 // k = 1 … 32, the share spent communicating (no overlap).
-import { chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { formatBytes, formatNumber, formatPercent } from "../../web/units.js";
+import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { formatBytes, formatNumber, formatPercent } from "../../../web/units.js";
 import { accumulationShare } from "../calcs.js";
 
 const KS = [1, 2, 4, 8, 16, 32];

@@ -1,9 +1,9 @@
 // comm_wall.js — widget "comm-wall": the time to all-reduce a 50 MB gradient against P (ring, closed form,
 // core.collectiveCost) on NVLink and InfiniBand, and what is left of it once a bucketed DDP overlaps it with
 // backward (core.ddpVariants on a model of exactly 50 MB of fp32 gradients).
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { formatCount, formatPercent, formatSeconds } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { formatCount, formatPercent, formatSeconds } from "../../../web/units.js";
 import { LINK_CHOICES, WALL_DEVICES, WALL_ROWS, allReduceTime, ddpStep, linkOf } from "../scaling_setup.js";
 
 const STEP_DEVICES = WALL_DEVICES.filter((p) => p <= 64);  // the step model builds every rank's schedule

@@ -2,9 +2,9 @@
 // (per tensor, no overlap), flat (one bucket, no overlap), bucketed with and without overlap — against bucket
 // size, on a link the learner picks; and one priced step of the bucketed DDP, compute (the GPU) and communication
 // (the link) drawn on two lanes.
-import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { formatBytes, formatPercent, formatRate, formatSeconds } from "../../web/units.js";
+import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { formatBytes, formatPercent, formatRate, formatSeconds } from "../../../web/units.js";
 import { renderPhases } from "../../lab/widgets/phase_timeline.js";
 import { EXAMPLE, PSI, priceDdps } from "../calcs.js";
 

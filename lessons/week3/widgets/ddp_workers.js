@@ -4,14 +4,14 @@
 // against one device, and draws the bucketed run's last step per Worker on two lanes: compute (the core's
 // kernels) and communication (each bucket's all-reduce from launch to completion). "Sweep" measures the bucketed
 // step time against bucket size. Wall-clock times on the learner's machine: Workers share its cores.
-import { button, chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { describeFailure } from "../../web/ui/run_output.js";
-import { formatBytes, formatSeconds, plural } from "../../web/units.js";
+import { button, chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { describeFailure } from "../../../web/ui/run_output.js";
+import { formatBytes, formatSeconds, plural } from "../../../web/units.js";
 import { renderPhases } from "../../lab/widgets/phase_timeline.js";
 import { dpConfig, dpInputs, dpProgram, relativeDifference, replicaGap } from "../programs/dp_program.js";
 import { allReducesOf } from "../exercises/dp_checks.js";
-import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { coreTasks } from "../../../web/lesson/core_tasks.js";
 
 const tasks = coreTasks(new URL("../dp_reference.js", import.meta.url));   // the single-device run, off the main thread
 

@@ -2,11 +2,11 @@
 // Workers (or one P of the learner's choice), the same model and global batch each time; every run's loss curve
 // over the single-device one (core.trainSingle), and a report of how far each run's parameters are from one device
 // and how many steps per second it made. Runs one after another, so their speeds are comparable; Stop ends them.
-import { button, chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { describeFailure } from "../../web/ui/run_output.js";
-import { formatNumber, plural } from "../../web/units.js";
-import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { button, chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { describeFailure } from "../../../web/ui/run_output.js";
+import { formatNumber, plural } from "../../../web/units.js";
+import { coreTasks } from "../../../web/lesson/core_tasks.js";
 import { dpConfig, dpInputs, dpProgram, lossesFromProgress, relativeDifference, replicaGap } from "../programs/dp_program.js";
 
 // 840 rows divide among any P ≤ 8; overlap on (bucketed DDP), as PyTorch runs it.

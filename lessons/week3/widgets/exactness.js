@@ -1,8 +1,8 @@
 // exactness.js — widgets "exactness" (section 1) and "unequal" (section 5): the teacher task's full-batch gradient
 // against the mean, the sum and the row-weighted mean of its shards' gradients (programs/shard_gradients.js: the
 // trainer's own forward and backward, fp64), and what a forgotten 1/P does to one SGD and one Adam step.
-import { controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { formatNumber, formatPercent, formatRatio, plural } from "../../web/units.js";
+import { controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { formatNumber, formatPercent, formatRatio, plural } from "../../../web/units.js";
 import { EXACT_BATCH, shardExperiment, sumVersusMean } from "../programs/shard_gradients.js";
 
 const num = (x) => formatNumber(x, { digits: 2 });

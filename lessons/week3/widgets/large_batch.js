@@ -3,10 +3,10 @@
 // a rate that diverges is a curve that blows up, with the step it diverged at marked (divergedAt). Warm-up on or
 // off; LARS and LAMB show each layer's trust ratio per step; a button runs the linear-scaling experiment for all four.
 // The trainings (4 per view, 32 for the experiment: seconds on a slow machine) run in a Worker (core_tasks.js).
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { button, chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
-import { formatNumber } from "../../web/units.js";
-import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { button, chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { formatNumber } from "../../../web/units.js";
+import { coreTasks } from "../../../web/lesson/core_tasks.js";
 import { BASE, DEVICES, LOCAL_BATCH, OPTIMIZERS, SWEEPS, finalLoss, warmupSteps } from "../large_batch_setup.js";
 
 const tasks = coreTasks(new URL("../large_batch_setup.js", import.meta.url));

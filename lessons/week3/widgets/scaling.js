@@ -1,9 +1,9 @@
 // scaling.js — widget "scaling": speed-up of data parallelism against P for a fixed global batch (strong
 // scaling) and a fixed batch per device (weak scaling), against ideal, priced by the core's step model
 // (core.dpScaling) on the lab's hardware; and the per-device batch below which DP is communication-bound.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { formatCount, formatPercent, formatRatio } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { formatCount, formatPercent, formatRatio } from "../../../web/units.js";
 import { DEVICES, LINK_CHOICES, STRONG_BATCH, WEAK_BATCH, commBound, linkOf, scaling } from "../scaling_setup.js";
 
 export function mountScaling(figure, core) {

@@ -3,10 +3,10 @@
 // batch and for a fixed batch per Worker; speed-up = rows/s over one Worker's, from the median step time. The
 // Workers share the machine's cores (navigator.hardwareConcurrency), so beyond that many the compute does not
 // divide any more: the measured curve shows the same wall as the priced one, for a different reason.
-import { button, chartBox, controlRow, readout } from "../../web/ui/controls.js";
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { describeFailure } from "../../web/ui/run_output.js";
-import { formatCount, formatNumber, formatRatio, formatSeconds, plural } from "../../web/units.js";
+import { button, chartBox, controlRow, readout } from "../../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { describeFailure } from "../../../web/ui/run_output.js";
+import { formatCount, formatNumber, formatRatio, formatSeconds, plural } from "../../../web/units.js";
 import { dpInputs, dpProgram } from "../programs/dp_program.js";
 import { ddpConfig } from "./ddp_workers.js";
 

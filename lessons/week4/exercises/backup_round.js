@@ -4,7 +4,7 @@
 // Workers, from the trace and the workers' versions: every round averaged exactly W − b gradients of that round,
 // and they were the first to arrive (no gradient of the round that came earlier was passed over); the run replays
 // exactly.
-import { intBetween, pick } from "../../web/exercise/params.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
 import { sourceOf } from "../programs/ps_program.js";
 import { fail, pass, programWith, psCase, ranksOf, replayVerdict, summarizeResult } from "./ps_checks.js";
 

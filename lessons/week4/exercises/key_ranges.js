@@ -3,8 +3,8 @@
 // and assemble every pull by the same ranges. Checked on the run: the shards' ranges tile [0, Ψ) in order, no
 // shard holds more than one key more than another, the trace shows each shard receiving bytes in proportion to
 // its range, and the run replays exactly.
-import { intBetween, pick } from "../../web/exercise/params.js";
-import { formatBytes, formatCount } from "../../web/units.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
+import { formatBytes, formatCount } from "../../../web/units.js";
 import { sourceOf } from "../programs/ps_program.js";
 import { fail, pass, programWith, psCase, ranksOf, replayVerdict, summarizeResult } from "./ps_checks.js";
 

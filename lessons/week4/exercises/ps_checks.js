@@ -4,9 +4,9 @@
 // worker computed on, the order the shards applied gradients in, the trace — and by a replay that recomputes
 // every gradient at the parameters it was computed at and every update in the order applied (ps_program.js),
 // which must end exactly at the shards' θ. Pure functions, no DOM.
-import { fail, pass, unfinished } from "../../web/exercise/run_checks.js";
-import { intBetween } from "../../web/exercise/params.js";
-import { formatNumber, plural } from "../../web/units.js";
+import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
+import { intBetween } from "../../../web/exercise/params.js";
+import { formatNumber, plural } from "../../../web/units.js";
 import { PS_DEFAULTS, psInputs, psProgram, replayGap, replayRun, serversOf, workersOf } from "../programs/ps_program.js";
 
 export { fail, pass };

@@ -5,8 +5,8 @@
 //   w4-servers        the fewest shards K with the servers no longer the bottleneck (mistake: one, "a server's link is as fast as a worker's")
 //   w4-ssp-stall      SSP's stall fraction with fixed speeds                    (mistake: the 1/(s + 1) rule of thumb)
 //   w4-hogwild        Hogwild!'s collision rate 1 − q^(T−1), q = C(n−k, k)/C(n, k)   (mistake: the k = 1 formula)
-import { pick } from "../../web/exercise/params.js";
-import { formatBytes, formatSeconds } from "../../web/units.js";
+import { pick } from "../../../web/exercise/params.js";
+import { formatBytes, formatSeconds } from "../../../web/units.js";
 import { ETHERNET } from "../ps_setup.js";
 
 export const barrier = {

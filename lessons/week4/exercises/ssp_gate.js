@@ -4,7 +4,7 @@
 // from what the workers computed on — exact on the Workers as in the judge, no clocks compared: at every clock
 // every worker started, the parameters it pulled had seen the slowest worker's c − s clocks (never fewer), some
 // worker did run the full s clocks ahead (the gate is not stricter than SSP), and the run replays exactly.
-import { intBetween, pick } from "../../web/exercise/params.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
 import { sourceOf } from "../programs/ps_program.js";
 import { fail, pass, programWith, psCase, ranksOf, replayVerdict, summarizeResult } from "./ps_checks.js";
 

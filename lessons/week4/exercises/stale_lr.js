@@ -2,8 +2,8 @@
 // η/(τ + 1) (Zhang et al. 2016), where τ — how many updates the shard applied since the worker pulled — is
 // computed from versions. Checked on an asynchronous run (ASP) on the Workers: the τ the shard recorded for every
 // update equals the one its versions imply, and a replay with η/(τ + 1) ends exactly at the shards' θ.
-import { intBetween, pick } from "../../web/exercise/params.js";
-import { formatNumber } from "../../web/units.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
+import { formatNumber } from "../../../web/units.js";
 import { replayGap, replayRun, sourceOf } from "../programs/ps_program.js";
 import { EQUALITY, fail, pass, programWith, psCase, ranksOf, replayVerdict, summarizeResult } from "./ps_checks.js";
 

@@ -2,10 +2,10 @@
 // compute times are exponential (mean 1 s); the first P win. Mean round time against b, simulated over 400 rounds
 // (ps_setup.backupSweep → core.simulateParamServer, backup regime, in a Worker) beside E[P-th of P + b] =
 // H_{P+b} − H_b (core.expectedOrderStatisticExponential).
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { formatPercent, formatRatio, formatSeconds } from "../../web/units.js";
-import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { formatPercent, formatRatio, formatSeconds } from "../../../web/units.js";
+import { coreTasks } from "../../../web/lesson/core_tasks.js";
 
 const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 

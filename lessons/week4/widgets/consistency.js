@@ -4,8 +4,8 @@
 // reads it allows, which it forbids and how long a forbidden one would have had to wait; below, what enforcing the
 // model costs the whole run (the same workers under BSP, SSP(1), ASP). The models are clock bounds (ps_setup.MODELS).
 import { drawInterleaving } from "./interleaving.js";
-import { controlRow, readout, select } from "../../web/ui/controls.js";
-import { formatPercent, formatSeconds } from "../../web/units.js";
+import { controlRow, readout, select } from "../../../web/ui/controls.js";
+import { formatPercent, formatSeconds } from "../../../web/units.js";
 import { MODELS, consistencyReads } from "../ps_setup.js";
 
 const RULE = {

@@ -2,10 +2,10 @@
 // each example touching k = sparsity·n of them), as the core's Hogwild! simulation runs it (ps_setup.hogwildGrid →
 // core.hogwild, three runs in a Worker): loss against updates, the measured collision rate against
 // 1 − q^(T−1), q = C(n−k, k)/C(n, k), and the writes lost without atomic adds.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { formatCount, formatNumber, formatPercent } from "../../web/units.js";
-import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { formatCount, formatNumber, formatPercent } from "../../../web/units.js";
+import { coreTasks } from "../../../web/lesson/core_tasks.js";
 
 const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 

@@ -3,7 +3,7 @@
 // (✓) or forbidden (✗) under the chosen consistency model; a forbidden read gets a dashed arrow to the write it
 // would have to wait for. Colours are the page's CSS variables, so the drawing follows the theme without a redraw.
 // The table beside it in the widget is its text alternative.
-import { formatSeconds } from "../../web/units.js";
+import { formatSeconds } from "../../../web/units.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const node = (name, attrs = {}, text) => {

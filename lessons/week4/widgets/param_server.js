@@ -3,10 +3,10 @@
 // simulates three synchronous rounds (ps_setup.psRound → core.simulateParamServer: the busiest link and its busy
 // time) beside the closed form of one round's pushes (core.psBandwidth) and the K where the servers stop being the
 // bottleneck (core.psServersToBalance). Up to 32 simulations: in a Worker (core_tasks.js).
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
-import { formatBytes, formatCount, formatSeconds } from "../../web/units.js";
-import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { formatBytes, formatCount, formatSeconds } from "../../../web/units.js";
+import { coreTasks } from "../../../web/lesson/core_tasks.js";
 
 const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));
 

@@ -3,10 +3,10 @@
 // workers, next to the simulator (core.trainParamServer) on the same speed model. Every run is replayed from its
 // own record (ps_program.js replayRun) and must end exactly at the shard's θ. The Workers' staleness is real: two
 // runs of the same settings apply the updates in different orders; the simulator's is the same every time.
-import { button, chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { describeFailure } from "../../web/ui/run_output.js";
-import { formatNumber, formatSeconds, plural } from "../../web/units.js";
+import { button, chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { describeFailure } from "../../../web/ui/run_output.js";
+import { formatNumber, formatSeconds, plural } from "../../../web/units.js";
 import { WORKERS_DEMO, demoSpeed, finalLoss, histogram, lossCurve, psConfig, psInputs, psProgram, replayGap, replayRun,
          serversOf, simulateRun, stalenessOf } from "../programs/ps_program.js";
 

@@ -1,9 +1,9 @@
 // regimes.js — widget "regimes": the six workers of section 1 (fixed mean speeds [1, 1, 1, 1, 3, 5], 0.1 s per unit)
 // run 8 clocks under BSP, SSP(s) or ASP; each worker's timeline (compute, push, wait for the reply) as the core's
 // parameter server simulates it (ps_setup.regimeRun → core.simulateParamServer, under a millisecond: on the page).
-import { renderTimeline } from "../../web/ui/timeline.js";
-import { controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { formatPercent, formatSeconds } from "../../web/units.js";
+import { renderTimeline } from "../../../web/ui/timeline.js";
+import { controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { formatPercent, formatSeconds } from "../../../web/units.js";
 import { STRAGGLER_SPEEDS, regimeRun } from "../ps_setup.js";
 
 export function mountRegimes(figure, core) {

@@ -1,10 +1,10 @@
 // ssp_tradeoff.js — widget "ssp-tradeoff": SSP(s) for s ∈ {0, 1, 2, 4, 8, 16}, six workers, 60 clocks each, training
 // the teacher task (ps_setup.sspTradeoff → core.trainParamServer, six runs in a Worker): the stall fraction beside
 // its fixed-speed closed form (core.sspStallFixedSpeeds), the time to finish and the final loss.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
-import { formatNumber, formatPercent, formatSeconds } from "../../web/units.js";
-import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { formatNumber, formatPercent, formatSeconds } from "../../../web/units.js";
+import { coreTasks } from "../../../web/lesson/core_tasks.js";
 
 const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 

@@ -1,11 +1,11 @@
 // staleness.js — widget "staleness": the teacher task trained by asynchronous SGD whose every update is τ updates
 // stale (τ + 1 equally fast workers: ps_setup.staleCurves → core.trainParamServer, four runs in a Worker), loss
 // against updates for τ ∈ {0, 2, 8, 20}, with the staleness-aware rate η/(τ + 1) as an option.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
-import { formatNumber } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { formatNumber } from "../../../web/units.js";
 import { LR, TAUS, UPDATES } from "../ps_setup.js";
-import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { coreTasks } from "../../../web/lesson/core_tasks.js";
 
 const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 

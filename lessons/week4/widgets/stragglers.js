@@ -2,11 +2,11 @@
 // by the core's parameter server (ps_setup.stragglerRounds → core.simulateParamServer, in a Worker: core_tasks.js), with the
 // expected slowest-of-W compute time in closed form (core.expectedRoundCompute; H_W/λ when all are exponential
 // and equal) and the simulated mean drawn on it.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
-import { formatCount, formatPercent, formatRatio, formatSeconds } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { formatCount, formatPercent, formatRatio, formatSeconds } from "../../../web/units.js";
 import { ROUNDS, SPEED_CHOICES, STRAGGLER_SPEEDS } from "../ps_setup.js";
-import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { coreTasks } from "../../../web/lesson/core_tasks.js";
 
 const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 

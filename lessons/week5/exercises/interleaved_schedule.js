@@ -3,7 +3,7 @@
 // pipeline runs on the Workers; checked: training equals one device, every device held no more chunk activations
 // than interleaved 1F1B does (the core's count), and the lists replayed with unit times finish at
 // (v·m + P − 1)·(t_f + t_b) — the core's makespan, a bubble (P − 1)/(v·m) of the ideal (Narayanan et al. 2021).
-import { intBetween, pick } from "../../web/exercise/params.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
 import { sourceOf } from "../programs/pipe_program.js";
 import { coreSchedule, fail, overPeak, pipeCase, programWith, summarizeResult, trainingVerdict, unitMakespan } from "./pipe_checks.js";
 

@@ -3,9 +3,9 @@
 // local, W_out by the matching columns, one all-reduce of the output per block forward. Checked on the run: every
 // rank's output equals the single-device blocks' to 1e-12, and the trace shows per block exactly one all-reduce's
 // bytes, 2(t − 1)/t · rows·D·8 from every rank, and no all-gather.
-import { intBetween, pick } from "../../web/exercise/params.js";
-import { fail, pass, unfinished } from "../../web/exercise/run_checks.js";
-import { formatBytes, formatNumber, plural } from "../../web/units.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
+import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
+import { formatBytes, formatNumber, plural } from "../../../web/units.js";
 import { messagesOf } from "../../lab/exercises/lab_checks.js";
 import { megatronInputs, megatronProgram, singleDeviceForward } from "../programs/megatron_program.js";
 

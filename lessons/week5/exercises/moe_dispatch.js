@@ -4,9 +4,9 @@
 // tokens and weights them by the gate. Checked on the run: the loss of the gathered outputs equals
 // core.expertParallel's (the single-device layer's to 1e-15) to 1e-12, every token's output the reference's, the
 // dropped assignments the core's, and the trace: every rank sends (R − 1)·(E/R)·C·D·8 bytes in each all-to-all.
-import { intBetween, pick } from "../../web/exercise/params.js";
-import { fail, pass, unfinished } from "../../web/exercise/run_checks.js";
-import { formatBytes, formatNumber, plural } from "../../web/units.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
+import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
+import { formatBytes, formatNumber, plural } from "../../../web/units.js";
 import { moeInputs, moeProgram, moeReference } from "../programs/moe_program.js";
 
 const starter = `// Expert parallelism, rank ep.rank of R = ep.size. This rank holds T = layer.tokens

@@ -4,9 +4,9 @@
 // against core.trainSingle; the activations each device actually held at its peak; and the lists the devices ran,
 // replayed with unit times (programs/pipe_replay.js) against the core's own schedule (pipelineTimeline). Pure
 // functions, no DOM.
-import { esc, intBetween } from "../../web/exercise/params.js";
-import { formatNumber, formatPercent, plural } from "../../web/units.js";
-import { fail, pass, unfinished } from "../../web/exercise/run_checks.js";
+import { esc, intBetween } from "../../../web/exercise/params.js";
+import { formatNumber, formatPercent, plural } from "../../../web/units.js";
+import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { maxRelativeDifference } from "../../lab/programs/lab_program.js";
 import { assembleParams, pipeConfig, pipeInputs, pipeProgram } from "../programs/pipe_program.js";
 import { peakActivations, replaySchedules } from "../programs/pipe_replay.js";

@@ -4,8 +4,8 @@
 //   w5-optimal-m   (numeric) the best whole number of micro-batches with a per-micro-batch overhead
 //                            (core.optimalMicroBatches); the usual mistake is using one device's whole compute time
 //                            for a stage's, which overshoots by √P
-import { pick } from "../../web/exercise/params.js";
-import { formatSeconds } from "../../web/units.js";
+import { pick } from "../../../web/exercise/params.js";
+import { formatSeconds } from "../../../web/units.js";
 
 const interleaved = (core, p) => core.pipelineTimeline({ schedule: "interleaved", devices: p.P, microBatches: p.m,
   chunksPerDevice: p.v });

@@ -4,7 +4,7 @@
 //                           parameter all-gathers as extra, forgetting that ZeRO-1 all-gathers the updated parameters
 //   w5-layout     (choice)  the 3-D layouts of OPT-30B on 8 × 8 GPUs (core.price3dLayouts): every option's flag is a
 //                           claim the tests evaluate on the core, so the flags cannot drift from the pricer
-import { pick } from "../../web/exercise/params.js";
+import { pick } from "../../../web/exercise/params.js";
 import { layouts, zeroCommBytes } from "../scale_setup.js";
 
 const PSI_7B = 7e9;

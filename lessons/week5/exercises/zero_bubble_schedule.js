@@ -4,7 +4,7 @@
 // (blockBackwardInput, blockBackwardWeight); checked: training equals one device, no device holds more than
 // min(P, m) micro-batches (1F1B's peak: ZB-H1 costs no memory), and the lists replayed with t_f = t_b = t_w = 1
 // finish at the core's ZB-H1 makespan, 3m + P − 1 for m ≥ P, against 1F1B's 3(m + P − 1).
-import { intBetween, pick } from "../../web/exercise/params.js";
+import { intBetween, pick } from "../../../web/exercise/params.js";
 import { sourceOf } from "../programs/pipe_program.js";
 import { coreSchedule, fail, listsOf, overPeak, pipeCase, programWith, summarizeResult, trainingVerdict, unitMakespan } from "./pipe_checks.js";
 

@@ -1,9 +1,9 @@
 // experts.js — widget "experts" (section 7): core.expertParallel — the MoE layer run across 4 expert-parallel ranks
 // (all-to-all dispatch and combine) beside the single-device layer — with the learner's top-k, capacity factor, number
 // of experts and batch; bars per expert: assignments kept, dropped, and the capacity (C per rank × 4 ranks).
-import { controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { describeChart } from "../../web/ui/charts.js";
-import { formatBytes, formatCount, formatNumber } from "../../web/units.js";
+import { controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { describeChart } from "../../../web/ui/charts.js";
+import { formatBytes, formatCount, formatNumber } from "../../../web/units.js";
 import { MOE_EXAMPLE } from "../scale_setup.js";
 
 export function mountExperts(figure, core) {

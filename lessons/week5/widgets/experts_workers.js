@@ -3,9 +3,9 @@
 // `dispatch` and `combine`, so what runs here is what CI judges). Shows, from the run: assignments kept and dropped
 // per expert (the slots the ranks returned), the bytes every rank sent in each all-to-all (the trace, against
 // (R − 1)·(E/R)·C·D·8), and the loss of the gathered outputs against core.expertParallel's.
-import { button, controlRow, readout, select } from "../../web/ui/controls.js";
-import { describeFailure } from "../../web/ui/run_output.js";
-import { formatBytes, formatNumber, plural } from "../../web/units.js";
+import { button, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { describeFailure } from "../../../web/ui/run_output.js";
+import { formatBytes, formatNumber, plural } from "../../../web/units.js";
 import { moeDispatch } from "../exercises/moe_dispatch.js";
 import { moeInputs, moeProgram } from "../programs/moe_program.js";
 import { MOE_EXAMPLE } from "../scale_setup.js";

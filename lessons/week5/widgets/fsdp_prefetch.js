@@ -2,9 +2,9 @@
 // with every block's parameter all-gather issued just before the block computes (no prefetch) and one block ahead
 // on a second stream (prefetch, overlap: true) — the two timelines on one time axis, and step time against the
 // tokens each GPU processes: prefetch hides the all-gathers once a block's compute outlasts its all-gather.
-import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { formatBytes, formatCount, formatPercent, formatSeconds } from "../../web/units.js";
+import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { formatBytes, formatCount, formatPercent, formatSeconds } from "../../../web/units.js";
 import { renderPhases } from "../../lab/widgets/phase_timeline.js";
 
 // A 4.3B-parameter stack of MLP blocks (32 × 2·4096·16384), bf16, at 150 TFLOP/s sustained per GPU.

@@ -3,8 +3,8 @@
 // communication (compute, 6ΨT/(N·F), is the same in every layout and said once, above the table); rows that do not
 // fit in 80 GB struck through and marked in words for screen readers, the fastest that fits marked. Eight columns
 // fit the page's column at 1280 px; on a phone the table scrolls inside its box (with a shadow at the cut edge).
-import { controlRow, readout, select } from "../../web/ui/controls.js";
-import { formatBytes, formatSeconds } from "../../web/units.js";
+import { controlRow, readout, select } from "../../../web/ui/controls.js";
+import { formatBytes, formatSeconds } from "../../../web/units.js";
 import { LAYOUT_EXAMPLE } from "../scale_setup.js";
 
 const MODELS = [["gpt3-6.7b", "GPT-3 6.7B"], ["opt-30b", "OPT-30B"], ["gpt3-175b", "GPT-3 175B"]];

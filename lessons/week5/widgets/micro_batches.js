@@ -1,8 +1,8 @@
 // micro_batches.js — widget "micro-batches" (section 5): T(m) = (m + P − 1)(t/m + o) for m = 1 … 512 from
 // core.optimalMicroBatches, with its closed-form optimum √((P − 1)t/o) and the best whole m marked.
-import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { formatNumber, formatSeconds } from "../../web/units.js";
+import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { formatNumber, formatSeconds } from "../../../web/units.js";
 import { OVERHEAD_EXAMPLE } from "../pipeline_setup.js";
 
 export function mountMicroBatches(figure, core) {

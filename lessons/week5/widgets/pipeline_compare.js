@@ -2,9 +2,9 @@
 // 1F1B, interleaved (v) and ZB-H1 with the same per-stage times — the measured bubble over the ideal (lines) against
 // each paper's formula (points). The weight-gradient time t_w is the learner's: above t_f ZB-H1's fixed order leaves
 // more bubble than its paper's estimate (chunk_schedule.h).
-import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { formatCount, formatNumber, formatPercent } from "../../web/units.js";
+import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { formatCount, formatNumber, formatPercent } from "../../../web/units.js";
 import { SCHEDULES, SCHEDULE_NAMES, compareSchedules } from "../pipeline_setup.js";
 
 const pct = (x) => formatPercent(x, { decimals: 1 });

@@ -2,8 +2,8 @@
 // core.pipelineTimeline — GPipe, 1F1B, interleaved 1F1B (v chunks per device) or ZB-H1 — drawn device by device, with
 // its bubble both ways, peak activations and messages; "Train" runs core.pipelineTrain for the schedule shown
 // (P·v blocks of the MLP, 5 Adam steps) beside one device.
-import { button, controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { formatCount, formatNumber, formatPercent } from "../../web/units.js";
+import { button, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { formatCount, formatNumber, formatPercent } from "../../../web/units.js";
 import { EXAMPLE_PIPE, SCHEDULES, SCHEDULE_NAMES, TRAIN, trainSchedule } from "../pipeline_setup.js";
 import { renderPipeline } from "./pipeline_svg.js";
 

@@ -5,9 +5,9 @@
 // every device's measured timeline (the ops' ends as the devices recorded them, in units of one forward); in the
 // table: the measured bubble (the idle share of the step per device, from the RunResult's spans) beside the
 // paper's formula (core.pipelineCompare) and the parameters beside one device (core.trainSingle).
-import { button, controlRow, readout, select } from "../../web/ui/controls.js";
-import { describeFailure } from "../../web/ui/run_output.js";
-import { formatNumber, formatPercent } from "../../web/units.js";
+import { button, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { describeFailure } from "../../../web/ui/run_output.js";
+import { formatNumber, formatPercent } from "../../../web/units.js";
 import { maxRelativeDifference } from "../../lab/programs/lab_program.js";
 import { EXAMPLE_PIPE, SCHEDULES, SCHEDULE_NAMES, compareSchedules } from "../pipeline_setup.js";
 import { assembleParams, measuredBubble, pipeConfig, pipeInputs, pipeProgram } from "../programs/pipe_program.js";

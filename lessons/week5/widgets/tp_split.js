@@ -1,9 +1,9 @@
 // tp_split.js — widget "tp-split" (section 1): one MLP block's forward communication under tensor parallelism over t
 // GPUs, priced by core.collectiveCost (ring): a bare column split that all-gathers H (tokens × F) against Megatron's
 // pair, one all-reduce of Y (tokens × D); on the link the learner picks, for t = 2 … 64.
-import { chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { formatBytes, formatRatio, formatSeconds } from "../../web/units.js";
+import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { formatBytes, formatRatio, formatSeconds } from "../../../web/units.js";
 import { NETWORK, NVLINK, TP_EXAMPLE, tpCollectives } from "../scale_setup.js";
 
 const LINKS = { nvlink: ["NVLink-class, 300 GB/s", NVLINK], ib: ["InfiniBand-class, 25 GB/s", NETWORK] };

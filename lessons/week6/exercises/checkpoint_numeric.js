@@ -3,8 +3,8 @@
 //   w6-fleet    the fleet's MTBF M = m/N, in hours                          (mistake: the node's MTBF m)
 //   w6-young    Young's interval √(2δM), in seconds                           (mistake: √(δM), the 2 forgotten)
 //   w6-daly     Daly's higher-order interval when δ is not small against M   (mistake: Young's √(2δM))
-import { pick } from "../../web/exercise/params.js";
-import { formatCount, formatSeconds } from "../../web/units.js";
+import { pick } from "../../../web/exercise/params.js";
+import { formatCount, formatSeconds } from "../../../web/units.js";
 
 const HOUR = 3600, YEAR = 365 * 24 * HOUR;
 

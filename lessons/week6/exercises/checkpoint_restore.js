@@ -8,8 +8,8 @@
 // Checked against the same training run here without failures (referenceRun): every restored state must equal the
 // uninterrupted run's state at the checkpoint's step, field by field (so the message names what was lost), and the
 // final parameters must be equal to the bit.
-import { intBetween } from "../../web/exercise/params.js";
-import { fail, pass, unfinished } from "../../web/exercise/run_checks.js";
+import { intBetween } from "../../../web/exercise/params.js";
+import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { checkpointProgram, referenceRun } from "../programs/checkpoint_program.js";
 
 const starter = `// A rank's training state:

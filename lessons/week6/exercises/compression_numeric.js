@@ -1,8 +1,8 @@
 // compression_numeric.js — Week 6's numeric exercise on the wire: bytes one worker sends per step with top-k, which
 // cannot be all-reduced and goes by all-gather (compression.h; answered by core.compressionWire).
 //   w6-topk-bytes   (P − 1)·Σ_tensors 8·k       (mistake: pricing it as a ring all-reduce, 2·(P − 1)/P·Σ 8·k)
-import { pick } from "../../web/exercise/params.js";
-import { formatBytes, formatCount, formatPercent } from "../../web/units.js";
+import { pick } from "../../../web/exercise/params.js";
+import { formatBytes, formatCount, formatPercent } from "../../../web/units.js";
 
 const model = (p) => ({ layers: p.layers, width: p.width, hidden: 4 * p.width });
 

@@ -7,8 +7,8 @@
 // a returned rank is never received: the trace shows it undelivered), before the failure every rank sends the 2(P − 1)
 // chunks of Week 2's ring to rank r + 1, after it every survivor sends 2(P' − 1) chunks of n/P' numbers to the next
 // survivor (P' = P − 2, neighbours by position among the survivors), and every rank's sums are recomputed here.
-import { intBetween, pick, pickSorted } from "../../web/exercise/params.js";
-import { centralMessage, fail, hubOf, pass, sentBy, unfinished } from "../../web/exercise/run_checks.js";
+import { intBetween, pick, pickSorted } from "../../../web/exercise/params.js";
+import { centralMessage, fail, hubOf, pass, sentBy, unfinished } from "../../../web/exercise/run_checks.js";
 import { BYTES_PER_NUMBER, asNumbers, chunkText, chunkOf, describeWrongSum, nonZeroInt } from "../../week2/exercises/collective_checks.js";
 
 const RULE = "After the failure the ring is the list of survivors in rank order: the rank at position i sends to " +

@@ -7,9 +7,9 @@
 // decoded value within one level of the input, and unbiasedness by a stated test: the mean of R draws of a value whose
 // draws lie on two adjacent levels is within s·√(ln(2/δ)/(2R)) of its expectation with probability ≥ 1 − δ (Hoeffding);
 // with δ = 10⁻⁹/n for each of n values, a correct quantizer fails a case with probability below 10⁻⁹.
-import { intBetween } from "../../web/exercise/params.js";
-import { fail, pass, sentBy, unfinished } from "../../web/exercise/run_checks.js";
-import { formatNumber } from "../../web/units.js";
+import { intBetween } from "../../../web/exercise/params.js";
+import { fail, pass, sentBy, unfinished } from "../../../web/exercise/run_checks.js";
+import { formatNumber } from "../../../web/units.js";
 import { quantizeProgram } from "../programs/quantize_program.js";
 
 export const LEVELS = 256, FALSE_FAILURE = 1e-9, MAX_HEADER = 16;

@@ -7,9 +7,9 @@
 // an all-gather), every rank's residual after every step against the reference recomputed here (a wrong residual is
 // explained: none kept, not reset where sent, chosen from g instead of g + e), the final parameters against the
 // reference, and the loss against the uncompressed run's (convergence within a stated tolerance).
-import { intBetween } from "../../web/exercise/params.js";
-import { fail, pass, sentBy, unfinished } from "../../web/exercise/run_checks.js";
-import { formatNumber } from "../../web/units.js";
+import { intBetween } from "../../../web/exercise/params.js";
+import { fail, pass, sentBy, unfinished } from "../../../web/exercise/run_checks.js";
+import { formatNumber } from "../../../web/units.js";
 import { topIndices, topkLoss, topkProgram, topkReference } from "../programs/topk_program.js";
 
 const starter = `// grad: this rank's gradient (Float64Array of n); residual: what this rank did not send before (Float64Array of

@@ -1,6 +1,6 @@
 // supervisor.js — the page as torchelastic's agent: it launches the training (live_train.js) on P Workers, keeps the
 // committed checkpoints the ranks send (checkpointStore), and when a run ends "failed" — a rank's Worker stopped
-// sending heartbeats (lessons/web/cluster/cluster_run.js) — it rolls back: the next run starts on the same cluster,
+// sending heartbeats (web/cluster/cluster_run.js) — it rolls back: the next run starts on the same cluster,
 // where the dead Worker has been replaced by a fresh one, from the last committed checkpoint. Nobody tells the
 // supervisor that a Worker died; kill() only terminates it, as a crash would.
 //
@@ -11,7 +11,7 @@
 //     events: { kind: "start" | "checkpoint" | "kill" | "detected" | "done", time, step, rank?, attempt,
 //               lost? (steps to redo), silence? (s the dead rank had been silent when the page declared it dead) }
 //     trail:  { time, step } — the highest step any rank has reported, against time (drops back at each rollback)
-import { mulberry32 } from "../../web/exercise/random.js";
+import { mulberry32 } from "../../../web/exercise/random.js";
 import { checkpointStore, initialParams, liveInput, liveProgram } from "./live_program.js";
 
 export const HEARTBEAT = Object.freeze({ periodMs: 100, timeoutMs: 1000 });

@@ -3,9 +3,9 @@
 // as PDF (capstone_setup.report → core.simulateJob + core.jobScaling, in a Worker). The report is the widget's
 // display on screen too, so what prints is what the learner saw. Printing it hides the rest of the page:
 // html.print-report (style in index.html's capstone block) for as long as the print dialog is open.
-import { button, controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { coreTasks } from "../../web/lesson/core_tasks.js";
-import { formatBytes, formatCount, formatNumber } from "../../web/units.js";
+import { button, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { coreTasks } from "../../../web/lesson/core_tasks.js";
+import { formatBytes, formatCount, formatNumber } from "../../../web/units.js";
 import { COMPRESSORS, DEFAULTS, FORMAT, HARDWARE, SPLIT, findings, formatDuration, takesRatio } from "../capstone_setup.js";
 import { lineChart, stackedBar } from "./report_svg.js";
 

@@ -3,10 +3,10 @@
 // detection D (core.expectedWallTime), and 400 simulated runs per point with their 95% interval
 // (core.simulateCheckpointing) — checkpoint_setup.overheadStudy, in a Worker (core_tasks.js). Young's and Daly's τ*
 // marked (core.checkpointIntervals).
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
-import { formatPercent, formatSeconds } from "../../web/units.js";
-import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { formatPercent, formatSeconds } from "../../../web/units.js";
+import { coreTasks } from "../../../web/lesson/core_tasks.js";
 import { CKPT } from "../checkpoint_setup.js";
 import { hours, minutes } from "../calcs.js";
 

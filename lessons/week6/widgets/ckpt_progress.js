@@ -2,10 +2,10 @@
 // checkpoint every Daly τ* and with none (a failure restarts from the beginning): Daly's expected wall time
 // (core.expectedWallTime) for every amount of work up to 48 h, and simulated means with their 95% intervals at 12, 24,
 // 36 and 48 h (core.simulateCheckpointing) — checkpoint_setup.progressCurves, in a Worker (core_tasks.js).
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
-import { formatNumber, formatSeconds } from "../../web/units.js";
-import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { formatNumber, formatSeconds } from "../../../web/units.js";
+import { coreTasks } from "../../../web/lesson/core_tasks.js";
 import { CKPT } from "../checkpoint_setup.js";
 import { hours, minutes } from "../calcs.js";
 

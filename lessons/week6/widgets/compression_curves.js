@@ -1,10 +1,10 @@
 // compression_curves.js — widget "compression-curves": the teacher task trained by 4 data-parallel workers for 300
 // steps with the full gradient and with one compressor, without and with error feedback; held-out loss against the
 // bytes one worker has sent (compression_setup.curves → core.trainCompressed, three runs in a Worker).
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
-import { formatBytes, formatNumber } from "../../web/units.js";
-import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { formatBytes, formatNumber } from "../../../web/units.js";
+import { coreTasks } from "../../../web/lesson/core_tasks.js";
 import { COMPRESSORS } from "../compression_setup.js";
 
 const tasks = coreTasks(new URL("../compression_setup.js", import.meta.url));

@@ -3,10 +3,10 @@
 // (programs/live_train.js compressedMean: the core's compressGradient per tensor, the k values as fp32 with int32
 // indices, gathered round the ring). The held-out loss per step beside the core's trainCompressed on the same
 // settings, and the bytes each run's trace shows one Worker sending per step beside compressionWire's prediction.
-import { button, chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { describeFailure } from "../../web/ui/run_output.js";
-import { formatBytes, formatNumber, formatPercent } from "../../web/units.js";
+import { button, chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { describeFailure } from "../../../web/ui/run_output.js";
+import { formatBytes, formatNumber, formatPercent } from "../../../web/units.js";
 import { LIVE_COMPRESSION as C, compressedReference, compressionInput, liveProgram, traceBytesPerStep } from "../programs/live_program.js";
 
 const RUNS = [

@@ -2,10 +2,10 @@
 // every compressor with and without error feedback, and top-k + EF swept over k/n, with the knee (the cheapest sweep
 // point within a chosen slack of the full gradient's loss) marked. Each run is one call to compression_setup in a
 // Worker (paretoPoint, sweepPoint → core.trainCompressed), drawn as it arrives; the slack only re-marks the knee.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
-import { formatBytes, formatCount, formatNumber, formatPercent } from "../../web/units.js";
-import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { formatBytes, formatCount, formatNumber, formatPercent } from "../../../web/units.js";
+import { coreTasks } from "../../../web/lesson/core_tasks.js";
 import { COMPRESSORS, KNEE_SLACK, kneeOf, SWEEP } from "../compression_setup.js";
 
 const tasks = coreTasks(new URL("../compression_setup.js", import.meta.url));

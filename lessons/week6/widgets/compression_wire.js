@@ -2,9 +2,9 @@
 // (compression_setup.BIG_MODEL), for each compressor on the collective it needs — ring all-reduce for the linear
 // codes, all-gather for the rest — against the number of workers, and the closed-form time on the chosen network
 // (compression_setup.wire → core.compressionWire; closed forms, fast enough for the page).
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { formatBytes, formatCount, formatSeconds } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { formatBytes, formatCount, formatSeconds } from "../../../web/units.js";
 import { NETWORKS, WIRE_WORKERS, wire } from "../compression_setup.js";
 
 export function mountCompressionWire(figure, core) {

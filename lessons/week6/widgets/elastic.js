@@ -2,10 +2,10 @@
 // back at step 25, the global batch kept and the optimizer state re-sharded (ZeRO-1) or replicated — the loss per step
 // beside one device on the same batches (elastic_setup.elasticRun → core.trainElastic, in a Worker). A world that
 // cannot divide the batch is refused by the core; its message is shown.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, select, slider } from "../../web/ui/controls.js";
-import { formatBytes, formatNumber } from "../../web/units.js";
-import { coreTasks } from "../../web/lesson/core_tasks.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { formatBytes, formatNumber } from "../../../web/units.js";
+import { coreTasks } from "../../../web/lesson/core_tasks.js";
 import { ELASTIC } from "../elastic_setup.js";
 
 const tasks = coreTasks(new URL("../elastic_setup.js", import.meta.url));

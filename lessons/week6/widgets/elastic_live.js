@@ -3,10 +3,10 @@
 // themselves (ring_group.js over the shorter member list) and cut the same global batch of 24 rows into 6 shards
 // instead of 8. The loss per step is compared with the core's trainElastic on the same schedule and the final θ with
 // one device; the ring after the resize is read back from the run's own trace.
-import { button, chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { describeFailure } from "../../web/ui/run_output.js";
-import { formatNumber } from "../../web/units.js";
+import { button, chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { describeFailure } from "../../../web/ui/run_output.js";
+import { formatNumber } from "../../../web/units.js";
 import { LIVE, elasticReference, finalParams, liveInput, liveProgram, maxAbsDifference, singleDevice } from "../programs/live_program.js";
 
 const P = 8;

@@ -4,10 +4,10 @@
 // in the dead one's place (programs/supervisor.js). The chart is the run's progress against wall time — the drop
 // back to the checkpoint is the lost work — and the table its timeline. Then the page proves the recovery exact:
 // the final θ against an uninterrupted run from the same checkpoint, one from the start, and one device.
-import { button, chartBox, controlRow, readout, select } from "../../web/ui/controls.js";
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { describeFailure } from "../../web/ui/run_output.js";
-import { formatNumber, formatSeconds, plural } from "../../web/units.js";
+import { button, chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { describeFailure } from "../../../web/ui/run_output.js";
+import { formatNumber, formatSeconds, plural } from "../../../web/units.js";
 import { LIVE, finalParams, liveInput, liveProgram, maxAbsDifference, singleDevice } from "../programs/live_program.js";
 import { HEARTBEAT, Supervisor, seededFailure } from "../programs/supervisor.js";
 

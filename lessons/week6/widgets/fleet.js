@@ -1,9 +1,9 @@
 // fleet.js — widget "fleet": a synchronous job fails when its first node fails, so N nodes of MTBF m fail as one
 // process of MTBF M = m/N (core.fleetMtbf, checkpointing.h). The curve over fleet sizes for the chosen m, the chosen N
 // marked, and what M means for a 30-day run.
-import { createLineChart, describeChart } from "../../web/ui/charts.js";
-import { chartBox, controlRow, readout, slider } from "../../web/ui/controls.js";
-import { formatCount, formatNumber } from "../../web/units.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
+import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { formatCount, formatNumber } from "../../../web/units.js";
 import { FLEET, FLEET_SIZES } from "../checkpoint_setup.js";
 import { hours } from "../calcs.js";
 

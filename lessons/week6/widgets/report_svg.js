@@ -2,7 +2,7 @@
 // Chart.js canvases because the report must print at a known size on one page: a viewBox scales to the paper's
 // width, and the strokes and text stay sharp in the PDF. Colours are CSS classes (style in index.html's capstone
 // block), so the charts follow the theme on screen and print in ink.
-import { formatNumber } from "../../web/units.js";
+import { formatNumber } from "../../../web/units.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const el = (name, attrs = {}, text) => {

@@ -3,7 +3,7 @@
 // Stored shape (SCHEMA_VERSION 2):
 //   { schema: 2, seed: <int>, exercises: { "<id>": { code, starterHash, solved, solvedAt, attempts, answer, hintsShown,
 //                                                    ownCode } } }
-// `seed` is drawn once per learner and varies exercise parameters (lessons/web/README.md, "Exercises are data").
+// `seed` is drawn once per learner and varies exercise parameters (web/README.md, "Exercises are data").
 // `starterHash` (hashString of the starter the code was edited from) lets a page notice that an exercise's
 // starter changed in a new version and *offer* it, while the learner's own code is kept. `ownCode` is the
 // learner's code set aside when they copied the reference solution into the editor (exercise/solution_view.js).

@@ -2,7 +2,7 @@
 // answering while they run. One Worker per module (core_task_worker.js) instantiates the page's already compiled
 // core and imports the module; a call names one of its exported functions, which gets the core first:
 //
-//   const tasks = coreTasks(new URL("../../week3/large_batch_setup.js", import.meta.url));   // (a widget writes its own path)
+//   const tasks = coreTasks(new URL("../../lessons/week3/large_batch_setup.js", import.meta.url));   // (a widget writes its own path)
 //   const out = await tasks.call("sweep", "sgd", 8, false);        // sweep(core, "sgd", 8, false), as a copy
 //   const out = await tasks.latest("draw", "sweep", …);            // null if a newer "draw" call came first
 //

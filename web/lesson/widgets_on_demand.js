@@ -12,7 +12,7 @@
 // cannot wait, finds every module there), and is then built with mount(module, { figure, ...context }).
 //   const widgets = mountOnDemand({
 //     "tail-at-scale": ({ figure, core }) => mountTailAtScale(figure, core),
-//     "alpha-beta": { load: () => import("../../week1/widgets/alpha_beta.js"),   // (a page writes its own path)
+//     "alpha-beta": { load: () => import("../../lessons/week1/widgets/alpha_beta.js"),   // (a page writes its own path)
 //                     mount: (w, { figure, core }) => w.mountAlphaBeta(figure, core) },
 //   }, { core, clusters });
 

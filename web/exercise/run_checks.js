@@ -1,5 +1,5 @@
 // run_checks.js — what every week's code checkers share. A checker receives the cluster's RunResult
-// (lessons/web/README.md, "The Worker cluster") and judges the recorded trace and the returned values — never the
+// (web/README.md, "The Worker cluster") and judges the recorded trace and the returned values — never the
 // program's own claims about what it did. Pure functions, no DOM: the page and Node tests both use them.
 import { esc } from "./params.js";
 

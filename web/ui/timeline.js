@@ -3,7 +3,7 @@
 //   renderTimeline(container, spans, { ranks: 4, title: "Ring all-reduce, 4 ranks" });
 //
 // spans: [{ rank, kind: "compute" | "send" | "wait", start, end, peer, bytes }] — start/end in SECONDS from
-// the start of the run (the simulator and the Worker cluster both produce this; see lessons/web/README.md).
+// the start of the run (the simulator and the Worker cluster both produce this; see web/README.md).
 // One row per rank; compute / send / wait get the classes tl-compute / tl-send / a hatched tl-wait, whose
 // colours live in style.css, so switching the theme needs no redraw. Each span has a <title> tooltip.
 // The time axis picks "nice" ticks (1, 2, 5 × 10^k) and a unit (ns, µs, ms, s) from the run's length.

@@ -71,7 +71,7 @@ export class LocalRun {
     }));
   }
 
-  // Runs mains[r](ctx) on every rank; resolves with the RunResult (lessons/web/README.md, "The Worker cluster").
+  // Runs mains[r](ctx) on every rank; resolves with the RunResult (web/README.md, "The Worker cluster").
   // where(err) → { line, column, inCourseCode } of an error in the learner's code (learner_module.js).
   async execute(mains, where) {
     this.where = where;

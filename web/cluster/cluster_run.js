@@ -5,7 +5,7 @@
 // Worker fell silent (failed: no heartbeat for heartbeat.timeoutMs — the page is not told that a Worker died, it
 // notices, as torchelastic's agent and NCCL's watchdog notice a dead peer by a missed deadline).
 //
-// RunResult (lessons/web/README.md, "The Worker cluster"):
+// RunResult (web/README.md, "The Worker cluster"):
 //   { status, elapsedMs, results, logs, progress (per rank: the values passed to ctx.progress),
 //     trace: [{ src, dst, tag, bytes, sendTime, recvTime }], spans,
 //     error: { rank, message, line, column } | null, deadlock: { cycle, message, waits } | null,

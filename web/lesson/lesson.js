@@ -1,4 +1,4 @@
-// Shared behaviour of every lesson page (the page shape: lessons/web/README.md):
+// Shared behaviour of every lesson page (the page shape: web/README.md):
 //   header.site-header  ← course link + theme toggle          nav.toc        ← from article > section[id] > h2
 //   .m / .m-display     ← KaTeX                                nav.prev-next  ← from course.js and body[data-week]
 // A page module calls initLesson() once, then builds its widgets. Nothing here logs to the console.

@@ -7,7 +7,7 @@
 //
 // A Check runs, in order (MIT 6.5840 style: the same code under several schedules):
 //   1. every case of exercise.cases(rng), each under `interleavings` seeded delivery orders
-//      (delivery: { seed }: per-pair FIFO, any order across pairs — lessons/web/cluster/run_options.js);
+//      (delivery: { seed }: per-pair FIFO, any order across pairs — web/cluster/run_options.js);
 //   2. the first case once more with synchronous sends (sendMode "sync": a send completes when the receiver
 //      takes the message, so code that awaits its send before receiving deadlocks, as with MPI_Ssend);
 //   3. exercise.edgeCases(rng), if any — sizes the learner never sees (p = 16, non-powers of two, n < p …),
