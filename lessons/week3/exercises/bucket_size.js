@@ -36,6 +36,6 @@ export const bucketCrossover = {
   ],
   solutionText: `<p>n = P·α/β. Each of the ring's 2(P − 1) steps pays one α but moves only n/P bytes, so the bucket must be P times
     Week 1's crossover before bandwidth dominates. On 256 GPUs with α = 5 µs and 25 GB/s that is 32 MB — which is why
-    PyTorch's default of 25 MB buckets is no accident, and why very large jobs use tree or hierarchical all-reduce whose α term
+    PyTorch's default of 25 MiB buckets (bucket_cap_mb = 25, times 1024²) is no accident, and why very large jobs use tree or hierarchical all-reduce whose α term
     grows with log P rather than P.</p>`,
 };

@@ -1,0 +1,54 @@
+// lesson_errata.test.mjs — issue 25 §1: statements of Weeks 3–6 and the lab that were read against the papers they
+// cite and against the course's own code. Each test pins one erratum so that the page cannot drift back to the wrong
+// statement: a form presented as what it is, one name per quantity, the paper's own numbers.
+//   node --test tests/web/lesson_errata.test.mjs
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { sspStall } from "../../lessons/week4/exercises/ps_numeric.js";
+
+const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
+// What a learner reads on a page: the HTML without comments, scripts and tags, whitespace collapsed.
+const prose = (week) => read(`lessons/${week}/index.html`).replace(/<!--[\s\S]*?-->/g, "")
+  .replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ").replace(/&amp;/g, "&").replace(/\s+/g, " ");
+// The sentence(s) around the first match of `anchor` (± `span` characters).
+const around = (text, anchor, span = 400) => {
+  const i = text.search(anchor);
+  assert.ok(i >= 0, `no ${anchor} on the page`);
+  return text.slice(Math.max(0, i - span), i + span);
+};
+
+test("erratum 1: Zhang et al.'s rate is η/τ (η at τ = 0); the course's η/(τ + 1) is said to be its shifted form", () => {
+  const page = prose("week4");
+  const section = around(page, /Zhang et al\. \(2016\) divide/);
+  assert.match(section, /\\eta_t = \\eta\/\\tau_t/, "the paper's form η/τ");
+  assert.match(section, /shifted by one/, "the course's η/(τ + 1) named as the shift it is");
+  assert.match(around(page, /Staleness-aware async-SGD/, 200), /η\/τ \(η for a fresh gradient\); this course uses it shifted by one/);
+});
+
+test("erratum 4: SSP's closed form states its convention (the wait after the last clock counts) and the other reading", () => {
+  const section = around(prose("week4"), /One convention is in that formula/, 900);
+  assert.match(section, /server answers its last push/);
+  assert.match(section, /\(I - s - 1\)\\,t_\{\\max\} \+ t_w/, "the other reading, by the page's own gate rule");
+  // w4-ssp-stall's two readings differ by more than its 1% tolerance (40.0% and 37.5% at [1,1,1,1,3,5], I 20, s 8).
+  const prompt = sspStall.prompt({ speeds: [1, 1, 1, 1, 3, 5], iterations: 20, bound: 8 });
+  assert.match(prompt, /finished when the server answers its\s+last push/);
+  assert.match(prompt, /wait after the last clock counts/);
+});
+
+test("erratum 7: Goyal et al.'s batch and 5-epoch ramp, LAMB's 64k/32k and decay term, 25 MiB, no week 'in preparation'", () => {
+  const page = prose("week3");
+  const goyal = around(page, /Goyal et al\.'s batch/, 600);
+  assert.match(goyal, /8192/);
+  assert.match(goyal, /5 epochs/);
+  assert.match(goyal, /first step is \\eta\/w/, "the course's ramp said to differ from the paper's");
+  const lamb = around(page, /LAMB \(You et al\. 2019\) puts/, 700);
+  assert.match(lamb, /\\lambda\\,w_l/, "LAMB's direction with its weight-decay term");
+  assert.match(lamb, /64k .* 32k/);
+  for (const [file, text] of [["week3/index.html", page], ["week3/exercises/bucket_size.js", read("lessons/week3/exercises/bucket_size.js")]]) {
+    assert.doesNotMatch(text, /25 MB\b/, `${file}: PyTorch's bucket_cap_mb = 25 is 25 MiB`);
+  }
+  for (const week of ["week1", "week2", "week3", "week4", "week5", "week6", "lab"]) {
+    assert.doesNotMatch(prose(week), /in preparation/, `${week}: every week is published`);
+  }
+});
