@@ -52,3 +52,22 @@ test("erratum 7: Goyal et al.'s batch and 5-epoch ramp, LAMB's 64k/32k and decay
     assert.doesNotMatch(prose(week), /in preparation/, `${week}: every week is published`);
   }
 });
+
+test("erratum 2: Week 5 attributes t, then d, then p to Megatron-LM as the lab numbers ranks, and names its pricer's order", () => {
+  const page = prose("week5"), lab = prose("lab");
+  assert.doesNotMatch(page, /nests them: t innermost in a node, then p , then d/);
+  const design = around(page, /Megatron-LM numbers the ranks/, 500);
+  assert.match(design, /t fastest, then d , then p/);
+  assert.match(design, /r = \(p\\cdot d_p \+ d\)\\cdot t_p \+ t/, "the lab's numbering, said the same way");
+  assert.match(lab, /r = \(p\\cdot d_p \+ d\)\\cdot t_p \+ t/);
+});
+
+test("erratum 9: MoE bytes sent exclude the own share; t_b is defined once per meaning; Qi et al. is the 2024 paper", async () => {
+  const page = prose("week5");
+  const moe = around(page, /each rank's send buffer holds/, 500);
+  assert.match(moe, /\(R-1\)\\,\(E\/R\)/);
+  assert.doesNotMatch(page, /each rank sends E \\cdot C \\cdot D \\cdot 2/);
+  assert.match(around(page, /a flushed pipeline/, 300), /t_\{bw\} = t_b \+ t_w/);
+  assert.doesNotMatch(page, /\(m \+ P - 1\)\(t_f \+ t_b\)/, "§2's whole backward is t_bw, not §4's input-gradient t_b");
+  assert.doesNotMatch(page, /Qi et al\. \(2023/);
+});

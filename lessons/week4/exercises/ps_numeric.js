@@ -90,7 +90,7 @@ export const sspStall = {
     (counting from 1) once the slowest has finished c − s − 1 clocks, and a worker is finished when the server answers its
     last push — which the server holds, like every answer, until the slowest has finished at least I − s clocks (so the
     wait after the last clock counts, as in §4). What fraction of all the workers' time (Σ waiting / Σ (compute +
-    waiting)) is spent waiting? Give it as a fraction between 0 and 1, within 1%.</p>`,
+    waiting)) is spent waiting? Give it as a fraction between 0 and 1.</p>`,
   answer: (p, core) => core.sspStallFixedSpeeds({ distribution: "fixed", base: 0.1, multipliers: p.speeds }, p.speeds.length,
     p.iterations, p.bound).stallFraction,
   tolerance: { rel: 0.01 },
