@@ -71,3 +71,30 @@ test("erratum 9: MoE bytes sent exclude the own share; t_b is defined once per m
   assert.doesNotMatch(page, /\(m \+ P - 1\)\(t_f \+ t_b\)/, "§2's whole backward is t_bw, not §4's input-gradient t_b");
   assert.doesNotMatch(page, /Qi et al\. \(2023/);
 });
+
+test("errata 3, 6, 10, 11: Week 6 names its two 8-bit codes apart, says whose SignSGD and Daly term it is, one symbol per meaning, Llama 3's own numbers", async () => {
+  const page = prose("week6");
+  assert.match(page, /8-bit, symmetric/);
+  const { quantizeInt8 } = await import("../../lessons/week6/exercises/quantize_int8.js");
+  assert.match(quantizeInt8.title, /min–max/);
+  assert.match(quantizeInt8.prompt, /not the page's symmetric 8-bit compressor/);
+  const choices = around(page, /Three of these are the course's choices/, 900);
+  assert.match(choices, /Bernstein et al\.'s majority vote \(2018\), which sends and returns signs only/);
+  assert.match(choices, /Karimireddy et al\./);
+  assert.match(choices, /previous step's Q \(a warm start\)/);
+  assert.match(page, /detection term .* is this course's extension/);
+  assert.doesNotMatch(page, /\(1 - \\delta\)\\\|v\\\|\^2/, "δ is the checkpoint time on this page, not the contraction constant");
+  assert.doesNotMatch(page, /often written C \)/, "C is the compressor on this page");
+  assert.match(page, /466 interruptions in 54 days of pre-training on 16,384 H100 GPUs, 419 of them unexpected/);
+  assert.doesNotMatch(page, /counts 419 unexpected interruptions/);
+  const lars = read("lessons/week3/exercises/lars_trust.js");
+  assert.doesNotMatch(lars, /λ = η·‖w‖/, "Week 3 writes the trust coefficient η_trust");
+});
+
+test("erratum 8: the lab says its first exercise writes one all-reduce of all tensors, as lab-dp-sync asks", async () => {
+  const lab = prose("lab");
+  assert.doesNotMatch(lab, /write that all-reduce, bucketed/);
+  assert.match(lab, /one all-reduce of all the tensors together/);
+  const { dpSync } = await import("../../lessons/lab/exercises/dp_sync.js");
+  assert.match(dpSync.prompt, /<strong>one<\/strong> <code>dp\.allReduce<\/code> per step for all\s+tensors together/);
+});
