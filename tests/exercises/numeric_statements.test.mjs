@@ -92,3 +92,12 @@ test("w5-interleaved-schedule gives the warm-up count and says its unit times ar
   assert.match(prompt, /warm-up of min\(2\(P − d − 1\) \+ \(v − 1\)·P, v·m\) forwards/);
   assert.match(prompt, /unit times per chunk/);
 });
+
+test("w3-sum-or-mean: every option is judged under the prompt's premise (each replica computes the mean of its rows)", () => {
+  const e = byId("w3-sum-or-mean");
+  assert.match(e.prompt, /each compute the mean gradient of their B\/P rows/);
+  for (const o of e.options) {
+    assert.doesNotMatch(o.text, /\bif the loss is a sum\b|\bif each replica (sums|computes the sum)\b/, `changes the setup: ${o.text}`);
+  }
+  assert.ok(e.options.find((o) => /P times the gradient of the global batch's mean loss/.test(o.text))?.correct);
+});

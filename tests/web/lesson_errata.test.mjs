@@ -98,3 +98,30 @@ test("erratum 8: the lab says its first exercise writes one all-reduce of all te
   const { dpSync } = await import("../../lessons/lab/exercises/dp_sync.js");
   assert.match(dpSync.prompt, /<strong>one<\/strong> <code>dp\.allReduce<\/code> per step for all\s+tensors together/);
 });
+
+test("§6.4: Week 3 explains, where the Workers' DDP measurement is shown, why it differs from GPUs, with the model beside it", async () => {
+  const { measuredAgainstModel } = await import("../../lessons/week3/ddp_measured.js");
+  const priced = { flat: { total: 0.0777 }, bucketed: { total: 0.0521 } };
+  const flat = measuredAgainstModel({ best: "flat", workers: 4, cores: 2, priced });
+  assert.match(flat, /bucketing does not win on this machine, though it does on GPUs/);
+  assert.match(flat, /flat 77\.7 ms and bucketed with overlap 52\.1 ms/);
+  assert.match(flat, /4 Workers share 2 cores/);
+  assert.match(measuredAgainstModel({ best: "bucketed", workers: 2, cores: null, priced }), /by less than the model predicts/);
+  const widget = read("lessons/week3/widgets/ddp_workers.js");
+  assert.match(widget, /measuredAgainstModel\(/, "the readout beside the measurement uses it");
+  const page = prose("week3");
+  assert.match(page, /on GPUs, bucketing alone buys nothing/);
+  assert.match(around(page, /When the Workers disagree/, 600), /the same few cores backward needs/);
+});
+
+test("§6.5: Week 3 defines its terms where it uses them and says its numeric parameters are drawn per learner", async () => {
+  const page = prose("week3");
+  assert.match(page, /for an MLP of L blocks, each with its two weight matrices, 2L collectives/);
+  const html = read("lessons/week3/index.html");
+  assert.match(html, /Under ZeRO or FSDP \(<a href="\.\.\/week5\/index\.html#zero">Week 5<\/a>: each rank\s+keeps only a shard/);
+  assert.match(around(page, /From warm-up to implementation/, 700), /drawn for you, per learner/);
+  const { bucketCrossover } = await import("../../lessons/week3/exercises/bucket_size.js");
+  const prompt = bucketCrossover.prompt(bucketCrossover.params(() => 0.5));
+  assert.doesNotMatch(prompt, /γ = 0/);
+  assert.match(prompt, /Week 1's γ — is ignored/);
+});
