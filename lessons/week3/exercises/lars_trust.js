@@ -201,7 +201,7 @@ export const larsTrust = {
     <p>Write <code>main(ctx)</code>: from <code>ctx.input = { eta, weightDecay, tensors: [{ w, g }, …] }</code> (<code>eta</code> is the trust coefficient η_trust, <code>weightDecay</code> is β; this rank's
     shard of T tensors), every rank returns the T whole-tensor ratios. Only 2 numbers per tensor may travel in a
     message. Ranks talk with <code>await ctx.send(to, data)</code> and <code>await ctx.recv(from)</code>
-    (<code>ctx.rank</code>, <code>ctx.size</code>; every call in <a href="../ctx/index.html">the ctx reference</a>).</p>
+    (<code>ctx.rank</code>, <code>ctx.size</code>; every call in the <code>ctx</code> reference linked above these exercises).</p>
     <p>The checker recomputes the ratios from the whole tensors under several delivery orders, with synchronous
     sends — a send that resolves only when its receiver has taken the message, so a program in which every rank awaits
     its send before it receives deadlocks — and on cases you do not see (16 ranks, a zero tensor).</p>`,
