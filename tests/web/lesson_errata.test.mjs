@@ -125,3 +125,14 @@ test("§6.5: Week 3 defines its terms where it uses them and says its numeric pa
   assert.doesNotMatch(prompt, /γ = 0/);
   assert.match(prompt, /Week 1's γ — is ignored/);
 });
+
+test("erratum 5: the capstone's prose says error feedback is a visible setting with a per-compressor default", async () => {
+  const section = around(prose("week6"), /Error feedback is a setting of its own/, 600);
+  const { EF_DEFAULT } = await import("../../lessons/week6/capstone_setup.js");
+  for (const [c, name] of [["top-k", "top-k"], ["powersgd", "PowerSGD"], ["sign", "SignSGD"]]) {
+    assert.equal(EF_DEFAULT[c], true, c);
+    assert.match(section.split("off for")[0], new RegExp(name));
+  }
+  for (const c of ["random-k", "int8", "qsgd"]) assert.equal(EF_DEFAULT[c], false, c);
+  assert.match(section, /off for random-k/);
+});
