@@ -17,6 +17,14 @@ export const GUIDES = [
     description: "The course's collectives and training strategies on a real MPI cluster (Open MPI) and at "
       + "simulated scale on SimGrid SMPI: commands, what to expect, how to read the output.",
   },
+  {
+    // Linked from every page with a code exercise (issue 25 §6.2): an exercise must be doable from its own page.
+    slug: "ctx", source: "web/cluster/CTX.md",
+    title: "ctx: what a rank's program can call",
+    description: "The short reference of the code exercises' ctx: rank, size, input; send, recv, recvAny and barrier "
+      + "with their signatures; the order messages arrive in; synchronous sends and why sending first can deadlock; "
+      + "what a Check runs.",
+  },
 ];
 
 export const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "

@@ -3,7 +3,7 @@
 // bytes (SI), fractions written as percentages. Scenarios: ps_setup.js.
 import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../../web/units.js";
 import { WORKERS_DEMO, demoSpeed, psConfig, simulateRun } from "./programs/ps_program.js";
-import { ETHERNET, STRAGGLER_SPEEDS, backupRound, consistencyReads, hogwildGrid, psRound, serversToBalance, sspTradeoff,
+import { ETHERNET, STRAGGLER_SPEEDS, backupRound, consistencyReads, hogwildGrid, psRound, serversToBalance, sspStallReadings, sspTradeoff,
   staleRun, stragglerRounds } from "./ps_setup.js";
 
 const EXP = (multipliers) => ({ distribution: "exponential", multipliers });
@@ -51,6 +51,8 @@ export const CALCS = {
   "ssp-fixed-0": (c) => formatPercent(ssp(c).fixed[0].stall, { decimals: 0 }),
   "ssp-fixed-16": (c) => formatPercent(ssp(c).fixed[1].stall, { decimals: 0 }),
   "ssp-fixed-16-closed": (c) => formatPercent(ssp(c).fixed[1].closed, { decimals: 1 }),
+  "ssp-reading-served": (c) => formatPercent(sspStallReadings(c).served, { decimals: 1 }),
+  "ssp-reading-computed": (c) => formatPercent(sspStallReadings(c).computed, { decimals: 1 }),
   "ssp-noisy-0": (c) => formatPercent(ssp(c).noisy[0].stall, { decimals: 0 }),
   "ssp-noisy-16": (c) => formatPercent(ssp(c).noisy[1].stall, { decimals: 0 }),
   "ssp-noisy-t0": (c) => formatSeconds(ssp(c).noisy[0].makespan),

@@ -78,6 +78,19 @@ export function regimeRun(core, { regime, staleness = 0, clocks = 8, base = 0.1,
   return { run: core.simulateParamServer({ regime, staleness, workers: multipliers.length, iterations: clocks,
     network: ETHERNET, parameters: 512, speed: { distribution: "fixed", base, multipliers: [...multipliers] } }) };
 }
+// The two readings of SSP's closed form for fixed speeds (§4's convention). The page's and the core's
+// (core.sspStallFixedSpeeds): a worker is finished when the server answers its last push, which the gate holds until
+// the slowest has finished I − s clocks, so finish_w = max(I·t_w, (I − s)·t_max). The other reading stops the count
+// when the last clock's compute ends: clock I (from 1) starts once the slowest has finished I − s − 1 clocks, so
+// finish_w = max(I·t_w, (I − s − 1)·t_max + t_w). → stall = Σ (finish_w − I·t_w) / Σ finish_w, for each reading.
+export function sspStallReadings(core, { multipliers = STRAGGLER_SPEEDS, base = 0.1, clocks: I = 20, bound: s = 8 } = {}) {
+  const t = multipliers.map((m) => m * base), tmax = Math.max(...t);
+  const stall = (finish) => finish.reduce((a, f, w) => a + f - I * t[w], 0) / finish.reduce((a, f) => a + f, 0);
+  return {
+    served: core.sspStallFixedSpeeds({ distribution: "fixed", base, multipliers: [...multipliers] }, t.length, I, s).stallFraction,
+    computed: stall(t.map((tw) => Math.max(I * tw, Math.max(0, I - s - 1) * tmax + tw))),
+  };
+}
 // SSP(s) for every s of SSP_BOUNDS: simulated stall fraction and final loss, and for fixed speeds the closed form.
 // "exponential": six workers of equal mean speed whose compute times are exponential (transient stragglers).
 export function sspTradeoff(core, { distribution = "fixed", clocks = 60, bounds = SSP_BOUNDS } = {}) {

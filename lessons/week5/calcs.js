@@ -2,7 +2,7 @@
 // comment lists the formulas). The page test checks each against the value printed in the HTML.
 import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds, formatSI } from "../../web/units.js";
 import { EXAMPLE_PIPE, OVERHEAD_EXAMPLE, compareSchedules, optimalM, trainSchedule } from "./pipeline_setup.js";
-import { ANATOMY, LAYOUT_EXAMPLE, MOE_EXAMPLE, labFreeAlpha, labZeroStep, layouts, mlpBlockActivations, priceMoeAllToAll,
+import { ANATOMY, LAYOUT_EXAMPLE, MOE_EXAMPLE, MOE_REAL, labFreeAlpha, labZeroStep, layouts, mlpBlockActivations, priceMoeAllToAll,
   tpBytes, tpCollectives, zeroCommBytes, zeroStates } from "./scale_setup.js";
 
 // Several numbers read one run: compute each once per core (the pipeline trainings and the MoE run take ~0.1–0.3 s).
@@ -48,6 +48,8 @@ export const CALCS = {
   // 3 interleaved, v = 2
   "il-over": (c) => pct(cmp(c).interleaved.bubbleOverIdeal),
   "il-makespan": (c) => formatNumber(cmp(c).interleaved.makespan),
+  // The same step in the pipeline-timeline widget's unit (one chunk's forward = 1/v of a stage's): v times the above.
+  "il-makespan-chunks": (c) => formatNumber(c.pipelineTimeline({ schedule: "interleaved", ...EXAMPLE_PIPE }).makespan),
   "il-messages": (c) => formatCount(cmp(c).interleaved.messages),
   "il-act": (c) => formatNumber(cmp(c).interleaved.peakStageActivations),
   "il-8-2": (c) => pct(cmp8(c, 2).interleaved.bubbleOverIdeal),
@@ -99,6 +101,8 @@ export const CALCS = {
   "moe-min": (c) => formatCount(Math.min(...moe(c).wanted)),
   "moe-equal": (c) => below(Math.max(moe(c).outputRelativeDifference, moe(c).gradientRelativeDifference)),
   "moe-real-bytes": (c) => formatBytes(priceMoeAllToAll(c, "node").bytesPerRank),
+  // What a rank sends of its buffer: all but its own 1/R share (R = experts: one expert per rank).
+  "moe-real-sent": (c) => formatBytes(priceMoeAllToAll(c, "node").bytesPerRank * (MOE_REAL.moe.experts - 1) / MOE_REAL.moe.experts),
   "moe-real-node": (c) => formatSeconds(priceMoeAllToAll(c, "node").simulated),
   "moe-real-net": (c) => formatSeconds(priceMoeAllToAll(c, "network").simulated),
   // 8 3-D design: OPT-30B on 8 × 8

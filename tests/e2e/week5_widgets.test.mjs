@@ -34,7 +34,17 @@ describe("week 5 widgets", () => {
     const text = await readout(page, "pipeline-timeline");
     assert.ok(text.includes(`Step ${await calc(page, "pp-makespan")}`) && text.includes(await calc(page, "pp-over")), text);
     await choose(page, "pipeline-timeline", "Schedule", "interleaved");
-    assert.ok((await readout(page, "pipeline-timeline")).includes(await calc(page, "il-over")));
+    const interleaved = await readout(page, "pipeline-timeline");
+    assert.ok(interleaved.includes(await calc(page, "il-over")), interleaved);
+    // Issue 25 §6.3: the prose's 28.5 (a stage's forward) and the widget's step are one number in two named units.
+    assert.ok(interleaved.includes(`Step ${await calc(page, "il-makespan-chunks")}`), interleaved);
+    assert.match(interleaved, /time unit: one chunk's forward, 1\/2 of a stage's/);
+    // Every forward box carries its micro-batch, and the axis names the chunk's unit.
+    const forwards = await page.evaluate(() => [...document.querySelectorAll("[data-widget=pipeline-timeline] svg g")]
+      .filter((g) => g.querySelector("rect.pl-F")).map((g) => g.querySelector("text")?.textContent ?? null));
+    assert.equal(forwards.length, 4 * 8 * 2);
+    assert.deepEqual(forwards.filter((t) => t === null), [], "unlabelled forward boxes");
+    assert.match(await page.locator("[data-widget=pipeline-timeline] svg.pipeline-svg").textContent(), /units of one chunk's forward/);
     await choose(page, "pipeline-timeline", "Schedule", "zb-h1");
     assert.ok((await readout(page, "pipeline-timeline")).includes(await calc(page, "zb-over")));
     const kinds = await page.locator("[data-widget=pipeline-timeline] svg rect.pl-W").count();

@@ -1,5 +1,6 @@
 // exercise_answer.js — the body of numeric, predict-then-run and choice exercises.
 import { judgeAnswer } from "./answer_check.js";
+import { answerLabel } from "./answer_terms.js";
 import { renderTimeline } from "../ui/timeline.js";
 import { formatBytes, formatSeconds, plural } from "../units.js";
 
@@ -19,7 +20,7 @@ function mountNumeric(ctx) {
   const { exercise, params, core, body } = ctx;
   const id = `answer-${exercise.id}-${uid++}`;
   const form = make("form", { class: "answer-form" });
-  const label = make("label", { for: id }, `Your answer${exercise.unit ? ` (${exercise.unit})` : ""}`);
+  const label = make("label", { for: id }, answerLabel(exercise));
   const input = make("input", { id, type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false" });
   const check = make("button", { type: "submit" }, exercise.kind === "predict" ? "Lock in prediction" : "Check");
   form.append(label, input, check);

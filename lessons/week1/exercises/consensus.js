@@ -22,7 +22,7 @@ export const consensus = {
         "have to agree mid-step on who is still alive.",
       correct: true,
       why: "Training treats failures as fail-stop for the whole job: detect, stop, restart from a checkpoint " +
-        "(Week 6, in preparation). A replicated database must keep serving through failures, which is what forces it " +
+        "(Week 6). A replicated database must keep serving through failures, which is what forces it " +
         "to run consensus. Agreement does appear at job start-up — <code>torchrun</code>'s rendezvous — but even " +
         "there it is a key–value store (a <code>TCPStore</code>) served by one host, with the <code>c10d</code> or " +
         "the default <code>static</code> backend; only the optional etcd backend runs a consensus protocol (Raft). " +
@@ -47,7 +47,7 @@ export const consensus = {
       text: "Gradients are noisy anyway, so it does no harm if the ranks end the step with slightly different averages.",
       correct: false,
       why: "In synchronous data parallelism every replica must apply the identical update, or the model copies drift " +
-        "apart and the job is no longer training one model. Asynchronous methods (Week 4, in preparation) accept <em>stale</em> " +
+        "apart and the job is no longer training one model. Asynchronous methods (Week 4) accept <em>stale</em> " +
         "gradients by design, with a price in convergence — that is a different algorithm, not a free tolerance.",
     },
     {

@@ -94,7 +94,7 @@ export const ironLaw = {
   ],
   solutionText: `<p>M = α + β·G; the step time with perfect overlap is max(C, M), without overlap C + M.
     If M &gt; C the step is <em>communication-bound</em>: faster GPUs would not shorten it, and the only remedies are
-    fewer bytes (compression, Week 6, in preparation), faster links, or a better collective (Week 2). Overlap can at best halve
+    fewer bytes (compression, Week 6), faster links, or a better collective (Week 2). Overlap can at best halve
     a step, when C = M.</p>`,
 };
 

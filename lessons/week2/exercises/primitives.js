@@ -18,7 +18,7 @@ export const primitives = {
         "gradients so that each rank keeps the summed gradient of its own shard only.",
       correct: true,
       why: "Each rank stores 1/p of the parameters, gradients and optimizer state. The all-gather rebuilds a full layer " +
-        "just in time; the reduce-scatter is the half of an all-reduce that the sharded update needs (the lab; Week 5, in preparation).",
+        "just in time; the reduce-scatter is the half of an all-reduce that the sharded update needs (the lab; Week 5).",
     },
     {
       text: "A mixture-of-experts layer sends each token to the GPU that holds its expert with an all-to-all, and " +

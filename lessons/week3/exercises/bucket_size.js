@@ -20,7 +20,7 @@ export const bucketCrossover = {
   title: "The bucket size where latency stops mattering",
   params: (rng) => ({ ranks: pick(rng, [8, 16, 32, 64, 256]), alphaUs: pick(rng, [2, 5, 10, 20]), bwGBs: pick(rng, [12.5, 25, 50, 100]) }),
   prompt: (p) => `<p>DDP all-reduces each gradient bucket of n bytes with a ring over P = ${p.ranks} GPUs; the network is
-    fully connected with α = ${p.alphaUs} µs and ${formatRate(p.bwGBs * 1e9)} per link (β = 1/bandwidth; γ = 0). One
+    fully connected with α = ${p.alphaUs} µs and ${formatRate(p.bwGBs * 1e9)} per link (β = 1/bandwidth, in seconds per byte; the time to add the received bytes — Week 1's γ — is ignored). One
     bucket's all-reduce costs 2(P − 1)·α + 2((P − 1)/P)·n·β.</p>
     <p>At what bucket size n does the latency part equal the bandwidth part? (Smaller buckets are latency-bound.) Answer in
     bytes; a prefix is fine (<code>12 MB</code>, <code>3 MiB</code>).</p>`,
@@ -36,6 +36,6 @@ export const bucketCrossover = {
   ],
   solutionText: `<p>n = P·α/β. Each of the ring's 2(P − 1) steps pays one α but moves only n/P bytes, so the bucket must be P times
     Week 1's crossover before bandwidth dominates. On 256 GPUs with α = 5 µs and 25 GB/s that is 32 MB — which is why
-    PyTorch's default of 25 MB buckets is no accident, and why very large jobs use tree or hierarchical all-reduce whose α term
+    PyTorch's default of 25 MiB buckets (bucket_cap_mb = 25, times 1024²) is no accident, and why very large jobs use tree or hierarchical all-reduce whose α term
     grows with log P rather than P.</p>`,
 };

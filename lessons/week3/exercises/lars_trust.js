@@ -1,6 +1,6 @@
 // lars_trust.js — code exercise "w3-lars-trust": the LARS trust ratio of tensors sharded over p ranks (ZeRO/FSDP),
 // with the all-reduce of squared norms that makes it exact. You, Gitman & Ginsburg 2017, eq. 6:
-//   λ_k = η·‖w_k‖ / (‖g_k‖ + β·‖w_k‖)      (1 when ‖w_k‖ = 0 or the denominator is 0)
+//   λ_k = η_trust·‖w_k‖ / (‖g_k‖ + β·‖w_k‖)      (1 when ‖w_k‖ = 0 or the denominator is 0)
 // A norm does not split over shards; its square does: ‖w_k‖² = Σ_r Σ_{i ∈ shard r} w_i². So each rank sends 2 numbers
 // per tensor (its partial Σw² and Σg²), every rank sums them and takes the roots — the core's
 // core/parallel/zero_layerwise_update.cpp, which the C++ tests prove equal to unsharded LARS.
@@ -15,7 +15,7 @@ import { fail, pass, undelivered, unfinished } from "../../../web/exercise/run_c
 const BYTES_PER_NUMBER = 8;
 
 const starter = `// Runs on p ranks. Each rank holds its shard of T tensors (ZeRO/FSDP cut them anywhere):
-// ctx.input = { eta, weightDecay, tensors: [{ w: [numbers], g: [numbers] }, …] }  (rank r's piece of each tensor).
+// ctx.input = { eta (η_trust), weightDecay (β), tensors: [{ w: [numbers], g: [numbers] }, …] }  (rank r's piece of each tensor).
 // Every rank must return [λ_0, …, λ_(T−1)], the LARS trust ratio of each WHOLE tensor:
 //   λ = eta·‖w‖ / (‖g‖ + weightDecay·‖w‖), and 1 when ‖w‖ = 0 or that denominator is 0.
 // Send Float64Arrays; only 2 numbers per tensor need to travel.
@@ -142,7 +142,7 @@ function candidates(testCase, k, r) {
   };
 }
 
-const FORMULA = "λ = η·‖w‖/(‖g‖ + β·‖w‖) of the whole tensor, with ‖w‖² = Σ over ranks of each shard's Σw² (and the same for g)";
+const FORMULA = "λ = η_trust·‖w‖/(‖g‖ + β·‖w‖) of the whole tensor, with ‖w‖² = Σ over ranks of each shard's Σw² (and the same for g)";
 
 function explain(c, got, r, k, testCase) {
   const head = `Rank ${r} returned λ_${k} = ${formatNumber(got, { digits: 6 })}; the whole tensor's ratio is ${formatNumber(c.right, { digits: 6 })}.`;
@@ -196,12 +196,15 @@ export const larsTrust = {
   kind: "code",
   title: "The LARS trust ratio on sharded tensors",
   prompt: `<p>Under ZeRO or FSDP each of p ranks holds only a <em>shard</em> of every tensor — cut anywhere, even through
-    the middle. LARS needs each whole tensor's norms: λ = η·‖w‖/(‖g‖ + β·‖w‖) (You, Gitman &amp; Ginsburg 2017),
+    the middle. LARS needs each whole tensor's norms: λ = η_trust·‖w‖/(‖g‖ + β·‖w‖) (You, Gitman &amp; Ginsburg 2017),
     λ = 1 when ‖w‖ = 0 or the denominator is 0.</p>
-    <p>Write <code>main(ctx)</code>: from <code>ctx.input = { eta, weightDecay, tensors: [{ w, g }, …] }</code> (this rank's
+    <p>Write <code>main(ctx)</code>: from <code>ctx.input = { eta, weightDecay, tensors: [{ w, g }, …] }</code> (<code>eta</code> is the trust coefficient η_trust, <code>weightDecay</code> is β; this rank's
     shard of T tensors), every rank returns the T whole-tensor ratios. Only 2 numbers per tensor may travel in a
-    message. The checker recomputes the ratios from the whole tensors under several delivery orders, with synchronous
-    sends, and on cases you do not see (16 ranks, a zero tensor).</p>`,
+    message. Ranks talk with <code>await ctx.send(to, data)</code> and <code>await ctx.recv(from)</code>
+    (<code>ctx.rank</code>, <code>ctx.size</code>; every call in the <code>ctx</code> reference linked above these exercises).</p>
+    <p>The checker recomputes the ratios from the whole tensors under several delivery orders, with synchronous
+    sends — a send that resolves only when its receiver has taken the message, so a program in which every rank awaits
+    its send before it receives deadlocks — and on cases you do not see (16 ranks, a zero tensor).</p>`,
   ranks: (rng) => intBetween(rng, 2, 8),
   starter,
   solution,
@@ -214,7 +217,7 @@ export const larsTrust = {
     "A norm of a concatenation is not the sum of the parts' norms — but its square is the sum of the parts' squares.",
     "On each rank compute, per tensor, Σw² and Σg² over your shard: 2T numbers. All-reduce them (every rank sends its " +
       "2T numbers to every other rank, without awaiting the sends, then receives and adds p − 1 of them).",
-    "Then ‖w‖ = √(Σw²), ‖g‖ = √(Σg²), and λ = η‖w‖/(‖g‖ + β‖w‖), or 1 when ‖w‖ = 0 or the denominator is 0.",
+    "Then ‖w‖ = √(Σw²), ‖g‖ = √(Σg²), and λ = η_trust·‖w‖/(‖g‖ + β‖w‖), or 1 when ‖w‖ = 0 or the denominator is 0.",
   ],
   solutionText: `<p>‖w‖² = Σ<sub>r</sub> Σ<sub>i ∈ shard r</sub> w<sub>i</sub>²: squares add across shards, norms do not.
     One all-reduce of 2 numbers per tensor — negligible next to the gradients' reduce-scatter — gives every rank the

@@ -103,10 +103,19 @@ export const strong64 = {
   kind: "numeric",
   title: "Strong scaling at P = 64",
   params: (rng) => ({ link: pick(rng, ["nvlink", "infiniband"]), batch: pick(rng, [8192, 16384, 65536]) }),
-  prompt: (p) => `<p>The lab's model (L = ${MODEL.layers}, D = ${MODEL.width}, F = ${MODEL.hidden}: 134 M parameters)
-    with bf16 gradients (${MIXED.elementBytes} B) on ${formatSI(FLOPS, "FLOP/s")} GPUs, ${p.link === "nvlink" ? "NVLink at 200 GB/s" : "InfiniBand at 25 GB/s"}
-    (α as in the lab), bucketed DDP with overlap. The global batch is fixed at ${formatCount(p.batch)} rows.</p>
-    <p>What speed-up over one GPU do 64 GPUs give (rows per second ÷ one GPU's)? Use the scaling widget's model.</p>`,
+  // Every input the answer depends on, in the prompt (issue 25 §2): the link's α and bandwidth, the bucket size, the
+  // compute model — the scaling widget's (core.dpScaling with scaling_setup.js's hardware).
+  prompt: (p) => {
+    const link = linkOf(p.link), name = p.link === "nvlink" ? "NVLink" : "InfiniBand";
+    return `<p>The lab's model (L = ${MODEL.layers}, D = ${MODEL.width}, F = ${MODEL.hidden}: 134 M parameters)
+    with bf16 gradients (${MIXED.elementBytes} B) on ${formatSI(FLOPS, "FLOP/s")} GPUs; a row costs 2Ψ FLOPs forward
+    and 4Ψ backward. The GPUs are linked by ${name}: α = ${formatSI(link.alpha, "s")} per message and
+    ${formatRate(1 / link.beta)} per GPU. Gradients are all-reduced by ring in 25 MiB buckets, each launched during
+    backward as soon as it is full (bucketed DDP with overlap): a step is the compute plus whatever of the all-reduces
+    backward cannot hide. The global batch is fixed at ${formatCount(p.batch)} rows.</p>
+    <p>What speed-up over one GPU do 64 GPUs give (rows per second ÷ one GPU's)? Answer as a ratio
+    (<code>40</code> or <code>40×</code>). The <a href="#widget-scaling">scaling widget</a> of section 7 computes this model.</p>`;
+  },
   answer: (p, core) => strongAt64(core, p),
   tolerance: { rel: 0.03 },
   unit: "ratio",

@@ -17,9 +17,13 @@ export const sumOrMean = {
     { text: "The replicas drift apart, because each one applies a different gradient.",
       correct: false,
       why: "They all receive the same sum, so they stay identical to each other — identically wrong. A checker that compares replicas with each other cannot see this bug; one that compares with a single device can." },
-    { text: "Summing is right if the loss is a sum (not a mean) over the rows of the global batch.",
+    // Judged under the prompt's own premise (each replica's gradient is the MEAN over its rows; issue 25 §6.1): an option
+    // may not change the setup ("summing is right if the loss is a sum") and be graded as if it had not.
+    { text: "In this setup the summed all-reduce gives P times the gradient of the global batch's mean loss.",
       correct: true,
-      why: "Then each replica's gradient is a sum over its rows, and the full-batch gradient is their sum. What matters is that the sync matches how the loss is normalised." },
+      why: "Replica r sends (P/B)·Σ over its B/P rows; the sum over the P replicas is (P/B)·Σ over all B rows, P times the " +
+        "global mean's (1/B)·Σ. (A sum would be right in another setup — each replica summing over its rows and the loss a " +
+        "sum over the global batch — but here every replica computes a mean.)" },
     { text: "Gradient clipping by global norm makes the sum harmless, because it rescales the gradient anyway.",
       correct: false,
       why: "Clipping changes the gradient only when its norm exceeds the threshold; a P× larger norm is clipped more often and differently from single-device training. The runs are no longer the same." },

@@ -12,6 +12,8 @@ import { renderPhases } from "../../lab/widgets/phase_timeline.js";
 import { dpConfig, dpInputs, dpProgram, relativeDifference, replicaGap } from "../programs/dp_program.js";
 import { allReducesOf } from "../exercises/dp_checks.js";
 import { coreTasks } from "../../../web/lesson/core_tasks.js";
+import { priceDdps } from "../calcs.js";
+import { measuredAgainstModel } from "../ddp_measured.js";
 
 const tasks = coreTasks(new URL("../dp_reference.js", import.meta.url));   // the single-device run, off the main thread
 
@@ -77,8 +79,10 @@ export function mountDdpWorkers(figure, core, clusters) {
       rows.map((r) => `<tr><th scope="row">${NAMES[r.sync]}</th><td>${formatSeconds(r.step, 2)}</td><td>${r.calls}</td>` +
         `<td>${r.equal < 1e-9 ? "equal" : "DIFFERENT"}</td></tr>`).join("") + "</tbody>";
     tableBox.replaceChildren(t);
-    status.textContent = `Fastest here: ${NAMES[best.sync]}. Every run trained the same model as one device. The timeline ` +
-      "shows the bucketed run's last step: each bucket's all-reduce (lower lane) starts while backward (upper lane) still computes.";
+    status.textContent = `Fastest here: ${NAMES[best.sync]}. ` +
+      measuredAgainstModel({ best: best.sync, workers: P, cores: navigator.hardwareConcurrency || null, priced: priceDdps(core) }) +
+      " Every run trained the same model as one device. The timeline shows the bucketed run's last step: each bucket's " +
+      "all-reduce (lower lane) starts while backward (upper lane) still computes.";
     const spans = rows[2].result.results.flatMap((r) => r.timeline);
     const t0 = Math.min(...spans.map((s) => s.start));
     const shown = Math.min(P, 4);

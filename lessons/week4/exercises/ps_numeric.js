@@ -86,8 +86,11 @@ export const sspStall = {
   title: "SSP's stall with a persistent straggler",
   params: (rng) => ({ speeds: pick(rng, SPEED_SETS), iterations: pick(rng, [20, 40, 100]), bound: pick(rng, [1, 2, 4, 8]) }),
   prompt: (p) => `<p>${p.speeds.length} workers take [${p.speeds.join(", ")}] × 0.1 s per clock, always (no noise), and run
-    I = ${p.iterations} clocks each under SSP with bound s = ${p.bound}; ignore the network. What fraction of all the
-    workers' time (Σ waiting / Σ (compute + waiting)) is spent waiting?</p>`,
+    I = ${p.iterations} clocks each under SSP with bound s = ${p.bound}; ignore the network. A worker may start clock c
+    (counting from 1) once the slowest has finished c − s − 1 clocks, and a worker is finished when the server answers its
+    last push — which the server holds, like every answer, until the slowest has finished at least I − s clocks (so the
+    wait after the last clock counts, as in §4). What fraction of all the workers' time (Σ waiting / Σ (compute +
+    waiting)) is spent waiting? Give it as a fraction between 0 and 1.</p>`,
   answer: (p, core) => core.sspStallFixedSpeeds({ distribution: "fixed", base: 0.1, multipliers: p.speeds }, p.speeds.length,
     p.iterations, p.bound).stallFraction,
   tolerance: { rel: 0.01 },

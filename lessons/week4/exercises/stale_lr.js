@@ -1,10 +1,13 @@
-// stale_lr.js — code exercise "w4-stale-lr": the shard's update with the staleness-aware learning rate
-// η/(τ + 1) (Zhang et al. 2016), where τ — how many updates the shard applied since the worker pulled — is
+// stale_lr.js — code exercise "w4-stale-lr": the shard's update with the course's staleness-aware learning rate
+// η/(τ + 1) — Zhang et al. (2016) publish η/τ with the full η at τ = 0; the course shifts it by one (Week 4 §3) — where τ — how many updates the shard applied since the worker pulled — is
 // computed from versions. Checked on an asynchronous run (ASP) on the Workers: the τ the shard recorded for every
 // update equals the one its versions imply, and a replay with η/(τ + 1) ends exactly at the shards' θ.
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { formatNumber } from "../../../web/units.js";
 import { replayGap, replayRun, sourceOf } from "../programs/ps_program.js";
+
+// Zhang et al.'s rule as published: η/τ, and the full η for a fresh gradient (τ = 0).
+const publishedRate = (lr, tau) => lr / Math.max(tau, 1);
 import { EQUALITY, fail, pass, programWith, psCase, ranksOf, replayVerdict, summarizeResult } from "./ps_checks.js";
 
 const starter = `// The shard applies one worker's gradient. shard: { theta: Float64Array (this shard's keys), version: how many
@@ -45,6 +48,16 @@ const wrongs = [
 }
 `,
     expect: /its version never went up/ },
+  { name: "Zhang et al.'s rule as published, η/τ with η at τ = 0: not the course's η/(τ + 1)",
+    code: `function applyPush(shard, push, config) {
+  const tau = shard.version - push.version;
+  const lr = tau === 0 ? config.lr : config.lr / tau;
+  for (let i = 0; i < shard.theta.length; i++) shard.theta[i] -= lr * push.grad[i];
+  shard.version += 1;
+  return tau;
+}
+`,
+    expect: /Zhang et al\.'s rule as published.*η\/\(τ \+ 1\)/ },
   { name: "τ backwards (the worker's version minus the shard's)",
     code: `function applyPush(shard, push, config) {
   const tau = push.version - shard.version;
@@ -98,6 +111,11 @@ function check(run, testCase, core) {
   if (replayGap(servers, plain) < EQUALITY) {
     return fail("The run replays exactly with the plain rate η: the step did not shrink with staleness. Divide η by τ + 1.");
   }
+  if (replayGap(servers, replayRun(core, testCase.config, run, publishedRate)) < EQUALITY) {
+    return fail("The run replays exactly with Zhang et al.'s rule as published — η/τ, and η for a fresh gradient — " +
+      "which takes twice the course's step at τ = 1. This exercise (and Week 4's widgets and simulator) uses the " +
+      "course's form η/(τ + 1), the same rule shifted by one so that τ = 0 needs no special case.");
+  }
   return fail(`${replayVerdict(run, testCase, core, servers).message} Apply θ ← θ − η/(τ + 1)·g to every key of the shard, once per push.`);
 }
 
@@ -107,7 +125,8 @@ export const staleLr = {
   title: "A staleness-aware learning rate",
   prompt: `<p>Under ASP a gradient can be τ updates old when it is applied. Write the shard's update
     <code>applyPush(shard, push, config)</code>: compute τ from the versions, apply θ ← θ − η/(τ + 1)·g
-    (Zhang et al. 2016), count the update, and return τ.</p>
+    — the course's form of Zhang et al.'s staleness-aware rate (they publish η/τ with the full η at τ = 0; §3 says why
+    the course shifts it by one) — count the update, and return τ.</p>
     <p>The parameter server runs on the Workers asynchronously, one worker 3–5× slower than the others, so some gradients
     are many updates old; the checker replays the run from what it recorded.</p>`,
   ranks: 5,

@@ -68,7 +68,10 @@ export function lossCurve(progress) {
 // Recomputes the run from its record alone: every gradient at the parameters its worker pulled (the versions
 // it reported), every shard's updates in the order it applied them. A correct run ends with exactly the
 // shards' θ. → { theta: per shard, tau: per shard [τ of each applied gradient, from the versions] }.
-export function replayRun(core, config, run) {
+// rate(η, τ): the staleness-aware step when config.stalenessAware — the course's η/(τ + 1) unless a checker asks
+// what another rule would have given.
+export const awareRate = (lr, tau) => lr / (tau + 1);
+export function replayRun(core, config, run, rate = awareRate) {
   const servers = serversOf(run).sort((a, b) => a.shard - b.shard), workers = workersOf(run);
   const W = workers.length, K = servers.length;
   const kernels = dpKernels(core, config.model, null);
@@ -100,7 +103,7 @@ export function replayRun(core, config, run) {
         const version = clocksOf(a.worker)[a.clock].versions[k];
         const tau = j - version;
         taus[k][j] = tau;
-        const lr = config.stalenessAware ? config.lr / (tau + 1) : config.lr;
+        const lr = config.stalenessAware ? rate(config.lr, tau) : config.lr;
         const g = slice(gradientOf(a.worker, a.clock));
         for (let i = 0; i < theta.length; i++) theta[i] -= lr * g[i];
       } else {

@@ -2,7 +2,7 @@
 // list per device. Device d holds v chunks (d, d + P, …); the learner returns its {op, mb, chunk} in order. The
 // pipeline runs on the Workers; checked: training equals one device, every device held no more chunk activations
 // than interleaved 1F1B does (the core's count), and the lists replayed with unit times finish at
-// (v·m + P − 1)·(t_f + t_b) — the core's makespan, a bubble (P − 1)/(v·m) of the ideal (Narayanan et al. 2021).
+// (v·m + P − 1)·(t_f + t_bw) — the core's makespan, a bubble (P − 1)/(v·m) of the ideal (Narayanan et al. 2021).
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { sourceOf } from "../programs/pipe_program.js";
 import { coreSchedule, fail, overPeak, pipeCase, programWith, summarizeResult, trainingVerdict, unitMakespan } from "./pipe_checks.js";
@@ -46,7 +46,7 @@ const wrongs = [
       .replace("(Math.floor(k / P) % v) * P + device }", "(k % v) * P + device }")
       .replace("(v - 1 - (Math.floor(k / P) % v)) * P + device", "(v - 1 - (k % v)) * P + device"),
     // with m > P the lists deadlock; with m = P they run, slower
-    expect: /cannot run: the schedules deadlock: device \d+ waits at F|finishes at t = \d+; interleaved 1F1B finishes at \(v·m \+ P − 1\)·\(t_f \+ t_b\) = \d+/ },
+    expect: /cannot run: the schedules deadlock: device \d+ waits at F|finishes at t = \d+; interleaved 1F1B finishes at \(v·m \+ P − 1\)·\(t_f \+ t_bw\) = \d+/ },
 ];
 
 function cases(rng) {
@@ -81,12 +81,12 @@ function check(run, testCase, core) {
   const makespan = unitMakespan(run);
   if (makespan > want.makespan) {
     return fail(`Training matches and no device held too much, but with unit times (t_f = 1 per chunk, a backward 2) ` +
-      `your lists finish at t = ${makespan}; interleaved 1F1B finishes at (v·m + P − 1)·(t_f + t_b) = ${want.makespan} ` +
+      `your lists finish at t = ${makespan}; interleaved 1F1B finishes at (v·m + P − 1)·(t_f + t_bw) = ${want.makespan} ` +
       `(P = ${P}, m = ${m}, v = ${v}). Send micro-batches through a chunk in groups of P before moving to the next ` +
       "chunk, so every device has work while the first group travels.");
   }
   return { ...verdict, message: `${verdict.message} No device held more chunk activations than interleaved 1F1B, and ` +
-    `the lists take (v·m + P − 1)·(t_f + t_b) = ${want.makespan} time units: a bubble of (P − 1)/(v·m) of the ideal.` };
+    `the lists take (v·m + P − 1)·(t_f + t_bw) = ${want.makespan} time units: a bubble of (P − 1)/(v·m) of the ideal.` };
 }
 
 export const interleavedSchedule = {
@@ -96,10 +96,13 @@ export const interleavedSchedule = {
   prompt: `<p>Interleaving gives each of the P devices v chunks of the model — device d holds chunks d, d + P, …,
     d + (v − 1)P — so a micro-batch goes round the devices v times and the fill and drain shrink v-fold. Write
     <code>interleavedOps(device, devices, microBatches, chunksPerDevice)</code>, returning the device's operations
-    <code>{op: "F" | "B", mb, chunk}</code> in order (m is a multiple of P).</p>
+    <code>{op: "F" | "B", mb, chunk}</code> in order (m is a multiple of P). It is 1F1B over the v·m pairs (micro-batch,
+    chunk) a device runs: a warm-up of min(2(P − d − 1) + (v − 1)·P, v·m) forwards on device d (counting from 0) before
+    its first backward, then one forward and one backward in turn, then the remaining backwards.</p>
     <p>Every device is a Worker holding only its chunks; it sends activations to the next chunk's device and gradients
     to the previous one. The checker compares the trained parameters with one device, reads how many chunk activations
-    each device kept at its peak, and replays your lists with unit times: they must finish in (v·m + P − 1)·(t_f + t_b),
+    each device kept at its peak, and replays your lists with unit times per chunk — a chunk's forward t_f = 1 and its
+    whole backward t_bw = 2 (a chunk is 1/v of a stage) — they must finish in (v·m + P − 1)·(t_f + t_bw) of those units,
     the core's interleaved schedule.</p>`,
   ranks: 4,
   timeoutMs: 20000,
@@ -125,7 +128,7 @@ export const interleavedSchedule = {
   solutionText: `<p>Interleaved 1F1B is 1F1B on virtual micro-batches. Micro-batches enter in groups of P, each group
     going through one chunk of every device before the next chunk, so a device always has a forward to run while the
     group travels. Device d needs 2(P − d − 1) + (v − 1)·P warm-up forwards before micro-batch 0 returns through its
-    last chunk. The fill and drain cost (P − 1)(t_f + t_b) in chunk times, 1/v of a stage each, so the bubble is
+    last chunk. The fill and drain cost (P − 1)(t_f + t_bw) in chunk times, 1/v of a stage each, so the bubble is
     (P − 1)/(v·m) of the ideal, paid for with 2·m·(P·v − 1) messages instead of 2·m·(P − 1) and more activations
     (Narayanan et al., SC 2021).</p>`,
 };

@@ -21,8 +21,9 @@ export const interleaveBubble = {
   prompt: (p) => `<p>An interleaved 1F1B pipeline on P = ${p.P} devices, each holding v = ${p.v} chunks of the model,
     runs m = ${p.m} micro-batches per step. Each chunk's forward takes 1/v of a stage's forward, its backward 1/v of a
     stage's backward, and messages are free.</p>
-    <p>By how much does the step exceed the ideal one (one device's work without idling)? Answer as a fraction of the
-    ideal (<code>0.1</code> or <code>10%</code>).</p>`,
+    <p>By how much does the step exceed the ideal one? The ideal is one pipeline device's own work without idling —
+    the forwards and backwards of its v chunks for all m micro-batches, m·(t_f + t_bw) in a stage's times — not the time
+    one device would take for the whole model. Answer as a fraction of that ideal (<code>0.1</code> or <code>10%</code>).</p>`,
   answer: (p, core) => interleaved(core, p).bubbleOverIdeal,
   tolerance: { rel: 0.005 },
   unit: "fraction",

@@ -46,20 +46,24 @@ export function renderPipeline(container, result, { title }) {
     const shade = result.chunksPerDevice > 1 && Math.floor(s.chunk / devices) % 2 ? 0.6 : 1;
     g.append(el("rect", { x: x(s.start), y: y + 2, width: Math.max(0.5, w - 0.6), height: rowH - 4,
       fill: FILL[s.kind], "fill-opacity": shade, class: `pl-${s.kind}` }));
-    if (w > 14 && perUnit > 0) {
-      g.append(el("text", { x: x(s.start) + w / 2, y: y + rowH * 0.66, "font-size": Math.min(13, w * 0.6),
-        "text-anchor": "middle", fill: "var(--bg, #fff)" }, `${s.kind === "BW" ? "B" : s.kind}${s.microBatch}`));
+    // Wide boxes say kind and micro-batch ("F3"); narrower ones — an interleaved chunk's forward is one unit — keep the
+    // micro-batch alone (the colour and the legend give the kind) rather than no label (issue 25 §6.3).
+    const full = `${s.kind === "BW" ? "B" : s.kind}${s.microBatch}`, short = String(s.microBatch);
+    const label = w > 14 ? full : short, size = w > 14 ? Math.min(13, w * 0.6) : Math.min(11, (w - 1) / (0.62 * short.length));
+    if (perUnit > 0 && size >= 7) {
+      g.append(el("text", { x: x(s.start) + w / 2, y: y + rowH * 0.66, "font-size": size,
+        "text-anchor": "middle", fill: "var(--bg, #fff)" }, label));
     }
     svg.append(g);
   }
   const axisY = top + devices * rowH + 16;
   svg.append(el("text", { x: left, y: axisY, "font-size": 12, fill: "currentColor" }, "0"));
   svg.append(el("text", { x: W - 10, y: axisY, "font-size": 12, fill: "currentColor", "text-anchor": "end" },
-    `${result.makespan} (time, units of one forward)`));
+    `${result.makespan} (time, units of one ${result.chunksPerDevice > 1 ? "chunk's " : ""}forward)`));
   const legend = document.createElement("p");
   legend.className = "chart-summary";
   const kinds = [...new Set(result.timeline.map((s) => s.kind))];
-  legend.textContent = `Boxes: ${kinds.map((k) => `${k === "BW" ? "B" : k} = ${NAMES[k]}`).join(", ")}; the number is the micro-batch` +
+  legend.textContent = `Boxes: ${kinds.map((k) => `${k === "BW" ? "B" : k} = ${NAMES[k]}`).join(", ")}; the number is the micro-batch (alone on narrow boxes)` +
     `${result.chunksPerDevice > 1 ? "; lighter boxes are a device's second (fourth, …) chunk" : ""}; blank is idle.`;
   container.replaceChildren(svg, legend);
 }

@@ -34,7 +34,11 @@ export function mountPipelineTimeline(figure, core) {
     const req = current(), r = core.pipelineTimeline(req);
     renderPipeline(drawing, r, { title: `${SCHEDULE_NAMES[req.schedule]}, P = ${req.devices}, m = ${req.microBatches}` +
       (req.chunksPerDevice > 1 ? `, v = ${req.chunksPerDevice}` : "") });
-    out.innerHTML = `Step <strong>${formatNumber(r.makespan)}</strong> against an ideal of ${formatNumber(r.ideal)}: idle ` +
+    // The core times every box in units of one chunk's forward; with v chunks a chunk is 1/v of a stage, so the
+    // prose (which counts in a stage's forward) gives the interleaved step v times smaller — say which unit this is.
+    const unit = req.chunksPerDevice > 1 ? `one chunk's forward, 1/${req.chunksPerDevice} of a stage's` : "one stage's forward";
+    out.innerHTML = `Step <strong>${formatNumber(r.makespan)}</strong> against an ideal of ${formatNumber(r.ideal)} ` +
+      `(time unit: ${unit}): idle ` +
       `<strong>${pct(r.bubbleFraction)}</strong> of the step, <strong>${pct(r.bubbleOverIdeal)}</strong> over the ideal. ` +
       `Peak activations per device: ${r.peakActivations.join(", ")} chunk${r.chunksPerDevice > 1 ? "s (each 1/v of a stage)" : "s"}; ` +
       `${formatCount(r.messages)} point-to-point messages per step.`;

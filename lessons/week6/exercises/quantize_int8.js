@@ -175,8 +175,9 @@ function check(run, testCase) {
 export const quantizeInt8 = {
   id: "w6-int8",
   kind: "code",
-  title: "8-bit stochastic quantization",
-  prompt: `<p>Write <code>encode(x, rand)</code> and <code>decode(codes, header)</code>: 256 levels spread evenly from
+  title: "Stochastic min–max 8-bit quantization",
+  prompt: `<p>This is not the page's symmetric 8-bit compressor (round to nearest, s = max|g|/127); it is a second 8-bit
+    scheme, unbiased as QSGD's levels are. Write <code>encode(x, rand)</code> and <code>decode(codes, header)</code>: 256 levels spread evenly from
     min(x) to max(x), each value rounded to one of its two neighbouring levels <em>at random</em> — up with probability
     equal to how far it is past the lower one, in levels — so that decode(encode(x)) is x on average. The codes are one
     byte each (<code>Uint8Array</code>); the header carries what decode needs (at most two numbers).</p>
@@ -205,7 +206,8 @@ export const quantizeInt8 = {
     Stochastic rounding doubles the worst-case error (one level) but makes it zero-mean, with variance at most s²/4 per
     value, and then averaging over P workers divides the noise by P like minibatch noise — the property QSGD (Alistarh et
     al. 2017) builds on, with s levels of |g|/‖g‖ and its variance bound min(n/s², √n/s)·‖g‖². The header is not a
-    detail: 8-bit quantization with a per-tensor scale sends n + 8 or 16 bytes, and because every worker has its own
+    detail: this min–max code sends n bytes and a header of two numbers (lo and s: 8 or 16 bytes), the page's symmetric
+    8-bit code n + 4 (one scale), and because every worker has its own
     scale the codes cannot be summed along a ring — the reason 8-bit needs an all-gather (this page's section on which
     compressors ride a ring).</p>`,
 };

@@ -6,7 +6,8 @@
 import { button, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
 import { coreTasks } from "../../../web/lesson/core_tasks.js";
 import { formatBytes, formatCount, formatNumber } from "../../../web/units.js";
-import { COMPRESSORS, DEFAULTS, FORMAT, HARDWARE, SPLIT, findings, formatDuration, takesRatio } from "../capstone_setup.js";
+import { COMPRESSORS, DEFAULTS, EF_DEFAULT, FORMAT, HARDWARE, SPLIT, errorFeedbackOf, findings, formatDuration,
+  takesRatio } from "../capstone_setup.js";
 import { lineChart, stackedBar } from "./report_svg.js";
 
 const tasks = coreTasks(new URL("../capstone_setup.js", import.meta.url));
@@ -27,7 +28,11 @@ export function mountCapstone(figure) {
     value: String(DEFAULTS.workers), onChange: run });
   const steps = slider({ label: "Steps", min: 100, max: 5000, step: 100, value: DEFAULTS.steps, format: formatCount, onInput: run });
   const lr = slider({ label: "Learning rate", min: 0.005, max: 0.2, log: true, value: DEFAULTS.lr, format: formatNumber, onInput: run });
-  const compressor = select({ label: "Compressor", options: Object.entries(COMPRESSORS), value: DEFAULTS.compressor, onChange: run });
+  // A new compressor starts from its own error-feedback default (capstone_setup.EF_DEFAULT); the learner may override it.
+  const compressor = select({ label: "Compressor", options: Object.entries(COMPRESSORS), value: DEFAULTS.compressor,
+    onChange: (c) => { feedback.value = EF_DEFAULT[c] ? "on" : "off"; run(); } });
+  const feedback = select({ label: "Error feedback", options: [["on", "on"], ["off", "off"]],
+    value: DEFAULTS.errorFeedback ? "on" : "off", onChange: run });
   const ratio = slider({ label: "Kept k/n", min: 1e-4, max: 0.1, log: true, value: DEFAULTS.ratio, format: formatNumber, onInput: run });
   const every = slider({ label: "Checkpoint every (steps)", min: 10, max: 5000, log: true, value: DEFAULTS.checkpointEvery,
     format: (v) => formatCount(Math.round(v)), onInput: run });
@@ -38,19 +43,20 @@ export function mountCapstone(figure) {
   const seed = slider({ label: "Seed", min: 1, max: 50, step: 1, value: DEFAULTS.seed, format: String, onInput: run });
   const print = button("Print or save the report as PDF", printReport);
   print.classList.add("capstone-print");
-  controlRow(figure, workers, steps, lr, compressor, ratio, every, mtbf, straggle, seed);
+  controlRow(figure, workers, steps, lr, compressor, feedback, ratio, every, mtbf, straggle, seed);
   const status = readout(figure);
   const sheet = h("section", { class: "job-report", "aria-label": "Scaling report" });
   status.after(sheet, print);
 
   const settings = () => ({
     workers: Number(workers.value), steps: Math.round(steps.value), lr: lr.value, compressor: compressor.value,
-    ratio: ratio.value, checkpointEvery: Math.round(every.value), nodeMtbfHours: mtbf.value,
+    ratio: ratio.value, errorFeedback: feedback.value === "on", checkpointEvery: Math.round(every.value), nodeMtbfHours: mtbf.value,
     stragglerProbability: straggle.value, seed: Math.round(seed.value),
   });
 
   async function draw() {
     ratio.input.disabled = !takesRatio(compressor.value);
+    feedback.el.querySelector("select").disabled = compressor.value === "none";   // nothing is compressed
     const s = settings();
     status.textContent = `Simulating ${s.steps} steps on ${s.workers} GPUs…`;
     figure.dataset.state = "running";
@@ -74,7 +80,7 @@ export function mountCapstone(figure) {
   function render(r) {
     const s = r.settings;
     const comp = s.compressor === "none" ? "no compression"
-      : `${COMPRESSORS[s.compressor]}${takesRatio(s.compressor) ? ` (k/n = ${formatNumber(s.ratio)})` : ""}${s.compressor === "powersgd" ? " (rank 4)" : ""} with error feedback`;
+      : `${COMPRESSORS[s.compressor]}${takesRatio(s.compressor) ? ` (k/n = ${formatNumber(s.ratio)})` : ""}${s.compressor === "powersgd" ? " (rank 4)" : ""} ${errorFeedbackOf(s) ? "with" : "without"} error feedback`;
     const settingsLine = `${s.workers} GPUs × 150 TFLOP/s, InfiniBand 25 GB/s; a 4.3 B-parameter MLP (32 × 4096 × 16384), ` +
       `${formatCount(HARDWARE.rowsPerWorker)} rows per GPU, bf16; ${formatCount(s.steps)} steps, lr ${formatNumber(s.lr)}; ${comp}; ` +
       `stragglers p = ${formatNumber(s.stragglerProbability)} (×${HARDWARE.slowdown}); node MTBF ${formatDuration(s.nodeMtbfHours * HOUR)}; ` +
