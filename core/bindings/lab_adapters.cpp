@@ -263,7 +263,7 @@ val train_single(const val& request) {
   const auto seed = static_cast<std::uint64_t>(whole_field_or(request, "seed", 0, fn));
 
   const SingleDeviceRun run =
-      single_device_run(model, optimizer, init_mlp(model, seed + 1), teacher_batches(model, seed, steps, batch));
+      single_device_run(model, optimizer, init_student(model, seed), teacher_batches(model, seed, steps, batch));
   val out = val::object();
   out.set("losses", to_float64_array(run.losses));
   out.set("params", params_to_val(run.params));

@@ -25,7 +25,7 @@ CompressedTrainingResult train_compressed(const CompressedTrainingConfig& c) {
   validate(c);
   const TeacherTask task(c.model, c.seed);
   const Batch eval = task.make_batch(kEvalBatchStep, c.eval_batch);
-  MlpParams params = init_mlp(c.model, c.seed + 1);
+  MlpParams params = init_student(c.model, c.seed);
   const auto eval_loss = [&] { return mse_loss(mlp_predict(c.model, params, eval.inputs), eval.targets); };
 
   CompressedTrainingResult out;
