@@ -249,6 +249,8 @@ const Command kCommands[] = {
           "staleness": {"mean", "max", "histogram"}, "stall_fraction", "busiest_link", "bytes_into_busiest_server",
           "closed_form_round_compute_s", "closed_form_push_round", "training"?: {"initial_loss", "final_loss", ...},
           "loss_at"?: {"time_s", "loss", "updates", "run_over"} (the model at simulated time S)}
+      closed_form_round_compute_s is E[P-th of W compute times] where every round is a fresh race (bsp; backup
+      with --cancel-stragglers), else null: without it a straggler's late gradient delays its next round
 )"},
     {"hogwild", dsml::cli::hogwild,
      R"(  dsml hogwild --threads T --sparsity X [--features N] [--updates U] [--lr LR] [--points P] [--seed SEED]
