@@ -58,6 +58,10 @@ void momentum_update(const OptimizerConfig& c, double lr, Eigen::MatrixXd& w, co
                      Eigen::MatrixXd& m);
 void adam_update(const OptimizerConfig& c, double lr, std::int64_t t, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
                  Eigen::MatrixXd& m, Eigen::MatrixXd& v);
+// Adam's direction m̂/(√v̂ + ε) after g is folded into the moments (m, v updated in place): the part Adam and
+// LAMB share (adam.cpp); each then adds λ·w and scales the step its own way.
+Eigen::MatrixXd adam_direction(const OptimizerConfig& c, std::int64_t t, const Eigen::MatrixXd& g, Eigen::MatrixXd& m,
+                               Eigen::MatrixXd& v);
 // LARS and LAMB return the trust ratio they scaled this tensor's step by (what a page shows per layer).
 double lars_update(const OptimizerConfig& c, double lr, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
                    Eigen::MatrixXd& m);
