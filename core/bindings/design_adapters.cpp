@@ -6,6 +6,7 @@
 #include "dsml/cost_model.h"
 #include "dsml/parallel_design.h"
 #include "fields.h"
+#include "js_arrays.h"
 
 namespace dsml::bindings {
 namespace {
@@ -32,9 +33,7 @@ val optimal_micro_batches(const val& r) {
   out.set("closedForm", c.closed_form);
   out.set("best", c.best);
   out.set("bestStep", c.best_step_s);
-  val steps = val::array();
-  for (int m = 1; m <= max; ++m) steps.call<void>("push", pipeline_step_with_overhead(P, t, o, m));
-  out.set("steps", steps);
+  out.set("steps", to_js_array(c.step_s));
   return out;
 }
 
