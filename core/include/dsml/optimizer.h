@@ -21,6 +21,11 @@ enum class OptimizerKind { sgd, momentum, adam, lars, lamb };
 // "sgd", "momentum", "adam", "lars", "lamb"; throws Error on anything else.
 OptimizerKind parse_optimizer(const std::string& name);
 const char* optimizer_name(OptimizerKind kind);
+// The state each kind keeps per tensor: a first moment (momentum buffer, Adam/LAMB m, LARS momentum) for all but
+// SGD, a second moment (v) for Adam and LAMB. The Optimizer, ZeRO's shard update and the lab's optimizerStep read it
+// here.
+bool uses_first_moment(OptimizerKind kind);
+bool uses_second_moment(OptimizerKind kind);
 
 struct OptimizerConfig {
   OptimizerKind kind = OptimizerKind::sgd;
