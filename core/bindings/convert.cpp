@@ -62,9 +62,7 @@ Network to_network(const val& scenario) {
   require_object(scenario, "simulate", "{ranks, alpha, beta, programs}");
   Network network;
   network.ranks = static_cast<int>(whole_field(scenario, "ranks", "simulate", 1, kMaxRank));
-  network.model.alpha = number_field(scenario, "alpha", "simulate");
-  network.model.beta = number_field(scenario, "beta", "simulate");
-  network.model.gamma = number_field_or(scenario, "gamma", 0.0, "simulate");
+  network.model = to_cost_model(scenario, "simulate");
   return network;
 }
 

@@ -12,12 +12,7 @@ namespace dsml::bindings {
 namespace {
 
 CostModel link_or(const val& r, const char* name, const CostModel& fallback, const std::string& ctx) {
-  if (r[name].isUndefined()) return fallback;
-  const val link = object_field(r, name, ctx);
-  const std::string at = ctx + ": " + name;
-  CostModel m{number_field(link, "alpha", at), number_field(link, "beta", at), 0.0};
-  validate(m);
-  return m;
+  return r[name].isUndefined() ? fallback : to_cost_model(object_field(r, name, ctx), ctx + ": " + name);
 }
 
 }  // namespace
