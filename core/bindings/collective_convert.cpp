@@ -135,10 +135,7 @@ val sim_to_val(const SimResult& result) {
     busy.call<void>("push", link);
   }
   out.set("linkBusy", busy);
-  val busiest = val::object();
-  busiest.set("name", result.busiest_link >= 0 ? result.topology.link_name(result.busiest_link) : std::string("none"));
-  busiest.set("busy", result.busiest_link >= 0 ? result.link_busy[static_cast<std::size_t>(result.busiest_link)] : 0.0);
-  out.set("busiestLink", busiest);
+  out.set("busiestLink", busiest_link_to_val(result.topology, result.busiest_link, result.link_busy));
   return out;
 }
 

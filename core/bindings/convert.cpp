@@ -150,4 +150,12 @@ val to_val(const AlphaBetaFit& fit) {
   return out;
 }
 
+val busiest_link_to_val(const Topology& topology, int link, const std::vector<double>& busy) {
+  if (link < 0) return val::null();
+  val out = val::object();
+  out.set("name", topology.link_name(link));
+  out.set("busy", busy[static_cast<std::size_t>(link)]);
+  return out;
+}
+
 }  // namespace dsml::bindings

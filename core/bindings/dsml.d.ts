@@ -180,8 +180,8 @@ export interface LinkBusy {
 
 export interface TopologySimResult extends SimResult {
   linkBusy: LinkBusy[];
-  /** The busiest link ({name: "none", busy: 0} when no link was used). */
-  busiestLink: LinkBusy;
+  /** The busiest link, null when no link was used (as in every result). */
+  busiestLink: LinkBusy | null;
 }
 
 /** A message recorded on Workers, replayed through the simulator. Times in s on any common clock. */
@@ -663,7 +663,7 @@ export interface DsmlCore {
    *  link only (1024 ranks and more). @throws as schedule, or if the topology's ranks differ from `ranks`. */
   simulateCollective(request: ScheduleOptions & { collective: Collective; algorithm: string; gamma?: number;
                                                   topology: Topology; record?: boolean }):
-      TopologySimResult | (SimSummary & { busiestLink: LinkBusy });
+      TopologySimResult | (SimSummary & { busiestLink: LinkBusy | null });
   /** Messages recorded on Workers replayed on a topology. @throws on a rank out of range or a malformed
    *  record. */
   simulateTrace(request: { ranks: number; topology: Topology; gamma?: number; trace: TraceMessage[] }):
