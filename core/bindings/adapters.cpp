@@ -24,13 +24,13 @@ SimResult run(const val& scenario) {
 
 std::string version() { return DSML_VERSION; }
 
-double message_time(double alpha, double beta, double bytes) { return dsml::message_time(model(alpha, beta), bytes); }
-double crossover_size(double alpha, double beta) { return dsml::crossover_size(model(alpha, beta)); }
+double message_time(double alpha, double beta, double bytes) { return dsml::message_time(CostModel{alpha, beta, 0.0}, bytes); }
+double crossover_size(double alpha, double beta) { return dsml::crossover_size(CostModel{alpha, beta, 0.0}); }
 double effective_bandwidth(double alpha, double beta, double bytes) {
-  return dsml::effective_bandwidth(model(alpha, beta), bytes);
+  return dsml::effective_bandwidth(CostModel{alpha, beta, 0.0}, bytes);
 }
 double messages_time(double alpha, double beta, double count, double bytes) {
-  return dsml::messages_time(model(alpha, beta), count, bytes);
+  return dsml::messages_time(CostModel{alpha, beta, 0.0}, count, bytes);
 }
 
 double amdahl_speedup(double s, double n) { return dsml::amdahl_speedup(s, n); }
