@@ -17,6 +17,7 @@
 #include "dsml/step_cost.h"
 #include "dsml/strategy.h"
 #include "dsml/train_compare.h"
+#include "fields.h"  // to_cost_model and the other field readers
 
 namespace dsml::bindings {
 
