@@ -50,11 +50,8 @@ int compress(int argc, char** argv) {
       .add("bytes_per_step", r.bytes_per_step)
       .add("uncompressed_bytes_per_step", r.uncompressed_bytes_per_step);
   if (args.has("alpha") || args.has("beta") || args.has("bandwidth")) {  // the step's communication priced by the ring closed forms
-    const CostModel net = model_from(args);
-    CompressorConfig plain = c.compressor;
-    plain.kind = CompressorKind::none;
-    json.add("comm_s", compressed_step_seconds(c.compressor, c.model, c.workers, net))
-        .add("uncompressed_comm_s", compressed_step_seconds(plain, c.model, c.workers, net));
+    const CompressionSeconds s = compression_seconds(c.compressor, c.model, c.workers, model_from(args));
+    json.add("comm_s", s.compressed_s).add("uncompressed_comm_s", s.uncompressed_s);
   }
   if (args.has("topology")) {  // the same calls as ring schedules simulated on the network
     int ranks = c.workers;

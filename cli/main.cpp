@@ -44,128 +44,12 @@ using dsml::cli::topology_from;
 
 constexpr int kUsageExitCode = 2;
 
-const char kUsage[] = R"(dsml — distributed systems for ML, from first principles: the native tool.
+// `dsml --help` is kUsageHead, each command's usage in table order, then kUsageTail.
+const char kUsageHead[] = R"(dsml — distributed systems for ML, from first principles: the native tool.
 
 Usage:
-  dsml cost --alpha S (--beta S_PER_B | --bandwidth B_PER_S) --bytes N [--gamma S_PER_B]
-      T(n) = alpha + beta*n, n* = alpha/beta, n/T(n)
-      -> {"message_time_s", "crossover_bytes", "effective_bandwidth_Bps"}
-  dsml amdahl --serial S --procs N         -> {"speedup", "limit"}      1/(s + (1-s)/N), 1/s
-  dsml amdahl --speedup X --procs N        -> {"serial_fraction"}       the s that gives speed-up X
-  dsml gustafson --serial S --procs N      -> {"speedup"}               N - s(N-1)
-  dsml fit --bytes N1,N2,... --seconds T1,T2,...
-      least-squares alpha and beta -> {"alpha_s", "beta_s_per_byte", "bandwidth_Bps", "r_squared", "points"}
-  dsml simulate --scenario NAME --bytes N --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
-                [--ranks P] [--rounds R] [--laps L] [--compute S] [--trace]
-      NAME: ping-pong | token-ring | linear-broadcast | gather-to-root | compute-then-exchange
-      -> {"makespan_s", "messages", "total_bytes", "events", "finish_time_s": [...]}
-      --trace prints the timestamped event log instead (the golden-trace format).
-    On a topology (default: Week 1's switch, the same as fully-connected), add
-                [--topology fully-connected | ring]                      (--alpha, --beta as above)
-                [--topology torus2d --rows R --cols C]                   (ranks = R*C)
-                [--topology hierarchical --nodes N --per-node D --intra-alpha S --intra-beta S_PER_B
-                                         --inter-alpha S --inter-beta S_PER_B]  (ranks = N*D; no --alpha/--beta)
-      -> adds {"topology", "links", "busiest_link": {"name", "busy_s"} (null if no link was busy)}
-  dsml collective --collective C --algorithm A --ranks P --bytes N --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
-                  [--gamma S_PER_B] [--root R] [--devices-per-node D] [--topology ... as for simulate]
-      C: broadcast | reduce | all-reduce | all-gather | reduce-scatter | all-to-all
-      -> {"closed_form_s", "lower_bound_s" (null on a hierarchical topology), "simulated_s", "messages",
-          "bytes_moved", "algbw_Bps", "busbw_Bps" (of the simulated time), "busiest_link": {"name", "busy_s"}}
-  dsml collective --list                   -> [{"collective", "algorithm"}, ...]
-  dsml train-step --layers L --width D --hidden F --batch B --strategy S [--dp N --tp N --pp N]
-                  [--micro-batches M] --flops FLOP_PER_S --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
-                  [--gamma S_PER_B] [--algorithm A] [--bucket-bytes N] [--element-bytes E] [--optimizer-states K]
-                  [--recompute] [--overlap] [--topology ... as for simulate; its ranks = dp*tp*pp]
-      S: single | dp | dp-bucketed | dp-accumulate | zero1 | zero2 | zero3 | tp | fsdp-tp | pp-gpipe | pp-1f1b
-      one step; closed-form collectives, or simulated with --topology; --overlap runs the collectives on a
-      communication stream beside compute (each issued when its data is ready), otherwise one after the other
-      -> {"strategy", "grid", "network", "overlap", "total_s", "compute_s", "bubble_s", "comm_s": {kind: s},
-          "memory_per_rank_bytes": [{"params", "grads", "optimizer", "activations", "total"}, ...]}
-  dsml train --strategy S --steps N --layers L --width D --hidden F --batch B [--dp N --tp N --pp N]
-             [--micro-batches M] [--bucket-bytes N] [--algorithm A] [--optimizer sgd|momentum|adam|lars|lamb]
-             [--lr LR] [--warmup W] [--weight-decay L] [--trust-coefficient ETA] [--seed SEED]
-             [--activation relu|gelu|tanh]
-      trains the strategy (fp64, every rank simulated) beside one device from the same start on the same batches
-      (defaults: adam, lr 0.01, no warm-up, seed 0, gelu). A run that diverges is a result: it stops at the step
-      (diverged_at, -1 if none) and later losses are null
-      -> {"strategy", "grid", "steps", "losses": [...], "single_losses": [...], "diverged_at",
-          "single_diverged_at", "last_trust_ratios" (LARS/LAMB, per tensor), "max_loss_relative_difference",
-          "max_relative_difference" (final parameters, max over tensors of |W - W_single| / |W_single|),
-          "comm_bytes": {kind: bytes the busiest rank sent in the last step}, "memory_per_rank_bytes": [...]}
-  dsml scaling --mode strong|weak --layers L --width D --hidden F --batch B --ranks 1,2,4,8 --flops F
-               --alpha A (--beta B | --bandwidth W) [--strategy dp-bucketed] [--micro-batches K]
-               [--bucket-bytes N] [--element-bytes 4] [--overlap]
-      data parallelism's speed-up vs P from the step cost model: strong = fixed global batch B, weak = B rows per
-      device; -> {"mode", "strategy", "overlap", "points": [{"ranks", "global_batch", "step_s", "compute_s",
-      "comm_s", "speedup", "ideal", "efficiency"}], "comm_bound_batch_per_device" (at the largest P)}
-  dsml ps --regime bsp|asp|ssp|backup --workers W [--servers K] [--staleness S] [--backup B [--cancel-stragglers]]
-          --iterations I
-          [--parameters N] [--bytes-per-parameter 4] [--speed fixed|exponential|lognormal|slow-node]
-          [--speeds M1,M2,...] [--base S] [--sigma X] [--slow-probability P] [--slowdown X] [--seed SEED]
-          --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
-          [--train --layers L --width D --hidden F [--batch B] [--lr LR] [--staleness-aware] [--eval-batch E]
-                   [--loss-at S]]
-      a parameter server (W workers, K shards by key range) on a switch; worker compute times from the speed
-      model (base * M_w * X); --train trains the teacher task with the gradients as the run makes them stale
-      -> {"regime", "makespan_s", "round_mean_s", "round_max_s", "updates", "dropped",
-          "staleness": {"mean", "max", "histogram"}, "stall_fraction", "busiest_link", "bytes_into_busiest_server",
-          "closed_form_round_compute_s", "closed_form_push_round", "training"?: {"initial_loss", "final_loss", ...},
-          "loss_at"?: {"time_s", "loss", "updates", "run_over"} (the model at simulated time S)}
-  dsml hogwild --threads T --sparsity X [--features N] [--updates U] [--lr LR] [--points P] [--seed SEED]
-               [--no-atomic]
-      Hogwild! on sparse least squares -> {"support", "updates", "collision_rate", "predicted_collision_rate",
-                                           "lost_writes", "initial_loss", "final_loss"}
-  dsml pipeline (--schedule gpipe|1f1b|interleaved|zb-h1 [--chunks V] [--timeline] | --compare [--chunks 2])
-                --devices P --micro-batches M [--forward 1] [--backward-input 1] [--backward-weight 1] [--p2p 0]
-      a pipeline schedule generated and timed (a full backward takes backward-input + backward-weight; times per
-      chunk); interleaved needs M a multiple of P -> {"schedule", "devices", "chunks_per_device", "micro_batches",
-      "timing": {"makespan", "ideal", "bubble_fraction", "bubble_over_ideal", "idle"}, "peak_activations",
-      "messages", "timeline"?: [{"device", "kind", "micro_batch", "chunk", "start", "end"}]}; --compare: all four
-      at the same (P, M) with per-stage times, beside each paper's formula -> {"schedules": [{..., "formula_over_ideal",
-      "peak_stage_activations"}]}
-  dsml micro-batches --stages P --compute T --overhead O --max M
-      the best number of micro-batches for step (m + P - 1)(T/m + O): closed form sqrt((P - 1)T/O) and the
-      searched whole m -> {"closed_form", "best", "best_step_s"}
-  dsml layouts --model gpt3-6.7b|opt-30b|gpt3-175b --nodes N --gpus-per-node G [--global-batch 512]
-               [--micro-batch 1] [--flops 156e12] [--memory 80e9] [--full-recomputation] [--no-sequence-parallel]
-               [--fits-only]
-      every (t, p, d) factorisation priced: memory per GPU with and without ZeRO-1, time per axis, step time
-      -> {"model", "parameters", "layouts": [{"t", "p", "d", "micro_batches", "memory_gb", "memory_zero1_gb",
-          "activation_gb", "compute_s", "bubble_s", "tensor_s", "pipeline_s", "data_s", "step_s", "fits",
-          "fits_zero1"}]}
-  dsml compress --compressor none|top-k|random-k|int8|qsgd|sign|powersgd --workers P --layers L --width D
-                --hidden F [--ratio K_OVER_N] [--levels S] [--rank R] [--error-feedback] [--batch B] [--steps N]
-                [--lr LR] [--seed SEED] [--eval-batch E] [--alpha S (--beta S_PER_B | --bandwidth B_PER_S)]
-                [--topology ... as for simulate; its ranks = P]
-      data-parallel SGD on the teacher task, each worker's gradient compressed before averaging
-      -> {"compressor", "error_feedback", "composes_with_all_reduce", "collectives": [{"collective", "bytes"}],
-          "payload_bytes", "bytes_per_step", "uncompressed_bytes_per_step", "comm_s"? (ring closed forms),
-          "simulated_comm_s"? (ring schedules on --topology), "initial_loss", "final_loss",
-          "final_error_norm", "losses": [...], "cumulative_bytes": [...]} (bytes one worker sends, ring algorithms)
-  dsml checkpoint --work S --checkpoint S (--mtbf S | --node-mtbf S [--nodes N]) [--restart S] [--interval S]
-                  [--heartbeat-period S] [--heartbeat-timeout S] [--runs R [--seed SEED]]
-      Young's and Daly's checkpoint intervals and Daly's expected wall time (at --interval, default Daly's);
-      --runs simulates Poisson failures with rollback to the last checkpoint beside it
-      -> {"fleet_mtbf_s", "young_interval_s", "daly_interval_s", "optimal_interval_s", "interval_s",
-          "first_order_overhead", "expected_wall_s", "expected_wall_young_s", "expected_wall_daly_s",
-          "expected_wall_no_checkpoints_s", "expected_failures", "expected_lost_work_per_failure_s",
-          "mean_detection_s", "simulated"?: {"runs", "mean_wall_s", "ci95_s", "mean_failures", ...}}
-  dsml elastic --workers P [--changes STEP:P,STEP:P,...] --layers L --width D --hidden F --batch B --steps N
-               [--optimizer sgd|momentum|adam] [--lr LR] [--seed SEED] [--algorithm A] [--replicated]
-      data parallelism (ZeRO-1 optimizer state, or --replicated) whose world changes at the given steps, the global
-      batch B kept (every P must divide it), beside one device on the same batches
-      -> {"state", "workers": [P per step], "resizes": [{"step", "from", "to", "optimizer_bytes_moved",
-          "parameter_bytes_to_joiners"}], "losses", "single_losses", "max_relative_difference", "step_bytes"}
-  dsml capstone [--workers P] [--steps N] [--compressor C [--ratio R] [--levels S] [--rank r]] [--lr LR]
-                [--straggler-probability p] [--slowdown F] [--node-mtbf S] [--checkpoint-every STEPS]
-                [--checkpoint S] [--restart S] [--detection S] [--no-failures] [--no-error-feedback] [--seed SEED]
-                [--sweep P,P,...]
-      Week 6's capstone: one data-parallel job (a 4.3 B-parameter MLP on 150 TFLOP/s GPUs, InfiniBand) with
-      stragglers, Poisson node failures rolled back to checkpoints, and a compressed gradient exchange
-      -> {"wall_s", "split_s": {"compute", "communication", "straggler_wait", "checkpoints", "lost_work",
-          "restarts"}, "failures", "efficiency", "bytes_per_step", "loss_last", "optimal_interval_steps", …,
-          "scaling": [{"workers", "step_s", "expected_wall_s", "efficiency", "failure_free_efficiency"}]}
-  dsml --help
+)";
+const char kUsageTail[] = R"(  dsml --help
 
 Units: seconds, bytes, bytes per second. --ranks defaults to 2, --rounds and --laps to 1, --compute to 0.
 Errors: one line "dsml: error: ..." on stderr, exit code 2.
@@ -273,41 +157,206 @@ int simulate(int argc, char** argv) {
   return report(args, dsml::simulate(topology, programs), true);
 }
 
+// Every subcommand, once: its name, the function that runs it and its lines of `dsml --help`. The help text, the
+// dispatch and the unknown-subcommand error are all read from this table; a new command is one more row.
+struct Command {
+  const char* name;
+  int (*run)(int argc, char** argv);
+  const char* usage;
+};
+
+const Command kCommands[] = {
+    {"cost", cost,
+     R"(  dsml cost --alpha S (--beta S_PER_B | --bandwidth B_PER_S) --bytes N [--gamma S_PER_B]
+      T(n) = alpha + beta*n, n* = alpha/beta, n/T(n)
+      -> {"message_time_s", "crossover_bytes", "effective_bandwidth_Bps"}
+)"},
+    {"amdahl", amdahl,
+     R"(  dsml amdahl --serial S --procs N         -> {"speedup", "limit"}      1/(s + (1-s)/N), 1/s
+  dsml amdahl --speedup X --procs N        -> {"serial_fraction"}       the s that gives speed-up X
+)"},
+    {"gustafson", gustafson,
+     R"(  dsml gustafson --serial S --procs N      -> {"speedup"}               N - s(N-1)
+)"},
+    {"fit", fit,
+     R"(  dsml fit --bytes N1,N2,... --seconds T1,T2,...
+      least-squares alpha and beta -> {"alpha_s", "beta_s_per_byte", "bandwidth_Bps", "r_squared", "points"}
+)"},
+    {"simulate", simulate,
+     R"(  dsml simulate --scenario NAME --bytes N --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
+                [--ranks P] [--rounds R] [--laps L] [--compute S] [--trace]
+      NAME: ping-pong | token-ring | linear-broadcast | gather-to-root | compute-then-exchange
+      -> {"makespan_s", "messages", "total_bytes", "events", "finish_time_s": [...]}
+      --trace prints the timestamped event log instead (the golden-trace format).
+    On a topology (default: Week 1's switch, the same as fully-connected), add
+                [--topology fully-connected | ring]                      (--alpha, --beta as above)
+                [--topology torus2d --rows R --cols C]                   (ranks = R*C)
+                [--topology hierarchical --nodes N --per-node D --intra-alpha S --intra-beta S_PER_B
+                                         --inter-alpha S --inter-beta S_PER_B]  (ranks = N*D; no --alpha/--beta)
+      -> adds {"topology", "links", "busiest_link": {"name", "busy_s"} (null if no link was busy)}
+)"},
+    {"collective", dsml::cli::collective,
+     R"(  dsml collective --collective C --algorithm A --ranks P --bytes N --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
+                  [--gamma S_PER_B] [--root R] [--devices-per-node D] [--topology ... as for simulate]
+      C: broadcast | reduce | all-reduce | all-gather | reduce-scatter | all-to-all
+      -> {"closed_form_s", "lower_bound_s" (null on a hierarchical topology), "simulated_s", "messages",
+          "bytes_moved", "algbw_Bps", "busbw_Bps" (of the simulated time), "busiest_link": {"name", "busy_s"}}
+  dsml collective --list                   -> [{"collective", "algorithm"}, ...]
+)"},
+    {"train-step", dsml::cli::train_step,
+     R"(  dsml train-step --layers L --width D --hidden F --batch B --strategy S [--dp N --tp N --pp N]
+                  [--micro-batches M] --flops FLOP_PER_S --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
+                  [--gamma S_PER_B] [--algorithm A] [--bucket-bytes N] [--element-bytes E] [--optimizer-states K]
+                  [--recompute] [--overlap] [--topology ... as for simulate; its ranks = dp*tp*pp]
+      S: single | dp | dp-bucketed | dp-accumulate | zero1 | zero2 | zero3 | tp | fsdp-tp | pp-gpipe | pp-1f1b
+      one step; closed-form collectives, or simulated with --topology; --overlap runs the collectives on a
+      communication stream beside compute (each issued when its data is ready), otherwise one after the other
+      -> {"strategy", "grid", "network", "overlap", "total_s", "compute_s", "bubble_s", "comm_s": {kind: s},
+          "memory_per_rank_bytes": [{"params", "grads", "optimizer", "activations", "total"}, ...]}
+)"},
+    {"train", dsml::cli::train,
+     R"(  dsml train --strategy S --steps N --layers L --width D --hidden F --batch B [--dp N --tp N --pp N]
+             [--micro-batches M] [--bucket-bytes N] [--algorithm A] [--optimizer sgd|momentum|adam|lars|lamb]
+             [--lr LR] [--warmup W] [--weight-decay L] [--trust-coefficient ETA] [--seed SEED]
+             [--activation relu|gelu|tanh]
+      trains the strategy (fp64, every rank simulated) beside one device from the same start on the same batches
+      (defaults: adam, lr 0.01, no warm-up, seed 0, gelu). A run that diverges is a result: it stops at the step
+      (diverged_at, -1 if none) and later losses are null
+      -> {"strategy", "grid", "steps", "losses": [...], "single_losses": [...], "diverged_at",
+          "single_diverged_at", "last_trust_ratios" (LARS/LAMB, per tensor), "max_loss_relative_difference",
+          "max_relative_difference" (final parameters, max over tensors of |W - W_single| / |W_single|),
+          "comm_bytes": {kind: bytes the busiest rank sent in the last step}, "memory_per_rank_bytes": [...]}
+)"},
+    {"scaling", dsml::cli::scaling,
+     R"(  dsml scaling --mode strong|weak --layers L --width D --hidden F --batch B --ranks 1,2,4,8 --flops F
+               --alpha A (--beta B | --bandwidth W) [--strategy dp-bucketed] [--micro-batches K]
+               [--bucket-bytes N] [--element-bytes 4] [--overlap]
+      data parallelism's speed-up vs P from the step cost model: strong = fixed global batch B, weak = B rows per
+      device; -> {"mode", "strategy", "overlap", "points": [{"ranks", "global_batch", "step_s", "compute_s",
+      "comm_s", "speedup", "ideal", "efficiency"}], "comm_bound_batch_per_device" (at the largest P)}
+)"},
+    {"ps", dsml::cli::ps,
+     R"(  dsml ps --regime bsp|asp|ssp|backup --workers W [--servers K] [--staleness S] [--backup B [--cancel-stragglers]]
+          --iterations I
+          [--parameters N] [--bytes-per-parameter 4] [--speed fixed|exponential|lognormal|slow-node]
+          [--speeds M1,M2,...] [--base S] [--sigma X] [--slow-probability P] [--slowdown X] [--seed SEED]
+          --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
+          [--train --layers L --width D --hidden F [--batch B] [--lr LR] [--staleness-aware] [--eval-batch E]
+                   [--loss-at S]]
+      a parameter server (W workers, K shards by key range) on a switch; worker compute times from the speed
+      model (base * M_w * X); --train trains the teacher task with the gradients as the run makes them stale
+      -> {"regime", "makespan_s", "round_mean_s", "round_max_s", "updates", "dropped",
+          "staleness": {"mean", "max", "histogram"}, "stall_fraction", "busiest_link", "bytes_into_busiest_server",
+          "closed_form_round_compute_s", "closed_form_push_round", "training"?: {"initial_loss", "final_loss", ...},
+          "loss_at"?: {"time_s", "loss", "updates", "run_over"} (the model at simulated time S)}
+      closed_form_round_compute_s is E[P-th of W compute times] where every round is a fresh race (bsp; backup
+      with --cancel-stragglers), else null: without it a straggler's late gradient delays its next round
+)"},
+    {"hogwild", dsml::cli::hogwild,
+     R"(  dsml hogwild --threads T --sparsity X [--features N] [--updates U] [--lr LR] [--points P] [--seed SEED]
+               [--no-atomic]
+      Hogwild! on sparse least squares -> {"support", "updates", "collision_rate", "predicted_collision_rate",
+                                           "lost_writes", "initial_loss", "final_loss"}
+)"},
+    {"pipeline", dsml::cli::pipeline,
+     R"(  dsml pipeline (--schedule gpipe|1f1b|interleaved|zb-h1 [--chunks V] [--timeline] | --compare [--chunks 2])
+                --devices P --micro-batches M [--forward 1] [--backward-input 1] [--backward-weight 1] [--p2p 0]
+      a pipeline schedule generated and timed (a full backward takes backward-input + backward-weight; times per
+      chunk); interleaved needs M a multiple of P -> {"schedule", "devices", "chunks_per_device", "micro_batches",
+      "timing": {"makespan", "ideal", "bubble_fraction", "bubble_over_ideal", "idle"}, "peak_activations",
+      "messages", "timeline"?: [{"device", "kind", "micro_batch", "chunk", "start", "end"}]}; --compare: all four
+      at the same (P, M) with per-stage times, beside each paper's formula -> {"schedules": [{..., "formula_over_ideal",
+      "peak_stage_activations"}]}
+)"},
+    {"micro-batches", dsml::cli::micro_batches,
+     R"(  dsml micro-batches --stages P --compute T --overhead O --max M
+      the best number of micro-batches for step (m + P - 1)(T/m + O): closed form sqrt((P - 1)T/O) and the
+      searched whole m -> {"closed_form", "best", "best_step_s"}
+)"},
+    {"layouts", dsml::cli::layouts,
+     R"(  dsml layouts --model gpt3-6.7b|opt-30b|gpt3-175b --nodes N --gpus-per-node G [--global-batch 512]
+               [--micro-batch 1] [--flops 156e12] [--memory 80e9] [--full-recomputation] [--no-sequence-parallel]
+               [--fits-only]
+      every (t, p, d) factorisation priced: memory per GPU with and without ZeRO-1, time per axis, step time
+      -> {"model", "parameters", "layouts": [{"t", "p", "d", "micro_batches", "memory_gb", "memory_zero1_gb",
+          "activation_gb", "compute_s", "bubble_s", "tensor_s", "pipeline_s", "data_s", "step_s", "fits",
+          "fits_zero1"}]}
+)"},
+    {"compress", dsml::cli::compress,
+     R"(  dsml compress --compressor none|top-k|random-k|int8|qsgd|sign|powersgd --workers P --layers L --width D
+                --hidden F [--ratio K_OVER_N] [--levels S] [--rank R] [--error-feedback] [--batch B] [--steps N]
+                [--lr LR] [--seed SEED] [--eval-batch E] [--alpha S (--beta S_PER_B | --bandwidth B_PER_S)]
+                [--topology ... as for simulate; its ranks = P]
+      data-parallel SGD on the teacher task, each worker's gradient compressed before averaging
+      -> {"compressor", "error_feedback", "composes_with_all_reduce", "collectives": [{"collective", "bytes"}],
+          "payload_bytes", "bytes_per_step", "uncompressed_bytes_per_step", "comm_s"? (ring closed forms),
+          "simulated_comm_s"? (ring schedules on --topology), "initial_loss", "final_loss",
+          "final_error_norm", "losses": [...], "cumulative_bytes": [...]} (bytes one worker sends, ring algorithms)
+)"},
+    {"checkpoint", dsml::cli::checkpoint,
+     R"(  dsml checkpoint --work S --checkpoint S (--mtbf S | --node-mtbf S [--nodes N]) [--restart S] [--interval S]
+                  [--heartbeat-period S] [--heartbeat-timeout S] [--runs R [--seed SEED]]
+      Young's and Daly's checkpoint intervals and Daly's expected wall time (at --interval, default Daly's);
+      --runs simulates Poisson failures with rollback to the last checkpoint beside it
+      -> {"fleet_mtbf_s", "young_interval_s", "daly_interval_s", "optimal_interval_s", "interval_s",
+          "first_order_overhead", "expected_wall_s", "expected_wall_young_s", "expected_wall_daly_s",
+          "expected_wall_no_checkpoints_s", "expected_failures", "expected_lost_work_per_failure_s",
+          "mean_detection_s", "simulated"?: {"runs", "mean_wall_s", "ci95_s", "mean_failures", ...}}
+)"},
+    {"elastic", dsml::cli::elastic,
+     R"(  dsml elastic --workers P [--changes STEP:P,STEP:P,...] --layers L --width D --hidden F --batch B --steps N
+               [--optimizer sgd|momentum|adam] [--lr LR] [--seed SEED] [--algorithm A] [--replicated]
+      data parallelism (ZeRO-1 optimizer state, or --replicated) whose world changes at the given steps, the global
+      batch B kept (every P must divide it), beside one device on the same batches
+      -> {"state", "workers": [P per step], "resizes": [{"step", "from", "to", "optimizer_bytes_moved",
+          "parameter_bytes_to_joiners"}], "losses", "single_losses", "max_relative_difference", "step_bytes"}
+)"},
+    {"capstone", dsml::cli::capstone,
+     R"(  dsml capstone [--workers P] [--steps N] [--compressor C [--ratio R] [--levels S] [--rank r]] [--lr LR]
+                [--straggler-probability p] [--slowdown F] [--node-mtbf S] [--checkpoint-every STEPS]
+                [--checkpoint S] [--restart S] [--detection S] [--no-failures] [--no-error-feedback] [--seed SEED]
+                [--sweep P,P,...]
+      Week 6's capstone: one data-parallel job (a 4.3 B-parameter MLP on 150 TFLOP/s GPUs, InfiniBand) with
+      stragglers, Poisson node failures rolled back to checkpoints, and a compressed gradient exchange
+      -> {"wall_s", "split_s": {"compute", "communication", "straggler_wait", "checkpoints", "lost_work",
+          "restarts"}, "failures", "efficiency", "bytes_per_step", "loss_last", "optimal_interval_steps", …,
+          "scaling": [{"workers", "step_s", "expected_wall_s", "efficiency", "failure_free_efficiency"}]}
+)"},
+};
+
+std::string usage() {
+  std::string text = kUsageHead;
+  for (const Command& command : kCommands) text += command.usage;
+  return text + kUsageTail;
+}
+
+// "a, b, … or z": the names of every command, for the error on an unknown one.
+std::string command_names() {
+  std::string names;
+  const std::size_t count = sizeof(kCommands) / sizeof(kCommands[0]);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i > 0) names += i + 1 == count ? " or " : ", ";
+    names += kCommands[i].name;
+  }
+  return names;
+}
+
 int run(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
-      std::fputs(kUsage, stdout);
+      std::fputs(usage().c_str(), stdout);
       return 0;
     }
   }
   if (argc < 2) throw UsageError("missing subcommand; try dsml --help");
-  const std::string command = argv[1];
-  if (command == "help") {
-    std::fputs(kUsage, stdout);
+  const std::string name = argv[1];
+  if (name == "help") {
+    std::fputs(usage().c_str(), stdout);
     return 0;
   }
-  if (command == "cost") return cost(argc, argv);
-  if (command == "amdahl") return amdahl(argc, argv);
-  if (command == "gustafson") return gustafson(argc, argv);
-  if (command == "fit") return fit(argc, argv);
-  if (command == "simulate") return simulate(argc, argv);
-  if (command == "collective") return dsml::cli::collective(argc, argv);
-  if (command == "train-step") return dsml::cli::train_step(argc, argv);
-  if (command == "train") return dsml::cli::train(argc, argv);
-  if (command == "scaling") return dsml::cli::scaling(argc, argv);
-  if (command == "ps") return dsml::cli::ps(argc, argv);
-  if (command == "hogwild") return dsml::cli::hogwild(argc, argv);
-  if (command == "pipeline") return dsml::cli::pipeline(argc, argv);
-  if (command == "micro-batches") return dsml::cli::micro_batches(argc, argv);
-  if (command == "layouts") return dsml::cli::layouts(argc, argv);
-  if (command == "compress") return dsml::cli::compress(argc, argv);
-  if (command == "checkpoint") return dsml::cli::checkpoint(argc, argv);
-  if (command == "elastic") return dsml::cli::elastic(argc, argv);
-  if (command == "capstone") return dsml::cli::capstone(argc, argv);
-  throw UsageError("unknown subcommand '" + command +
-                   "'; expected cost, amdahl, gustafson, fit, simulate, collective, train-step, train, scaling, ps, "
-                   "hogwild, pipeline, micro-batches, layouts, compress, checkpoint, elastic or capstone "
-                   "(see dsml --help)");
+  for (const Command& command : kCommands)
+    if (name == command.name) return command.run(argc, argv);
+  throw UsageError("unknown subcommand '" + name + "'; expected " + command_names() + " (see dsml --help)");
 }
 
 }  // namespace

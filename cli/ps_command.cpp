@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -118,9 +119,10 @@ int ps(int argc, char** argv) {
   } else {
     json.add_null("busiest_link");
   }
-  // Closed forms beside the simulation: a round's compute (the P-th of N workers) and one round's push traffic.
-  if (round_quota(c) > 0) {
-    json.add("closed_form_round_compute_s", expected_round_compute(c.speed, c.workers, round_quota(c)));
+  // Closed forms beside the simulation: a round's compute (the P-th of N workers, null where no closed form
+  // describes the simulated round) and one round's push traffic.
+  if (const std::optional<double> round = closed_form_round_compute(c)) {
+    json.add("closed_form_round_compute_s", *round);
   } else {
     json.add_null("closed_form_round_compute_s");
   }

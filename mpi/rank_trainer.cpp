@@ -31,7 +31,7 @@ RankTrainer::RankTrainer(const TrainPlan& plan, const World& world)
   // dp group: same (t, p), ordered by d; tp group: same (d, p), ordered by t.
   dp_ = std::make_unique<RankGroup>(world.comm, coord_.p * g.tp + coord_.t, coord_.d, "dp", plan.algorithm, clock_);
   tp_ = std::make_unique<RankGroup>(world.comm, coord_.p * g.dp + coord_.d, coord_.t, "tp", plan.algorithm, clock_);
-  model_ = rank_model(plan, init_mlp(plan.model, plan.seed + 1), coord_);
+  model_ = rank_model(plan, init_student(plan.model, plan.seed), coord_);
   if (plan.sync == DpSync::naive || plan.sync == DpSync::bucketed) optimizer_.emplace(plan.optimizer);
 }
 

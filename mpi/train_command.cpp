@@ -89,7 +89,7 @@ int run_training(const TrainPlan& plan, const World& world) {
     const MlpParams trained = assemble_model(plan, flats, replica_gap);
     // The core's single-device training: same initial model, same batches, same optimizer.
     const SingleDeviceRun reference =
-        single_device_run(plan.model, plan.optimizer, init_mlp(plan.model, plan.seed + 1),
+        single_device_run(plan.model, plan.optimizer, init_student(plan.model, plan.seed),
                           teacher_batches(plan.model, plan.seed, plan.steps, plan.batch));
     const std::vector<double>& reference_losses = reference.losses;
     const Comparison diff = compare(trained, reference.params);

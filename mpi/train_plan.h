@@ -42,7 +42,7 @@ struct TrainPlan {
   int batch = 32;          // B, global rows per step
   int micro_batches = 1;   // m, per dp replica; B divisible by dp·m
   int steps = 5;
-  std::uint64_t seed = 7;  // the teacher task's seed; the student starts from init_mlp(model, seed + 1)
+  std::uint64_t seed = 7;  // the teacher task's seed; the student starts from init_student(model, seed)
   DpSync sync = DpSync::bucketed;
   std::string schedule = "1f1b";    // "gpipe" or "1f1b"
   std::string algorithm = "ring";   // of every collective (make_schedule's names)

@@ -15,12 +15,6 @@ namespace dsml::bindings {
 
 namespace {
 
-CostModel model(double alpha, double beta) {
-  CostModel m{alpha, beta, 0.0};
-  validate(m);
-  return m;
-}
-
 SimResult run(const val& scenario) {
   const Network network = to_network(scenario);
   return dsml::simulate(network, to_programs(scenario["programs"], network.ranks));
@@ -30,13 +24,13 @@ SimResult run(const val& scenario) {
 
 std::string version() { return DSML_VERSION; }
 
-double message_time(double alpha, double beta, double bytes) { return dsml::message_time(model(alpha, beta), bytes); }
-double crossover_size(double alpha, double beta) { return dsml::crossover_size(model(alpha, beta)); }
+double message_time(double alpha, double beta, double bytes) { return dsml::message_time(CostModel{alpha, beta, 0.0}, bytes); }
+double crossover_size(double alpha, double beta) { return dsml::crossover_size(CostModel{alpha, beta, 0.0}); }
 double effective_bandwidth(double alpha, double beta, double bytes) {
-  return dsml::effective_bandwidth(model(alpha, beta), bytes);
+  return dsml::effective_bandwidth(CostModel{alpha, beta, 0.0}, bytes);
 }
 double messages_time(double alpha, double beta, double count, double bytes) {
-  return dsml::messages_time(model(alpha, beta), count, bytes);
+  return dsml::messages_time(CostModel{alpha, beta, 0.0}, count, bytes);
 }
 
 double amdahl_speedup(double s, double n) { return dsml::amdahl_speedup(s, n); }
@@ -79,8 +73,9 @@ val simulate_scenario(const std::string& name, const val& options) {
   const std::vector<Program> programs = make_scenario(name, o);
   const bool record = flag_field_or(options, "record", true, "simulateScenario");
   const SimOptions sim{record, record};
-  const SimResult result = dsml::simulate(Topology::fully_connected(static_cast<int>(programs.size()), model(
-      number_field(options, "alpha", "simulateScenario"), number_field(options, "beta", "simulateScenario"))), programs, sim);
+  const SimResult result = dsml::simulate(
+      Topology::fully_connected(static_cast<int>(programs.size()), to_cost_model(options, "simulateScenario")),
+      programs, sim);
   return record ? to_val(result) : summary_to_val(result);
 }
 

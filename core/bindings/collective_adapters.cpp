@@ -65,16 +65,14 @@ val verify_schedule(const val& schedule) {
 
 double collective_cost(const std::string& collective, const std::string& algorithm, const val& options) {
   const std::string ctx = "collectiveCost " + collective + "/" + algorithm;
-  const CostModel model{number_field(options, "alpha", ctx), number_field(options, "beta", ctx),
-                        number_field_or(options, "gamma", 0.0, ctx)};
+  const CostModel model = to_cost_model(options, ctx);
   return closed_form_time(collective, algorithm, size_field(options, "ranks", ctx), number_field(options, "bytes", ctx),
                           model, size_field(options, "devicesPerNode", ctx)).total();
 }
 
 double lower_bound(const std::string& collective, const val& options) {
   const std::string ctx = "lowerBound " + collective;
-  const CostModel model{number_field(options, "alpha", ctx), number_field(options, "beta", ctx),
-                        number_field_or(options, "gamma", 0.0, ctx)};
+  const CostModel model = to_cost_model(options, ctx);
   return lower_bound_time(collective, size_field(options, "ranks", ctx), number_field(options, "bytes", ctx), model)
       .total();
 }

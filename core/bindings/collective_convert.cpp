@@ -27,12 +27,6 @@ int int_field(const val& obj, const char* name, const std::string& context) {
   return static_cast<int>(whole_field(obj, name, context, -1000000000, 1000000000));
 }
 
-CostModel model_field(const val& obj, const std::string& context) {
-  CostModel m{number_field(obj, "alpha", context), number_field(obj, "beta", context), 0.0};
-  validate(m);
-  return m;
-}
-
 }  // namespace
 
 val to_val(const Schedule& schedule) {
@@ -104,12 +98,12 @@ Topology to_topology(const val& t) {
   if (!is_object(t))
     throw Error("topology must be an object like {kind: \"ring\", alpha: 1e-6, beta: 1e-10}");
   const std::string kind = text_field(t, "kind", ctx);
-  if (kind == "fully-connected") return Topology::fully_connected(int_field(t, "ranks", ctx), model_field(t, ctx));
-  if (kind == "ring") return Topology::ring(int_field(t, "ranks", ctx), model_field(t, ctx));
-  if (kind == "torus2d") return Topology::torus2d(int_field(t, "rows", ctx), int_field(t, "cols", ctx), model_field(t, ctx));
+  if (kind == "fully-connected") return Topology::fully_connected(int_field(t, "ranks", ctx), to_cost_model(t, ctx));
+  if (kind == "ring") return Topology::ring(int_field(t, "ranks", ctx), to_cost_model(t, ctx));
+  if (kind == "torus2d") return Topology::torus2d(int_field(t, "rows", ctx), int_field(t, "cols", ctx), to_cost_model(t, ctx));
   if (kind == "hierarchical")
     return Topology::hierarchical(int_field(t, "nodes", ctx), int_field(t, "perNode", ctx),
-                                  model_field(t["intra"], "topology.intra"), model_field(t["inter"], "topology.inter"));
+                                  to_cost_model(t["intra"], "topology.intra"), to_cost_model(t["inter"], "topology.inter"));
   throw Error("topology.kind must be \"fully-connected\", \"ring\", \"torus2d\" or \"hierarchical\", got \"" + kind + "\"");
 }
 
@@ -141,10 +135,7 @@ val sim_to_val(const SimResult& result) {
     busy.call<void>("push", link);
   }
   out.set("linkBusy", busy);
-  val busiest = val::object();
-  busiest.set("name", result.busiest_link >= 0 ? result.topology.link_name(result.busiest_link) : std::string("none"));
-  busiest.set("busy", result.busiest_link >= 0 ? result.link_busy[static_cast<std::size_t>(result.busiest_link)] : 0.0);
-  out.set("busiestLink", busiest);
+  out.set("busiestLink", busiest_link_to_val(result.topology, result.busiest_link, result.link_busy));
   return out;
 }
 

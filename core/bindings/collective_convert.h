@@ -20,7 +20,7 @@ Schedule to_schedule(const val& schedule);
 // | {kind: "hierarchical", nodes, perNode, intra: {alpha, beta}, inter: {alpha, beta}}
 Topology to_topology(const val& topology);
 std::vector<TraceRecord> to_trace(const val& trace);
-// A SimResult as JS sees it (convert.h) plus linkBusy [{name, busy}] and busiestLink {name, busy}.
+// A SimResult as JS sees it (convert.h) plus linkBusy [{name, busy}] and busiestLink {name, busy} | null.
 val sim_to_val(const SimResult& result);
 
 }  // namespace dsml::bindings

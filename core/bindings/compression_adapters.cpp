@@ -61,18 +61,18 @@ val compression_wire(const val& r) {
   const CompressorConfig c = to_compressor(r, ctx);
   const MlpConfig model = to_mlp_config(object_field(r, "model", ctx), ctx);
   const int workers = static_cast<int>(whole_field(r, "workers", ctx, 1, 4096));
-  CompressorConfig plain = c;
-  plain.kind = CompressorKind::none;
+  const CompressionWire wire = dsml::compression_wire(c, model, workers);
   val out = val::object();
-  out.set("collectives", to_val(compressed_collectives(c, model, workers)));
-  out.set("payloadBytes", compressed_model_bytes(c, model));
-  out.set("bytesPerStep", compressed_bytes_sent(c, model, workers));
-  out.set("uncompressedBytesPerStep", compressed_bytes_sent(plain, model, workers));
-  out.set("composesWithAllReduce", composes_with_all_reduce(c.kind));
+  out.set("collectives", to_val(wire.collectives));
+  out.set("payloadBytes", wire.payload_bytes);
+  out.set("bytesPerStep", wire.bytes_per_step);
+  out.set("uncompressedBytesPerStep", wire.uncompressed_bytes_per_step);
+  out.set("composesWithAllReduce", wire.composes_with_all_reduce);
   if (!r["network"].isUndefined()) {
-    const CostModel net = to_cost_model(object_field(r, "network", ctx), ctx + ": network");
-    out.set("commSeconds", compressed_step_seconds(c, model, workers, net));
-    out.set("uncompressedCommSeconds", compressed_step_seconds(plain, model, workers, net));
+    const CompressionSeconds s =
+        compression_seconds(c, model, workers, to_cost_model(object_field(r, "network", ctx), ctx + ": network"));
+    out.set("commSeconds", s.compressed_s);
+    out.set("uncompressedCommSeconds", s.uncompressed_s);
   }
   return out;
 }

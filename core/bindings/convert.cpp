@@ -62,9 +62,7 @@ Network to_network(const val& scenario) {
   require_object(scenario, "simulate", "{ranks, alpha, beta, programs}");
   Network network;
   network.ranks = static_cast<int>(whole_field(scenario, "ranks", "simulate", 1, kMaxRank));
-  network.model.alpha = number_field(scenario, "alpha", "simulate");
-  network.model.beta = number_field(scenario, "beta", "simulate");
-  network.model.gamma = number_field_or(scenario, "gamma", 0.0, "simulate");
+  network.model = to_cost_model(scenario, "simulate");
   return network;
 }
 
@@ -149,6 +147,14 @@ val to_val(const AlphaBetaFit& fit) {
   val out = val::object();
   out.set("alpha", fit.alpha); out.set("beta", fit.beta);
   out.set("rSquared", fit.r_squared); out.set("points", static_cast<double>(fit.points));
+  return out;
+}
+
+val busiest_link_to_val(const Topology& topology, int link, const std::vector<double>& busy) {
+  if (link < 0) return val::null();
+  val out = val::object();
+  out.set("name", topology.link_name(link));
+  out.set("busy", busy[static_cast<std::size_t>(link)]);
   return out;
 }
 

@@ -27,5 +27,8 @@ val to_val(const SimResult& result);
 val to_val(const AlphaBetaFit& fit);
 // Only {makespan, events, totalBytes}: for runs simulated without recording spans and messages.
 val summary_to_val(const SimResult& result);
+// {name, busy} of link `link` of `topology` (busy[link] seconds), or null when no link was busy (link < 0) — the one
+// representation of "no busiest link" in every result (LinkBusy | null in dsml.d.ts, null in the CLI's JSON).
+val busiest_link_to_val(const Topology& topology, int link, const std::vector<double>& busy);
 
 }  // namespace dsml::bindings

@@ -6,17 +6,13 @@
 #include "dsml/cost_model.h"
 #include "dsml/parallel_design.h"
 #include "fields.h"
+#include "js_arrays.h"
 
 namespace dsml::bindings {
 namespace {
 
 CostModel link_or(const val& r, const char* name, const CostModel& fallback, const std::string& ctx) {
-  if (r[name].isUndefined()) return fallback;
-  const val link = object_field(r, name, ctx);
-  const std::string at = ctx + ": " + name;
-  CostModel m{number_field(link, "alpha", at), number_field(link, "beta", at), 0.0};
-  validate(m);
-  return m;
+  return r[name].isUndefined() ? fallback : to_cost_model(object_field(r, name, ctx), ctx + ": " + name);
 }
 
 }  // namespace
@@ -32,9 +28,7 @@ val optimal_micro_batches(const val& r) {
   out.set("closedForm", c.closed_form);
   out.set("best", c.best);
   out.set("bestStep", c.best_step_s);
-  val steps = val::array();
-  for (int m = 1; m <= max; ++m) steps.call<void>("push", pipeline_step_with_overhead(P, t, o, m));
-  out.set("steps", steps);
+  out.set("steps", to_js_array(c.step_s));
   return out;
 }
 

@@ -70,4 +70,11 @@ val object_field(const val& obj, const char* name, const std::string& context) {
   return v;
 }
 
+CostModel to_cost_model(const val& obj, const std::string& context) {
+  CostModel m{number_field(obj, "alpha", context), number_field(obj, "beta", context),
+              number_field_or(obj, "gamma", 0.0, context)};
+  validate(m);
+  return m;
+}
+
 }  // namespace dsml::bindings

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "dsml/cost_model.h"
+
 namespace dsml::bindings {
 
 using emscripten::val;
@@ -41,5 +43,9 @@ std::string text_field(const val& obj, const char* name, const std::string& cont
 bool flag_field_or(const val& obj, const char* name, bool fallback, const std::string& context);
 // A non-null object at obj[name]; throws "<context>: <name> must be an object" otherwise.
 val object_field(const val& obj, const char* name, const std::string& context);
+
+// The α–β–γ cost model of a request or a link, {alpha, beta, gamma?} (γ 0 when absent), checked by the core's
+// validate(CostModel): the one reader every binding uses for a network.
+CostModel to_cost_model(const val& obj, const std::string& context);
 
 }  // namespace dsml::bindings

@@ -1,5 +1,5 @@
 // job_adapters.h — the capstone job for JavaScript (dsml/simulated_job.h). Same rules as adapters.h: convert, call
-// the core, convert back. Their contract for JavaScript is core/bindings/dsml.d.ts ("Week 6: the capstone").
+// the core, convert back. Their contract for JavaScript is core/bindings/types/fault_tolerance.d.ts.
 #pragma once
 
 #include <emscripten/val.h>

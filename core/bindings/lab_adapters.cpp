@@ -28,11 +28,7 @@ namespace {
 // cost more than the batch itself. A memo of a pure function: the batch is the same with or without it.
 const TeacherTask& teacher_for(const MlpConfig& model, std::uint64_t seed) {
   static std::optional<TeacherTask> last;
-  const auto same = [&](const MlpConfig& c) {
-    return c.layers == model.layers && c.width == model.width && c.hidden == model.hidden &&
-           c.activation == model.activation && c.residual == model.residual;
-  };
-  if (!last || last->seed() != seed || !same(last->config())) last.emplace(model, seed);
+  if (!last || last->seed() != seed || last->config() != model) last.emplace(model, seed);  // MlpConfig's ==, mlp.h
   return *last;
 }
 
@@ -210,8 +206,8 @@ Updated updated(const val& options, double t, const val& w, const val& g, const 
     return array_length(s, fn, name) == 0 ? Eigen::MatrixXd() : column(values_from(s, n, 1, fn, name, "w.length (or 0)"));
   };
   const Buffer grads = values_from(g, n, 1, fn, "g", "w.length");
-  u.moments = {c.kind == OptimizerKind::sgd ? column(values_from(m, fn, "m")) : state(m, "m"),
-               c.kind == OptimizerKind::adam ? state(v, "v") : column(values_from(v, fn, "v"))};
+  u.moments = {uses_first_moment(c.kind) ? state(m, "m") : column(values_from(m, fn, "m")),
+               uses_second_moment(c.kind) ? state(v, "v") : column(values_from(v, fn, "v"))};
   try {
     update_shard(c, step, u.w, grads, u.moments);
   } catch (const Error& e) {
@@ -247,8 +243,8 @@ void optimizer_step_in_place(const val& options, double t, const val& w, const v
     write_values(s, values_of(next), fn, name, "w.length");
   };
   const OptimizerKind kind = to_optimizer_config(options, fn).kind;
-  if (kind != OptimizerKind::sgd) used(m, u.moments.first, "m");
-  if (kind == OptimizerKind::adam) used(v, u.moments.second, "v");
+  if (uses_first_moment(kind)) used(m, u.moments.first, "m");
+  if (uses_second_moment(kind)) used(v, u.moments.second, "v");
   write_values(w, u.w, fn, "w", "w.length");
 }
 
@@ -263,7 +259,7 @@ val train_single(const val& request) {
   const auto seed = static_cast<std::uint64_t>(whole_field_or(request, "seed", 0, fn));
 
   const SingleDeviceRun run =
-      single_device_run(model, optimizer, init_mlp(model, seed + 1), teacher_batches(model, seed, steps, batch));
+      single_device_run(model, optimizer, init_student(model, seed), teacher_batches(model, seed, steps, batch));
   val out = val::object();
   out.set("losses", to_float64_array(run.losses));
   out.set("params", params_to_val(run.params));

@@ -54,7 +54,7 @@ val expert_parallel(const val& r) {
   for (const CommRecord& rec : s.comm.records())
     bytes.set(rec.kind, s.comm.bytes(rec.kind));
   out.set("commBytes", bytes);
-  out.set("allToAllBytesPerRank", (ranks - 1) * (c.experts / ranks) * s.capacity * c.width * 8.0);
+  out.set("allToAllBytesPerRank", s.all_to_all_bytes_per_rank);
   return out;
 }
 

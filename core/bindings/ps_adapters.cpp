@@ -33,9 +33,7 @@ val simulate_param_server(const val& request) {
 val train_param_server(const val& request) {
   const std::string ctx = "trainParamServer";
   const StaleTrainingConfig t = to_stale_training_config(request, ctx);
-  val copy = val::global("Object").call<val>("assign", val::object(), request);
-  copy.set("parameters", static_cast<double>(parameter_count(t.model)));  // the servers hold the model
-  const ParamServerConfig c = to_param_server_config(copy, ctx);
+  const ParamServerConfig c = to_param_server_config(request, ctx);  // the core sets its parameters to the model's
   if (static_cast<double>(c.workers) * c.iterations * t.batch_per_worker *
           static_cast<double>(parameter_count(t.model)) > 2e10)
     throw Error(ctx + ": workers·iterations·batch·parameters must be <= 2e10 (what a tab trains in seconds)");

@@ -116,14 +116,7 @@ val to_val(const ParamServerResult& run) {
   out.set("bytesIntoBusiestServer", run.bytes_into_busiest_server);
   out.set("linkBusy", to_float64_array(run.link_busy));
   out.set("linkNames", names);
-  if (run.busiest_link >= 0) {
-    val busiest = val::object();
-    busiest.set("name", run.topology.link_name(run.busiest_link));
-    busiest.set("busy", run.link_busy[run.busiest_link]);
-    out.set("busiestLink", busiest);
-  } else {
-    out.set("busiestLink", val::null());
-  }
+  out.set("busiestLink", busiest_link_to_val(run.topology, run.busiest_link, run.link_busy));
   return out;
 }
 

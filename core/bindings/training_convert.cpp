@@ -80,13 +80,6 @@ TrainConfig to_train_config(const val& r) {
   return t;
 }
 
-CostModel to_cost_model(const val& request, const std::string& context) {
-  CostModel m{number_field(request, "alpha", context), number_field(request, "beta", context),
-              number_field_or(request, "gamma", 0.0, context)};
-  validate(m);
-  return m;
-}
-
 StepCostConfig to_step_cost_config(const val& r) {
   const std::string ctx = "stepCost";
   require_object(r, ctx, "{strategy, grid, model, batch, flops, alpha, beta, …}");

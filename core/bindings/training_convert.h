@@ -17,6 +17,7 @@
 #include "dsml/step_cost.h"
 #include "dsml/strategy.h"
 #include "dsml/train_compare.h"
+#include "fields.h"  // to_cost_model and the other field readers
 
 namespace dsml::bindings {
 
@@ -38,9 +39,8 @@ void check_run_size(const MlpConfig& model, int batch, int steps, const std::str
 
 // trainCompare's request (training_adapters.h) → TrainConfig, checked by check_run_size.
 TrainConfig to_train_config(const val& request);
-// stepCost's request → the config and the closed-form network {alpha, beta, gamma?}.
+// stepCost's request → the config (its closed-form network {alpha, beta, gamma?} by fields.h's to_cost_model).
 StepCostConfig to_step_cost_config(const val& request);
-CostModel to_cost_model(const val& request, const std::string& context);
 
 // A new JS Float64Array holding a copy of `values` (no view into wasm memory survives the call).
 val to_float64_array(const std::vector<double>& values);

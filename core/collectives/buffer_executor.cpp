@@ -5,6 +5,7 @@
 // to a rank blocked on exactly this source puts that rank back on the list. When the list runs dry, either every
 // rank has finished or the blocked ones wait for each other: each waits for one rank, the "waits for" relation
 // is a functional graph, and the simulator's wait_for_graph names its cycle. Work is O(steps + bytes moved).
+// It runs whatever buffers it is given: the data verify() seeds (and the overload on them) are verify.cpp's.
 #include <cmath>
 #include <deque>
 #include <string>
@@ -171,10 +172,6 @@ Buffers execute_on_buffers(const Schedule& schedule, Buffers buffers) {
                   " slot buffers but the schedule has " + std::to_string(schedule.slot_bytes.size()) + " slots");
   BufferRun(schedule, buffers).run();
   return buffers;
-}
-
-Buffers execute_on_buffers(const Schedule& schedule, int element_bytes) {
-  return execute_on_buffers(schedule, initial_buffers(schedule, element_bytes));
 }
 
 }  // namespace dsml

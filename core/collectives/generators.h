@@ -29,7 +29,7 @@ using Generator = void (*)(const Request&, Schedule&);
 // formulas (lazy_schedule.h).
 using LazyGenerator = std::unique_ptr<LazySchedule> (*)(const Request&, Schedule header);
 
-constexpr int kElementBytes = 4;  // float32
+constexpr int kElementBytes = kScheduleElementBytes;  // float32 (schedule.h)
 
 // ---- chunking.cpp ------------------------------------------------------------------------------------------
 // `bytes` split into `parts` slots of whole elements, as equal as possible: the first (bytes/4) mod parts

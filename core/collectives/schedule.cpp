@@ -45,6 +45,17 @@ double step_bytes(const Schedule& schedule, const ScheduleStep& step) {
   return bytes;
 }
 
+double busiest_rank_send_bytes(const Schedule& schedule) {
+  double busiest = 0.0;
+  for (const auto& steps : schedule.steps) {
+    double sent = 0.0;
+    for (const ScheduleStep& step : steps)
+      if (step.kind == ScheduleStep::Kind::kSend) sent += step_bytes(schedule, step);
+    busiest = std::max(busiest, sent);
+  }
+  return busiest;
+}
+
 namespace collectives {
 
 void check_step(const Schedule& s, int r, std::size_t index, const ScheduleStep& step) {

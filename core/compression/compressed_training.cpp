@@ -25,16 +25,15 @@ CompressedTrainingResult train_compressed(const CompressedTrainingConfig& c) {
   validate(c);
   const TeacherTask task(c.model, c.seed);
   const Batch eval = task.make_batch(kEvalBatchStep, c.eval_batch);
-  MlpParams params = init_mlp(c.model, c.seed + 1);
+  MlpParams params = init_student(c.model, c.seed);
   const auto eval_loss = [&] { return mse_loss(mlp_predict(c.model, params, eval.inputs), eval.targets); };
 
   CompressedTrainingResult out;
-  out.collectives = compressed_collectives(c.compressor, c.model, c.workers);
-  out.bytes_per_step = compressed_bytes_sent(c.compressor, c.model, c.workers);
-  CompressorConfig plain = c.compressor;
-  plain.kind = CompressorKind::none;
-  out.uncompressed_bytes_per_step = compressed_bytes_sent(plain, c.model, c.workers);
-  out.payload_bytes = compressed_model_bytes(c.compressor, c.model);
+  const CompressionWire wire = compression_wire(c.compressor, c.model, c.workers);
+  out.collectives = wire.collectives;
+  out.bytes_per_step = wire.bytes_per_step;
+  out.uncompressed_bytes_per_step = wire.uncompressed_bytes_per_step;
+  out.payload_bytes = wire.payload_bytes;
 
   std::vector<compression::TensorState> states;
   int tensor = 0;

@@ -78,6 +78,30 @@ double compressed_step_seconds(const CompressorConfig& config, const MlpConfig& 
   return seconds;
 }
 
+namespace {
+CompressorConfig uncompressed(const CompressorConfig& config) {
+  CompressorConfig plain = config;
+  plain.kind = CompressorKind::none;
+  return plain;
+}
+}  // namespace
+
+CompressionWire compression_wire(const CompressorConfig& config, const MlpConfig& model, int workers) {
+  CompressionWire w;
+  w.collectives = compressed_collectives(config, model, workers);
+  w.payload_bytes = compressed_model_bytes(config, model);
+  w.bytes_per_step = compressed_bytes_sent(config, model, workers);
+  w.uncompressed_bytes_per_step = compressed_bytes_sent(uncompressed(config), model, workers);
+  w.composes_with_all_reduce = composes_with_all_reduce(config.kind);
+  return w;
+}
+
+CompressionSeconds compression_seconds(const CompressorConfig& config, const MlpConfig& model, int workers,
+                                       const CostModel& network) {
+  return {compressed_step_seconds(config, model, workers, network),
+          compressed_step_seconds(uncompressed(config), model, workers, network)};
+}
+
 double compressed_step_simulated(const CompressorConfig& config, const MlpConfig& model, const Topology& topology,
                                  double gamma) {
   const int p = topology.ranks();

@@ -23,6 +23,14 @@ void require_shape(const char* what, std::size_t block, const char* name, const 
 
 }  // namespace
 
+bool operator==(const MlpConfig& a, const MlpConfig& b) {
+  // The structured binding names every member, so it stops compiling when MlpConfig gains one until it is compared
+  // here too.
+  const auto& [layers, width, hidden, activation, residual] = a;
+  return layers == b.layers && width == b.width && hidden == b.hidden && activation == b.activation &&
+         residual == b.residual;
+}
+
 void validate(const MlpConfig& config) {
   if (config.layers < 1) throw Error("layers must be >= 1, got " + std::to_string(config.layers));
   if (config.width < 1) throw Error("width (D) must be >= 1, got " + std::to_string(config.width));

@@ -23,4 +23,8 @@ Batch TeacherTask::make_batch(std::uint64_t step, int batch_size) const {
   return batch;
 }
 
+MlpParams init_student(const MlpConfig& config, std::uint64_t teacher_seed) {
+  return init_mlp(config, teacher_seed + 1);
+}
+
 }  // namespace dsml

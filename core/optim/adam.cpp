@@ -13,15 +13,20 @@
 
 namespace dsml {
 
-void adam_update(const OptimizerConfig& c, double lr, std::int64_t t, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
-                 Eigen::MatrixXd& m, Eigen::MatrixXd& v) {
+Eigen::MatrixXd adam_direction(const OptimizerConfig& c, std::int64_t t, const Eigen::MatrixXd& g, Eigen::MatrixXd& m,
+                               Eigen::MatrixXd& v) {
   m = c.beta1 * m + (1.0 - c.beta1) * g;
   v = c.beta2 * v + (1.0 - c.beta2) * g.cwiseProduct(g);
   const double correction1 = 1.0 - std::pow(c.beta1, static_cast<double>(t));
   const double correction2 = 1.0 - std::pow(c.beta2, static_cast<double>(t));
   const Eigen::ArrayXXd m_hat = m.array() / correction1;
   const Eigen::ArrayXXd v_hat = v.array() / correction2;
-  const Eigen::MatrixXd update = (m_hat / (v_hat.sqrt() + c.epsilon)).matrix();
+  return (m_hat / (v_hat.sqrt() + c.epsilon)).matrix();
+}
+
+void adam_update(const OptimizerConfig& c, double lr, std::int64_t t, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
+                 Eigen::MatrixXd& m, Eigen::MatrixXd& v) {
+  const Eigen::MatrixXd update = adam_direction(c, t, g, m, v);
   w -= lr * (update + c.weight_decay * w);
 }
 

@@ -7,8 +7,6 @@
 //   u = m̂ / (√v̂ + ε) + λ·w                          (Adam update plus decoupled weight decay)
 //   w ← w − γ · (‖w‖ / ‖u‖) · u
 // So every tensor moves by exactly γ·‖w‖ per step (relative step size γ), whatever its gradient scale.
-#include <cmath>
-
 #include "dsml/error.h"
 #include "dsml/optimizer.h"
 
@@ -23,13 +21,7 @@ double lamb_trust_ratio(double weight_norm, double update_norm) {
 
 double lamb_update(const OptimizerConfig& c, double lr, std::int64_t t, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
                    Eigen::MatrixXd& m, Eigen::MatrixXd& v) {
-  m = c.beta1 * m + (1.0 - c.beta1) * g;
-  v = c.beta2 * v + (1.0 - c.beta2) * g.cwiseProduct(g);
-  const double correction1 = 1.0 - std::pow(c.beta1, static_cast<double>(t));
-  const double correction2 = 1.0 - std::pow(c.beta2, static_cast<double>(t));
-  const Eigen::ArrayXXd m_hat = m.array() / correction1;
-  const Eigen::ArrayXXd v_hat = v.array() / correction2;
-  const Eigen::MatrixXd u = (m_hat / (v_hat.sqrt() + c.epsilon)).matrix() + c.weight_decay * w;
+  const Eigen::MatrixXd u = adam_direction(c, t, g, m, v) + c.weight_decay * w;  // Adam's update, adam.cpp
   const double ratio = lamb_trust_ratio(w.norm(), u.norm());
   w -= (lr * ratio) * u;
   return ratio;

@@ -16,12 +16,12 @@ void require_unit_interval(const char* name, double value) {
   throw Error(std::string(name) + " must be in [0, 1), got " + format_number(value));
 }
 
-bool uses_first_moment(OptimizerKind kind) { return kind != OptimizerKind::sgd; }
-bool uses_second_moment(OptimizerKind kind) { return kind == OptimizerKind::adam || kind == OptimizerKind::lamb; }
-
 std::string shape(const Eigen::MatrixXd& m) { return std::to_string(m.rows()) + " x " + std::to_string(m.cols()); }
 
 }  // namespace
+
+bool uses_first_moment(OptimizerKind kind) { return kind != OptimizerKind::sgd; }
+bool uses_second_moment(OptimizerKind kind) { return kind == OptimizerKind::adam || kind == OptimizerKind::lamb; }
 
 OptimizerKind parse_optimizer(const std::string& name) {
   if (name == "sgd") return OptimizerKind::sgd;

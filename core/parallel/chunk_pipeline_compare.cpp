@@ -4,6 +4,7 @@
 
 #include "dsml/chunk_pipeline_parallel.h"
 #include "dsml/error.h"
+#include "dsml/teacher_task.h"
 #include "dsml/train_compare.h"
 
 namespace dsml {
@@ -14,7 +15,7 @@ ChunkPipelineComparison compare_chunk_pipeline(const MlpConfig& model, const Opt
   if (batch < 1 || steps < 1)
     throw Error("batch and steps must be >= 1, got " + std::to_string(batch) + " and " + std::to_string(steps));
   const TeacherTask task(model, seed);
-  MlpParams single = init_mlp(model, seed + 1);
+  MlpParams single = init_student(model, seed);
   Optimizer single_optimizer(optimizer);
   ChunkPipelineTrainer trainer(model, optimizer, single, schedule.devices, schedule.chunks_per_device);
   ChunkPipelineComparison out;

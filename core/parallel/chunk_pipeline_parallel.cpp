@@ -1,9 +1,10 @@
 // chunk_pipeline_parallel.cpp — executing a chunk schedule on real micro-batches (dsml/chunk_pipeline_parallel.h).
 //
-// Round-robin, like pipeline_parallel.cpp: in each round every device runs its next op if what it needs has
-// arrived — F(i, c) the activation from chunk c − 1 (or the batch, for chunk 0), a backward of (i, c) the
-// gradient from chunk c + 1 (or the loss, for the last chunk). Each result has one producer and one consumer and
-// each device's ops run in order, so the numbers do not depend on the interleaving of the devices.
+// The round-robin executor of parallel/round_robin.h, as pipeline_parallel.cpp runs: a device runs its next op
+// once what it needs has arrived — F(i, c) the activation from chunk c − 1 (or the batch, for chunk 0), a
+// backward of (i, c) the gradient from chunk c + 1 (or the loss, for the last chunk). The split into chunks, the
+// micro-batches, their loss and the gradient accumulation are pipeline_parallel.h's and micro_batches.h's: v = 1
+// is the plain pipeline.
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -11,12 +12,15 @@
 #include "dsml/chunk_pipeline_parallel.h"
 #include "dsml/error.h"
 #include "dsml/mlp_split_backward.h"
+#include "dsml/pipeline_parallel.h"
 #include "parallel/micro_batches.h"
+#include "parallel/round_robin.h"
 
 namespace dsml {
 namespace {
 
 using Kind = ChunkOp::Kind;
+using micro_batches::accumulate;
 
 // A chunk's working state during a step, indexed by micro-batch. An empty matrix means "not here (yet)".
 struct ChunkWork {
@@ -26,12 +30,6 @@ struct ChunkWork {
   std::vector<MlpInputGradients> b_kept;  // B's stash (dY, dH per block), freed by W
   MlpParams grads;                        // accumulated over micro-batches
 };
-
-void accumulate(MlpParams& into, const MlpParams& add) {
-  std::vector<Eigen::MatrixXd*> acc = parameter_tensors(into);
-  std::vector<const Eigen::MatrixXd*> more = parameter_tensors(add);
-  for (std::size_t k = 0; k < acc.size(); ++k) *acc[k] += *more[k];
-}
 
 }  // namespace
 
@@ -46,18 +44,12 @@ ChunkPipelineTrainer::ChunkPipelineTrainer(const MlpConfig& model, const Optimiz
     throw Error("L = " + std::to_string(model.layers) + " blocks cannot be cut into P·v = " + std::to_string(C) +
                 " equal chunks; choose P·v dividing L");
   check_shapes(model, initial, "initial params");
-  chunk_model_ = model;
-  chunk_model_.layers = model.layers / C;
-  chunks_.resize(static_cast<std::size_t>(C));
-  for (int l = 0; l < model.layers; ++l) chunks_[l / chunk_model_.layers].blocks.push_back(initial.blocks[l]);
+  chunk_model_ = pipeline_stage_config(model, C);  // the blocks of C stages, each a chunk
+  chunks_ = split_pipeline_stages(initial, C);
   optimizers_.assign(static_cast<std::size_t>(C), Optimizer(optimizer));
 }
 
-MlpParams ChunkPipelineTrainer::full_params() const {
-  MlpParams full;
-  for (const MlpParams& chunk : chunks_) full.blocks.insert(full.blocks.end(), chunk.blocks.begin(), chunk.blocks.end());
-  return full;
-}
+MlpParams ChunkPipelineTrainer::full_params() const { return gather_pipeline_stages(chunks_); }
 
 ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSchedule& schedule) {
   const int P = devices_, C = static_cast<int>(chunks_.size());
@@ -91,27 +83,25 @@ ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSche
                        8.0 * static_cast<double>(value.size()), from % P});
     slot_of_to[i] = std::move(value);
   };
-  auto ready = [&](const ChunkOp& op) {
+  auto ready = [&](int, const ChunkOp& op) {
     const ChunkWork& w = work[op.chunk];
     if (op.kind == Kind::kForward) return op.chunk == 0 || w.input[op.micro_batch].size() > 0;
     if (op.kind == Kind::kBackwardWeight) return true;  // its B ran earlier on this device
     return w.d_output[op.micro_batch].size() > 0;
   };
-  auto run = [&](int d, const ChunkOp& op) {
+  auto run = [&](int d, const ChunkOp& op, int /*round*/) {
     const int i = op.micro_batch, c = op.chunk;
     ChunkWork& w = work[c];
-    const Eigen::Index b = cut.rows[i];  // B_i
     switch (op.kind) {
       case Kind::kForward: {
-        const Eigen::MatrixXd x = c == 0 ? Eigen::MatrixXd(batch.inputs.middleRows(cut.offset[i], b)) : w.input[i];
+        const Eigen::MatrixXd x = c == 0 ? micro_batches::inputs(batch, cut, i) : w.input[i];
         w.input[i].resize(0, 0);
         w.kept[i] = mlp_forward(chunk_model_, chunks_[c], x);
         result.peak_in_flight[d] = std::max(result.peak_in_flight[d], ++held[d]);
         if (c == C - 1) {  // the loss of micro-batch i, weighted B_i/B so the sum is the global mean
-          const Eigen::MatrixXd target = batch.targets.middleRows(cut.offset[i], b);
-          const double weight = static_cast<double>(b) / static_cast<double>(batch.inputs.rows());
-          result.loss += weight * mse_loss(w.kept[i].output, target);
-          w.d_output[i] = weight * mse_loss_gradient(w.kept[i].output, target);
+          micro_batches::WeightedLoss loss = micro_batches::weighted_loss(batch, cut, i, w.kept[i].output);
+          result.loss += loss.loss;
+          w.d_output[i] = std::move(loss.gradient);
         } else {
           hand(c, c + 1, "activation", w.kept[i].output, work[c + 1].input, i);
         }
@@ -141,21 +131,7 @@ ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSche
     }
   };
 
-  std::vector<std::size_t> pc(static_cast<std::size_t>(P), 0);
-  for (int round = 0;; ++round) {
-    bool moved = false, done = true;
-    for (int d = 0; d < P; ++d) {
-      if (pc[d] == schedule.ops[d].size()) continue;
-      done = false;
-      const ChunkOp& op = schedule.ops[d][pc[d]];
-      if (!ready(op)) continue;
-      run(d, op);
-      ++pc[d];
-      moved = true;
-    }
-    if (done) break;
-    if (!moved) throw Error("chunk pipeline executor stalled in round " + std::to_string(round));  // checked above
-  }
+  round_robin::execute(schedule.ops, ready, run, "chunk pipeline executor");  // never stalls: checked above
   for (int c = 0; c < C; ++c) optimizers_[c].step(chunks_[c], work[c].grads);
   return result;
 }

@@ -7,6 +7,7 @@
 #include "dsml/data_parallel.h"
 #include "dsml/error.h"
 #include "dsml/single_device.h"
+#include "dsml/teacher_task.h"
 #include "dsml/train_compare.h"
 #include "dsml/zero.h"
 #include "parallel/local_gradient.h"
@@ -76,7 +77,7 @@ void validate(const ElasticConfig& c) {
 ElasticResult train_elastic(const ElasticConfig& c) {
   validate(c);
   const TeacherTask task(c.model, c.seed);
-  MlpParams params = init_mlp(c.model, c.seed + 1);
+  MlpParams params = init_student(c.model, c.seed);
   Buffer theta = flatten(params);
   const std::size_t n = theta.size();
   const int buffers = c.optimizer.kind == OptimizerKind::adam ? 2 : c.optimizer.kind == OptimizerKind::momentum ? 1 : 0;
@@ -136,7 +137,7 @@ ElasticResult train_elastic(const ElasticConfig& c) {
     out.workers.push_back(p);
     out.step_bytes.push_back(log.total_bytes());
   }
-  const SingleDeviceRun one = single_device_run(c.model, c.optimizer, init_mlp(c.model, c.seed + 1),
+  const SingleDeviceRun one = single_device_run(c.model, c.optimizer, init_student(c.model, c.seed),
                                                 teacher_batches(c.model, c.seed, c.steps, c.batch));
   out.single_losses = one.losses;
   out.max_relative_difference = max_relative_difference(params, one.params);

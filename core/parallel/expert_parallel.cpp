@@ -48,6 +48,7 @@ ExpertParallelStep expert_parallel_step(const MoeConfig& model, const MoeParams&
   for (int r = 0; r < R; ++r) routing.push_back(moe_route(local, params, x.middleRows(r * b, b)));
   const int C = routing[0].capacity;
   result.capacity = C;
+  result.all_to_all_bytes_per_rank = expert_all_to_all_bytes(model, R, C, sizeof(double)).sent;
   const std::size_t block_size = static_cast<std::size_t>(per_rank) * C * D;
   auto empty_blocks = [&] { return std::vector<SlotBlocks>(R, SlotBlocks(R, Buffer(block_size, 0.0))); };
   // Every kept assignment of rank r: token t (global row), choice j, expert e, slot.

@@ -13,6 +13,11 @@
 
 namespace dsml {
 
+ExpertAllToAllBytes expert_all_to_all_bytes(const MoeConfig& config, int ranks, int capacity, double element_bytes) {
+  const double block = static_cast<double>(config.experts / ranks) * capacity * config.width * element_bytes;
+  return {block * ranks, block * (ranks - 1)};
+}
+
 AllToAllPrice price_expert_all_to_all(const MoeConfig& config, int tokens_per_rank, double element_bytes,
                                       const CostModel& link, const Topology& topology) {
   validate(config);
@@ -25,7 +30,7 @@ AllToAllPrice price_expert_all_to_all(const MoeConfig& config, int tokens_per_ra
   AllToAllPrice price;
   price.capacity =
       static_cast<int>(std::ceil(config.capacity_factor * config.top_k * tokens_per_rank / config.experts - 1e-12));
-  price.bytes_per_rank = static_cast<double>(config.experts) * price.capacity * config.width * element_bytes;
+  price.bytes_per_rank = expert_all_to_all_bytes(config, R, price.capacity, element_bytes).total;
   price.closed_form_s = closed_form_time("all-to-all", "pairwise", R, price.bytes_per_rank, link).total();
   price.simulated_s =
       simulate_schedule(topology, *make_lazy_schedule("all-to-all", "pairwise", R, price.bytes_per_rank), 0).makespan;

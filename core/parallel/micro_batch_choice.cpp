@@ -21,10 +21,12 @@ MicroBatchChoice optimal_micro_batches(int stages, double compute_s, double over
     throw Error("the largest number of micro-batches must be >= 1, got " + std::to_string(max_micro_batches));
   MicroBatchChoice choice;
   choice.best_step_s = pipeline_step_with_overhead(stages, compute_s, overhead_s, 1);
+  choice.step_s.push_back(choice.best_step_s);
   choice.closed_form = overhead_s > 0 ? std::sqrt((stages - 1) * compute_s / overhead_s)
                                       : std::numeric_limits<double>::infinity();
   for (int m = 2; m <= max_micro_batches; ++m) {
     const double step = pipeline_step_with_overhead(stages, compute_s, overhead_s, m);
+    choice.step_s.push_back(step);
     if (step < choice.best_step_s) {
       choice.best = m;
       choice.best_step_s = step;

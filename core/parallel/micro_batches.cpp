@@ -29,4 +29,20 @@ Rows cut(Eigen::Index batch_rows, int m) {
   return cut;
 }
 
+Eigen::MatrixXd inputs(const Batch& batch, const Rows& cut, int i) {
+  return batch.inputs.middleRows(cut.offset[i], cut.rows[i]);
+}
+
+WeightedLoss weighted_loss(const Batch& batch, const Rows& cut, int i, const Eigen::MatrixXd& output) {
+  const Eigen::MatrixXd target = batch.targets.middleRows(cut.offset[i], cut.rows[i]);
+  const double weight = static_cast<double>(cut.rows[i]) / static_cast<double>(batch.inputs.rows());
+  return {weight * mse_loss(output, target), weight * mse_loss_gradient(output, target)};
+}
+
+void accumulate(MlpParams& into, const MlpParams& add) {
+  std::vector<Eigen::MatrixXd*> acc = parameter_tensors(into);
+  std::vector<const Eigen::MatrixXd*> more = parameter_tensors(add);
+  for (std::size_t k = 0; k < acc.size(); ++k) *acc[k] += *more[k];
+}
+
 }  // namespace dsml::micro_batches

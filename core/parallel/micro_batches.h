@@ -1,5 +1,6 @@
 // parallel/micro_batches.h — private to core/parallel: what both pipeline trainers (pipeline_parallel.cpp,
-// chunk_pipeline_parallel.cpp) check of a step's batch, and how they cut it into micro-batches of rows.
+// chunk_pipeline_parallel.cpp) check of a step's batch, how they cut it into micro-batches of rows, the first
+// stage's input and the last stage's loss of a micro-batch, and the gradient accumulation over micro-batches.
 #pragma once
 
 #include <vector>
@@ -20,5 +21,19 @@ struct Rows {
   std::vector<Eigen::Index> rows;
 };
 Rows cut(Eigen::Index batch_rows, int m);
+
+// Micro-batch i's inputs (B_i, D): what the first stage (chunk 0) runs forward on.
+Eigen::MatrixXd inputs(const Batch& batch, const Rows& cut, int i);
+
+// The last stage's loss of micro-batch i on its output (B_i, D), weighted B_i/B so that the sum over the
+// micro-batches is the global batch's mean, and its gradient ∂loss/∂output = weight·2(Y − T)/(B_i·D).
+struct WeightedLoss {
+  double loss = 0;
+  Eigen::MatrixXd gradient;  // (B_i, D)
+};
+WeightedLoss weighted_loss(const Batch& batch, const Rows& cut, int i, const Eigen::MatrixXd& output);
+
+// into += add, tensor by tensor: gradient accumulation over micro-batches.
+void accumulate(MlpParams& into, const MlpParams& add);
 
 }  // namespace dsml::micro_batches

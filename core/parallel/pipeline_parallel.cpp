@@ -1,10 +1,8 @@
 // pipeline_parallel.cpp — executing a pipeline schedule (GPipe or 1F1B, pipeline_schedule.h) on real
 // micro-batches, with each stage running the single-device mlp_forward / mlp_backward on its own blocks.
 //
-// The executor is deliberately simple: rounds; in each round every stage, in order 0 … pp−1, runs its next op
-// if it can (a receive whose message has not been sent yet makes the stage skip the round). Because every
-// message has exactly one sender and one receiver and each stage's ops run in order, the numbers do not
-// depend on this interleaving — only the memory held does, and that is fixed by each stage's op order.
+// The executor is the round-robin of parallel/round_robin.h, shared with the chunk trainer: a receive whose
+// message has not been sent yet makes the stage skip the round.
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -13,6 +11,7 @@
 #include "dsml/pipeline_parallel.h"
 #include "parallel/micro_batches.h"
 #include "parallel/fp64_bytes.h"
+#include "parallel/round_robin.h"
 
 namespace dsml {
 namespace {
@@ -110,31 +109,27 @@ PipelineParallelStep PipelineParallelTrainer::step(const Batch& batch, const Pip
   auto run = [&](int s, const PipelineOp& op) {
     StageWork& w = work[s];
     const int i = op.micro_batch;
-    const Eigen::Index b = cut.rows[i];  // B_i
     switch (op.kind) {
       case Kind::kRecvActivation: w.input[i] = mail.recv_activation(s, i); break;
       case Kind::kRecvGrad: w.d_output[i] = mail.recv_grad(s, i); break;
       case Kind::kForward: {
-        const Eigen::MatrixXd x = s == 0 ? Eigen::MatrixXd(batch.inputs.middleRows(cut.offset[i], b)) : w.input[i];
+        const Eigen::MatrixXd x = s == 0 ? micro_batches::inputs(batch, cut, i) : w.input[i];
         w.input[i].resize(0, 0);
         w.kept[i] = mlp_forward(stage_model_, stages_[s], x);  // (B_i, D) out, blocks' x and H kept
         w.kept_now += kept_bytes(w.kept[i]);
         w.kept_peak = std::max(w.kept_peak, w.kept_now);
         w.peak_in_flight = std::max(w.peak_in_flight, ++w.in_flight);
         if (s == pp - 1) {  // the loss of micro-batch i, weighted B_i/B so the sum is the global mean
-          const Eigen::MatrixXd target = batch.targets.middleRows(cut.offset[i], b);
-          const double weight = static_cast<double>(b) / static_cast<double>(batch.inputs.rows());
-          result.loss += weight * mse_loss(w.kept[i].output, target);
-          w.d_output[i] = weight * mse_loss_gradient(w.kept[i].output, target);  // 2(Y − T)/(B·D)
+          micro_batches::WeightedLoss loss = micro_batches::weighted_loss(batch, cut, i, w.kept[i].output);
+          result.loss += loss.loss;
+          w.d_output[i] = std::move(loss.gradient);
         }
         break;
       }
       case Kind::kSendActivation: mail.send_activation(s, i, w.kept[i].output); break;
       case Kind::kBackward: {
         MlpGradients g = mlp_backward(stage_model_, stages_[s], w.kept[i], w.d_output[i]);
-        std::vector<Eigen::MatrixXd*> acc = parameter_tensors(w.grads);
-        std::vector<const Eigen::MatrixXd*> add = parameter_tensors(static_cast<const MlpParams&>(g.params));
-        for (std::size_t k = 0; k < acc.size(); ++k) *acc[k] += *add[k];  // gradient accumulation
+        micro_batches::accumulate(w.grads, g.params);
         w.kept_now -= kept_bytes(w.kept[i]);
         w.kept[i] = MlpForward{};  // activations freed
         --w.in_flight;
@@ -148,26 +143,20 @@ PipelineParallelStep PipelineParallelTrainer::step(const Batch& batch, const Pip
     }
   };
 
-  // ---- the round-robin executor ---------------------------------------------------------------------------
-  std::vector<std::size_t> pc(static_cast<std::size_t>(pp), 0);
-  for (int round = 0;; ++round) {
-    bool moved = false, done = true;
-    for (int s = 0; s < pp; ++s) {
-      if (pc[s] == schedule.ops[s].size()) continue;
-      done = false;
-      const PipelineOp& op = schedule.ops[s][pc[s]];
-      if (op.kind == Kind::kRecvActivation && !mail.has_activation(s, op.micro_batch)) continue;
-      if (op.kind == Kind::kRecvGrad && !mail.has_grad(s, op.micro_batch)) continue;
-      run(s, op);
-      result.trace.push_back("round " + std::to_string(round) + " stage " + std::to_string(s) + ": " +
-                             describe(op, s));
-      ++pc[s];
-      moved = true;
-    }
-    if (done) break;
-    // A checked schedule never stalls (check_pipeline_schedule ran it for deadlocks); this guards the executor.
-    if (!moved) throw Error("pipeline executor stalled in round " + std::to_string(round));
-  }
+  // ---- the round-robin executor: a receive waits for its message -------------------------------------------
+  round_robin::execute(
+      schedule.ops,
+      [&](int s, const PipelineOp& op) {
+        if (op.kind == Kind::kRecvActivation) return mail.has_activation(s, op.micro_batch);
+        if (op.kind == Kind::kRecvGrad) return mail.has_grad(s, op.micro_batch);
+        return true;
+      },
+      [&](int s, const PipelineOp& op, int round) {
+        run(s, op);
+        result.trace.push_back("round " + std::to_string(round) + " stage " + std::to_string(s) + ": " +
+                               describe(op, s));
+      },
+      "pipeline executor");
 
   // ---- each stage steps its own blocks; then the bytes each stage held -------------------------------------
   for (int s = 0; s < pp; ++s) {

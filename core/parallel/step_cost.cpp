@@ -29,27 +29,13 @@ namespace {
 using step_plan::Groups;
 using step_plan::Phase;
 
-constexpr double kScheduleElementBytes = 4;  // make_schedule counts float32 elements (see comm.h)
-
 // A collective phase's duration on its groups, seconds.
 using CommTimer = std::function<double(const Phase&, const Groups&)>;
 
 Schedule schedule_of(const StepCostConfig& c, const std::string& collective, int p, double values) {
   Schedule s = make_schedule(collective, c.algorithm, p, kScheduleElementBytes * values);
-  for (double& b : s.slot_bytes) b *= c.element_bytes / kScheduleElementBytes;  // elements of element_bytes
+  for (double& b : s.slot_bytes) b *= c.element_bytes / double{kScheduleElementBytes};  // elements of element_bytes
   return s;
-}
-
-// What the busiest rank of the schedule sends — the bytes_per_rank of comm.h's CommLog.
-double busiest_send_bytes(const Schedule& s) {
-  double busiest = 0;
-  for (const auto& steps : s.steps) {
-    double sent = 0;
-    for (const ScheduleStep& step : steps)
-      if (step.kind == ScheduleStep::Kind::kSend) sent += step_bytes(s, step);
-    busiest = std::max(busiest, sent);
-  }
-  return busiest;
 }
 
 StepCost phased_cost(const StepCostConfig& c, const CommTimer& timer) {
@@ -71,7 +57,7 @@ StepCost phased_cost(const StepCostConfig& c, const CommTimer& timer) {
     const auto key = std::make_tuple(phase.kind, phase.values, phase.axis);
     auto known = seen.find(key);
     if (known == seen.end()) {
-      const double bytes = busiest_send_bytes(schedule_of(c, phase.kind, p, phase.values));
+      const double bytes = busiest_rank_send_bytes(schedule_of(c, phase.kind, p, phase.values));
       known = seen.emplace(key, std::make_pair(bytes, p > 1 ? timer(phase, groups) : 0.0)).first;
     }
     for (std::size_t i = 0; i < groups.size(); ++i)

@@ -9,11 +9,12 @@
 
 #include "dsml/error.h"
 #include "dsml/single_device.h"
+#include "dsml/teacher_task.h"
 
 namespace dsml {
 
 TrainComparison train_compare(const TrainConfig& config) {
-  const MlpParams initial = init_mlp(config.model, config.seed + 1);
+  const MlpParams initial = init_student(config.model, config.seed);
   std::unique_ptr<ParallelTrainer> trainer =
       make_trainer(config.strategy, config.grid, config.model, config.optimizer, initial, config.options);
   const std::vector<Batch> batches = teacher_batches(config.model, config.seed, config.steps, config.batch);

@@ -24,8 +24,8 @@ void update_shard(const OptimizerConfig& config, std::int64_t t, Buffer& params,
     throw Error("shard update: " + std::to_string(params.size()) + " parameters but " + std::to_string(grads.size()) +
                 " gradients");
   const auto n = static_cast<Eigen::Index>(params.size());
-  const bool first = config.kind != OptimizerKind::sgd;    // momentum buffer / Adam's m
-  const bool second = config.kind == OptimizerKind::adam;  // Adam's v
+  const bool first = uses_first_moment(config.kind);    // momentum buffer / Adam's m
+  const bool second = uses_second_moment(config.kind);  // Adam's v (LAMB's is refused above)
   for (const auto& [used, state] : {std::pair{first, &moments.first}, std::pair{second, &moments.second}})
     if (used && state->size() != 0 && state->size() != n)
       throw Error("shard update: optimizer state of " + std::to_string(state->size()) + " values for a shard of " +

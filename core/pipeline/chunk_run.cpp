@@ -1,11 +1,10 @@
 // Checking, timing and measuring a chunk schedule (dsml/chunk_schedule.h).
 //
 // First each device on its own (the mistakes a learner is most likely to make, named precisely); then all
-// devices together. Each device has a clock and a program counter; an op may start once what it needs has
-// ended — F(i, c − 1), or B(i, c + 1), plus p2p seconds when that ran on another device — and its own device is
-// free. A sweep advances every device as far as it can; since each device's ops run in order and each result is
-// produced once, the times do not depend on the order of the sweeps. A sweep that moves nobody while some device
-// is unfinished is a deadlock, reported as who waits for what.
+// devices together, on the one sweep engine every pipeline schedule runs on (pipeline_run.h): an op may start once
+// what it needs has ended — F(i, c − 1), or B(i, c + 1), plus p2p seconds when that ran on another device — and
+// its own device is free. A device that waits for a result never produced is a deadlock, reported as who waits
+// for what.
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -13,13 +12,13 @@
 
 #include "dsml/chunk_schedule.h"
 #include "dsml/error.h"
+#include "pipeline_run.h"
 
 namespace dsml {
 namespace {
 
 using Kind = ChunkOp::Kind;
-constexpr double kNotDone = -1.0;
-using Table = std::vector<std::vector<double>>;  // [chunk][micro-batch] → when it ended, or kNotDone
+using Table = std::vector<std::vector<double>>;  // [chunk][micro-batch] → 1 once the op was seen
 
 std::string device_prefix(int d) { return "device " + std::to_string(d) + ": "; }
 
@@ -88,55 +87,53 @@ struct Run {
   std::vector<ChunkSpan> spans;
 };
 
-// Precondition: check_devices holds.
+// Precondition: check_devices holds. On the sweep engine of pipeline_run.h: F(i, c) waits for F(i, c − 1), a
+// backward for the input gradient of (i, c + 1) (the last chunk: for its own F), W(i, c) for B(i, c) — plus p2p
+// when the result comes from another device; the result of F is the event "(i, c) forwarded", that of BW and B
+// "(i, c)'s input gradient".
 Run run_devices(const ChunkSchedule& schedule, double t_f, double t_b, double t_w, double p2p) {
+  using pipeline_detail::TimedOp;
   const int P = schedule.devices, C = schedule.chunks(), m = schedule.micro_batches;
-  Table forward_done(C, std::vector<double>(m, kNotDone)), input_grad_done = forward_done, weight_done = forward_done;
-  std::vector<std::size_t> pc(P, 0);
-  std::vector<std::vector<ChunkSpan>> spans(P);
-  Run run;
-  run.finish.assign(P, 0.0);
-  run.busy.assign(P, 0.0);
-  // When (i, c)'s input to this op is ready on device d, or kNotDone.
-  auto ready_at = [&](const Table& table, int c, int i, int d) {
-    const double t = table[c][i];
-    return t == kNotDone ? kNotDone : t + (c % P != d ? p2p : 0.0);
-  };
-  for (bool moved = true; moved;) {
-    moved = false;
-    for (int d = 0; d < P; ++d) {
-      const auto& ops = schedule.ops[d];
-      for (; pc[d] < ops.size(); ++pc[d], moved = true) {
-        const ChunkOp& op = ops[pc[d]];
-        const int i = op.micro_batch, c = op.chunk;
-        double start = run.finish[d];
-        double need = 0;  // when the op's input is there
-        if (op.kind == Kind::kForward) {
-          need = c == 0 ? 0.0 : ready_at(forward_done, c - 1, i, d);
-        } else if (op.kind == Kind::kBackwardWeight) {
-          need = input_grad_done[c][i];
-        } else {
-          need = c == C - 1 ? forward_done[c][i] : ready_at(input_grad_done, c + 1, i, d);
-        }
-        if (need == kNotDone) break;  // not produced yet: next sweep
-        start = std::max(start, need);
-        const double duration = op.kind == Kind::kForward ? t_f
-                                : op.kind == Kind::kBackward ? t_b + t_w
-                                : op.kind == Kind::kBackwardInput ? t_b : t_w;
-        const double end = start + duration;
-        if (op.kind == Kind::kForward) forward_done[c][i] = end;
-        if (op.kind == Kind::kBackward || op.kind == Kind::kBackwardInput) input_grad_done[c][i] = end;
-        if (op.kind == Kind::kBackward || op.kind == Kind::kBackwardWeight) weight_done[c][i] = end;
-        spans[d].push_back({d, op.kind, i, c, start, end});
-        run.finish[d] = end;
-        run.busy[d] += duration;
+  const auto forwarded = [m](int c, int i) { return c * m + i; };
+  const auto input_grad = [m, C](int c, int i) { return (C + c) * m + i; };
+  const auto delay = [P, p2p](int from_chunk, int d) { return from_chunk % P != d ? p2p : 0.0; };
+  std::vector<std::vector<TimedOp>> programs(static_cast<std::size_t>(P));
+  for (int d = 0; d < P; ++d) {
+    for (const ChunkOp& op : schedule.ops[static_cast<std::size_t>(d)]) {
+      const int i = op.micro_batch, c = op.chunk;
+      TimedOp t;
+      t.compute = true;
+      if (op.kind == Kind::kForward) {
+        if (c > 0) t.needs = forwarded(c - 1, i), t.needs_delay = delay(c - 1, d);
+        t.sets = forwarded(c, i);
+        t.duration = t_f;
+      } else if (op.kind == Kind::kBackwardWeight) {
+        t.needs = input_grad(c, i);
+        t.duration = t_w;
+      } else {
+        if (c == C - 1) t.needs = forwarded(c, i);
+        else t.needs = input_grad(c + 1, i), t.needs_delay = delay(c + 1, d);
+        t.sets = input_grad(c, i);
+        t.duration = op.kind == Kind::kBackward ? t_b + t_w : t_b;
       }
+      programs[static_cast<std::size_t>(d)].push_back(t);
     }
   }
+  const pipeline_detail::SweepRun sweep =
+      pipeline_detail::run_programs(programs, 2 * static_cast<std::size_t>(C) * static_cast<std::size_t>(m));
+
+  Run run;
+  run.finish = sweep.finish;
+  run.busy = sweep.busy;
   for (int d = 0; d < P; ++d) {
-    run.spans.insert(run.spans.end(), spans[d].begin(), spans[d].end());
-    if (pc[d] == schedule.ops[d].size()) continue;
-    const ChunkOp& op = schedule.ops[d][pc[d]];
+    const auto& ops = schedule.ops[static_cast<std::size_t>(d)];
+    const auto& starts = sweep.start[static_cast<std::size_t>(d)];
+    for (std::size_t k = 0; k < starts.size(); ++k)
+      run.spans.push_back({d, ops[k].kind, ops[k].micro_batch, ops[k].chunk, starts[k],
+                           starts[k] + programs[static_cast<std::size_t>(d)][k].duration});
+    const std::size_t stopped = sweep.stopped_at[static_cast<std::size_t>(d)];
+    if (stopped == ops.size()) continue;
+    const ChunkOp& op = ops[stopped];
     const bool forward = op.kind == Kind::kForward;
     const ChunkOp waits_for{forward ? Kind::kForward : Kind::kBackwardInput, op.micro_batch,
                             forward ? op.chunk - 1 : op.chunk + 1};

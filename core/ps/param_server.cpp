@@ -4,6 +4,7 @@
 
 #include "dsml/error.h"
 #include "dsml/param_server.h"
+#include "dsml/ps_closed_forms.h"
 
 namespace dsml {
 
@@ -56,6 +57,13 @@ int round_quota(const ParamServerConfig& config) {
     case Consistency::backup: return config.workers - config.backup;
     default: return 0;
   }
+}
+
+std::optional<double> closed_form_round_compute(const ParamServerConfig& config) {
+  const bool fresh_race = config.consistency == Consistency::bsp ||
+                          (config.consistency == Consistency::backup && (config.cancel_stragglers || config.backup == 0));
+  if (!fresh_race) return std::nullopt;
+  return expected_round_compute(config.speed, config.workers, round_quota(config));
 }
 
 std::int64_t shard_begin(const ParamServerConfig& config, int shard) {

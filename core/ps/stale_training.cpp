@@ -37,7 +37,7 @@ void unflatten(const Eigen::VectorXd& flat, MlpParams& params) {
 class Replay {
  public:
   Replay(const ParamServerConfig& ps, const StaleTrainingConfig& c)
-      : ps_(ps), c_(c), task_(c.model, c.seed), scratch_(init_mlp(c.model, c.seed + 1)),
+      : ps_(ps), c_(c), task_(c.model, c.seed), scratch_(init_student(c.model, c.seed)),
         eval_(task_.make_batch(kEvalBatchStep, c.eval_batch)) {
     const Eigen::VectorXd start = flatten(scratch_);
     for (int k = 0; k < ps.servers; ++k) {

@@ -149,6 +149,16 @@ TEST(Compression, LinearCodesGoByAllReduceTheOthersByAllGather) {
   c.kind = CompressorKind::none;
   EXPECT_DOUBLE_EQ(compressed_step_seconds(c, model, 4, net),
                    closed_form_time("all-reduce", "ring", 4, 4 * 1024.0, net).total());
+  // A compressor beside its baseline, the same step with compressor none: the ring all-reduce of 4·1024 fp32 bytes.
+  c.kind = CompressorKind::top_k;
+  const CompressionWire wire = compression_wire(c, model, 4);
+  EXPECT_EQ(wire.bytes_per_step, 3 * 4 * 208.0);
+  EXPECT_EQ(wire.payload_bytes, 4 * 208.0);
+  EXPECT_EQ(wire.uncompressed_bytes_per_step, 2 * 0.75 * 4 * 1024.0);
+  EXPECT_FALSE(wire.composes_with_all_reduce);
+  const CompressionSeconds seconds = compression_seconds(c, model, 4, net);
+  EXPECT_EQ(seconds.compressed_s, compressed_step_seconds(c, model, 4, net));
+  EXPECT_DOUBLE_EQ(seconds.uncompressed_s, closed_form_time("all-reduce", "ring", 4, 4 * 1024.0, net).total());
 }
 
 // On a switch the simulated ring schedules take the closed forms' time (byte counts here are multiples of 4P); on a

@@ -2,6 +2,7 @@
 // atomics, and it learns.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "dsml/hogwild.h"
@@ -21,7 +22,9 @@ TEST(Hogwild, ClosedFormCollisionProbability) {
 }
 
 // Each wave's T updates share a model snapshot; the collision indicator of an update is Bernoulli(p). Updates of one
-// wave are correlated, so the slack is 5 standard errors of the mean of N updates inflated by √T.
+// wave are correlated, so the slack is 5 standard errors of the mean of N updates inflated by √T. N is chosen per
+// case so that the slack is at most p/2: at sparsity 0.001 (one feature of 1 000) p is 1e-3 for two threads, and
+// 16 000 updates would give a slack of 1.8e-3 > p, so a simulator that never collides would pass.
 TEST(Hogwild, MeasuredCollisionRateMatchesThePrediction) {
   for (int threads : {2, 4, 16}) {
     for (double sparsity : {0.001, 0.01, 0.05}) {
@@ -29,12 +32,16 @@ TEST(Hogwild, MeasuredCollisionRateMatchesThePrediction) {
       c.threads = threads;
       c.features = 1000;
       c.sparsity = sparsity;
-      c.updates = 16000;
+      const double p = hogwild_collision_probability(threads, c.features, hogwild_support(c.features, sparsity));
+      // 5·√(p(1 − p)T/N) ≤ p/2  ⇐  N ≥ 100·T/p; whole waves of T.
+      const int waves = std::max(16000 / threads, static_cast<int>(std::ceil(100.0 / p)));
+      c.updates = waves * threads;
       c.points = 1;
       c.seed = 4;
       const HogwildResult r = simulate_hogwild(c);
-      const double p = r.predicted_collision_rate;
-      const double slack = 5 * std::sqrt(p * (1 - p) / r.updates * threads) + 1e-12;
+      ASSERT_EQ(r.predicted_collision_rate, p);
+      const double slack = 5 * std::sqrt(p * (1 - p) / r.updates * threads);
+      ASSERT_LE(slack, p / 2) << "the test could not tell a rate of 0 from p";
       EXPECT_NEAR(r.collision_rate, p, slack) << "T = " << threads << ", sparsity = " << sparsity;
     }
   }

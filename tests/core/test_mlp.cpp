@@ -234,3 +234,21 @@ TEST(Mlp, BadShapesAndArgumentsThrowReadableErrors) {
 }
 
 }  // namespace
+
+// Two configs are equal exactly when every field is (the lab's teacher memo is keyed on it), and the student starts
+// from the seed after the teacher's.
+TEST(Mlp, ConfigEqualityComparesEveryField) {
+  const dsml::MlpConfig base{2, 8, 32, dsml::Activation::gelu, true};
+  EXPECT_TRUE(base == dsml::MlpConfig(base));
+  for (int field = 0; field < 5; ++field) {
+    dsml::MlpConfig other = base;
+    if (field == 0) other.layers = 3;
+    if (field == 1) other.width = 4;
+    if (field == 2) other.hidden = 16;
+    if (field == 3) other.activation = dsml::Activation::tanh;
+    if (field == 4) other.residual = false;
+    EXPECT_TRUE(base != other) << "field " << field;
+  }
+  const dsml::MlpParams student = dsml::init_student(base, 7), next = dsml::init_mlp(base, 8);
+  EXPECT_EQ(student.blocks[0].w_in, next.blocks[0].w_in);
+}

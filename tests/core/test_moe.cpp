@@ -163,6 +163,7 @@ TEST_P(ExpertParallelEquality, EqualsTheSingleDeviceLayerWithOneGroupPerRank) {
   }
   EXPECT_EQ(all_to_alls, 4);
   EXPECT_DOUBLE_EQ(ep.comm.bytes("all-to-all"), 4 * a2a);
+  EXPECT_DOUBLE_EQ(ep.all_to_all_bytes_per_rank, a2a);  // the step reports what its executor logged
 }
 
 INSTANTIATE_TEST_SUITE_P(RanksTopKCapacity, ExpertParallelEquality,
@@ -191,6 +192,10 @@ TEST(ExpertParallel, AllToAllPricedOnTopologies) {
       dsml::price_expert_all_to_all(c, 512, 2, link, dsml::Topology::fully_connected(8, link));
   EXPECT_EQ(flat.capacity, 160);
   EXPECT_DOUBLE_EQ(flat.bytes_per_rank, 15360);
+  // One convention with the step's report: n includes the rank's own block; (R − 1)/R of it is sent.
+  const dsml::ExpertAllToAllBytes bytes = dsml::expert_all_to_all_bytes(c, 8, flat.capacity, 2);
+  EXPECT_DOUBLE_EQ(bytes.total, flat.bytes_per_rank);
+  EXPECT_DOUBLE_EQ(bytes.sent, 7.0 / 8 * 15360);
   EXPECT_NEAR(flat.closed_form_s, 7e-6 + 7.0 / 8 * 15360 / 100e9, 1e-18);
   EXPECT_NEAR(flat.simulated_s, flat.closed_form_s, 1e-15);  // exact on one switch
   const dsml::AllToAllPrice nodes = dsml::price_expert_all_to_all(

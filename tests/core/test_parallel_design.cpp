@@ -3,6 +3,7 @@
 // 8 nodes × 8 GPUs, one row checked by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "dsml/parallel_design.h"
@@ -17,6 +18,11 @@ TEST(MicroBatches, HandExample) {
   EXPECT_NEAR(c.closed_form, std::sqrt(1000.0), 1e-12);
   EXPECT_EQ(c.best, 32);
   EXPECT_NEAR(c.best_step_s, 1.19875, 1e-12);
+  // The curve the search ran over, T(m) for m = 1 … 1000 (a page plots it): its minimum is the best.
+  ASSERT_EQ(c.step_s.size(), 1000u);
+  EXPECT_EQ(c.step_s[0], dsml::pipeline_step_with_overhead(4, 1.0, 0.003, 1));
+  EXPECT_EQ(c.step_s[31], c.best_step_s);
+  EXPECT_EQ(*std::min_element(c.step_s.begin(), c.step_s.end()), c.best_step_s);
 }
 
 TEST(MicroBatches, SearchLandsNextToTheClosedForm) {

@@ -165,3 +165,24 @@ TEST(PsClosedForms, BadInputSaysWhat) {
   EXPECT_EQ(error_of([&] { ssp_stall_fixed_speeds(ln, 4, 10, 1); }),
             "the SSP stall closed form needs fixed speeds, got the lognormal model");
 }
+
+// The closed form printed beside a run (`dsml ps`) is given only where it describes the simulated round: a fresh race
+// of all workers each round (bsp; backup with cancel_stragglers or b = 0). BackupRoundIsThePthOfN shows the late
+// gradients of backup without cancelling make the round longer than the order statistic (issue 25, item 12).
+TEST(PsClosedForms, TheRoundClosedFormOnlyWhereItDescribesTheRun) {
+  ParamServerConfig c = rounds(Consistency::backup, 8, 10, exponential(3));
+  c.backup = 2;
+  EXPECT_FALSE(closed_form_round_compute(c).has_value());
+  c.cancel_stragglers = true;
+  ASSERT_TRUE(closed_form_round_compute(c).has_value());
+  EXPECT_EQ(*closed_form_round_compute(c), expected_round_compute(c.speed, 8, 6));
+  c.cancel_stragglers = false;
+  c.backup = 0;
+  EXPECT_EQ(*closed_form_round_compute(c), expected_round_compute(c.speed, 8, 8));
+  c.consistency = Consistency::bsp;
+  EXPECT_EQ(*closed_form_round_compute(c), expected_round_compute(c.speed, 8, 8));
+  c.consistency = Consistency::asp;
+  EXPECT_FALSE(closed_form_round_compute(c).has_value());
+  c.consistency = Consistency::ssp;
+  EXPECT_FALSE(closed_form_round_compute(c).has_value());
+}

@@ -57,6 +57,11 @@ test("topologies: contention makes a ring network slower than a switch; link loa
   const hier = core.simulateCollective({ collective: "all-reduce", algorithm: "hierarchical", ranks: 8, bytes: 8 * 4 * 256,
     devicesPerNode: 4, topology: { kind: "hierarchical", nodes: 2, perNode: 4, intra: { alpha: 1e-6, beta: 1e-11 }, inter: { alpha: 5e-6, beta: 4e-11 } } });
   assert.ok(hier.makespan > 0);
+  // No link used (one rank): no busiest link is null, recorded or not — as in simulateParamServer and the CLI.
+  const alone = { collective: "all-reduce", algorithm: "ring", ranks: 1, bytes: 1024, topology: switchOf(1e-6, 1e-9) };
+  alone.topology.ranks = 1;
+  assert.equal(core.simulateCollective(alone).busiestLink, null);
+  assert.equal(core.simulateCollective({ ...alone, record: false }).busiestLink, null);
 });
 
 test("a recorded trace replays through the simulator", async () => {

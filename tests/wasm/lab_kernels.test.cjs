@@ -43,9 +43,15 @@ test("kernels return fresh Float64Arrays of the contract's shapes", async () => 
   const l = core.mseLoss(y, dy);
   assert.equal(typeof l.loss, "number");
   assert.equal(l.grad.length, y.length);
-  // Inputs are copied, not aliased: changing a result leaves the next call unaffected.
+  // Results are copies, not views into wasm memory: zeroing a result leaves the next call's results unaffected, and
+  // the next call (which reuses the freed wasm memory) does not write into the earlier result.
+  const pre = Float64Array.from(f.pre), act = Float64Array.from(f.act);
   f.pre.fill(0);
-  assert.deepEqual(core.blockInForward(x, wIn, rows, width, "gelu").act, f.act);
+  f.act.fill(0);
+  const again = core.blockInForward(x, wIn, rows, width, "gelu");
+  assert.deepEqual(again.pre, pre);
+  assert.deepEqual(again.act, act);
+  assert.ok(f.pre.every((v) => v === 0) && f.act.every((v) => v === 0), "a later call changed an earlier result");
 });
 
 test("a tensor-parallel split of the block sums to the full block", async () => {

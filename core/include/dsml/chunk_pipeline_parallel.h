@@ -53,7 +53,7 @@ class ChunkPipelineTrainer {
 
 namespace dsml {
 
-// `steps` steps of `schedule` on the teacher task (TeacherTask(model, seed), student init_mlp(model, seed + 1),
+// `steps` steps of `schedule` on the teacher task (TeacherTask(model, seed), student init_student(model, seed),
 // batch rows per step) beside one device from the same start on the same batches.
 struct ChunkPipelineComparison {
   std::vector<double> losses;         // per step, the pipelined run's

@@ -26,7 +26,10 @@ struct SlotBuffer {
 using RankBuffers = std::vector<SlotBuffer>;  // [slot]
 using Buffers = std::vector<RankBuffers>;     // [rank][slot]
 
-// Elements in a slot of `bytes` bytes: ⌈bytes / element_bytes⌉.
+// Elements in a slot of `bytes` bytes: ⌈bytes / element_bytes⌉. The ceiling, not the nearest whole number: a
+// schedule a learner writes may give a slot any byte count, and a slot holding part of an element still needs
+// that element's storage (rounding 6 bytes of float32 down to 1 element would drop data). The course's generators
+// split whole elements (chunking.cpp), where the ceiling is exact; comm.h's executors use this one too.
 long long slot_elements(double bytes, int element_bytes);
 
 // What each rank holds before the collective (schedule.h lists it per collective), filled with verify()'s data:

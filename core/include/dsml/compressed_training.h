@@ -51,7 +51,7 @@ struct CompressedTrainingConfig {
   double lr = 0.05;           // η > 0
   CompressorConfig compressor;
   bool error_feedback = false;
-  std::uint64_t seed = 0;     // teacher seed; the student starts from init_mlp(model, seed + 1)
+  std::uint64_t seed = 0;     // teacher seed; the student starts from init_student(model, seed)
   int eval_batch = 64;        // rows of the held-out batch (make_batch(kEvalBatchStep, ·)) the loss is measured on
 };
 

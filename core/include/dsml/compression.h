@@ -116,6 +116,24 @@ double compressed_bytes_sent(const CompressorConfig& config, const MlpConfig& mo
 double compressed_step_seconds(const CompressorConfig& config, const MlpConfig& model, int workers,
                                const CostModel& network);
 
+// A step's wire beside the uncompressed baseline — the same model and workers with compressor none, i.e. the ring
+// all-reduce of the fp32 gradient. The one place that says what a compressor is compared with (the pages, the CLI
+// and train_compressed all report it).
+struct CompressionWire {
+  std::vector<CollectiveCall> collectives;  // compressed_collectives
+  double payload_bytes = 0.0;               // compressed_model_bytes
+  double bytes_per_step = 0.0;              // compressed_bytes_sent
+  double uncompressed_bytes_per_step = 0.0; // compressed_bytes_sent of the baseline
+  bool composes_with_all_reduce = false;
+};
+CompressionWire compression_wire(const CompressorConfig& config, const MlpConfig& model, int workers);
+struct CompressionSeconds {
+  double compressed_s = 0.0;    // compressed_step_seconds
+  double uncompressed_s = 0.0;  // the same for the baseline
+};
+CompressionSeconds compression_seconds(const CompressorConfig& config, const MlpConfig& model, int workers,
+                                       const CostModel& network);
+
 // The same calls run as ring schedules on `topology` one after another (make_schedule → to_programs → simulate,
 // simulator.h), so links and contention count: the step's communication seconds. Each call's bytes are rounded up
 // to a multiple of 4·P (make_schedule's fp32 elements, equal chunks); there the switch's result equals

@@ -48,7 +48,7 @@ struct ElasticConfig {
   OptimizerConfig optimizer;          // sgd, momentum or adam
   int batch = 24;                     // B, the global batch, kept whatever P is
   int steps = 10;
-  std::uint64_t seed = 0;             // teacher seed; the model starts from init_mlp(model, seed + 1)
+  std::uint64_t seed = 0;             // teacher seed; the model starts from init_student(model, seed)
   int initial_workers = 4;
   std::vector<WorldChange> changes;
   bool shard_optimizer = true;        // ZeRO-1; false: plain DP (replicated state)

@@ -33,8 +33,19 @@ struct ExpertParallelStep {
   int dropped = 0;            // assignments dropped
   int unrouted_tokens = 0;    // tokens all of whose choices were dropped
   int capacity = 0;           // C per (rank, expert)
+  double all_to_all_bytes_per_rank = 0;  // what leaves each rank in one of the 4 all-to-alls (expert_all_to_all_bytes)
   CommLog comm;
 };
+
+// The bytes of one expert-parallel all-to-all on R ranks, capacity C: every rank holds E·C·D elements of
+// `element_bytes` (its own (E/R)·C·D block included — the n that make_schedule's all-to-all takes, `total`), and
+// sends the (R − 1)·(E/R)·C·D of them that belong to other ranks (`sent`). One convention for the step's report and
+// the price below.
+struct ExpertAllToAllBytes {
+  double total = 0;  // E·C·D·element_bytes
+  double sent = 0;   // (R − 1)·(E/R)·C·D·element_bytes
+};
+ExpertAllToAllBytes expert_all_to_all_bytes(const MoeConfig& config, int ranks, int capacity, double element_bytes);
 
 // One forward and backward of the MoE layer on (x, targets) with loss = mse_loss(y, targets) across `ranks` ranks.
 // config.groups is ignored (it is `ranks`). Throws dsml::Error unless ranks ≥ 1 divides E and B.

@@ -34,6 +34,11 @@ struct MlpConfig {
   bool residual = true;  // block(x) = x + branch(x) when true, branch(x) otherwise
 };
 
+// Field by field, every field: mlp_params.cpp fails to compile when MlpConfig grows and this is not updated, so a
+// memo keyed on a config (the lab's teacher) cannot go stale silently.
+bool operator==(const MlpConfig& a, const MlpConfig& b);
+inline bool operator!=(const MlpConfig& a, const MlpConfig& b) { return !(a == b); }
+
 // Throws Error unless layers, width and hidden are ≥ 1.
 void validate(const MlpConfig& config);
 

@@ -21,6 +21,11 @@ enum class OptimizerKind { sgd, momentum, adam, lars, lamb };
 // "sgd", "momentum", "adam", "lars", "lamb"; throws Error on anything else.
 OptimizerKind parse_optimizer(const std::string& name);
 const char* optimizer_name(OptimizerKind kind);
+// The state each kind keeps per tensor: a first moment (momentum buffer, Adam/LAMB m, LARS momentum) for all but
+// SGD, a second moment (v) for Adam and LAMB. The Optimizer, ZeRO's shard update and the lab's optimizerStep read it
+// here.
+bool uses_first_moment(OptimizerKind kind);
+bool uses_second_moment(OptimizerKind kind);
 
 struct OptimizerConfig {
   OptimizerKind kind = OptimizerKind::sgd;
@@ -58,6 +63,10 @@ void momentum_update(const OptimizerConfig& c, double lr, Eigen::MatrixXd& w, co
                      Eigen::MatrixXd& m);
 void adam_update(const OptimizerConfig& c, double lr, std::int64_t t, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
                  Eigen::MatrixXd& m, Eigen::MatrixXd& v);
+// Adam's direction m̂/(√v̂ + ε) after g is folded into the moments (m, v updated in place): the part Adam and
+// LAMB share (adam.cpp); each then adds λ·w and scales the step its own way.
+Eigen::MatrixXd adam_direction(const OptimizerConfig& c, std::int64_t t, const Eigen::MatrixXd& g, Eigen::MatrixXd& m,
+                               Eigen::MatrixXd& v);
 // LARS and LAMB return the trust ratio they scaled this tensor's step by (what a page shows per layer).
 double lars_update(const OptimizerConfig& c, double lr, Eigen::MatrixXd& w, const Eigen::MatrixXd& g,
                    Eigen::MatrixXd& m);

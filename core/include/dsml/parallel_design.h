@@ -41,6 +41,7 @@ struct MicroBatchChoice {
   double closed_form = 0;  // m* = √((P − 1)t/o) (infinite when o = 0 — more is always better)
   int best = 1;            // the whole m in [1, max] with the smallest T(m), searched
   double best_step_s = 0;  // T(best)
+  std::vector<double> step_s;  // T(m) for m = 1 … max, the curve the search ran over (step_s[m − 1])
 };
 // Throws dsml::Error on P < 1, t ≤ 0, o < 0 or max_micro_batches < 1.
 MicroBatchChoice optimal_micro_batches(int stages, double compute_s, double overhead_s, int max_micro_batches);

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,12 @@ struct ParamServerConfig {
 void validate(const ParamServerConfig& config);
 // The quota of a round: W − b for backup, W for bsp (0 for asp/ssp, which have no rounds).
 int round_quota(const ParamServerConfig& config);
+// E[a round's compute] where a closed form describes the run (ps_closed_forms.h: the P-th smallest of the N workers'
+// compute times): bsp, and backup when every round is a fresh race of all N workers — with cancel_stragglers, or
+// b = 0. Without cancel_stragglers a straggler carries its unfinished gradient into the next round, which then
+// starts late for it: the simulated round is a different quantity and there is no closed form (nullopt); asp and
+// ssp have no rounds (nullopt).
+std::optional<double> closed_form_round_compute(const ParamServerConfig& config);
 // Bytes of shard k's key range: (⌊(k+1)N/K⌋ − ⌊kN/K⌋)·bytes_per_parameter.
 double shard_bytes(const ParamServerConfig& config, int shard);
 // The first key of shard k: ⌊k·N/K⌋ (k = K gives N).

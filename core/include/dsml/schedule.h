@@ -185,6 +185,9 @@ std::vector<AlgorithmName> list_algorithms();
 // bad arguments, naming what is wrong.
 Schedule make_schedule(const std::string& collective, const std::string& algorithm, int ranks, double bytes,
                        int root = 0, int devices_per_node = 0);
+// The element make_schedule counts: float32. Executors that move other elements (doubles in comm.h, any
+// element_bytes in step_cost.h) build the schedule for n·4 bytes and rescale.
+constexpr int kScheduleElementBytes = 4;
 
 // Throws dsml::Error naming the rank and step of the first malformed step (peer out of range or itself, slot out
 // of range, no slots) or an inconsistent header (steps.size() != ranks, owner of the wrong size, …).
@@ -192,6 +195,8 @@ void validate(const Schedule& schedule);
 
 // Bytes a step moves: Σ slot_bytes over its slots.
 double step_bytes(const Schedule& schedule, const ScheduleStep& step);
+// Max over ranks of the bytes the rank sends (Σ step_bytes of its sends): what comm.h logs per call.
+double busiest_rank_send_bytes(const Schedule& schedule);
 
 // "send slots {1, 2} to rank 3", "recv-reduce slot 0 from rank 1" — for error messages and traces.
 std::string describe(const ScheduleStep& step);

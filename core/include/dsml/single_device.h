@@ -2,7 +2,7 @@
 // behind the strategy interface (Strategy::single), and a whole deterministic run on the teacher task.
 //
 // Deterministic, as every strategy test and trainCompare use it: the teacher is TeacherTask(model, seed), the
-// student starts from init_mlp(model, seed + 1), and step s trains on make_batch(s, batch).
+// student starts from init_student(model, seed), and step s trains on make_batch(s, batch).
 #pragma once
 
 #include <cstdint>

@@ -9,7 +9,7 @@
 //   bsp/backup:  θ_k ← θ_k − η·(1/P)·Σ g_k        over the round's P accepted gradients (synchronous SGD).
 // Data: worker w's gradient for round/clock r uses rows [w·b, (w+1)·b) of TeacherTask(model, seed).make_batch(r, W·b),
 // so round r of bsp is exactly step r of single-device training on make_batch(r, W·b) (equal to ~1e-12), and
-// asp with one worker is exactly sequential SGD. The student starts from init_mlp(model, seed + 1), as everywhere.
+// asp with one worker is exactly sequential SGD. The student starts from init_student(model, seed), as everywhere.
 // The SGD step is core/optim's sgd_update on each shard's slice (flattened in parameter_tensors order).
 #pragma once
 

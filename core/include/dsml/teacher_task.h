@@ -38,4 +38,9 @@ class TeacherTask {
   MlpParams teacher_;
 };
 
+// The student every teacher-task run starts from: init_mlp(config, teacher_seed + 1). The teacher is
+// init_mlp(config, teacher_seed), so the next seed gives a student that does not start at the answer, and every
+// strategy, its single-device reference and the pages derive the same start from the one seed a learner sets.
+MlpParams init_student(const MlpConfig& config, std::uint64_t teacher_seed);
+
 }  // namespace dsml

@@ -3,7 +3,7 @@
 // what each rank held. What `dsml train` prints and what trainCompare hands to JavaScript.
 //
 // Deterministic (single_device.h): the teacher is TeacherTask(model, seed), both runs start from
-// init_mlp(model, seed + 1), and step s of both trains on make_batch(s, batch).
+// init_student(model, seed), and step s of both trains on make_batch(s, batch).
 #pragma once
 
 #include <cstdint>

@@ -13,8 +13,7 @@
 namespace dsml::comm {
 
 namespace {
-constexpr double kScheduleElementBytes = 4.0;  // make_schedule counts float32 elements
-constexpr double kDoubleBytes = 8.0;           // what we actually move
+constexpr double kDoubleBytes = 8.0;  // what we actually move; the schedule counts kScheduleElementBytes (schedule.h)
 }  // namespace
 
 Schedule build_schedule(const std::string& collective, const CommOptions& options, int p, std::size_t n) {
@@ -24,25 +23,18 @@ Schedule build_schedule(const std::string& collective, const CommOptions& option
 std::vector<std::size_t> slot_elements(const Schedule& schedule) {
   std::vector<std::size_t> sizes;
   sizes.reserve(schedule.slot_bytes.size());
-  for (double bytes : schedule.slot_bytes)
-    sizes.push_back(static_cast<std::size_t>(bytes / kScheduleElementBytes + 0.5));
+  for (double bytes : schedule.slot_bytes)  // whole elements here (build_schedule), so the ceiling is exact
+    sizes.push_back(static_cast<std::size_t>(dsml::slot_elements(bytes, kScheduleElementBytes)));
   return sizes;
 }
 
-double busiest_rank_send_bytes(const Schedule& schedule) {
-  double busiest = 0;
-  for (const auto& steps : schedule.steps) {
-    double sent = 0;
-    for (const ScheduleStep& step : steps)
-      if (step.kind == ScheduleStep::Kind::kSend) sent += step_bytes(schedule, step);
-    busiest = std::max(busiest, sent);
-  }
-  return busiest * (kDoubleBytes / kScheduleElementBytes);
+double busiest_double_send_bytes(const Schedule& schedule) {
+  return busiest_rank_send_bytes(schedule) * (kDoubleBytes / kScheduleElementBytes);
 }
 
 void log_call(const Schedule& schedule, const std::string& kind, const CommOptions& options) {
   if (options.log == nullptr) return;
-  options.log->add(CommRecord{kind, options.label, schedule.ranks, busiest_rank_send_bytes(schedule)});
+  options.log->add(CommRecord{kind, options.label, schedule.ranks, busiest_double_send_bytes(schedule)});
 }
 
 void require_ranks(std::size_t ranks, const char* what) {

@@ -15,13 +15,13 @@ namespace dsml::comm {
 // make_schedule(collective, options.algorithm, p, 4·n): one schedule element per double (see comm.h).
 Schedule build_schedule(const std::string& collective, const CommOptions& options, int p, std::size_t n);
 
-// Elements per slot of the schedule.
+// Elements per slot of the schedule: dsml::slot_elements of each slot (collective_executor.h).
 std::vector<std::size_t> slot_elements(const Schedule& schedule);
 
-// Max over ranks of Σ step bytes of its sends, scaled from the schedule's 4-byte elements to 8-byte doubles.
-double busiest_rank_send_bytes(const Schedule& schedule);
+// busiest_rank_send_bytes (schedule.h), scaled from the schedule's 4-byte elements to 8-byte doubles.
+double busiest_double_send_bytes(const Schedule& schedule);
 
-// Appends {kind, options.label, p, busiest_rank_send_bytes} to options.log when there is one.
+// Appends {kind, options.label, p, busiest_double_send_bytes} to options.log when there is one.
 void log_call(const Schedule& schedule, const std::string& kind, const CommOptions& options);
 
 // Throws Error unless there is at least one rank buffer.

@@ -1,0 +1,131 @@
+// types/fault_tolerance.d.ts — Week 6: checkpointing, elastic training and the capstone job
+// (core/include/dsml/checkpointing.h, elastic.h, simulated_job.h).
+// Part of the wasm core's API (../dsml.d.ts, which states the conventions every function follows): the types
+// of this domain, and its functions, added to DsmlCore by module augmentation.
+
+import type { CompressorOptions } from "./compression";
+import type { ModelConfig, OptimizerConfig } from "./training";
+
+export interface CheckpointRunRequest {
+  work: number; interval: number; checkpoint: number; nodeMtbf: number; restart?: number; nodes?: number;
+  heartbeatPeriod?: number; heartbeatTimeout?: number; runs?: number; seed?: number;
+}
+export interface CheckpointStudy {
+  meanWall: number; ci95: number; meanFailures: number; lostWorkPerFailure: number; meanTimeBetweenFailures: number;
+  expectedWall: number; wall: Float64Array; failures: Float64Array;
+}
+export interface TrainElasticRequest {
+  model: ModelConfig; optimizer?: OptimizerConfig; batch: number; steps: number; seed?: number; workers: number;
+  changes?: { step: number; workers: number }[]; replicated?: boolean; algorithm?: string;
+}
+export interface TrainElasticResult {
+  workers: Float64Array; losses: Float64Array; singleLosses: Float64Array; maxRelativeDifference: number;
+  stepBytes: Float64Array;
+  resizes: { step: number; from: number; to: number; optimizerBytesMoved: number; parameterBytesToJoiners: number }[];
+}
+
+
+// ---- Week 6: the capstone -------------------------------------------------------------------------------------
+
+/** Defaults: the lab's A100-class preset (150 TFLOP/s, InfiniBand α = 10 µs, 25 GB/s), a priced MLP of
+ *  L 32, D 4096, F 16384 (4.3 B parameters) at 4096 rows per worker, bf16 (2 B) on the wire. */
+export interface JobRequest extends CompressorOptions {
+  /** P, whole number 1 … 1024. */
+  workers: number;
+  /** Whole number 1 … 10000. */
+  steps: number;
+  /** The priced model (never allocated). */
+  model?: ModelConfig;
+  rowsPerWorker?: number;
+  /** FLOP/s of one device. */
+  flops?: number;
+  network?: { alpha: number; beta: number; gamma?: number };
+  elementBytes?: number;
+  /** Default true. */
+  errorFeedback?: boolean;
+  /** p ∈ [0, 1] per worker per step (default 0); slowdown >= 1 (default 2). */
+  stragglerProbability?: number;
+  slowdown?: number;
+  /** Default true. */
+  failures?: boolean;
+  /** s, default 2 days; the fleet's MTBF is nodeMtbf / workers. */
+  nodeMtbf?: number;
+  /** Δ, steps between checkpoints (default 200); checkpointSeconds C (20), restartSeconds R (300),
+   *  detectionSeconds D (30). */
+  checkpointEvery?: number;
+  checkpointSeconds?: number;
+  restartSeconds?: number;
+  detectionSeconds?: number;
+  /** The teacher task the loss is measured on (default L 2, D 8, F 32), taskRows rows per worker (4). */
+  task?: ModelConfig;
+  taskRows?: number;
+  lr?: number;
+  evalBatch?: number;
+  /** The teacher's seed (default 3), apart from seed (stragglers and failures). */
+  taskSeed?: number;
+  /** false: no training, losses is empty (default true). */
+  train?: boolean;
+  seed?: number;
+}
+/** Seconds; compute + communication + stragglerWait + checkpoints + lostWork + restarts = wall. */
+export interface WallSplit {
+  compute: number; communication: number; stragglerWait: number; checkpoints: number; lostWork: number;
+  restarts: number;
+}
+export interface JobRunResult {
+  /** Held-out loss of the teacher task before step 1, then after every step (steps + 1 values; empty if !train). */
+  losses: Float64Array;
+  /** s per step: compute (no straggler) and communication. */
+  stepCompute: number; stepComm: number;
+  /** Failure-free time without checkpoints Σ step, and the wall time, s. */
+  work: number; wall: number;
+  split: WallSplit;
+  failures: number; checkpoints: number; slowSteps: number;
+  /** τ = Δ·work/steps, s; the fleet MTBF, s; Daly's expected wall time at (work, τ), s. */
+  interval: number; fleetMtbf: number; expectedWall: number;
+  /** steps·stepCompute / wall. */
+  efficiency: number;
+  /** One worker, bytes sent (ring algorithms, the priced model). */
+  bytesPerStep: number; uncompressedBytesPerStep: number; bytesPerWorker: number; composesWithAllReduce: boolean;
+  /** The closed forms' intervals in steps of the mean step; expected wall time at the optimal one, s. */
+  youngSteps: number; dalySteps: number; optimalSteps: number; expectedWallAtOptimal: number;
+}
+export interface JobScalingPoint {
+  workers: number; stepCompute: number; stepComm: number;
+  /** E[slowest worker's compute] − stepCompute, s per step. */
+  stragglerWait: number;
+  expectedWall: number; efficiency: number; failureFreeEfficiency: number;
+}
+
+declare module "../dsml" {
+  interface DsmlCore {
+    /** Young's √(2δM) and Daly's higher-order τ* (Daly 2006), s. @throws unless both are > 0. */
+    checkpointIntervals(checkpoint: number, mtbf: number): { young: number; daly: number };
+    /** δ/τ + τ/(2M), the first-order fraction of time lost. @throws on a bad argument. */
+    firstOrderOverhead(interval: number, checkpoint: number, mtbf: number): number;
+    /** Daly's complete model with detection D: (W/τ)·(M + D)·e^{R/M}·(e^{(τ+δ)/M} − 1), s. @throws on a bad field. */
+    expectedWallTime(request: { work: number; interval: number; checkpoint: number; mtbf: number; restart?: number;
+                                detection?: number }): number;
+    /** The interval minimising expectedWallTime (golden-section search), s. @throws on a bad field. */
+    optimalInterval(request: { work: number; checkpoint: number; mtbf: number; restart?: number;
+                               detection?: number }): number;
+    /** node MTBF / nodes. @throws unless nodeMtbf > 0 and nodes is a whole number >= 1. */
+    fleetMtbf(nodeMtbf: number, nodes: number): number;
+    /** Runs of a checkpointed job under Poisson node failures with rollback, heartbeat detection and restart.
+     *  @throws on a bad field or a run too long for a tab. */
+    simulateCheckpointing(request: CheckpointRunRequest): CheckpointStudy;
+    /** Data parallelism whose world changes at the given steps (global batch kept; ZeRO-1 optimizer state re-sharded
+     *  unless replicated), beside one device on the same batches. @throws if a world size does not divide the batch,
+     *  on LARS/LAMB, or on a bad field. */
+    trainElastic(request: TrainElasticRequest): TrainElasticResult;
+    /** Week 6's capstone: one data-parallel job simulated end to end (core/include/dsml/simulated_job.h) — the step
+     *  priced by stepCost's compute and compressionWire's calls, slow-node stragglers (the synchronous step waits for
+     *  the slowest), one simulateCheckpointing run over the failure-free time, the teacher task trained by
+     *  trainCompressed on the same workers. The wall split sums to wall. @throws on a bad field, workers·steps > 4e6,
+     *  or a training run larger than a tab allows. */
+    simulateJob(request: JobRequest): JobRunResult;
+    /** The same job's efficiency against P in expectation (E[slowest worker], Daly's expected wall time); the request's
+     *  workers is replaced by each entry (1 … 1024, 1 to 64 entries). @throws as simulateJob's checks. */
+    jobScaling(request: JobRequest, workers: number[]): JobScalingPoint[];
+  }
+}

@@ -1,0 +1,133 @@
+// types/model_parallel.d.ts — Week 5: pipelines beyond 1F1B, mixture-of-experts and expert parallelism, 3-D layouts
+// (core/include/dsml/chunk_schedule.h, moe.h, expert_parallel.h, parallel_design.h).
+// Part of the wasm core's API (../dsml.d.ts, which states the conventions every function follows): the types
+// of this domain, and its functions, added to DsmlCore by module augmentation.
+
+import type { Topology } from "./collectives";
+import type { ModelConfig, OptimizerConfig } from "./training";
+
+/** One compute op on the simulated timeline: F forward, BW a full backward, B its input-gradient half, W its
+ *  weight-gradient half; chunk c is on device c mod P. Times in the request's unit (seconds by default). */
+export interface PipelineSpan {
+  device: number;
+  kind: "F" | "BW" | "B" | "W";
+  microBatch: number;
+  chunk: number;
+  start: number;
+  end: number;
+}
+
+/** What a schedule's timeline measures. */
+export interface PipelineTimingResult {
+  makespan: number;
+  /** One device's work without idling: v·m·(forward + backwardInput + backwardWeight). */
+  ideal: number;
+  /** Σ idle / (P·makespan): the share of the step the devices wait. */
+  bubbleFraction: number;
+  /** (makespan − ideal)/ideal: (P−1)/m for 1F1B, (P−1)/(v·m) interleaved, (P−1)/(3m) ZB-H1 with unit times. */
+  bubbleOverIdeal: number;
+  busy: number[];
+  idle: number[];
+}
+
+/** Times per micro-batch: per chunk for pipelineTimeline, per stage for pipelineCompare. Default 1 each
+ *  (p2p 0). A full backward takes backwardInput + backwardWeight. */
+export interface PipelineTimes {
+  forward?: number;
+  backwardInput?: number;
+  backwardWeight?: number;
+  p2p?: number;
+}
+
+/** A mixture-of-experts layer (core/include/dsml/moe.h): E experts, each one MLP block (width D, hidden F). */
+export interface MoeConfig {
+  width: number;
+  hidden: number;
+  experts: number;
+  /** 1 (Switch: gate = the probability) or 2 (GShard: the two gates renormalised to sum to 1). */
+  topK: 1 | 2;
+  /** Capacity per expert and rank: ⌈capacityFactor·topK·tokens/E⌉; assignments beyond it are dropped (zero
+   *  expert output; a token with every choice dropped passes through the residual). */
+  capacityFactor: number;
+  activation?: "relu" | "gelu" | "tanh";
+}
+
+/** The lab's MoE blocks: E experts, top-k, capacity factor, and which blocks (every `every`-th, default 2). */
+export interface LabMoe {
+  experts: number;
+  topK: 1 | 2;
+  capacityFactor: number;
+  every?: number;
+}
+
+/** One (t, p, d) factorisation priced by price3dLayouts (core/include/dsml/parallel_design.h). Bytes per GPU,
+ *  seconds per step; nothing overlapped. */
+export interface LayoutRow {
+  t: number; p: number; d: number; microBatches: number;
+  modelStateBytes: number; modelStateZero1Bytes: number; activationBytes: number;
+  memoryBytes: number; memoryZero1Bytes: number;
+  compute: number; bubble: number; tensor: number; pipeline: number; data: number; step: number;
+  fits: boolean; fitsZero1: boolean;
+}
+
+declare module "../dsml" {
+  interface DsmlCore {
+    /** Week 5: one pipeline schedule generated, checked and timed: the timeline per device (for drawing), the
+     *  bubble, peak chunk activations per device, point-to-point messages per step. interleaved needs
+     *  chunksPerDevice >= 1 and microBatches a multiple of devices; the others chunksPerDevice = 1.
+     *  @throws on an unknown schedule, those rules, or bad times. */
+    pipelineTimeline(request: PipelineTimes & { schedule: "gpipe" | "1f1b" | "interleaved" | "zb-h1";
+                     devices: number; microBatches: number; chunksPerDevice?: number }):
+        PipelineTimingResult & { name: string; devices: number; chunksPerDevice: number; microBatches: number;
+                                 peakActivations: number[]; messages: number; timeline: PipelineSpan[] };
+    /** The schedule executed on the MLP (layers cut into devices·chunksPerDevice chunks, chunk c on device
+     *  c mod P; ZB-H1 runs the backward as separate B and W kernels) for `steps` steps of the teacher task beside
+     *  one device from the same start: losses, and the final parameters' distance (~1e-16).
+     *  @throws as pipelineTimeline, if layers is not divisible by devices·chunksPerDevice, microBatches > batch,
+     *  or the run is larger than trainCompare allows. */
+    pipelineTrain(request: { schedule: "gpipe" | "1f1b" | "interleaved" | "zb-h1"; devices: number;
+                             microBatches: number; chunksPerDevice?: number; model: ModelConfig;
+                             optimizer: OptimizerConfig; batch: number; steps: number; seed?: number }):
+        { losses: Float64Array; singleLosses: Float64Array; maxRelativeDifference: number; peakInFlight: number[];
+          messages: number; bytesPerStep: number };
+    /** GPipe, 1F1B, interleaved (v = chunksPerDevice >= 2) and ZB-H1 at the same (P, m), each with the same
+     *  per-stage times, measured beside each paper's bubble formula. peakStageActivations is in micro-batches of
+     *  a whole stage. @throws as pipelineTimeline. */
+    pipelineCompare(request: PipelineTimes & { devices: number; microBatches: number; chunksPerDevice: number }):
+        Array<PipelineTimingResult & { name: string; chunksPerDevice: number; formulaOverIdeal: number;
+                                       peakActivations: number[]; peakStageActivations: number; messages: number }>;
+    /** Week 5: the MoE layer run across `ranks` expert-parallel ranks (all-to-all dispatch and combine) beside the
+     *  single-device layer with one token group per rank, on one teacher-task batch: load per expert (kept and
+     *  wanted), dropped assignments, and how far outputs and gradients are from the reference (~1e-16).
+     *  @throws unless ranks divides experts and batch, or on a bad MoE config. */
+    expertParallel(request: { moe: MoeConfig; ranks: number; batch: number; seed?: number }):
+        { load: number[]; wanted: number[]; dropped: number; unroutedTokens: number; capacity: number; loss: number;
+          outputRelativeDifference: number; gradientRelativeDifference: number;
+          commBytes: Record<string, number>; allToAllBytesPerRank: number };
+    /** One expert-parallel all-to-all (n = E·C·D·elementBytes sent per rank, elementBytes default 2) in closed
+     *  form on the α–β link and simulated on the topology (whose rank count is R). @throws as expertParallel, or
+     *  on a bad topology. */
+    priceExpertAllToAll(request: { moe: MoeConfig; tokensPerRank: number; elementBytes?: number; alpha: number;
+                                   beta: number; topology: Topology }):
+        { capacity: number; bytesPerRank: number; closedForm: number; simulated: number };
+    /** Week 5: T(m) = (m + P − 1)(compute/m + overhead) for m = 1 … max, its closed-form optimum
+     *  √((P − 1)·compute/overhead) and the searched best whole m. @throws on stages < 1, compute <= 0,
+     *  overhead < 0 or max < 1. */
+    optimalMicroBatches(request: { stages: number; compute: number; overhead: number; max: number }):
+        { closedForm: number; best: number; bestStep: number; steps: number[] };
+    /** One transformer layer's activations with and without full recomputation (Korthikanti et al.), and the
+     *  compute factor 4/3. @throws on sizes <= 0. */
+    recomputationTradeoff(request: { sequence: number; microBatch: number; hidden: number; heads: number;
+                                     tensorParallel?: number; sequenceParallel?: boolean }):
+        { keptBytes: number; recomputedBytes: number; savedFraction: number; computeFactor: number };
+    /** Every (t, p, d) with t·p·d = nodes·gpusPerNode (t | heads, p | layers, d·microBatch | globalBatch) priced:
+     *  memory per GPU with and without ZeRO-1, communication per axis, step time, fits in memoryBytes (80e9).
+     *  Defaults: globalBatch 512, microBatch 1, flopsPerGpu 156e12, intra {1e-6, 1/300e9}, inter {5e-6, 1/25e9},
+     *  sequenceParallel true. @throws on an unknown model or a bad field. */
+    price3dLayouts(request: { model: "gpt3-6.7b" | "opt-30b" | "gpt3-175b"; nodes: number; gpusPerNode: number;
+                              globalBatch?: number; microBatch?: number; flopsPerGpu?: number;
+                              intra?: { alpha: number; beta: number }; inter?: { alpha: number; beta: number };
+                              memoryBytes?: number; sequenceParallel?: boolean; fullRecomputation?: boolean }):
+        { parameters: number; rows: LayoutRow[] };
+  }
+}
