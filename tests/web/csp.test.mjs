@@ -6,11 +6,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { layoutPage } from "../../scripts/page_layout.mjs";
-import { redirectPage } from "../../scripts/redirects.mjs";
+import { writeRedirects } from "../../scripts/assemble_site.mjs";
 import { GUIDES, renderGuide } from "../../scripts/render_guide.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -19,8 +20,18 @@ const sources = execFileSync("git", ["ls-files", "lessons/*.html", "lessons/**/*
 const served = new Map([
   ...sources.map((f) => [f, layoutPage(readFileSync(join(ROOT, f), "utf8"), { page: f.replace(/^lessons\//, "") })]),
   ...GUIDES.map((g) => [`lessons/${g.slug}/index.html`, layoutPage(renderGuide(g), { page: `${g.slug}/index.html` })]),
-  ...["", "week3"].map((slug) => [`${slug}/index.html (redirect)`, redirectPage(slug)]),
+  ...redirects(["", "week3"]),
 ]);
+
+function redirects(slugs) {
+  const dir = mkdtempSync(join(tmpdir(), "dsml-redirects-"));
+  try {
+    writeRedirects(dir, slugs);
+    return slugs.map((slug) => [`${slug}/index.html (redirect)`, readFileSync(join(dir, slug, "index.html"), "utf8")]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 const META = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/;
 
 test("every page has one policy, the same everywhere, before any script or stylesheet", () => {
