@@ -6,9 +6,10 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 
 import {
-  LAB_DEFAULTS, assembleParams, bytesByKind, labInputs, labProgram, lossesFromProgress, maxRelativeDifference,
+  LAB_DEFAULTS, assembleParams, bytesByKind, labInputs, labProgram,
 } from "../../lessons/lab/programs/lab_program.js";
-import { oneFOneB } from "../../lessons/lab/programs/lab_strategies.js";
+import { lossesFromProgress, maxRelativeDifference } from "../../web/exercise/compare_training.js";
+import { oneFOneB } from "../../lessons/week5/programs/pipe_schedules.js";
 import { labLayout } from "../../lessons/lab/programs/lab_grid.js";
 import { deviceOps } from "../../lessons/week5/programs/pipe_schedules.js";
 import { peakActivations, replaySchedules } from "../../lessons/week5/programs/pipe_replay.js";
@@ -55,7 +56,7 @@ for (const shape of SHAPES) {
     const ref = reference(config);
     assert.ok(maxRelativeDifference(params, ref.params) < 1e-12, `params differ by ${maxRelativeDifference(params, ref.params)}`);
     assert.ok(replicaGap < 1e-14, `dp replicas drifted apart by ${replicaGap}`);
-    const losses = lossesFromProgress(run.progress, config);
+    const losses = lossesFromProgress(run.progress, config.steps);
     losses.forEach((l, s) => assert.ok(Math.abs(l - ref.losses[s]) <= 1e-12 * ref.losses[s], `step ${s}: ${l} vs ${ref.losses[s]}`));
   });
 }
@@ -135,7 +136,7 @@ test("a learner's function replaces the reference; a schedule that runs B before
 }` });
   const bad = await train(lab({ grid: { dp: 1, tp: 1, pp: 2 }, schedule: "1f1b" }), backwards);
   assert.equal(bad.status, "error");
-  assert.match(bad.error.message, /backward of micro-batch 0 before its forward/);
+  assert.match(bad.error.message, /stage 0, operation 0 .*: B\(0, chunk 0\) before its forward/);
 });
 
 // Week 5's interleaved 1F1B (v = 2) and ZB-H1 (split B and W kernels) on the lab's grid: the same training as one
@@ -165,7 +166,7 @@ for (const schedule of ["interleaved", "zb-h1"]) {
       const ref = reference(config);
       assert.ok(maxRelativeDifference(params, ref.params) < 1e-12, `params differ by ${maxRelativeDifference(params, ref.params)}`);
       assert.ok(replicaGap < 1e-14, `dp replicas drifted apart by ${replicaGap}`);
-      const losses = lossesFromProgress(run.progress, config);
+      const losses = lossesFromProgress(run.progress, config.steps);
       losses.forEach((l, s) => assert.ok(Math.abs(l - ref.losses[s]) <= 1e-12 * ref.losses[s], `step ${s}: ${l} vs ${ref.losses[s]}`));
 
       const ran = Array.from({ length: pp }, (_, p) => run.results.find((r) => r.coord.p === p && r.coord.d === 0 && r.coord.t === 0).ops);
