@@ -11,6 +11,7 @@ import {
 import { lossesFromProgress, maxRelativeDifference } from "../../web/exercise/compare_training.js";
 import { oneFOneB } from "../../lessons/week5/programs/pipe_schedules.js";
 import { labLayout } from "../../lessons/lab/programs/lab_grid.js";
+import { coreComparison } from "../../lessons/lab/widgets/train_report.js";
 import { deviceOps } from "../../lessons/week5/programs/pipe_schedules.js";
 import { peakActivations, replaySchedules } from "../../lessons/week5/programs/pipe_replay.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";
@@ -197,4 +198,26 @@ test("the schedules that cannot run say why, on the page (labLayout) and in ever
   const run = await runLocal(labProgram(), { ranks: 2, inputs: [config, config], timeoutMs: 5000, core });
   assert.equal(run.status, "error");
   assert.match(run.error.message, /multiple of pp = 2/);
+});
+
+// The page sets the matching C++ strategy's memory accountant and communication log beside what the Workers
+// measured (widgets/train_report.js). Every configuration it offers a strategy for must get both from the core: a
+// failing core call is shown as an error on the page, and fails here.
+test("every lab configuration with a matching C++ strategy gets its accountant and its log from the core", () => {
+  let compared = 0;
+  for (const [dp, tp, pp] of [[1, 1, 1], [2, 1, 1], [4, 1, 1], [1, 2, 1], [2, 2, 1], [1, 1, 2], [1, 1, 4]]) {
+    for (const fsdp of [false, true]) {
+      for (const [m, schedule] of [[1, "1f1b"], [2, "1f1b"], [4, "gpipe"]]) {
+        const config = lab({ grid: { dp, tp, pp, ep: 1 }, fsdp, microBatches: m, schedule });
+        const comparison = coreComparison(core, config);
+        if (!comparison) continue;
+        const where = `${comparison.strategy} on ${dp}×${tp}×${pp}, m = ${m}`;
+        assert.equal(comparison.memory.error, undefined, `${where}: stepCost: ${comparison.memory.error}`);
+        assert.equal(comparison.memory.value.length, dp * tp * pp, where);
+        assert.equal(comparison.bytes.error, undefined, `${where}: trainCompare: ${comparison.bytes.error}`);
+        compared++;
+      }
+    }
+  }
+  assert.ok(compared >= 8, `only ${compared} configurations compared`);
 });

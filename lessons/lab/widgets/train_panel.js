@@ -19,7 +19,7 @@ import {
 import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 import { renderMoves } from "./moves.js";
 import { renderPhases } from "./phase_timeline.js";
-import { renderBytes, renderLoad, renderMemory } from "./train_report.js";
+import { coreComparison, renderBytes, renderLoad, renderMemory } from "./train_report.js";
 import { mountTrainStep } from "./train_step.js";
 
 const MAX_WORKERS = 16;
@@ -258,8 +258,9 @@ export function mountTrainPanel(figure, core, clusters) {
       title: `Step ${cfg.steps - 1}, ${formatSeconds(Math.max(...phases.map((p) => p.end)) - t0)} on the Workers`,
       note: timelineNote(ranks),
     });
-    renderMemory(parts.memory, result.results, cfg, core, name);
-    renderBytes(parts.bytes, result, cfg, core);
+    const comparison = coreComparison(core, cfg);   // the matching C++ strategy's accountant and log, once
+    renderMemory(parts.memory, result.results, cfg, core, name, comparison);
+    renderBytes(parts.bytes, result, cfg, core, comparison);
     if (load.length) renderLoad(parts.experts, load, ref.load);
   }
 
