@@ -73,6 +73,14 @@ export function layoutPage(source, { page }) {
       + `</main>\n${footer}\n`);
 }
 
+/** A page of its own content only, as the pages of lessons/ are written: for pages generated from other text (the
+ *  guides, scripts/render_guide.mjs) and tests. `body` holds the <body> attributes, `main` the <main> element. */
+export function pageSource({ comment, title, description, module, body = "", main }) {
+  return [`<!doctype html>`, ...(comment ? [`<!-- ${comment} -->`] : []), `<html lang="en">`, `<head>`, `<title>${title}</title>`,
+    `<meta name="description" content="${description}">`, `<script type="module" src="${module}"></script>`, `</head>`,
+    `<body${body ? ` ${body}` : ""}>`, main, `</body>`, `</html>`, ""].join("\n");
+}
+
 function once(source, re, where, what) {
   const all = source.match(new RegExp(re.source, "g")) ?? [];
   if (all.length !== 1) throw new Error(`${where} must have exactly one ${what} (found ${all.length})`);

@@ -7,29 +7,16 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
-import { layoutPage } from "../../scripts/page_layout.mjs";
+import { layoutPage, pageSource } from "../../scripts/page_layout.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const sources = execFileSync("git", ["ls-files", "lessons/*.html", "lessons/**/*.html"], { cwd: ROOT, encoding: "utf8" })
   .split("\n").filter(Boolean);
 
-// A new week as its author writes it: its title, description, module, and its content. (HERE/ stands for ./ so
-// that source_tree.test.mjs does not take the fixture's links for files of the repository.)
-const NEW_WEEK = `<!doctype html>
-<html lang="en">
-<head>
-<title>Week 7 · dsml</title>
-<meta name="description" content="A new week.">
-<link rel="stylesheet" href="HERE/week7.css">
-<script type="module" src="HERE/week7.js"></script>
-</head>
-<body data-week="7">
-<main id="main" class="lesson"><article>
-<h1>Week 7</h1>
-</article></main>
-</body>
-</html>
-`.replace(/HERE\//g, "./");
+// A new week as its author writes it: its title, description, module, a stylesheet of its own, and its content.
+const NEW_WEEK = pageSource({ title: "Week 7 · dsml", description: "A new week.", module: "./week7.js", body: 'data-week="7"',
+  main: '<main id="main" class="lesson"><article>\n<h1>Week 7</h1>\n</article></main>' })
+  .replace("<script", `<link rel="stylesheet" href="${"./"}week7.css">\n<script`);   // (not a file of the repository)
 
 test("every page of lessons/ writes its content only: none of the blocks the layout adds", () => {
   assert.ok(sources.length >= 8, `found ${sources.length} pages`);
