@@ -32,6 +32,7 @@ try {
     const { Cluster } = await import("./web/cluster/cluster.js");
     const { compileCore, loadCore } = await import("./web/wasm.js");
     const dp = await import("./lessons/week3/programs/dp_program.js");
+    const { maxRelativeDifference } = await import("./web/exercise/compare_training.js");
     const { CURVES_CONFIG } = await import("./lessons/week3/widgets/dp_curves.js");
     const config = { ...CURVES_CONFIG, sync, bucketBytes: bucket };
     const core = await loadCore();
@@ -45,7 +46,7 @@ try {
       const run = await cluster.run(dp.dpProgram(), { inputs: dp.dpInputs(config, P), timeoutMs: 600000 });
       times.push((performance.now() - t) / 1000);
       if (run.status !== "ok") throw new Error(`run ${i}: ${run.status} ${JSON.stringify(run.error ?? run.timeout)}`);
-      worst = Math.max(worst, dp.replicaGap(run.results), dp.relativeDifference(run.results[0].params, ref.params));
+      worst = Math.max(worst, dp.replicaGap(run.results), maxRelativeDifference(run.results[0].params, ref.params));
       messages = run.trace.length;
     }
     cluster.terminate();

@@ -6,7 +6,8 @@
 //   web/worker/rank_worker.js           source: plain modules → site: one bundled file (one fetch per Worker)
 //   wasm/dsml.{mjs,wasm}                the core, from the emscripten build
 //   lessons/cluster/index.html          a guide: mpi/README.md as a page of the site (scripts/render_guide.mjs)
-//   lessons/*/index.html                the same pages with their math rendered (scripts/prerender_math.mjs),
+//   lessons/*/index.html                the same pages in the layout every page shares (scripts/page_layout.mjs:
+//                                       head, site header, prev/next, footer), their math rendered (prerender_math.mjs),
 //                                       the course index with its week cards (web/lesson/course_cards.js)
 //                                       and each published week's exercise ids (data-exercise-ids: index.js
 //                                       counts the learner's solved ones without loading every week's modules)
@@ -22,7 +23,8 @@ import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { prerenderMath } from "./prerender_math.mjs";
-import { CSP, GUIDES, renderGuide } from "./render_guide.mjs";
+import { CSP, layoutPage } from "./page_layout.mjs";
+import { GUIDES, renderGuide } from "./render_guide.mjs";
 import { WEEKS } from "../web/lesson/course.js";
 import { cardsHTML } from "../web/lesson/course_cards.js";
 
@@ -61,9 +63,9 @@ export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wa
     mkdirSync(join(lessons, guide.slug), { recursive: true });
     writeFileSync(join(lessons, guide.slug, "index.html"), renderGuide(guide));
   }
-  for (const page of listFiles(outDir).filter((f) => f.endsWith(".html"))) {
-    const file = join(outDir, page);
-    writeFileSync(file, prerenderMath(readFileSync(file, "utf8")));
+  for (const page of listFiles(lessons).filter((f) => f.endsWith(".html"))) {
+    const file = join(lessons, page);
+    writeFileSync(file, prerenderMath(layoutPage(readFileSync(file, "utf8"), { page })));
   }
   writeRedirects(outDir, ["", ...WEEKS.map((w) => w.slug), ...GUIDES.map((g) => g.slug)]);
   writeFileSync(join(outDir, ".nojekyll"), "");

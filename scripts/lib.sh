@@ -37,23 +37,39 @@ ensure_npm() {
   fi
 }
 
-# CI builds from nothing: the core compiles in unity batches (half the CPU time); a working copy keeps per-file
-# builds, so an edit recompiles one file.
+# CI=true turns on unity builds (DSML_UNITY_BUILD): CI builds from nothing, and the core compiles in unity batches
+# (half the CPU time); a working copy keeps per-file builds, so an edit recompiles one file.
 unity_build() { if [ "${CI:-}" = true ]; then echo ON; else echo OFF; fi; }
+
+# A build directory configured for another checkout (the clone was moved, or build/ copied from elsewhere) cannot be
+# reused: CMake refuses it with a message that does not say what to do. Say it, and leave the directory alone (it
+# may be another checkout's build).
+check_build_dir() {
+  local dir="$1" home
+  [ -f "$dir/CMakeCache.txt" ] || return 0
+  home="$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$dir/CMakeCache.txt")"
+  if [ "$(cd "$home" 2>/dev/null && pwd -P)" != "$(cd "$ROOT" && pwd -P)" ]; then
+    echo "error: $dir was configured for the checkout at ${home:-an unknown path}, not this one ($ROOT):" \
+         "the checkout moved or build/ was copied. Delete it and run again: rm -rf '$dir'" >&2
+    return 1
+  fi
+}
 
 build_native() {
   log "native build (core, tests, CLI, benchmarks)"
+  check_build_dir "$BUILD/native"
   cmake -S "$ROOT" -B "$BUILD/native" -DCMAKE_BUILD_TYPE=Release -DDSML_UNITY_BUILD="$(unity_build)" >/dev/null
   cmake --build "$BUILD/native" -j"$(nproc)"
 }
 
 build_wasm() {
   log "wasm build (emscripten)"
-  if [ ! -f "$BUILD/wasm/CMakeCache.txt" ]; then
-    emcmake cmake -S "$ROOT" -B "$BUILD/wasm" -DCMAKE_BUILD_TYPE=Release -DDSML_UNITY_BUILD="$(unity_build)" \
-      -DEigen3_DIR=/usr/share/eigen3/cmake \
-      -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" >/dev/null
-  fi
+  check_build_dir "$BUILD/wasm"
+  # Configured on every run, as the native build is: a changed option (CI's unity build, -D… in CMakeLists.txt)
+  # takes effect; an unchanged configuration costs CMake a few seconds and rebuilds nothing.
+  emcmake cmake -S "$ROOT" -B "$BUILD/wasm" -DCMAKE_BUILD_TYPE=Release -DDSML_UNITY_BUILD="$(unity_build)" \
+    -DEigen3_DIR=/usr/share/eigen3/cmake \
+    -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" >/dev/null
   cmake --build "$BUILD/wasm" -j"$(nproc)"
 }
 

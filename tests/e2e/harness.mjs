@@ -6,6 +6,7 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
+import { ensureFreshSite } from "../../scripts/site_fresh.mjs";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const SITE = join(ROOT, "site");
@@ -16,7 +17,9 @@ const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run
 // Serves `dir` (default: the built site) and opens Chromium. Call close() in an after() hook. `url` is the course's
 // folder (the site's lessons/: `${url}week1/` is Week 1), `root` the site's root; `server` is the http.Server (a
 // test can stop it to prove the pages come from the service worker's cache).
+// The built site is reassembled first when a source (lessons/, web/, scripts/, the wasm core) is newer than it.
 export async function openSite({ dir = SITE, colorScheme = "light", viewport = { width: 1280, height: 900 } } = {}) {
+  if (dir === SITE) await ensureFreshSite(SITE);
   const { server, url } = await startServer(dir, 0);
   const profile = mkdtempSync(join(tmpdir(), "dsml-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {

@@ -81,7 +81,7 @@ describe("lab training panel", () => {
     const box = page.locator(`${FIG} .train-step`);
     await page.waitForFunction((sel) => /Paused/.test(document.querySelector(`${sel} .train-step .run-status`)?.textContent ?? ""),
       FIG, { timeout: 60000 });
-    assert.match(await box.locator(".cm-content").getAttribute("aria-readonly") ?? "true", /true/);
+    assert.equal(await box.locator(".cm-content").getAttribute("aria-readonly"), "true", "the rank program is read-only");
     // Run to the next send/recv until a rank holds a tensor in a variable of its own (the first sends carry
     // activations); tensors inside objects are shown too, without a shape line.
     const TENSOR = /Float64Array\(\d+\) .* shape \[\d+\], ‖·‖₂ = [\d.]+/;

@@ -6,10 +6,12 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 
 import {
-  LAB_DEFAULTS, assembleParams, bytesByKind, labInputs, labProgram, lossesFromProgress, maxRelativeDifference,
+  LAB_DEFAULTS, assembleParams, bytesByKind, labInputs, labProgram,
 } from "../../lessons/lab/programs/lab_program.js";
-import { oneFOneB } from "../../lessons/lab/programs/lab_strategies.js";
+import { lossesFromProgress, maxRelativeDifference } from "../../web/exercise/compare_training.js";
+import { oneFOneB } from "../../lessons/week5/programs/pipe_schedules.js";
 import { labLayout } from "../../lessons/lab/programs/lab_grid.js";
+import { coreComparison } from "../../lessons/lab/widgets/train_report.js";
 import { deviceOps } from "../../lessons/week5/programs/pipe_schedules.js";
 import { peakActivations, replaySchedules } from "../../lessons/week5/programs/pipe_replay.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";
@@ -55,7 +57,7 @@ for (const shape of SHAPES) {
     const ref = reference(config);
     assert.ok(maxRelativeDifference(params, ref.params) < 1e-12, `params differ by ${maxRelativeDifference(params, ref.params)}`);
     assert.ok(replicaGap < 1e-14, `dp replicas drifted apart by ${replicaGap}`);
-    const losses = lossesFromProgress(run.progress, config);
+    const losses = lossesFromProgress(run.progress, config.steps);
     losses.forEach((l, s) => assert.ok(Math.abs(l - ref.losses[s]) <= 1e-12 * ref.losses[s], `step ${s}: ${l} vs ${ref.losses[s]}`));
   });
 }
@@ -135,7 +137,7 @@ test("a learner's function replaces the reference; a schedule that runs B before
 }` });
   const bad = await train(lab({ grid: { dp: 1, tp: 1, pp: 2 }, schedule: "1f1b" }), backwards);
   assert.equal(bad.status, "error");
-  assert.match(bad.error.message, /backward of micro-batch 0 before its forward/);
+  assert.match(bad.error.message, /stage 0, operation 0 .*: B\(0, chunk 0\) before its forward/);
 });
 
 // Week 5's interleaved 1F1B (v = 2) and ZB-H1 (split B and W kernels) on the lab's grid: the same training as one
@@ -165,7 +167,7 @@ for (const schedule of ["interleaved", "zb-h1"]) {
       const ref = reference(config);
       assert.ok(maxRelativeDifference(params, ref.params) < 1e-12, `params differ by ${maxRelativeDifference(params, ref.params)}`);
       assert.ok(replicaGap < 1e-14, `dp replicas drifted apart by ${replicaGap}`);
-      const losses = lossesFromProgress(run.progress, config);
+      const losses = lossesFromProgress(run.progress, config.steps);
       losses.forEach((l, s) => assert.ok(Math.abs(l - ref.losses[s]) <= 1e-12 * ref.losses[s], `step ${s}: ${l} vs ${ref.losses[s]}`));
 
       const ran = Array.from({ length: pp }, (_, p) => run.results.find((r) => r.coord.p === p && r.coord.d === 0 && r.coord.t === 0).ops);
@@ -196,4 +198,26 @@ test("the schedules that cannot run say why, on the page (labLayout) and in ever
   const run = await runLocal(labProgram(), { ranks: 2, inputs: [config, config], timeoutMs: 5000, core });
   assert.equal(run.status, "error");
   assert.match(run.error.message, /multiple of pp = 2/);
+});
+
+// The page sets the matching C++ strategy's memory accountant and communication log beside what the Workers
+// measured (widgets/train_report.js). Every configuration it offers a strategy for must get both from the core: a
+// failing core call is shown as an error on the page, and fails here.
+test("every lab configuration with a matching C++ strategy gets its accountant and its log from the core", () => {
+  let compared = 0;
+  for (const [dp, tp, pp] of [[1, 1, 1], [2, 1, 1], [4, 1, 1], [1, 2, 1], [2, 2, 1], [1, 1, 2], [1, 1, 4]]) {
+    for (const fsdp of [false, true]) {
+      for (const [m, schedule] of [[1, "1f1b"], [2, "1f1b"], [4, "gpipe"]]) {
+        const config = lab({ grid: { dp, tp, pp, ep: 1 }, fsdp, microBatches: m, schedule });
+        const comparison = coreComparison(core, config);
+        if (!comparison) continue;
+        const where = `${comparison.strategy} on ${dp}×${tp}×${pp}, m = ${m}`;
+        assert.equal(comparison.memory.error, undefined, `${where}: stepCost: ${comparison.memory.error}`);
+        assert.equal(comparison.memory.value.length, dp * tp * pp, where);
+        assert.equal(comparison.bytes.error, undefined, `${where}: trainCompare: ${comparison.bytes.error}`);
+        compared++;
+      }
+    }
+  }
+  assert.ok(compared >= 8, `only ${compared} configurations compared`);
 });

@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { layoutPage } from "../../scripts/page_layout.mjs";
 import { GUIDES, renderGuide } from "../../scripts/render_guide.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -29,8 +30,9 @@ for (const guide of GUIDES) {
   });
 
   test(`${guide.slug}: the lessons' page shape and a policy that allows only the site's own origin`, () => {
-    assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self';/);
-    assert.match(html, /<header class="site-header"><\/header>/);
+    const page = layoutPage(html, { page: `${guide.slug}/index.html` });   // as assemble_site.mjs writes it
+    assert.match(page, /<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self'/);
+    assert.match(page, /<header class="site-header"><\/header>/);
     // The contents are written in (what ui/toc.js fills at load), so nothing moves when the page's script runs.
     const toc = /<nav class="toc" aria-label="Contents">([\s\S]*?)<\/nav>/.exec(html)?.[1] ?? "";
     const ids = [...html.matchAll(/<section id="([^"]+)">/g)].map((m) => m[1]);

@@ -5,7 +5,7 @@
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { hubOf } from "../../../web/exercise/run_checks.js";
 import { coordOf } from "../programs/lab_grid.js";
-import { fail, labCase, messagesOf, programWith, trainingVerdict } from "./lab_checks.js";
+import { fail, labCase, messagesOf, labExercise, trainingVerdict } from "./lab_checks.js";
 
 const starter = `// grads: this rank's gradient tensors (Float64Arrays: W_in and W_out of each block it holds), computed on
 // its own rows of the batch. dp: its data-parallel group —
@@ -118,9 +118,8 @@ function check(run, testCase, core) {
   return verdict;
 }
 
-export const dpSync = {
+export const dpSync = labExercise({
   id: "lab-dp-sync",
-  kind: "code",
   title: "Data parallelism: the gradient sync",
   prompt: `<p>Each data-parallel replica computes gradients on its own B/dp rows. Write
     <code>syncGradients(grads, dp)</code> so that every replica ends with the mean gradient
@@ -129,16 +128,12 @@ export const dpSync = {
     <p>The whole lab trainer then runs on the Workers with your function — on a pure data-parallel grid and on a
     2 × tp × 2 grid with pipeline stages — and the checker compares the parameters after the run with single-device
     training on the same batches, and counts your all-reduce messages in the trace.</p>`,
-  ranks: 4,
-  timeoutMs: 20000,
-  program: programWith(["syncGradients"]),
+  replaces: ["syncGradients"],
   starter,
   solution,
-  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
-  wrongs,
+  wrongs,   // the page's own test (tests/e2e) uses the first
   cases,
   edgeCases,
-  judge: { interleavings: 1 },   // each case trains a model: one delivery order per case, plus sync and hidden
   check,
   hints: [
     "The loss is a mean over the batch. Replica d's gradient is the mean over its B/dp rows, so the full-batch " +
@@ -152,4 +147,4 @@ export const dpSync = {
     2(dp − 1) ring messages per rank instead of 2(dp − 1) per tensor — the α term of Week 1's bucketing argument.
     PyTorch DDP does the same with 25 MB buckets, launched during backward as soon as a bucket's gradients are ready,
     so the communication overlaps the rest of backward (Li et al. 2020).</p>`,
-};
+});

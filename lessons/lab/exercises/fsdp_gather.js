@@ -5,7 +5,7 @@
 // trainer gathers with it in forward and again in backward) and by the trace: p − 1 messages per gather, one to
 // each other member, each exactly the sender's chunk.
 import { intBetween, pick } from "../../../web/exercise/params.js";
-import { fail, labCase, messagesOf, programWith, trainingVerdict, unfinished } from "./lab_checks.js";
+import { fail, labCase, messagesOf, labExercise, trainingVerdict, unfinished } from "./lab_checks.js";
 
 const starter = `// FSDP: this rank holds only its chunk (shard) of a tensor of n values. Member i of the group dp holds chunk i;
 // chunks follow the collectives' rule: n = q·p + r splits into p chunks, the first r of them q + 1 values long,
@@ -114,9 +114,8 @@ function check(run, testCase, core) {
   return verdict;
 }
 
-export const fsdpGather = {
+export const fsdpGather = labExercise({
   id: "lab-fsdp-gather",
-  kind: "code",
   title: "FSDP: gather the weights before use",
   prompt: `<p>With FSDP (ZeRO-3) a data-parallel rank keeps only its shard of every tensor; a block's weights are
     gathered just before it runs, and dropped after. Write <code>gatherWeights(shard, dp, n)</code>: send your
@@ -126,16 +125,12 @@ export const fsdpGather = {
     <p>The trainer calls your function for every block, in forward and again in backward, on 3 or 4 replicas and on
     a 2 × 2 FSDP + tensor-parallel grid; the checker compares the trained parameters with one device and reads
     your messages from the trace.</p>`,
-  ranks: 4,
-  timeoutMs: 20000,
-  program: programWith(["gatherWeights"]),
+  replaces: ["gatherWeights"],
   starter,
   solution,
-  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
-  wrongs,
+  wrongs,   // the page's own test (tests/e2e) uses the first
   cases,
   edgeCases,
-  judge: { interleavings: 1 },   // each case trains a model: one delivery order per case, plus sync and hidden
   check,
   hints: [
     "Member i's chunk starts at i·q + min(i, r) with q = ⌊n/p⌋, r = n mod p: the first r chunks are q + 1 long.",
@@ -151,4 +146,4 @@ export const fsdpGather = {
     gathers every tensor twice per step (forward, and again in backward because it was dropped) and
     reduce-scatters its gradient once: 3 × (p − 1)/p·Ψ values per step, 1.5× DDP's all-reduce, in exchange for
     holding Ψ/p parameters instead of Ψ (Rajbhandari et al. 2020; Zhao et al. 2023).</p>`,
-};
+});

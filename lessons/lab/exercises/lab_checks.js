@@ -5,7 +5,8 @@
 import { esc } from "../../../web/exercise/params.js";
 import { formatNumber, formatPercent, formatRatio, plural } from "../../../web/units.js";
 import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
-import { LAB_DEFAULTS, assembleParams, labInputs, labProgram, lossesFromProgress, maxRelativeDifference } from "../programs/lab_program.js";
+import { LAB_DEFAULTS, assembleParams, labInputs, labProgram } from "../programs/lab_program.js";
+import { lossesFromProgress, maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 
 export { fail, pass, unfinished };
 
@@ -25,6 +26,15 @@ export function labCase(fields) {
 
 // The exercise's `program`: the learner's functions in place of the reference ones.
 export const programWith = (replaces) => (code) => labProgram({ learnerCode: code, replaces });
+
+// A lab code exercise: its own fields (id, title, prompt, starter, solution, wrongs, cases, edgeCases, check, hints,
+// solutionText) and the ones every lab exercise shares — 4 Workers, 20 s, the lab trainer with the learner's
+// `replaces` functions in place of the reference's, the first wrong program as the page test's, and one delivery
+// order per case (each case trains a model; the judge adds the synchronous-send and hidden runs).
+export function labExercise({ replaces, wrongs, ...own }) {
+  return { kind: "code", ranks: 4, timeoutMs: 20000, program: programWith(replaces), wrong: wrongs[0].code, wrongs,
+    judge: { interleavings: 1 }, ...own };
+}
 
 const TENSOR = (i) => `block ${Math.floor(i / 2)}'s ${i % 2 ? "W_out" : "W_in"}`;
 
@@ -57,7 +67,7 @@ export function trainingVerdict(run, testCase, core) {
     const i = per.indexOf(Math.max(...per));
     const moved = (a) => Math.hypot(...a.map((v, e) => v - init[i][e]));
     const ratio = moved(params[i]) / moved(ref.params[i]);
-    const losses = lossesFromProgress(run.progress, config);
+    const losses = lossesFromProgress(run.progress, config.steps);
     const firstLoss = Math.abs(losses[0] - ref.losses[0]) <= 1e-9 * ref.losses[0]
       ? "The loss of step 0 matches, so the forward pass is right and the gradient or its sync is not. "
       : `The loss of step 0 is ${formatNumber(losses[0], 6)} instead of ${formatNumber(ref.losses[0], 6)}: the forward pass already differs. `;

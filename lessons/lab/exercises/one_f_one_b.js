@@ -6,7 +6,7 @@
 // in (m + P − 1)·(t_f + t_b), as 1F1B does (Narayanan et al. 2021): "newest pending backward first" and other
 // orders that respect the dependencies but not 1F1B's take longer, and the message says where the time goes.
 import { intBetween, pick } from "../../../web/exercise/params.js";
-import { fail, labCase, programWith, trainingVerdict } from "./lab_checks.js";
+import { fail, labCase, labExercise, trainingVerdict } from "./lab_checks.js";
 
 const starter = `// The operations of pipeline stage \`stage\` (0 … stages − 1) for one training step of \`microBatches\`
 // micro-batches, in order: {op: "F", mb} runs micro-batch mb forward through this stage's blocks (receiving its
@@ -75,7 +75,7 @@ const wrongs = [
     code: solution.replace(`    ops.push({ op: "F", mb: warmup + i });
     ops.push({ op: "B", mb: i });`, `    ops.push({ op: "B", mb: i });
     ops.push({ op: "F", mb: warmup + i });`),
-    expect: /backward of micro-batch \d+ before its forward/ },
+    expect: /B\(\d+, chunk \d+\) before its forward/ },
   { name: "the cool-down backwards forgotten",
     code: solution.replace(`  for (let mb = microBatches - warmup; mb < microBatches; mb++) ops.push({ op: "B", mb });\n`, ""),
     expect: /the schedule runs \d+ forwards and \d+ backwards, expected \d+ of each/ },
@@ -177,9 +177,8 @@ function whyLate(stages, timeline) {
   return idle ? `Stage ${idle.s} sits idle from t = ${idle.prev} to t = ${idle.start}, waiting for ${idle.after.replace(/^(\d+):/, "stage $1's ")} before its ${idle.op}.` : "";
 }
 
-export const oneFOneBSchedule = {
+export const oneFOneBSchedule = labExercise({
   id: "lab-1f1b",
-  kind: "code",
   title: "Pipeline parallelism: a 1F1B schedule",
   prompt: `<p>GPipe runs all m forwards, then all m backwards, so every stage holds m micro-batches of activations.
     1F1B runs the same work in another order and holds at most P − s on stage s. Write
@@ -189,16 +188,12 @@ export const oneFOneBSchedule = {
     around them. The checker compares the trained parameters with one device, reads how many micro-batches each
     stage actually kept, and replays your schedule with unit forward and backward times: it must finish in
     (m + P − 1)·(t_f + t_b), as 1F1B does.</p>`,
-  ranks: 4,
-  timeoutMs: 20000,
-  program: programWith(["oneFOneB"]),
+  replaces: ["oneFOneB"],
   starter,
   solution,
-  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
-  wrongs,
+  wrongs,   // the page's own test (tests/e2e) uses the first
   cases,
   edgeCases,
-  judge: { interleavings: 1 },   // each case trains a model: one delivery order per case, plus sync and hidden
   check,
   hints: [
     "The last stage (s = P − 1) can run B right after each F: F0 B0 F1 B1 … The first stage must first push " +
@@ -213,4 +208,4 @@ export const oneFOneBSchedule = {
     most P − s micro-batches are alive on stage s, against m for GPipe, while the bubble stays
     (P − 1)/(m + P − 1): so m can grow to shrink the bubble without growing activation memory (Narayanan et al.
     2021, PipeDream-Flush; Huang et al. 2019 for GPipe).</p>`,
-};
+});

@@ -3,7 +3,7 @@
 // (g's in forward, f's in backward) and the residual at the right point. Checked by training equality and by
 // the trace: exactly two all-reduces of a (rows, D) activation per block per micro-batch.
 import { intBetween, pick } from "../../../web/exercise/params.js";
-import { fail, labCase, messagesOf, programWith, trainingVerdict } from "./lab_checks.js";
+import { fail, labCase, messagesOf, labExercise, trainingVerdict } from "./lab_checks.js";
 
 const starter = `// One MLP block on a tensor-parallel rank: w.wIn holds F/tp ROWS of W_in, w.wOut the matching F/tp COLUMNS
 // of W_out, so this rank computes F/tp hidden units fully and only a PARTIAL block output.
@@ -113,9 +113,8 @@ function check(run, testCase, core) {
   return verdict;
 }
 
-export const tpFg = {
+export const tpFg = labExercise({
   id: "lab-tp-fg",
-  kind: "code",
   title: "Tensor parallelism: place f and g",
   prompt: `<p>In a Megatron block W<sub>in</sub> is split by rows and W<sub>out</sub> by columns across the tp ranks, so
     each rank computes its F/tp hidden units completely — no communication inside the block — and a partial output.
@@ -123,16 +122,12 @@ export const tpFg = {
     <em>g</em> (forward) and <em>f</em> (backward), and make sure the residual is added exactly once.</p>
     <p>The trainer runs on 2 or 4 tensor-parallel ranks and on a 2 × 2 data × tensor grid; the checker compares the
     trained parameters with one device and counts the all-reduces in the trace: two per block per micro-batch.</p>`,
-  ranks: 4,
-  timeoutMs: 20000,
-  program: programWith(["tpBlockForward", "tpBlockBackward"]),
+  replaces: ["tpBlockForward", "tpBlockBackward"],
   starter,
   solution,
-  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
-  wrongs,
+  wrongs,   // the page's own test (tests/e2e) uses the first
   cases,
   edgeCases,
-  judge: { interleavings: 1 },   // each case trains a model: one delivery order per case, plus sync and hidden
   check,
   hints: [
     "Y = A·W_outᵀ = Σ_t A_t·W_out,tᵀ: each rank's <code>y</code> is one term of that sum. Which call makes it whole?",
@@ -146,4 +141,4 @@ export const tpFg = {
     g's backward is the identity and f's backward all-reduces the input gradient. Two all-reduces of a (B, D)
     activation per block per step, forward and backward — traffic that grows with the batch, not the parameters,
     which is why tensor parallelism stays inside a node on NVLink (Shoeybi et al. 2019; Narayanan et al. 2021).</p>`,
-};
+});

@@ -40,10 +40,16 @@ export function labProgram({ learnerCode = "", replaces = [] } = {}) {
   return [learnerCode, ...shipped].filter(Boolean).join("\n\n") + "\n";
 }
 
+// What one run of the lab needs, computed once per run (the page keeps it for the run's report): the layout
+// (lab_grid.labLayout: it validates the configuration), the ranks' inputs and the single-device request to equal.
+export function labPlan(config) {
+  const layout = grid.labLayout(config);
+  return { config, layout, ranks: layout.ranks, inputs: labInputs(config, layout), reference: referenceRequest(config, layout) };
+}
+
 // Every rank gets the whole configuration (it is small) and derives its place from ctx.rank.
-export function labInputs(config) {
-  const { ranks } = grid.labLayout(config);
-  return Array.from({ length: ranks }, () => config);
+export function labInputs(config, layout = grid.labLayout(config)) {
+  return Array.from({ length: layout.ranks }, () => config);
 }
 
 // The full model from the ranks' results, tensors in the core's order (grid.modelTensors): per dense tensor the dp
@@ -51,8 +57,7 @@ export function labInputs(config) {
 // experts whole from a rank that holds them. Every other holder of the same values (dp replicas, tp ranks of an
 // MoE block, the dp/ep replicas of an expert) must agree: `replicaGap` is the largest difference between them — a
 // correct run keeps them identical.
-export function assembleParams(results, config) {
-  const layout = grid.labLayout(config);
+export function assembleParams(results, config, layout = grid.labLayout(config)) {
   const { model } = config, dp = config.grid.dp;
   const tensors = grid.modelTensors(config, layout);
   const full = tensors.map((t) => new Float64Array(t.length));
@@ -85,9 +90,8 @@ export function assembleParams(results, config) {
 
 // The single-device run a configuration must equal: core.trainSingle, or with MoE blocks core.trainSingleMoe with
 // the lab's token groups (dp shards × m micro-batches, in batch-row order).
-export function referenceRequest(config) {
+export function referenceRequest(config, layout = grid.labLayout(config)) {
   const base = { model: config.model, optimizer: config.optimizer, batch: config.batch, steps: config.steps, seed: config.seed };
-  const layout = grid.labLayout(config);
   if (!layout.experts) return { fn: "trainSingle", request: base };
   const { experts, topK, capacityFactor, every } = layout;
   return { fn: "trainSingleMoe", request: { ...base, moe: { experts, topK, capacityFactor, every }, groups: config.grid.dp * config.microBatches } };
@@ -107,28 +111,6 @@ export function moeLoad(results, config) {
   return [...blocks.values()].sort((a, b) => a.block - b.block).map((l) => ({
     ...l, dropped: l.wanted.reduce((a, b) => a + b, 0) - l.kept.reduce((a, b) => a + b, 0),
   }));
-}
-
-// Per-tensor relative distance ‖a − b‖ / ‖b‖, the largest over tensors — the strategy tests' measure.
-export function maxRelativeDifference(params, reference) {
-  let worst = 0;
-  params.forEach((a, i) => {
-    const b = reference[i];
-    let num = 0, den = 0;
-    for (let e = 0; e < b.length; e++) { num += (a[e] - b[e]) ** 2; den += b[e] ** 2; }
-    worst = Math.max(worst, Math.sqrt(num) / (Math.sqrt(den) || 1));
-  });
-  return worst;
-}
-
-// The global loss per step from the { step, loss } progress values of the dp replicas of the last stage
-// (RunResult.progress: one list per rank).
-export function lossesFromProgress(progress, config) {
-  const sums = new Float64Array(config.steps), counts = new Int32Array(config.steps);
-  for (const values of progress) {
-    for (const { step, loss } of values) { sums[step] += loss; counts[step] += 1; }
-  }
-  return Array.from(sums, (s, i) => (counts[i] ? s / counts[i] : NaN));
 }
 
 // Bytes a step sends, by kind ("all-reduce", "all-gather", "reduce-scatter", "send") and group, read from

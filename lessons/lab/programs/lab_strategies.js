@@ -71,27 +71,3 @@ export async function tpBlockBackwardInput(dy, saved, w, tp, k) {
 export function tpBlockBackwardWeight(saved, k) {
   return k.blockBackwardWeight(saved.dy, k.activate(saved.pre), saved.dH, saved.x);
 }
-
-// Pipeline schedules as data: the ordered operations of one stage, {op: "F" | "B", mb}. GPipe (Huang et al.
-// 2019): all forwards, then all backwards — every micro-batch's activations are alive at the peak.
-export function gpipeSchedule(stage, stages, microBatches) {
-  const ops = [];
-  for (let mb = 0; mb < microBatches; mb++) ops.push({ op: "F", mb });
-  for (let mb = 0; mb < microBatches; mb++) ops.push({ op: "B", mb });
-  return ops;
-}
-
-// 1F1B (PipeDream-Flush, Narayanan et al. 2021): stage s runs P − s − 1 warm-up forwards, then alternates one
-// forward and one backward, then drains the backwards. Same bubble as GPipe, but at most P − s micro-batches
-// of activations alive at once instead of m.
-export function oneFOneB(stage, stages, microBatches) {
-  const warmup = Math.min(stages - stage - 1, microBatches);
-  const ops = [];
-  for (let mb = 0; mb < warmup; mb++) ops.push({ op: "F", mb });
-  for (let i = 0; i < microBatches - warmup; i++) {
-    ops.push({ op: "F", mb: warmup + i });
-    ops.push({ op: "B", mb: i });
-  }
-  for (let mb = microBatches - warmup; mb < microBatches; mb++) ops.push({ op: "B", mb });
-  return ops;
-}

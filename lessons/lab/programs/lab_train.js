@@ -32,8 +32,8 @@ export async function main(ctx) {
     load: new Map(),   // MoE block → {wanted, kept} per expert, this rank's tokens in the last step
     memory: { params: 0, grads: 0, optimizer: 0, activations: 0, gathered: 0 },
     peakInFlight: 0,
-    schedule: [],   // the pipeline operations this stage ran in the last step, as "F0", "B0", "W0" (interleaved: "F0.2", chunk 2)
-    ops: [],        // the same as {op, mb, chunk}
+    ops: stageOps(config, me.p),   // the pipeline operations this stage runs every step, {op, mb, chunk}: built and checked once
+    schedule: [],   // the same as "F0", "B0", "W0" (interleaved: "F0.2", chunk 2)
   };
   for (let step = 0; step < config.steps; step++) {
     activity.recording = step === config.steps - 1;   // the timeline shows the last step
@@ -109,28 +109,12 @@ export function labKernels(core, config, layout, activity) {
   };
 }
 
-// A stage's operations {op, mb, chunk}, from the schedule function, checked: each micro-batch forward once, then
-// backward once. A bad schedule is an error that names the stage and the operation, not a silent wrong gradient.
-// Interleaved 1F1B and ZB-H1 are Week 5's generators, checked by Week 5's deviceOps (chunk c on stage c mod pp).
+// A stage's operations {op, mb, chunk}: Week 5's generators and their check (pipe_schedules.js), the stage as the
+// device (chunk c on stage c mod pp; interleaved: 2 chunks per stage). 1F1B is the function the exercise lab-1f1b
+// replaces, so a learner's schedule is checked as the reference's is.
 export function stageOps(config, stage) {
-  const m = config.microBatches, P = config.grid.pp;
-  if (config.schedule === "interleaved" || config.schedule === "zb-h1") {
-    return deviceOps({ devices: P, microBatches: m, schedule: config.schedule, chunksPerDevice: 2 }, stage);
-  }
-  const ops = config.schedule === "1f1b" ? oneFOneB(stage, P, m) : gpipeSchedule(stage, P, m);
-  if (!Array.isArray(ops)) throw new Error(`the schedule of stage ${stage} must be an array of {op, mb}, got ${typeof ops}`);
-  const done = { F: new Set(), B: new Set() };
-  for (const [i, o] of ops.entries()) {
-    const what = `stage ${stage}, operation ${i} (${JSON.stringify(o)})`;
-    if (!o || (o.op !== "F" && o.op !== "B") || !Number.isInteger(o.mb) || o.mb < 0 || o.mb >= m) {
-      throw new Error(`${what}: expected {op: "F" or "B", mb: 0 … ${m - 1}}`);
-    }
-    if (done[o.op].has(o.mb)) throw new Error(`${what}: micro-batch ${o.mb} already had its ${o.op}`);
-    if (o.op === "B" && !done.F.has(o.mb)) throw new Error(`${what}: backward of micro-batch ${o.mb} before its forward`);
-    done[o.op].add(o.mb);
-  }
-  if (done.B.size !== m) throw new Error(`stage ${stage}: the schedule runs ${done.F.size} forwards and ${done.B.size} backwards, expected ${m} of each`);
-  return ops.map(({ op, mb }) => ({ op, mb, chunk: stage }));
+  const pipe = { devices: config.grid.pp, microBatches: config.microBatches, schedule: config.schedule, chunksPerDevice: 2 };
+  return checkOps(scheduleOps(pipe, stage), pipe, stage, "stage");
 }
 
 // One training step of this rank; returns the mean loss over its rows (last stage) or NaN.
@@ -185,9 +169,8 @@ export async function runStep(rank, step) {
     return out;
   };
   let live = 0, lossSum = 0;
-  const ops = stageOps(config, me.p);
+  const { ops } = rank;
   const splitW = new Set(ops.filter((o) => o.op === "W").map((o) => `${o.mb}:${o.chunk}`));
-  rank.ops = ops;
   rank.schedule = ops.map((o) => o.op + named(o.mb, o.chunk));
   for (const { op, mb, chunk } of ops) {
     const key = `${mb}:${chunk}`, base = Math.floor(chunk / P) * per;   // the chunk's first block among mine

@@ -12,13 +12,14 @@ import { button, chartBox, controlRow, readout, select } from "../../../web/ui/c
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatNumber, formatSeconds, plural, withArticle } from "../../../web/units.js";
-import { labLayout, modelTensors } from "../programs/lab_grid.js";
+import { modelTensors } from "../programs/lab_grid.js";
 import {
-  LAB_DEFAULTS, assembleParams, labInputs, labProgram, maxRelativeDifference, moeLoad, referenceRequest,
+  LAB_DEFAULTS, assembleParams, labPlan, labProgram, moeLoad,
 } from "../programs/lab_program.js";
+import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 import { renderMoves } from "./moves.js";
 import { renderPhases } from "./phase_timeline.js";
-import { renderBytes, renderLoad, renderMemory } from "./train_report.js";
+import { coreComparison, renderBytes, renderLoad, renderMemory } from "./train_report.js";
 import { mountTrainStep } from "./train_step.js";
 
 const MAX_WORKERS = 16;
@@ -122,11 +123,14 @@ export function mountTrainPanel(figure, core, clusters) {
     return `rank ${r} (d${Math.floor(r / tp) % dp} t${r % tp} p${Math.floor(r / (tp * dp))})`;
   };
 
-  // The diagram follows the controls; a configuration that cannot run says why at once.
+  // The diagram follows the controls; a configuration that cannot run says why at once. `plan` is what a Train
+  // then runs (labPlan: layout, inputs, the reference request, computed once per configuration).
+  let plan = null;
   const preview = () => {
     const cfg = config();
+    plan = null;
     try {
-      const layout = labLayout(cfg), { ranks } = layout;
+      const { layout, ranks } = plan = labPlan(cfg);
       if (ranks > MAX_WORKERS) throw new Error(`dp × tp × pp = ${ranks} Workers; the lab runs at most ${MAX_WORKERS}`);
       renderMoves(parts.moves, { grid: cfg.grid, fsdp: cfg.fsdp, model: cfg.model, microBatches: cfg.microBatches });
       if (layout.experts) parts.moves.querySelector(".moves-summary")?.after(expertNote(cfg, layout));
@@ -139,6 +143,7 @@ export function mountTrainPanel(figure, core, clusters) {
     } catch (err) {
       train.disabled = true;
       stepper.setDisabled(true);
+      plan = null;
       status.textContent = `${err.message}. Change the grid, the model or the schedule.`;
       return null;
     }
@@ -161,19 +166,19 @@ export function mountTrainPanel(figure, core, clusters) {
   };
 
   async function run() {
-    const cfg = preview();
+    const cfg = preview(), current = plan;
     if (!cfg || busy) return;
     busy = true;
     stopper = new AbortController();
     lock(true);
     clearReport();
     try {
-      const { ranks } = labLayout(cfg);
+      const { ranks, layout } = current;
       const single = [];
       const live = { sums: new Float64Array(cfg.steps), counts: new Int32Array(cfg.steps), points: [] };
       // Chart.js draws the first dataset on top: the single-device line dashed over the Workers' points.
       const draw = () => chart.update({ datasets: [
-        { label: `one device (core.${referenceRequest(cfg).fn})`, data: single, dashed: true },
+        { label: `one device (core.${current.reference.fn})`, data: single, dashed: true },
         { label: `${ranks} Workers`, data: live.points, points: true },
       ] });
       draw();
@@ -188,7 +193,7 @@ export function mountTrainPanel(figure, core, clusters) {
           (left === null ? "…" : `, about ${formatSeconds(left, 2)} left.`);
       };
       showProgress();
-      const reference = clusters.run(1, REFERENCE, { inputs: [referenceRequest(cfg)], timeoutMs: Infinity, stallMs: STALL_MS,
+      const reference = clusters.run(1, REFERENCE, { inputs: [current.reference], timeoutMs: Infinity, stallMs: STALL_MS,
         signal: stopper.signal });
       reference.then((r) => {
         if (r.status !== "ok") return;
@@ -196,7 +201,7 @@ export function mountTrainPanel(figure, core, clusters) {
         draw();
       }, () => {});   // a failure is reported below, once the lab's own run has ended
       const result = await clusters.run(ranks, labProgram(), {
-        inputs: labInputs(cfg), timeoutMs: Infinity, stallMs: STALL_MS, signal: stopper.signal,
+        inputs: current.inputs, timeoutMs: Infinity, stallMs: STALL_MS, signal: stopper.signal,
         onStart: () => { started = performance.now(); showProgress(); },
         onProgress(rank, { step, loss }) {
           live.sums[step] += loss;
@@ -221,7 +226,7 @@ export function mountTrainPanel(figure, core, clusters) {
         status.innerHTML = `The single-device reference failed: ${describeFailure(ref)}`;
         return;
       }
-      report(cfg, result, ref.results[0], seconds);
+      report(cfg, layout, result, ref.results[0], seconds);
     } catch (err) {
       status.textContent = `The lab could not run: ${err.message}`;
     } finally {
@@ -231,8 +236,8 @@ export function mountTrainPanel(figure, core, clusters) {
     }
   }
 
-  function report(cfg, result, ref, seconds) {
-    const { params, replicaGap } = assembleParams(result.results, cfg);
+  function report(cfg, layout, result, ref, seconds) {
+    const { params, replicaGap } = assembleParams(result.results, cfg, layout);
     const gap = maxRelativeDifference(params, ref.params);
     const ranks = result.results.length;
     status.textContent = `${plural(cfg.steps, "step")} on ${plural(ranks, "Worker")} in ${formatSeconds(seconds)} ` +
@@ -253,8 +258,9 @@ export function mountTrainPanel(figure, core, clusters) {
       title: `Step ${cfg.steps - 1}, ${formatSeconds(Math.max(...phases.map((p) => p.end)) - t0)} on the Workers`,
       note: timelineNote(ranks),
     });
-    renderMemory(parts.memory, result.results, cfg, core, name);
-    renderBytes(parts.bytes, result, cfg, core);
+    const comparison = coreComparison(core, cfg);   // the matching C++ strategy's accountant and log, once
+    renderMemory(parts.memory, result.results, cfg, core, name, comparison);
+    renderBytes(parts.bytes, result, cfg, core, comparison);
     if (load.length) renderLoad(parts.experts, load, ref.load);
   }
 

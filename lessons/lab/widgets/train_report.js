@@ -30,21 +30,28 @@ export function matchingStrategy(config) {
 
 const OPTIMIZER_STATES = { sgd: 0, momentum: 1, adam: 2 };
 
-function accountant(core, config, strategy) {
+// What the C++ strategy matching `config` says about it: its memory accountant (stepCost's memoryPerRank) and its
+// communication log (trainCompare's commBytes, one step). Null where no strategy matches; a core call that fails
+// for a configuration the strategy covers is reported as { error }, shown on the page — never silently dropped
+// (tests/exercises/lab_program.test.mjs runs this for every matching grid).
+export function coreComparison(core, config) {
+  const strategy = matchingStrategy(config);
   if (!strategy) return null;
-  try {
-    return core.stepCost({ strategy: strategy === "dp-bucketed" ? "dp" : strategy, grid: config.grid,
+  const attempt = (f) => { try { return { value: f() }; } catch (err) { return { error: err.message ?? String(err) }; } };
+  return {
+    strategy,
+    memory: attempt(() => core.stepCost({ strategy: strategy === "dp-bucketed" ? "dp" : strategy, grid: config.grid,
       microBatches: config.microBatches, model: config.model, batch: config.batch, flops: 1e12, alpha: 1e-6,
-      beta: 1e-9, elementBytes: 8, optimizerStates: OPTIMIZER_STATES[config.optimizer.kind] }).memoryPerRank;
-  } catch {
-    return null;
-  }
+      beta: 1e-9, elementBytes: 8, optimizerStates: OPTIMIZER_STATES[config.optimizer.kind] }).memoryPerRank),
+    bytes: strategy === "single" ? { value: null } : attempt(() => core.trainCompare({ strategy, grid: config.grid,
+      microBatches: config.microBatches, bucketBytes: 2 ** 40, model: config.model, optimizer: config.optimizer,
+      batch: config.batch, steps: 1, seed: config.seed }).commBytes),
+  };
 }
 
 // Stacked bars of the bytes each rank held, and a sentence comparing them with the accountant.
-export function renderMemory(box, results, config, core, rankName) {
-  const strategy = matchingStrategy(config);
-  const model = accountant(core, config, strategy);
+export function renderMemory(box, results, config, core, rankName, comparison = coreComparison(core, config)) {
+  const strategy = comparison?.strategy, model = comparison?.memory.value;
   const total = (m) => PARTS.reduce((n, [k]) => n + (m[k] ?? 0), 0);
   const most = Math.max(...results.map((r) => total(r.memory)), 1);
   const bars = make("div", { class: "bars", role: "list", "aria-label": "Memory held by each Worker" });
@@ -82,6 +89,8 @@ export function renderMemory(box, results, config, core, rankName) {
         "parameters, gradients, optimizer state and activations for every rank."
       : `The memory accountant (core.stepCost, ${strategy}) predicts ${model.map((m, r) => `${rankName(r)} ${formatBytes(m.total)}`)
         .join(", ")} — it differs from the measurement here.`;
+  } else if (comparison?.memory.error) {
+    note.textContent = `The memory accountant (core.stepCost, ${strategy}) failed on this configuration: ${comparison.memory.error}`;
   } else {
     note.textContent = "No closed-form accountant covers this combination of dimensions; the bars are the Workers' own buffers.";
   }
@@ -89,17 +98,10 @@ export function renderMemory(box, results, config, core, rankName) {
 }
 
 // A table of the bytes of the last step by kind, from the trace.
-export function renderBytes(box, run, config, core) {
+export function renderBytes(box, run, config, core, comparison = coreComparison(core, config)) {
   const step = config.steps - 1;
   const measured = Object.entries(bytesByKind(run.trace, step, { byGroup: true }));
-  const strategy = matchingStrategy(config);
-  let logged = null;
-  if (strategy && strategy !== "single") {
-    try {
-      logged = core.trainCompare({ strategy, grid: config.grid, microBatches: config.microBatches, bucketBytes: 2 ** 40,
-        model: config.model, optimizer: config.optimizer, batch: config.batch, steps: 1, seed: config.seed }).commBytes;
-    } catch { logged = null; }
-  }
+  const logged = comparison?.bytes.value ?? null;
   const table = make("table", { class: "bytes-table" });
   table.append(make("caption", {}, `Bytes sent in step ${step} (the last), read from the cluster's trace`));
   const head = table.createTHead().insertRow();
@@ -121,6 +123,10 @@ export function renderBytes(box, run, config, core) {
   const scroll = make("div", { class: "table-scroll" });
   scroll.append(table);
   box.replaceChildren(scroll);
+  if (comparison?.bytes.error) {
+    box.append(make("p", { class: "widget-readout" },
+      `The C++ strategy (core.trainCompare, ${comparison.strategy}) failed on this configuration: ${comparison.bytes.error}`));
+  }
 }
 
 // Per MoE block, a row per expert: assignments routed to it (wanted) and placed within its capacity (kept), from

@@ -5,7 +5,8 @@
 import { esc } from "../../../web/exercise/params.js";
 import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { formatNumber, formatPercent, formatRatio, plural } from "../../../web/units.js";
-import { dpConfig, dpInputs, dpProgram, lossesFromProgress, relativeDifference, replicaGap } from "../programs/dp_program.js";
+import { dpConfig, dpInputs, dpProgram, replicaGap } from "../programs/dp_program.js";
+import { lossesFromProgress, maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 
 export { fail, pass };
 
@@ -42,12 +43,12 @@ export function trainingVerdict(run, testCase, core) {
   }
   const ref = core.trainSingle({ model: config.model, optimizer: config.optimizer, batch: config.batch, steps: config.steps, seed: config.seed });
   const params = run.results[0].params;
-  const worst = relativeDifference(params, ref.params);
+  const worst = maxRelativeDifference(params, ref.params);
   if (worst < EQUALITY) {
     return pass(`Every replica equals single-device training to ${formatNumber(worst, 2)} (relative) after ${plural(config.steps, "step")}.`);
   }
   const init = core.mlpInit({ ...config.model, seed: config.seed + 1 });
-  const per = params.map((p, i) => relativeDifference([p], [ref.params[i]]));
+  const per = params.map((p, i) => maxRelativeDifference([p], [ref.params[i]]));
   const i = per.indexOf(Math.max(...per));
   const moved = (a) => Math.hypot(...a.map((v, e) => v - init[i][e]));
   const ratio = moved(params[i]) / moved(ref.params[i]);

@@ -36,32 +36,14 @@ export function dpConfig(fields = {}) {
 // Every replica gets the whole configuration (it is small).
 export const dpInputs = (config, ranks) => Array.from({ length: ranks }, () => config);
 
-// The global loss per step: the replicas' losses weighted by their rows (RunResult.progress, one list per rank).
-export function lossesFromProgress(progress, steps) {
-  const sums = new Float64Array(steps), rows = new Float64Array(steps);
-  for (const values of progress) for (const { step, loss, rows: n } of values) { sums[step] += n * loss; rows[step] += n; }
-  return Array.from(sums, (s, i) => (rows[i] ? s / rows[i] : NaN));
-}
-
-// The largest difference between replicas (0 when every replica applied the same gradient), and replica 0's
-// parameters against a reference: per tensor ‖a − b‖ / ‖b‖, the largest.
+// The largest difference between replicas (0 when every replica applied the same gradient). Replica 0 against a
+// reference: web/exercise/compare_training.js.
 export function replicaGap(results) {
   let gap = 0;
   for (const r of results.slice(1)) {
     r.params.forEach((w, i) => { for (let e = 0; e < w.length; e++) gap = Math.max(gap, Math.abs(w[e] - results[0].params[i][e])); });
   }
   return gap;
-}
-
-export function relativeDifference(params, reference) {
-  let worst = 0;
-  params.forEach((a, i) => {
-    const b = reference[i];
-    let num = 0, den = 0;
-    for (let e = 0; e < b.length; e++) { num += (a[e] - b[e]) ** 2; den += b[e] ** 2; }
-    worst = Math.max(worst, Math.sqrt(num) / (Math.sqrt(den) || 1));
-  });
-  return worst;
 }
 
 // DDP's bucket boundaries for Ψ values (the core's gradient_buckets): [begin, end) from the end backwards.

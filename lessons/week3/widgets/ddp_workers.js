@@ -9,7 +9,8 @@ import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatBytes, formatSeconds, plural } from "../../../web/units.js";
 import { renderPhases } from "../../lab/widgets/phase_timeline.js";
-import { dpConfig, dpInputs, dpProgram, relativeDifference, replicaGap } from "../programs/dp_program.js";
+import { dpConfig, dpInputs, dpProgram, replicaGap } from "../programs/dp_program.js";
+import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 import { allReducesOf } from "../exercises/dp_checks.js";
 import { coreTasks } from "../../../web/lesson/core_tasks.js";
 import { priceDdps } from "../calcs.js";
@@ -62,7 +63,7 @@ export function mountDdpWorkers(figure, core, clusters) {
     const ref = await tasks.call("singleDevice", cfg);   // after the run: it must not share the CPU with the timed Workers
     const step = median(result.results[0].stepSeconds.slice(2));
     return { sync, step, result, calls: allReducesOf(result, cfg.steps - 1, P).length,
-      equal: Math.max(replicaGap(result.results), relativeDifference(result.results[0].params, ref.params)) };
+      equal: Math.max(replicaGap(result.results), maxRelativeDifference(result.results[0].params, ref.params)) };
   }
 
   async function measureThree() {

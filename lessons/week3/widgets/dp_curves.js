@@ -7,7 +7,8 @@ import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatNumber, plural } from "../../../web/units.js";
 import { coreTasks } from "../../../web/lesson/core_tasks.js";
-import { dpConfig, dpInputs, dpProgram, lossesFromProgress, relativeDifference, replicaGap } from "../programs/dp_program.js";
+import { dpConfig, dpInputs, dpProgram, replicaGap } from "../programs/dp_program.js";
+import { lossesFromProgress, maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 
 // 840 rows divide among any P ≤ 8; overlap on (bucketed DDP), as PyTorch runs it.
 export const CURVES_CONFIG = Object.freeze(dpConfig({
@@ -77,7 +78,7 @@ export function mountDpCurves(figure, core, clusters) {
         const losses = lossesFromProgress(result.progress, cfg.steps);
         points.splice(0, points.length, ...losses.map((y, x) => ({ x, y })));
         const lossGap = Math.max(...losses.map((l, i) => Math.abs(l - single.losses[i]) / single.losses[i]));
-        runs.get(P).report = { P, seconds, lossGap, params: relativeDifference(result.results[0].params, single.params), replicas: replicaGap(result.results) };
+        runs.get(P).report = { P, seconds, lossGap, params: maxRelativeDifference(result.results[0].params, single.params), replicas: replicaGap(result.results) };
         draw();
       }
       report();

@@ -6,6 +6,7 @@
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { formatBytes, formatNumber, plural } from "../../../web/units.js";
+import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 import { messagesOf } from "../../lab/exercises/lab_checks.js";
 import { megatronInputs, megatronProgram, singleDeviceForward } from "../programs/megatron_program.js";
 
@@ -104,11 +105,7 @@ function trafficOf(run, ranks, blocks) {
   }));
 }
 
-const relative = (a, b) => {
-  let num = 0, den = 0;
-  for (let i = 0; i < b.length; i++) { num += (a[i] - b[i]) ** 2; den += b[i] ** 2; }
-  return Math.sqrt(num / den);
-};
+const relative = (a, b) => maxRelativeDifference([a], [b]);
 
 function check(run, testCase, core) {
   const bad = unfinished(run);

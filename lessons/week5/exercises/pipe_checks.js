@@ -7,7 +7,7 @@
 import { esc, intBetween } from "../../../web/exercise/params.js";
 import { formatNumber, formatPercent, plural } from "../../../web/units.js";
 import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
-import { maxRelativeDifference } from "../../lab/programs/lab_program.js";
+import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 import { assembleParams, pipeConfig, pipeInputs, pipeProgram } from "../programs/pipe_program.js";
 import { peakActivations, replaySchedules } from "../programs/pipe_replay.js";
 

@@ -49,14 +49,18 @@ export function deviceChunks(core, config, d) {
 export async function pipeStep(device, step, delay) {
   const { ctx, config, ops, chunks } = device, core = ctx.core;
   const P = config.devices, m = config.microBatches, D = config.model.width, fn = config.model.activation ?? "gelu";
-  const C = P * (config.schedule === "interleaved" ? config.chunksPerDevice : 1), rows = config.batch / m;
+  const C = P * (config.schedule === "interleaved" ? config.chunksPerDevice : 1), B = config.batch;
   const residual = config.model.residual !== false;
-  if (!Number.isInteger(rows)) throw new Error(`a batch of ${config.batch} rows does not split into ${m} micro-batches`);
+  // Micro-batch mb's rows, cut as the core cuts them (core/parallel/micro_batches.cpp, shard_sizes): the first B mod m
+  // micro-batches one row longer, so any m ≤ B works. Its loss counts rows/B of the batch's mean.
+  if (!(Number.isInteger(m) && m >= 1 && m <= B)) throw new Error(`a batch of B = ${B} rows cannot be cut into m = ${m} micro-batches; use 1 ≤ m ≤ B`);
+  const sizeOf = (mb) => Math.floor(B / m) + (mb < B % m ? 1 : 0);
+  const offsetOf = (mb) => mb * Math.floor(B / m) + Math.min(mb, B % m);
   const sleep = (ms) => (ms > 0 ? new Promise((resume) => setTimeout(resume, ms)) : null);
   const holds = (c) => chunks.find((k) => k.chunk === c);
   const splitW = new Set(ops.filter((o) => o.op === "W").map((o) => `${o.mb}:${o.chunk}`));
   const batch = holds(0) || holds(C - 1) ? core.teacherBatch({ model: config.model, seed: config.seed, step, batch: config.batch }) : null;
-  const rowsOf = (buf, mb) => buf.slice(mb * rows * D, (mb + 1) * rows * D);
+  const rowsOf = (buf, mb) => buf.slice(offsetOf(mb) * D, (offsetOf(mb) + sizeOf(mb)) * D);
   const tag = (kind, mb, c) => `${kind}|${step}|${mb}|${c}`;
   for (const k of chunks) for (const t of k.tensors) t.g.fill(0);
   const kept = new Map(), dys = new Map();   // "mb:c" → per block { x, pre, act, dy?, dh? }; the last chunk's dY
@@ -65,7 +69,7 @@ export async function pipeStep(device, step, delay) {
   const t0 = ctx.now();
   if (delay) device.times = [];
   for (const o of ops) {
-    const key = `${o.mb}:${o.chunk}`, { tensors } = holds(o.chunk), per = tensors.length / 2;
+    const key = `${o.mb}:${o.chunk}`, { tensors } = holds(o.chunk), per = tensors.length / 2, rows = sizeOf(o.mb);
     let start = ctx.now(), out = null;   // start: after the message it waits for; out: what it sends, after its time
     if (o.op === "F") {
       let x = o.chunk === 0 ? rowsOf(batch.inputs, o.mb) : await ctx.recv((o.chunk - 1) % P, { tag: tag("F", o.mb, o.chunk) });
@@ -83,9 +87,9 @@ export async function pipeStep(device, step, delay) {
       device.peak = Math.max(device.peak, ++live);
       if (o.chunk === C - 1) {
         const { loss, grad } = core.mseLoss(x, rowsOf(batch.targets, o.mb));
-        for (let i = 0; i < grad.length; i++) grad[i] /= m;   // the mean over micro-batches is the mean over rows
+        for (let i = 0; i < grad.length; i++) grad[i] *= rows / B;   // the batch's mean: rows/B of it is this micro-batch's
         dys.set(o.mb, grad);
-        lossSum += loss;
+        lossSum += loss * rows / B;
       } else {
         out = [(o.chunk + 1) % P, x, tag("F", o.mb, o.chunk + 1)];
       }
@@ -131,7 +135,7 @@ export async function pipeStep(device, step, delay) {
   await ctx.barrier();
   if (delay) device.window = { start: t0, end: ctx.now() };
   for (const k of chunks) for (const t of k.tensors) core.optimizerStepInPlace(config.optimizer, step + 1, t.w, t.g, t.m, t.v);
-  return holds(C - 1) ? lossSum / m : NaN;
+  return holds(C - 1) ? lossSum : NaN;
 }
 
 export function addInto(sum, part) {

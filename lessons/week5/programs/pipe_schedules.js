@@ -1,5 +1,5 @@
-// pipe_schedules.js — Week 5's four pipeline schedules as per-device operation lists, the form every Worker of
-// programs/pipe_device.js executes: { op: "F" | "B" | "W", mb, chunk }. The model is cut into C = P·v chunks and
+// pipe_schedules.js — the course's four pipeline schedules as per-device operation lists, the form every Worker of
+// programs/pipe_device.js (and every stage of the lab, lab/programs/lab_train.js) executes: { op: "F" | "B" | "W", mb, chunk }. The model is cut into C = P·v chunks and
 // chunk c lives on device c mod P (v chunks per device; v = 1 but for interleaved). F(mb, c) runs micro-batch mb
 // forward through chunk c; B(mb, c) its backward — the input gradient AND the weight gradient, unless the list also
 // has a W(mb, c): then B is only the input gradient (what chunk c − 1 waits for) and W the weight gradient that
@@ -15,8 +15,9 @@ export function gpipeOps(device, devices, microBatches) {
 }
 
 // 1F1B (PipeDream-Flush, Narayanan et al. 2021): P − d − 1 warm-up forwards, then one forward and the oldest
-// pending backward, then the drain — at most P − d micro-batches alive on device d.
-export function oneFOneBOps(device, devices, microBatches) {
+// pending backward, then the drain — at most P − d micro-batches alive on device d. (The lab's exercise lab-1f1b has
+// the learner write this function, by this name, returning {op, mb}: one chunk per stage, its own.)
+export function oneFOneB(device, devices, microBatches) {
   const warmup = Math.min(devices - device - 1, microBatches), ops = [];
   for (let mb = 0; mb < warmup; mb++) ops.push({ op: "F", mb, chunk: device });
   for (let i = 0; i < microBatches - warmup; i++) {
@@ -66,24 +67,32 @@ export function zeroBubbleOps(device, devices, microBatches) {
   return ops;
 }
 
-// The operations of `device` for config.schedule, checked: each of the device's (micro-batch, chunk) pairs
-// forwarded once, then backwarded once, a W at most once and after its B. A bad list is an error that names the
-// device and the operation, never a silent wrong gradient.
-export function deviceOps(config, device) {
-  const P = config.devices, m = config.microBatches, v = config.schedule === "interleaved" ? config.chunksPerDevice : 1;
-  const make = { "gpipe": () => gpipeOps(device, P, m), "1f1b": () => oneFOneBOps(device, P, m),
-    "interleaved": () => interleavedOps(device, P, m, v), "zb-h1": () => zeroBubbleOps(device, P, m) }[config.schedule];
+// The operations of `device` for config.schedule ("gpipe", "1f1b", "interleaved", "zb-h1"), as the generator returns
+// them (a learner's, in an exercise).
+export function scheduleOps(config, device) {
+  const P = config.devices, m = config.microBatches;
+  const make = { "gpipe": () => gpipeOps(device, P, m), "1f1b": () => oneFOneB(device, P, m),
+    "interleaved": () => interleavedOps(device, P, m, config.chunksPerDevice), "zb-h1": () => zeroBubbleOps(device, P, m) }[config.schedule];
   if (!make) throw new Error(`unknown schedule ${JSON.stringify(config.schedule)} (gpipe, 1f1b, interleaved, zb-h1)`);
-  const ops = make();
-  if (!Array.isArray(ops)) throw new Error(`the operations of device ${device} must be an array of {op, mb, chunk}, got ${typeof ops}`);
+  return make();
+}
+
+// A device's operations, checked: each of the device's (micro-batch, chunk) pairs forwarded once, then backwarded
+// once, a W at most once and after its B. A bad list is an error that names the device (`unit`: the lab says
+// "stage") and the operation, never a silent wrong gradient. With one chunk per device (v = 1) an operation may
+// leave out its chunk: it is the device's own.
+export function checkOps(ops, config, device, unit = "device") {
+  const P = config.devices, m = config.microBatches, v = config.schedule === "interleaved" ? config.chunksPerDevice : 1;
+  if (!Array.isArray(ops)) throw new Error(`the operations of ${unit} ${device} must be an array of {op, mb, chunk}, got ${typeof ops}`);
+  if (v === 1) ops = ops.map((o) => (o && typeof o === "object" && o.chunk === undefined ? { ...o, chunk: device } : o));
   const done = { F: new Set(), B: new Set(), W: new Set() }, name = (o) => `${o.op}(${o.mb}, chunk ${o.chunk})`;
   for (const [i, o] of ops.entries()) {
-    const what = `device ${device}, operation ${i} (${JSON.stringify(o)})`;
+    const what = `${unit} ${device}, operation ${i} (${JSON.stringify(o)})`;
     if (!o || !["F", "B", "W"].includes(o.op) || !Number.isInteger(o.mb) || o.mb < 0 || o.mb >= m || !Number.isInteger(o.chunk)) {
       throw new Error(`${what}: expected {op: "F", "B" or "W", mb: 0 … ${m - 1}, chunk}`);
     }
     if (o.chunk < 0 || o.chunk >= P * v || o.chunk % P !== device) {
-      throw new Error(`${what}: device ${device} holds chunks ${Array.from({ length: v }, (_, j) => j * P + device).join(", ")} (chunk c lives on device c mod P)`);
+      throw new Error(`${what}: ${unit} ${device} holds chunks ${Array.from({ length: v }, (_, j) => j * P + device).join(", ")} (chunk c lives on ${unit} c mod P)`);
     }
     const key = `${o.mb}:${o.chunk}`;
     if (done[o.op].has(key)) throw new Error(`${what}: ${name(o)} runs twice`);
@@ -92,7 +101,12 @@ export function deviceOps(config, device) {
     done[o.op].add(key);
   }
   if (done.F.size !== v * m || done.B.size !== v * m) {
-    throw new Error(`device ${device}: the schedule runs ${done.F.size} forwards and ${done.B.size} backwards, expected ${v * m} of each (m = ${m} micro-batches × ${v} chunk${v > 1 ? "s" : ""})`);
+    throw new Error(`${unit} ${device}: the schedule runs ${done.F.size} forwards and ${done.B.size} backwards, expected ${v * m} of each (m = ${m} micro-batches × ${v} chunk${v > 1 ? "s" : ""})`);
   }
   return ops;
+}
+
+// The checked operations of `device` for config.schedule.
+export function deviceOps(config, device) {
+  return checkOps(scheduleOps(config, device), config, device);
 }

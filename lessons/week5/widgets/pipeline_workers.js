@@ -8,7 +8,7 @@
 import { button, controlRow, readout, select } from "../../../web/ui/controls.js";
 import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatNumber, formatPercent } from "../../../web/units.js";
-import { maxRelativeDifference } from "../../lab/programs/lab_program.js";
+import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 import { EXAMPLE_PIPE, SCHEDULES, SCHEDULE_NAMES, compareSchedules } from "../pipeline_setup.js";
 import { assembleParams, measuredBubble, pipeConfig, pipeInputs, pipeProgram } from "../programs/pipe_program.js";
 import { renderPipeline } from "./pipeline_svg.js";
