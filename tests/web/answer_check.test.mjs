@@ -217,6 +217,15 @@ test("text that is not a quantity the box reads is refused with an example, not 
   assert.doesNotMatch(html, /<img/);
 });
 
+test("w6-young reads the interval in any time unit: 37.95 min and 0.632 h pass (issue 25 §4.8)", () => {
+  const young = allWeeks.find((e) => e.id === "w6-young");
+  const params = { checkpoint: 60, mtbfHours: 12 };
+  const want = young.answer(params, core);
+  for (const typed of ["37.95 min", "0.632 h", "2.28 ks", "2277 s", "0.02635 days"]) {
+    assert.equal(judgeAnswer(typed, want, young, { params, core }).pass, true, typed);
+  }
+});
+
 test("formatAnswer writes each kind of answer the way its exercise asks for it", () => {
   assert.equal(formatAnswer(0.0397, SECONDS), "39.7 ms");
   assert.equal(formatAnswer(1 / 15, FRACTION), "0.0667 (6.67%)");
