@@ -1,6 +1,7 @@
 // A small static file server for the built site (no dependencies): correct MIME types
 // (application/wasm for streaming compilation), gzip like a real static host (GitHub Pages compresses text and
-// wasm), no caching, 127.0.0.1 only.
+// wasm), a folder's URL without its slash redirected to the slash form (as GitHub Pages does), no caching,
+// 127.0.0.1 only.
 //   node scripts/serve.mjs <dir> [--port 8000]
 // Also importable: `const { server, url } = await startServer(dir, 0)` picks a free port (used by tests).
 import { createServer } from "node:http";
@@ -22,10 +23,20 @@ export function startServer(dir, port = 8000, host = "127.0.0.1") {
   const root = resolve(dir);
   const server = createServer(async (req, res) => {
     try {
-      const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+      const url = new URL(req.url, "http://x");
+      const path = decodeURIComponent(url.pathname);
       let file = normalize(join(root, path));
       if (file !== root && !file.startsWith(root + sep)) throw Object.assign(new Error(), { code: "ENOENT" });
-      if ((await stat(file)).isDirectory()) file = join(file, "index.html");
+      if ((await stat(file)).isDirectory()) {
+        // A folder without its slash (…/lessons/week6) is sent to the slash form, as GitHub Pages does: the page's
+        // relative imports resolve against the slash form only.
+        if (!url.pathname.endsWith("/")) {
+          res.writeHead(301, { location: `${url.pathname}/${url.search}`, "cache-control": "no-store" });
+          res.end();
+          return;
+        }
+        file = join(file, "index.html");
+      }
       let body = await readFile(file);
       const headers = { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store",
                         vary: "accept-encoding" };

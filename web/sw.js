@@ -9,7 +9,7 @@
 // Everything is relative to the worker's own scope, the folder it is served from, so the site works under
 // any base path (a GitHub Pages project site is served under /<repository>/). Cache names include the scope:
 // two copies of the course on one origin keep separate caches. Requests are answered from the cache first,
-// then from the network; "week1/" is looked up as "week1/index.html".
+// then from the network; "week1/" is looked up as "week1/index.html", and "week1" (no slash) is redirected to "week1/".
 const BUILD = { version: "source", files: [] };
 
 const scope = () => self.registration.scope;
@@ -43,9 +43,19 @@ self.addEventListener("fetch", (event) => {
 
 async function cacheFirst(request) {
   const url = new URL(request.url);
+  const search = url.search;
   url.search = "";
   url.hash = "";
   if (url.pathname.endsWith("/")) url.pathname += "index.html";
   const cached = await caches.match(url.href, { cacheName: cacheName() });
-  return cached ?? fetch(request);
+  if (cached) return cached;
+  // A folder's URL without its slash (…/lessons/week6): redirected to the slash form, as the server (GitHub Pages)
+  // does online, so the page's relative imports resolve; offline the server cannot say so, the cache can.
+  if (!url.pathname.endsWith("/") && !/\.[a-z0-9]+$/i.test(url.pathname)) {
+    const index = new URL(`${url.pathname}/index.html`, url);
+    if (await caches.match(index.href, { cacheName: cacheName() })) {
+      return Response.redirect(`${url.origin}${url.pathname}/${search}`, 301);
+    }
+  }
+  return fetch(request);
 }

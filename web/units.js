@@ -114,6 +114,9 @@ const BINARY = { K: 2 ** 10, M: 2 ** 20, G: 2 ** 30, T: 2 ** 40 };   // Ki, Mi, 
 // Units a learner may write, by dimension; bits are bytes / 8 ("100 Gb/s" is 12.5 GB/s).
 const UNITS = {
   s: ["s", 1], sec: ["s", 1], secs: ["s", 1], second: ["s", 1], seconds: ["s", 1],
+  min: ["s", 60], mins: ["s", 60], minute: ["s", 60], minutes: ["s", 60],
+  h: ["s", 3600], hr: ["s", 3600], hrs: ["s", 3600], hour: ["s", 3600], hours: ["s", 3600],
+  d: ["s", 86400], day: ["s", 86400], days: ["s", 86400],
   B: ["B", 1], byte: ["B", 1], bytes: ["B", 1], b: ["B", 1 / 8], bit: ["B", 1 / 8], bits: ["B", 1 / 8],
   "B/s": ["B/s", 1], "bytes/s": ["B/s", 1], "b/s": ["B/s", 1 / 8], "bit/s": ["B/s", 1 / 8], bps: ["B/s", 1 / 8],
   FLOP: ["FLOP", 1], FLOPs: ["FLOP", 1], "FLOP/s": ["FLOP/s", 1],
@@ -121,6 +124,8 @@ const UNITS = {
 };
 const UNIT_NAME = { s: "a time", B: "a size in bytes", "B/s": "a bandwidth", FLOP: "a number of FLOPs",
   "FLOP/s": "a compute rate", "%": "a percentage", "×": "a ratio" };
+// Units of time that take no SI prefix ("37.95 min", "0.632 h", "2 days"; never "kmin").
+const NO_PREFIX = new Set(["min", "mins", "minute", "minutes", "h", "hr", "hrs", "hour", "hours", "d", "day", "days"]);
 /** What a dimension is called in a sentence: "a time", "a size in bytes", … */
 export const dimensionName = (dimension) => UNIT_NAME[dimension] ?? "a plain number";
 
@@ -140,13 +145,13 @@ function readUnit(suffix) {
   const rest = suffix.slice(1);
   if (rest === "") return [prefix, null];                          // "62.5k"
   const unit = UNITS[rest];
-  if (!unit || unit[0] === "%" || unit[0] === "×") return null;
+  if (!unit || unit[0] === "%" || unit[0] === "×" || NO_PREFIX.has(rest)) return null;
   return [prefix * unit[1], unit[0]];
 }
 
 /**
  * Reads what a learner types: "62500", "6.25e4", "62,500", "62 500", "62.5k", "62.5 kB", "48.83 KiB", "39.7 ms",
- * "100 Gb/s", "6.67%", "2.24×", "1/15". Returns { value, dimension } — dimension null for a bare number, else
+ * "37.95 min", "0.632 h", "100 Gb/s", "6.67%", "2.24×", "1/15". Returns { value, dimension } — dimension null for a bare number, else
  * "s", "B", "B/s", "FLOP", "FLOP/s", "%" or "×" — or { value: NaN, dimension: null, error } when it is not a
  * quantity.
  */

@@ -113,3 +113,39 @@ describe("lab training panel", () => {
     await page.close();
   });
 });
+
+// Issue 25 §4.4 and §4.5: the status reads "an 8-block model" (not "a an 8-block model"), and a stopped run's chart
+// summary — the canvas's screen-reader text too — describes that run, not the finished one before it.
+describe("lab status and chart text", () => {
+  test("the status has one article; a stopped run's chart summary speaks of the stopped run", async () => {
+    const { page, problems } = await openLesson(site.context, site.url, "lab");
+    await configure(page, { "Blocks L": "8", "Width D": "16", "Hidden F": "64", "Batch B": "16", dp: "2", tp: "1",
+      pp: "1", "Micro-batches m": "1", Steps: "20" });
+    const status = await page.locator(`${FIG} .widget-readout`).first().innerText();
+    assert.match(status, /each holding its part of an 8-block model/);
+    assert.doesNotMatch(status, /\ba an?\b/);
+    await configure(page, { "Blocks L": "4" });
+    assert.match(await page.locator(`${FIG} .widget-readout`).first().innerText(), /part of a 4-block model/);
+    assert.match(await train(page), /20 steps on 2 Workers/);
+    const summary = () => page.locator(`${FIG} .chart-summary`).innerText();
+    assert.match(await summary(), /in 20 steps/);
+    // (dp = 2: the ranks meet in all-reduce every step, so their progress reaches the page while they run)
+    await configure(page, { Steps: "100", "Blocks L": "8", "Width D": "64", "Hidden F": "256", "Batch B": "64" });
+    await page.locator(FIG).getByRole("button", { name: "Train" }).click();
+    assert.match(await summary(), /^Training on 2 Workers/);
+    await page.waitForFunction((sel) => document.querySelector(`${sel} progress`)?.value >= 2, FIG, { timeout: 120000 });
+    await page.locator(FIG).getByRole("button", { name: "Stop" }).click();
+    await page.waitForFunction((sel) => /Stopped after/.test(document.querySelector(`${sel} .widget-readout`)?.textContent ?? ""),
+      FIG, { timeout: 60000 });
+    const stopped = await summary();
+    assert.match(stopped, /^Stopped after \d+ of 100 steps: the Workers' loss went from \d/);
+    assert.doesNotMatch(stopped, /in 20 steps/);
+    const described = await page.evaluate((sel) => {
+      const canvas = document.querySelector(`${sel} canvas`);
+      return document.getElementById(canvas.getAttribute("aria-describedby"))?.textContent;
+    }, FIG);
+    assert.equal(described, stopped);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

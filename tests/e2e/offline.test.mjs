@@ -112,6 +112,34 @@ describe("offline", () => {
     }
   });
 
+  // Issue 25 §4.8: …/lessons/week6 (no slash) failed offline. Online the server redirects a folder's URL to its slash
+  // form as GitHub Pages does; offline the service worker does, so the page's relative imports resolve either way.
+  test("a lesson's URL without its trailing slash leads to the lesson, online and offline", async () => {
+    const root = join(dir, "c");
+    await assembleSite(join(root, BASE), { requireWasm: true });
+    const site = await openSite({ dir: root });
+    try {
+      const plain = await fetch(`${site.root}${BASE}lessons/week6?x=1`, { redirect: "manual" });
+      assert.equal(plain.status, 301, "the server redirects a folder without its slash");
+      assert.equal(plain.headers.get("location"), `/${BASE}lessons/week6/?x=1`);
+      const { page } = await visitUntilCached(site.context, site.root, BASE);
+      await page.close();
+      await goOffline(site);
+      for (const slug of ["week6", "week4"]) {
+        const lesson = await site.context.newPage();
+        const seen = watch(lesson);
+        await lesson.goto(`${site.root}${BASE}lessons/${slug}#exercises`);
+        await lesson.waitForURL(`${site.root}${BASE}lessons/${slug}/#exercises`, { timeout: 30000 });
+        await lesson.waitForSelector("html[data-ready=true]", { timeout: 60000 });
+        await lesson.evaluate(() => window.dsml.widgetModules);
+        assert.deepEqual(seen, [], slug);
+        await lesson.close();
+      }
+    } finally {
+      await site.close();
+    }
+  });
+
   test("a new deploy replaces the old version and its cache once the learner accepts it", async () => {
     const root = join(dir, "b");
     const site = join(root, BASE);

@@ -120,3 +120,40 @@ describe("unreadable saved records", () => {
     await page.close();
   });
 });
+
+// Issue 25 §4.1: a `seed` that is not a seed, in otherwise good progress. Before, every load drew a new seed and
+// never saved it, so w4-servers' prompt changed on every reload ("32 workers" → "16 workers" → …) beside "✓ solved"
+// and the old answer, with no notice. Now it is a bad record: a notice, a backup, and one new seed, saved.
+describe("a corrupted seed", () => {
+  test("is reported once, backed up, replaced by a seed that is saved: the prompt stays the same across reloads", async () => {
+    const { page, problems } = await openLesson(site.context, site.url, "week4");
+    const id = "w4-servers";
+    await page.evaluate((i) => { const c = window.dsml.exercises.get(i); c.setAnswer(c.expected()); return c.submit(); }, id);
+    await page.waitForSelector(`#ex-${id}.solved`);
+    const stored = await page.evaluate(() => localStorage.getItem("dsml.progress"));
+    const junk = JSON.stringify({ ...JSON.parse(stored), seed: "junk" });
+    await page.evaluate((text) => localStorage.setItem("dsml.progress", text), junk);
+    const prompt = () => page.locator(`#ex-${id} .exercise-prompt`).innerText();
+    await reload(page);
+    const notice = await page.locator("main > .notice.warn").innerText();
+    assert.match(notice, /had no usable seed \(the seed must be a whole number from 1 to 2147483647, not "junk"\)/);
+    assert.match(notice, /a new one was drawn and saved/);
+    const backupKey = /dsml\.progress\.backup-\S+?(?=;|\s|$)/.exec(notice)[0];
+    assert.equal(await page.evaluate((k) => localStorage.getItem(k), backupKey), junk);
+    const first = await prompt();
+    const saved = await page.evaluate(() => JSON.parse(localStorage.getItem("dsml.progress")));
+    assert.ok(Number.isInteger(saved.seed), `a seed is saved: ${saved.seed}`);
+    assert.equal(saved.exercises[id].solved, true, "solved stays solved");
+    assert.equal(saved.exercises[id].answer, null, "the answer typed for the old numbers is cleared");
+    assert.equal(await page.locator(`#ex-${id} input[type=text]`).inputValue(), "");
+    for (let i = 0; i < 2; i++) {
+      await reload(page);
+      assert.equal(await page.locator("main > .notice.warn").count(), 0, "the notice is shown once");
+      assert.equal(await prompt(), first, "the numbers stay the same on every reload");
+      assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem("dsml.progress")).seed), saved.seed);
+    }
+    assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes("backup")).length), 1);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

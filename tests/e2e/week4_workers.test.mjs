@@ -1,6 +1,6 @@
 // Week 4's parameter server on real Workers in Chromium: two ASP runs of the same settings, each replayed exactly
 // from its own record, compared with each other and with the simulator; backup workers drop the slow worker's late
-// gradients; a control changed mid-run discards that run.
+// gradients; the settings are locked while a run is in flight.
 //   node --test --test-concurrency=1 tests/e2e/week4_workers.test.mjs
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -55,13 +55,16 @@ describe("week 4: a parameter server on the Workers", () => {
     assert.deepEqual(problems, []);
   });
 
-  test("a control changed while the Workers run: that run is not shown", async () => {
+  // One rule for every Workers widget (issue 25 §3, web/ui/controls.js lockSettings): the settings are locked while
+  // a run is in flight, so what is shown always belongs to the settings shown.
+  test("while the Workers run the settings are locked; the run shown is of the settings shown", async () => {
     await page.locator(FIG).getByLabel("Regime").selectOption("asp");
     await page.locator(FIG).getByRole("button", { name: "Run on the Workers" }).click();
-    await page.locator(FIG).getByLabel("Workers W").selectOption("3");
-    await page.waitForFunction((sel) => /settings changed while the Workers ran/.test(
-      document.querySelector(`${sel} .widget-readout`).textContent), FIG, { timeout: 120000 });
-    assert.equal(await page.locator(`${FIG} tbody tr`).count(), 1, "only the simulator's row");
+    const locked = await page.locator(`${FIG} .widget-controls select`).evaluateAll((els) => els.map((e) => e.disabled));
+    assert.ok(locked.length >= 4 && locked.every(Boolean), `every setting locked during the run: ${locked}`);
+    await page.waitForFunction((sel) => !document.querySelector(`${sel} button`).disabled, FIG, { timeout: 120000 });
+    assert.equal(await page.locator(`${FIG} .widget-controls select:disabled`).count(), 0, "unlocked after the run");
+    assert.match(await page.locator(`${FIG} table caption`).innerText(), /^ASP \(no waiting\), 4 workers$/);
     assert.deepEqual(problems, []);
   });
 
@@ -75,5 +78,30 @@ describe("week 4: a parameter server on the Workers", () => {
     assert.deepEqual(table, { scrolls: true, tabindex: "0" });
     await page.setViewportSize({ width: 1280, height: 900 });
     assert.deepEqual(problems, []);
+  });
+});
+
+// Issue 25 §4.5 and §3: after a BSP run, switching to ASP no longer leaves "Mean staleness: Workers 0, simulator 0"
+// beside a table whose simulator row has max τ 12; the regimes widget shows SSP's bound only under SSP.
+describe("week 4: text that belongs to the settings shown", () => {
+  test("a BSP run, then ASP: the status speaks of ASP's simulator, not of the BSP run; SSP's slider only under SSP", async () => {
+    const { page, problems } = await openLesson(site.context, site.url, "week4");
+    await page.locator(FIG).scrollIntoViewIfNeeded();
+    await page.locator(FIG).getByLabel("Regime").selectOption("bsp");
+    assert.match(await runOnce(page), /Mean staleness: Workers 0, simulator 0\./);
+    await page.locator(FIG).getByLabel("Regime").selectOption("asp");
+    const text = await page.locator(`${FIG} .widget-readout`).innerText();
+    assert.doesNotMatch(text, /Mean staleness: Workers/);
+    const maxTau = (await page.locator(`${FIG} tbody tr`).last().innerText()).split("\t")[2];
+    assert.match(text, new RegExp(`^ASP \\(no waiting\\), 4 workers: the simulator's mean staleness is [\\d.]+ \\(max τ ${maxTau}\\)`));
+    assert.doesNotMatch(await page.locator(`${FIG} .chart-summary`).innerText(), /Workers, run/);
+    const regimes = page.locator("[data-widget=regimes]");
+    const slider = regimes.locator(".control", { hasText: "SSP's bound s" });
+    for (const [value, shown] of [["bsp", false], ["ssp", true], ["asp", false]]) {
+      await regimes.locator("select").selectOption(value);
+      assert.equal(await slider.isVisible(), shown, value);
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
   });
 });

@@ -57,16 +57,17 @@ describe("week 5: the MoE layer on the Workers", () => {
     });
   }
 
-  test("a control changed while the Workers run: that run is not shown", async () => {
+  // One rule for every Workers widget (issue 25 §3, web/ui/controls.js lockSettings): settings locked during a run.
+  test("while the Workers run the settings are locked", async () => {
     await choose(page, "Router", "2");
-    await page.evaluate((sel) => {   // the change lands in the same task as the click: before any Worker answers
+    const locked = await page.evaluate((sel) => {   // read in the same task as the click: before any Worker answers
       document.querySelector(`${sel} button`).click();
-      const router = document.querySelector(`${sel} select`);
-      router.value = "1";
-      router.dispatchEvent(new Event("change"));
+      return [...document.querySelectorAll(`${sel} .widget-controls select`)].map((s) => s.disabled);
     }, FIG);
+    assert.ok(locked.length >= 2 && locked.every(Boolean), `${locked}`);
     await page.waitForFunction((sel) => !document.querySelector(`${sel} button`).disabled, FIG, { timeout: 60000 });
-    assert.match(await page.locator(`${FIG} .widget-readout`).innerText(), /^The settings changed while the Workers ran/);
+    assert.equal(await page.locator(`${FIG} .widget-controls select:disabled`).count(), 0);
+    assert.doesNotMatch(await page.locator(`${FIG} .widget-readout`).innerText(), /changed while/);
     assert.deepEqual(problems, []);
   });
 

@@ -160,13 +160,15 @@ describe("week 6: elastic resize and compression on the Workers", () => {
     assert.deepEqual(problems, []);
   });
 
-  test("three leaving (5 does not divide 24): the Workers and the core both refuse, with the reason", async () => {
+  // Issue 25 §4.7: it used to run and end "Rank 0 threw at line 144: Error: …", an intended refusal read as a crash.
+  test("three leaving (5 does not divide 24): refused before the run, in words, with the core's reason", async () => {
     const fig = page.locator("[data-widget=elastic-live]");
     await fig.getByLabel("Leaving").selectOption("1,4,6");
     await runAndWait("[data-widget=elastic-live]", "Run on 8 Workers");
     const text = await fig.locator(".widget-readout").innerText();
-    assert.match(text, /a global batch of 24 rows cannot be cut into 5 equal shards/);
-    assert.match(text, /trainElastic refuses .*not divisible by 5 workers/);
+    assert.match(text, /^Not run: with ranks 1, 4 and 6 leaving, 5 Workers remain, and a global batch of 24 rows cannot be cut into 5 equal shards/);
+    assert.match(text, /trainElastic refuses this schedule too: .*not divisible by 5 workers/);
+    assert.doesNotMatch(text, /threw|line \d+|Error:/);
     assert.deepEqual(problems, []);
   });
 

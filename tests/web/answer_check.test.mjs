@@ -8,11 +8,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { formatAnswer, judgeAnswer } from "../../web/exercise/answer_check.js";
+import { formatAnswer, judgeAnswer, slipValues } from "../../web/exercise/answer_check.js";
+import labExercises from "../../lessons/lab/exercises.js";
 import { exerciseRng } from "../../web/exercise/random.js";
 import { formatNumber, formatSI } from "../../web/units.js";
 import week1 from "../../lessons/week1/exercises.js";
 import week2 from "../../lessons/week2/exercises.js";
+
+const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 
 const BYTES = { unit: "bytes", unitSymbol: "B", tolerance: { rel: 0.01 } };
 const SECONDS = { unit: "seconds", unitSymbol: "s", tolerance: { rel: 0.01 } };
@@ -95,24 +98,45 @@ test("no wrong answer from 10⁻⁷× to 10⁷× or 1% to 60% off is told the an
   assert.ok(judged > 1000, `${judged} wrong answers judged`);
 });
 
-test("the usual slips are named", () => {
-  // A percentage typed as a fraction: "3.23" for 3.23 %.
-  const percent = judgeAnswer("3.23", 0.0323, FRACTION);
-  assert.equal(percent.pass, false);
-  assert.match(percent.message, /did you type a percentage\?/);
-  assert.match(percent.message, /<code>0\.0323<\/code> or <code>3\.23%<\/code>/);
+// A slip's message names the mistake, never its factor: "1000× too small" or "half the expected value" is passed by
+// multiplying (issue 25 §4.3).
+const NAMES_A_FACTOR = /\d\s*×|10[⁶⁹]|twice|half the|\b(?:8|100|1000)\b|percentage of|3\.23|0\.0323/;
+
+test("the usual slips are named, without the factor they are off by", () => {
+  const says = (typed, want, exercise, named) => {
+    const { pass, message } = judgeAnswer(typed, want, exercise);
+    assert.equal(pass, false, typed);
+    assert.match(message, named, `${typed} for ${want}`);
+    assert.doesNotMatch(message, NAMES_A_FACTOR, `${typed} for ${want}: ${message}`);
+    return message;
+  };
+  // A percentage typed as a fraction: "3.23" for 3.23 % (the example in the message is not the learner's answer).
+  says("3.23", 0.0323, FRACTION, /^Your answer is too large: did you type a percentage\? .*<code>0\.5<\/code> or <code>50%<\/code>/);
   // A unit prefix: "62.5" (meaning kB) for 62 500 B; milliseconds typed as seconds; a speed-up from ms and s mixed.
-  assert.match(judgeAnswer("62.5", 62500, BYTES).message, /^Your answer is 1000× too small: a unit prefix slip .*reads a unit after your number/);
-  assert.match(judgeAnswer("39.7", 0.0397, SECONDS).message, /1000× too large: a unit prefix slip/);
-  assert.match(judgeAnswer("0.0000397", 39.7, SECONDS).message, /10⁶× too small: a unit prefix slip/);
-  assert.match(judgeAnswer("15000", 15, SPEEDUP).message, /1000× too large: .*Convert every input to seconds and bytes/);
+  says("62.5", 62500, BYTES, /^Your answer is too small: a unit prefix slip .*reads a unit after your number/);
+  says("39.7", 0.0397, SECONDS, /^Your answer is too large: a unit prefix slip/);
+  says("0.0000397", 39.7, SECONDS, /^Your answer is too small: a unit prefix slip/);
+  says("15000", 15, SPEEDUP, /^Your answer is too large: .*Convert every input to seconds and bytes/);
   // Bits vs bytes, in bytes and in a time computed from a bandwidth; not in a count.
-  assert.match(judgeAnswer("500000", 62500, BYTES).message, /^Your answer is 8× too large: bits vs bytes\?/);
-  assert.match(judgeAnswer("0.005", 0.04, SECONDS).message, /^Your answer is 8× too small: bits vs bytes\?/);
+  says("500000", 62500, BYTES, /^Your answer is too large: bits for bytes, or bytes for bits\?/);
+  says("0.005", 0.04, SECONDS, /^Your answer is too small: bits for bytes/);
   assert.doesNotMatch(judgeAnswer("136", 17, COUNT).message, /bits|8×/);
-  // A factor of 2, one too many or missing.
-  assert.match(judgeAnswer("8.34", 4.17, RATIO).message, /^Your answer is twice the expected value: .*factor of 2/);
-  assert.match(judgeAnswer("0.0198", 0.0397, SECONDS).message, /^Your answer is half the expected value: .*missing a factor of 2/);
+  // A factor of 2, one too many or missing: named as the likely slip (both directions, one phase of two).
+  says("8.34", 4.17, RATIO, /^Your answer is too large: is something in it counted again — both directions/);
+  says("0.0198", 0.0397, SECONDS, /^Your answer is too small: is one of a pair missing — one direction of two/);
+});
+
+test("a whole-number answer within 5% is not asked whether it rounded an intermediate value", () => {
+  const count = { ...COUNT, tolerance: { rel: 0.01 } };
+  for (const typed of ["172", "167", "174.5"]) {
+    const { pass, message } = judgeAnswer(typed, 170, count);
+    assert.equal(pass, false, typed);
+    assert.doesNotMatch(message, /did you round an intermediate value/, typed);
+    assert.match(message, /within 5% but outside the tolerance: this answer is a whole number — check where you round up or down/);
+  }
+  // A time or a ratio that happens to be whole is still a measured quantity: the rounding advice stays.
+  assert.match(judgeAnswer("40.5", 40, SECONDS).message, /did you round an intermediate value/);
+  assert.match(judgeAnswer("4.1", 4, SPEEDUP).message, /did you round an intermediate value/);
 });
 
 test("KiB for kB is named for an answer in bytes and only there", () => {
@@ -125,7 +149,7 @@ test("KiB for kB is named for an answer in bytes and only there", () => {
   assert.match(judgeAnswer("12.5 GiB/s", 12.5e9, RATE).message, kib);
   // Seconds (w6-young), a speed-up (w3-strong-64), a ratio, a fraction, a count (w5-optimal-m) 2.4% off: no KiB.
   for (const [exercise, want] of [[SECONDS, 663.9], [SPEEDUP, 12.07], [RATIO, 4.17], [FRACTION, 0.0323],
-    [{ ...COUNT, tolerance: { rel: 0.01 } }, 170]]) {
+    [{ ...COUNT, tolerance: { rel: 0.01 } }, 170.5]]) {
     for (const f of [1.024, 1 / 1.024]) {
       const { pass, message } = judgeAnswer(String(want * f), want, exercise);
       assert.equal(pass, false);
@@ -134,6 +158,51 @@ test("KiB for kB is named for an answer in bytes and only there", () => {
     }
   }
 });
+
+// Every numeric exercise that declares its likely slips (slips: [{ name, value(params, core), explain }]), over many
+// learners' seeds: each slip's value fails (it is a wrong answer, proven like wrongAnswer), and typed as the learner
+// would type it, it is told its own explanation — which states neither the answer nor the slip's value.
+const allWeeks = await Promise.all([1, 2, 3, 4, 5, 6].map((w) => import(`../../lessons/week${w}/exercises.js`)))
+  .then((mods) => [...mods.flatMap((m) => m.default), ...labExercises]);
+const withSlips = allWeeks.filter((e) => e.slips);
+test("numeric exercises declare their likely slips (at least w1-iron-law, w2-ring-time, w2-busbw, w6-young)", () => {
+  for (const id of ["w1-iron-law", "w1-predict-sim", "w2-ring-time", "w2-pipeline", "w2-busbw", "w6-young"]) {
+    assert.ok(withSlips.some((e) => e.id === id), id);
+  }
+});
+for (const exercise of withSlips) {
+  test(`${exercise.id}: every declared slip fails and is told its own explanation, not the answer`, () => {
+    assert.ok(exercise.kind === "numeric" || exercise.kind === "predict", exercise.kind);
+    const names = exercise.slips.map((s) => s.name);
+    assert.equal(new Set(names).size, names.length, "slip names are unique");
+    for (const slip of exercise.slips) {
+      assert.ok(typeof slip.name === "string" && slip.name.length > 3, "a slip has a name");
+      assert.equal(typeof slip.value, "function", slip.name);
+    }
+    let named = 0;
+    for (let seed = 0; seed < 40; seed++) {
+      const params = exercise.params ? exercise.params(exerciseRng(`slip-${seed}`, exercise.id)) : {};
+      const want = exercise.answer(params, core);
+      for (const { name, value, explain } of slipValues(exercise, params, core)) {
+        const where = `${exercise.id} ${name} ${JSON.stringify(params)}`;
+        assert.ok(typeof explain === "string" && explain.length > 30, `${where}: explain`);
+        assert.ok(Number.isFinite(value), `${where}: value ${value}`);
+        const symbol = exercise.unitSymbol ?? "";
+        const typed = symbol === "" || symbol === "×" ? String(value) : formatSI(value, symbol, { digits: 6 });
+        const { pass, message } = judgeAnswer(typed, want, exercise, { params, core });
+        assert.equal(pass, false, `${where}: the slip passes`);
+        // Without the learner's parameters the box cannot know the slip; with them it names it.
+        assert.ok(message.endsWith(explain), `${where}: ${message}`);
+        assert.match(message, value > want ? /^Your answer is too large\. / : /^Your answer is too small\. /);
+        for (const shown of [formatAnswer(want, exercise), formatNumber(want), formatAnswer(value, exercise)]) {
+          assert.ok(!message.includes(shown), `${where}: the message shows ${shown}`);
+        }
+        named += 1;
+      }
+    }
+    assert.ok(named >= 40 * exercise.slips.length);
+  });
+}
 
 test("text that is not a quantity the box reads is refused with an example, not judged", () => {
   const wrongUnit = judgeAnswer("5 ms", 62500, BYTES);
@@ -148,6 +217,15 @@ test("text that is not a quantity the box reads is refused with an example, not 
   assert.doesNotMatch(html, /<img/);
 });
 
+test("w6-young reads the interval in any time unit: 37.95 min and 0.632 h pass (issue 25 §4.8)", () => {
+  const young = allWeeks.find((e) => e.id === "w6-young");
+  const params = { checkpoint: 60, mtbfHours: 12 };
+  const want = young.answer(params, core);
+  for (const typed of ["37.95 min", "0.632 h", "2.28 ks", "2277 s", "0.02635 days"]) {
+    assert.equal(judgeAnswer(typed, want, young, { params, core }).pass, true, typed);
+  }
+});
+
 test("formatAnswer writes each kind of answer the way its exercise asks for it", () => {
   assert.equal(formatAnswer(0.0397, SECONDS), "39.7 ms");
   assert.equal(formatAnswer(1 / 15, FRACTION), "0.0667 (6.67%)");
@@ -157,7 +235,6 @@ test("formatAnswer writes each kind of answer the way its exercise asks for it",
 
 // Every numeric exercise of Weeks 1 and 2, over several learners' seeds: the core's answer typed with an SI prefix
 // (and, for bytes, with a binary one) passes; a 4× and a 20× slip fail with their class, not the answer.
-const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 for (const exercise of [...week1, ...week2].filter((e) => e.kind === "numeric" || e.kind === "predict")) {
   test(`${exercise.id}: the answer passes written as a learner would write it`, () => {
     for (const seed of ["a", "b", "c", "d"]) {

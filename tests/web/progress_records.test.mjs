@@ -29,6 +29,32 @@ function storeWith(exercises, seed = 4242) {
 
 const backupsIn = (storage) => storage.keys().filter((k) => k.startsWith(BACKUP_PREFIX));
 
+// Issue 25 §4.1: a seed that is not a seed is a bad record: backed up, replaced once by a new seed that is saved (so
+// the exercises' numbers do not change on every load), answers typed for the old numbers cleared, solved kept.
+for (const junk of ["junk", 0, 2.5, -3, 2 ** 31, null]) {
+  test(`a stored seed of ${JSON.stringify(junk)} is replaced once, saved, backed up and reported`, () => {
+    const storage = storeWith({ "w4-servers": good({ answer: "16" }) }, junk);
+    const before = storage.getItem(STORAGE_KEY);
+    const p = new Progress(storage);
+    assert.ok(Number.isInteger(p.seed) && p.seed > 0 && p.seed < 2 ** 31, String(p.seed));
+    assert.equal(p.notices.length, 1);
+    assert.match(p.notices[0].text, /had no usable seed \(the seed must be a whole number from 1 to 2147483647, not /);
+    const [key] = backupsIn(storage);
+    assert.equal(storage.getItem(key), before);
+    assert.ok(p.notices[0].text.includes(key));
+    const saved = JSON.parse(storage.getItem(STORAGE_KEY));
+    assert.equal(saved.seed, p.seed, "the new seed is saved");
+    assert.equal(saved.exercises["w4-servers"].solved, true);
+    assert.equal(saved.exercises["w4-servers"].answer, null);
+    for (let i = 0; i < 2; i++) {
+      const again = new Progress(storage);
+      assert.equal(again.seed, p.seed, "the same seed on every later load");
+      assert.equal(again.notices.length, 0);
+    }
+    assert.equal(backupsIn(storage).length, 1);
+  });
+}
+
 for (const [bad, problem] of [[{ solved: "yes" }, /solved must be true or false/], [{ code: 123 }, /code must be text/],
   [{ attempts: -1 }, /attempts must be a whole number/]]) {
   test(`one record with ${JSON.stringify(bad)} is dropped and named; every other record is kept`, () => {

@@ -37,69 +37,107 @@ export function formatAnswer(value, { unit = "", unitSymbol = "" } = {}) {
 }
 
 // Why a wrong answer is wrong, without giving the answer away. A message never states the expected value or the
-// factor by which the learner is off: "32 000 000× too small" (or "off by 60%") would let any numeric exercise be
-// passed on the second try with no formula. It names a slip when the answer is that slip's exact factor off (the
-// factor is the mistake: a unit prefix, bits for bytes, KiB for kB), and otherwise gives a direction and a coarse
-// class only.
-function diagnose(got, want, exercise) {
+// factor by which the learner is off: "32 000 000× too small", "half the expected value" or "8× too large" would let
+// any numeric exercise be passed on the second try by multiplying, with no formula. It names the likely slip instead:
+// first the exercise's own `slips` (a value computed the way the mistake computes it, and what the mistake is), then
+// the slips any answer can make when it is exactly their factor off (a unit prefix, bits for bytes, KiB for kB, a
+// percentage for a fraction, a factor of 2), and otherwise a direction and a coarse class only.
+function diagnose(got, want, exercise, slipValues) {
   if (want === 0) return `Your answer is too ${got > 0 ? "large" : "small"}: check the formula.`;
   const ratio = got / want;
   if (!(ratio > 0)) return `Your answer has the wrong sign: the answer is ${want < 0 ? "negative" : "positive"}.`;
-  return namedSlip(ratio, got, exercise) ?? coarseMiss(ratio);
+  return declaredSlip(got, ratio, exercise, slipValues) ?? namedSlip(ratio, exercise) ?? coarseMiss(ratio, want, exercise);
+}
+
+const wayOf = (ratio) => (ratio > 1 ? "too large" : "too small");
+
+/**
+ * The values of an exercise's declared slips for these parameters: [{ name, value, explain }] (explain as HTML).
+ * An exercise lists them as `slips: [{ name, value(params, core), explain }]`, `explain` a string or (params) => string.
+ */
+export function slipValues(exercise, params, core) {
+  return (exercise.slips ?? []).map((slip) => ({
+    name: slip.name,
+    value: slip.value(params, core),
+    explain: typeof slip.explain === "function" ? slip.explain(params) : slip.explain,
+  }));
+}
+
+// The declared slip the answer equals (within the exercise's own tolerance around the slip's value), in words.
+function declaredSlip(got, ratio, exercise, slips) {
+  if (!slips) return undefined;
+  const tolerance = exercise.tolerance ?? { rel: 0.01 };
+  const slip = slips.find((s) => Number.isFinite(s.value) && withinTolerance(got, s.value, tolerance));
+  return slip && `Your answer is ${wayOf(ratio)}. ${slip.explain}`;
 }
 
 // A unit prefix slip (ms for s, kB for B) is a factor of 10³ⁿ in any answer. KiB for kB (2.4%, or 4.9% and 7.4% for
 // MiB and GiB) is a slip only in bytes and bytes per second; bits for bytes also in a time computed from a bandwidth.
 const inBytes = ({ unitSymbol }) => unitSymbol === "B" || unitSymbol === "B/s";
 const BITS_OR_BYTES = ["B", "B/s", "s"];
-const PREFIX_FACTORS = [[1e3, "1000×"], [1e6, "10⁶×"], [1e9, "10⁹×"]];
+const PREFIX_FACTORS = [1e3, 1e6, 1e9];
 
 // The slip whose factor `ratio` is (to 2%; to 1% for the small binary-prefix factors), in words, or undefined.
-function namedSlip(ratio, got, exercise) {
+function namedSlip(ratio, exercise) {
   const near = (r, within = 0.02) => Math.abs(ratio / r - 1) < within;
-  const way = (r) => (r > 1 ? "too large" : "too small");
+  const way = wayOf(ratio);
   if (exercise.unit === "fraction" && near(100)) {
-    return `Your answer is 100× too large: did you type a percentage? A fraction of ${formatPercent(got / 100)} ` +
-      `is written <code>${formatNumber(got / 100)}</code> or <code>${formatNumber(got)}%</code>.`;
+    return `Your answer is too large: did you type a percentage? This box reads a fraction as a plain number ` +
+      "or with a % sign (a half is <code>0.5</code> or <code>50%</code>).";
   }
-  for (const [r, times] of PREFIX_FACTORS) {
-    for (const f of [r, 1 / r]) {
-      if (!near(f)) continue;
-      const fix = exercise.unitSymbol && exercise.unitSymbol !== "×"
-        ? "Check each input's unit; the box also reads a unit after your number."
-        : "Convert every input to seconds and bytes before combining them.";
-      return `Your answer is ${times} ${way(f)}: a unit prefix slip (ms for s, kB for B)? ${fix}`;
-    }
+  if (PREFIX_FACTORS.some((r) => near(r) || near(1 / r))) {
+    const fix = exercise.unitSymbol && exercise.unitSymbol !== "×"
+      ? "Check each input's unit; the box also reads a unit after your number."
+      : "Convert every input to seconds and bytes before combining them.";
+    return `Your answer is ${way}: a unit prefix slip (ms for s, kB for B, µs for ms)? ${fix}`;
   }
   if (inBytes(exercise) && [1.024, 1.024 ** 2, 1.024 ** 3].some((f) => near(f, 0.01) || near(1 / f, 0.01))) {
-    return `Your answer is a little ${way(ratio)}, as if binary and decimal prefixes were mixed: this course's ` +
+    return `Your answer is a little ${way}, as if binary and decimal prefixes were mixed: this course's ` +
       "kB, MB and GB are powers of ten (1 kB = 1000 B); write KiB, MiB or GiB for powers of 1024.";
   }
   if (BITS_OR_BYTES.includes(exercise.unitSymbol) && (near(8) || near(1 / 8))) {
-    return `Your answer is 8× ${way(ratio)}: bits vs bytes? A byte is 8 bits, so a 100 Gb/s link moves 12.5 GB/s.`;
+    return `Your answer is ${way}: bits for bytes, or bytes for bits? Link speeds are quoted in bits per second ` +
+      "(Gb/s), sizes and this course's bandwidths in bytes (GB/s): check which each input is.";
   }
-  if (near(2)) return "Your answer is twice the expected value: is a factor of 2 in your formula one too many?";
-  if (near(0.5)) return "Your answer is half the expected value: is your formula missing a factor of 2?";
+  if (near(2)) {
+    return "Your answer is too large: is something in it counted again — both directions where one was meant, a " +
+      "send and its receive, a sum where a mean belongs?";
+  }
+  if (near(0.5)) {
+    return "Your answer is too small: is one of a pair missing — one direction of two, one phase of two (a " +
+      "reduce-scatter without its all-gather, a forward without its backward), or a factor in a formula?";
+  }
   return undefined;
 }
 
 // Direction and a coarse class: more than 10× off, 2–10× off, within 2×, within 5% (but outside the tolerance).
-function coarseMiss(ratio) {
-  const way = ratio > 1 ? "too large" : "too small", factor = Math.max(ratio, 1 / ratio);
+// A whole-number answer (a count: micro-batches, shards, steps) within 5% was not rounded off along the way: it is
+// counted differently.
+function coarseMiss(ratio, want, exercise) {
+  const way = wayOf(ratio), factor = Math.max(ratio, 1 / ratio);
   if (factor > 10) {
     return `Your answer is ${way}, by more than a factor of 10: check the formula and the unit of each quantity.`;
   }
   if (factor >= 2) return `Your answer is ${way}, by a factor between 2 and 10: is a term or a factor missing or extra?`;
   if (Math.abs(ratio - 1) > 0.05) return `Your answer is close but ${way} (within a factor of 2): check each term.`;
+  if (isCount(want, exercise)) {
+    return `Your answer is ${way}, within 5% but outside the tolerance: this answer is a whole number — check where ` +
+      "you round up or down (a ceiling or a floor) and whether each end of a range is counted.";
+  }
   return `Your answer is ${way}, within 5% but outside the tolerance: did you round an intermediate value? ` +
     "Keep every digit until the end.";
 }
 
+// A count (micro-batches, shards, rows): a whole-number answer with no unit symbol that is not a fraction or a ratio.
+const isCount = (want, { unit, unitSymbol = "" }) =>
+  Number.isInteger(want) && unitSymbol === "" && unit !== "fraction" && unit !== "ratio";
+
 /**
- * Judges the text a learner typed against the core's answer `want` for `exercise` ({ tolerance, unit, unitSymbol }).
+ * Judges the text a learner typed against the core's answer `want` for `exercise` ({ tolerance, unit, unitSymbol,
+ * slips }). `given` ({ params, core }) lets the exercise's declared slips be computed for the learner's parameters.
  * Returns { pass, value, message }: value is NaN (and pass false) when the text is not a quantity the box accepts.
  */
-export function judgeAnswer(text, want, exercise) {
+export function judgeAnswer(text, want, exercise, given = null) {
   const symbol = exercise.unitSymbol ?? "";
   const read = readQuantity(text);
   if (!Number.isFinite(read.value)) {
@@ -115,6 +153,6 @@ export function judgeAnswer(text, want, exercise) {
   const pass = withinTolerance(got, want, exercise.tolerance ?? { rel: 0.01 });
   return { pass, value: got, message: pass
     ? `${formatAnswer(got, exercise)} matches the core's ${formatAnswer(want, exercise)}.`
-    : diagnose(got, want, exercise) };
+    : diagnose(got, want, exercise, given && slipValues(exercise, given.params, given.core)) };
 }
 

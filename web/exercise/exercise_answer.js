@@ -46,7 +46,7 @@ function mountNumeric(ctx) {
   const expected = () => exercise.answer(params, core);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    const { pass, value, message } = judgeAnswer(input.value, expected(), exercise);
+    const { pass, value, message } = judgeAnswer(input.value, expected(), exercise, { params, core });
     // Text that is not a quantity this box accepts is not an attempt: say what to type instead.
     if (!Number.isFinite(value)) { ctx.setVerdict(false, message); return; }
     ctx.attempt(pass, { answer: input.value });

@@ -151,6 +151,7 @@ export class Progress {
     } catch (err) {
       return this.#recover(raw, err);
     }
+    if (read.seedProblem) return this.#replaceSeed(raw, read);
     if (read.dropped.length) return this.#dropRecords(raw, read);
     if (read.migrated) { this.data = read.data; this.#save(); }
     return read.data;
@@ -180,6 +181,21 @@ export class Progress {
       + `${dropped.length === 1 ? "was" : "were"} removed: `
       + `${describeDropped(dropped)}. Everything else is kept. What was saved before is backed up as ${key}; `
       + "the course page lists the backup to restore or download." });
+    return data;
+  }
+
+  // A seed that is not a seed: the new one drawn by readProgress is saved once (after backing up the text as it
+  // was), so the exercises' numbers change once, with a notice, and not again on every reload.
+  #replaceSeed(raw, { data, dropped, seedProblem }) {
+    const also = dropped.length ? ` The saved progress of ${describeDropped(dropped)} could not be read either and was removed.` : "";
+    const key = this.#backUp(raw, `Your saved progress has a bad seed (${seedProblem})`);
+    if (!key) return data;
+    this.data = data;
+    this.#save();
+    this.notices.push({ level: "warn", text: `Your saved progress had no usable seed (${seedProblem}), so a new one `
+      + "was drawn and saved: the numbers in numeric exercises are new, and answers typed for the old numbers were "
+      + `cleared (solved exercises stay solved).${also} What was saved before is backed up as ${key}; the course `
+      + "page lists the backup to restore or download." });
     return data;
   }
 

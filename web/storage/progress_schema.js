@@ -10,8 +10,11 @@
 // Older schemas are upgraded one step at a time by MIGRATIONS[v] (v → v+1).
 //
 // Reading is per record: one exercise record that is not of this shape (`solved: "yes"`, `code: 123`) is
-// dropped and reported — { id, problem } in `dropped` — while every other record is kept. Only text that is
-// not a progress store at all (not JSON, no schema, a newer schema, no exercises) is refused as a whole.
+// dropped and reported — { id, problem } in `dropped` — while every other record is kept. A `seed` that is not a
+// seed ("junk", 0, 2.5) is a bad record too: a new seed is drawn and reported as `seedProblem`, so that it is saved
+// once (with a backup and a notice) rather than drawn afresh on every load, which would change every exercise's
+// numbers each time. The answers typed for the old numbers are cleared with it (solved stays solved). Only text
+// that is not a progress store at all (not JSON, no schema, a newer schema, no exercises) is refused as a whole.
 
 export const SCHEMA_VERSION = 2;
 
@@ -36,14 +39,14 @@ export const MIGRATIONS = {
 };
 
 /**
- * Read stored or exported progress text. Returns { data, dropped: [{ id, problem }], migrated }; throws a
- * readable Error if the text is not a dsml progress store at all.
+ * Read stored or exported progress text. Returns { data, dropped: [{ id, problem }], seedProblem, migrated };
+ * throws a readable Error if the text is not a dsml progress store at all.
  */
 export function readProgress(text) {
   let parsed;
   try { parsed = JSON.parse(text); } catch { throw new Error("the saved text is not valid JSON"); }
-  const { data, dropped } = upgrade(parsed);
-  return { data, dropped, migrated: storedSchema(parsed) !== SCHEMA_VERSION };
+  const { data, dropped, seedProblem } = upgrade(parsed);
+  return { data, dropped, seedProblem, migrated: storedSchema(parsed) !== SCHEMA_VERSION };
 }
 
 /** Like readProgress, for an already parsed object. */
@@ -77,7 +80,16 @@ function validate(data) {
     if (problem) dropped.push({ id, problem });
     else exercises[id] = full;
   }
-  return { data: { schema: SCHEMA_VERSION, seed: isSeed(data.seed) ? data.seed : newSeed(), exercises }, dropped };
+  if (isSeed(data.seed)) return { data: { schema: SCHEMA_VERSION, seed: data.seed, exercises }, dropped, seedProblem: null };
+  // Every exercise's parameters change with the seed: an answer typed for the old numbers no longer applies.
+  for (const rec of Object.values(exercises)) rec.answer = null;
+  return { data: { schema: SCHEMA_VERSION, seed: newSeed(), exercises }, dropped, seedProblem: seedProblem(data.seed) };
+}
+
+// Why a stored seed cannot be used, in words.
+function seedProblem(value) {
+  const shown = JSON.stringify(value) ?? String(value);
+  return `the seed must be a whole number from 1 to 2147483647, not ${shown.length > 24 ? `${shown.slice(0, 24)}…` : shown}`;
 }
 
 /** What is wrong with a full record, in words, or null. */

@@ -87,6 +87,15 @@ export function controlRow(figure, ...controls) {
   return row;
 }
 
+/**
+ * Locks (true) or unlocks (false) a widget's settings — every select and input of its control rows — while a run of
+ * it is in flight. One rule for every widget that runs on the Workers: the settings cannot change under a run, so
+ * what the widget shows always belongs to the settings shown. Its buttons (Run, Stop) are the widget's own business.
+ */
+export function lockSettings(figure, locked) {
+  for (const el of figure.querySelectorAll(".widget-controls select, .widget-controls input")) el.disabled = locked;
+}
+
 // A paragraph that screen readers announce when it changes.
 export function readout(figure, className = "widget-readout") {
   const p = document.createElement("p");

@@ -89,14 +89,36 @@ function letterRuns(spans, tEnd) {
   return runs;
 }
 
-/** Per-kind totals in seconds of one row (busiest row first if asked). */
+/**
+ * Per-kind busy time in seconds of one row: the length of the union of its spans of that kind, so spans in flight
+ * together (a DDP's bucket all-reduces on one link) are counted once, as the time the row was busy with them.
+ */
 export function phaseTotals(spans, row) {
+  const byKind = {};
+  for (const s of spans) if (s.rank === row) (byKind[KIND_OF[s.kind] ?? s.kind] ??= []).push(s);
   const out = {};
-  for (const s of spans) if (s.rank === row) {
-    const k = KIND_OF[s.kind] ?? s.kind;
-    out[k] = (out[k] ?? 0) + Math.max(0, s.end - s.start);
+  for (const [k, list] of Object.entries(byKind)) {
+    let total = 0, reach = -Infinity;
+    for (const s of list.sort((a, b) => a.start - b.start)) {
+      const from = Math.max(s.start, reach);
+      if (s.end > from) total += s.end - from;
+      reach = Math.max(reach, s.end);
+    }
+    out[k] = total;
   }
   return out;
+}
+
+// The title in lines that fit `width` (about 7 px a character at its 12 px): a narrow screen wraps, never cuts.
+function titleLines(title, width) {
+  const max = Math.max(12, Math.floor((width - 8) / 7));
+  const lines = [];
+  for (const word of title.split(" ")) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= max) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines;
 }
 
 export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank ${r}`, title, fillIdle = true, note } = {}) {
@@ -117,7 +139,8 @@ export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank 
   }
   const width = Math.max(280, container.clientWidth || 640);   // narrower boxes scroll sideways
   const rowH = rows <= 8 ? 26 : rows <= 16 ? 18 : 10;
-  const left = 70, right = 14, top = (title ? 22 : 0) + 8, plotW = width - left - right;
+  const heading = title ? titleLines(title, width) : [];
+  const left = 70, right = 14, top = heading.length * 18 + (title ? 4 : 0) + 8, plotW = width - left - right;
   // Legend items flow left to right and wrap (about 7 px per character at 12 px).
   const short = width < 420;
   const legend = [];
@@ -152,7 +175,7 @@ export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank 
     pattern(`${id}-idle`, "idle", [node("path", { class: "ph-ink-idle", d: "M0,0 l6,6 M6,0 l-6,6" })]));
   svg.append(defs);
   const fill = (k, op) => (k === "compute" ? { "fill-opacity": opEntry(op ?? "F")[2] } : { fill: `url(#${id}-${k})` });
-  if (title) svg.append(node("text", { class: "ph-title", x: 4, y: 15 }, title));
+  heading.forEach((line, i) => svg.append(node("text", { class: "ph-title", x: 4, y: 15 + 18 * i }, line)));
 
   for (let r = 0; r < rows; r++) {
     const y = top + r * rowH;
@@ -206,9 +229,15 @@ export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank 
   const summary = document.createElement("p");
   summary.className = "timeline-summary";
   summary.id = `${id}-summary`;
-  const totals = phaseTotals(all, 0);
-  summary.textContent = `${note ? `${note} ` : ""}The step takes ${formatSeconds(tEnd)}. ${rowLabel(0)}: ` +
-    PHASE_KINDS.filter(([k]) => totals[k] > 0).map(([k, name]) => `${name.replace(/ \(.*\)/, "")} ${formatSeconds(totals[k])}`).join(", ") + ".";
+  // Every row's totals (the GPU's compute and the link's all-reduce alike); past four rows the first and the table.
+  const rowText = (r) => {
+    const totals = phaseTotals(all, r);
+    return `${rowLabel(r)}: ` + PHASE_KINDS.filter(([k]) => totals[k] > 0)
+      .map(([k, name]) => `${name.replace(/ \(.*\)/, "")} ${formatSeconds(totals[k])}`).join(", ");
+  };
+  const listed = rows <= 4 ? Array.from({ length: rows }, (_, r) => rowText(r)).join("; ")
+    : `${rowText(0)} (every row in the table below)`;
+  summary.textContent = `${note ? `${note} ` : ""}The step takes ${formatSeconds(tEnd)}. ${listed}.`;
   const details = document.createElement("details");
   details.className = "timeline-data";
   const sum = document.createElement("summary");

@@ -136,7 +136,7 @@ export function mountTrainPanel(figure, core, clusters) {
       if (layout.experts) parts.moves.querySelector(".moves-summary")?.after(expertNote(cfg, layout));
       train.disabled = false;
       stepper.setDisabled(false);
-      status.textContent = `${ranks} Worker${ranks > 1 ? "s" : ""}, each holding its part of a ` +
+      status.textContent = `${ranks} Worker${ranks > 1 ? "s" : ""}, each holding its part of ` +
         `${withArticle(`${cfg.model.layers}-block model`)}${layout.experts ? ` with ${Math.floor(cfg.model.layers / 2)} MoE blocks of ${layout.experts} experts` : ""} ` +
         `(Ψ = ${plural(modelTensors(cfg, layout).reduce((n, t) => n + t.length, 0), "parameter")}). Press Train.`;
       return cfg;
@@ -182,6 +182,8 @@ export function mountTrainPanel(figure, core, clusters) {
         { label: `${ranks} Workers`, data: live.points, points: true },
       ] });
       draw();
+      // The chart's text (also the canvas's screen-reader description) speaks of this run from its start.
+      describeChart(figure, `Training on ${plural(ranks, "Worker")}: the Workers' loss is drawn as each step ends.`);
       progress.max = cfg.steps;
       progress.value = 0;
       let started = null, frame = 0, done = 0;
@@ -216,6 +218,7 @@ export function mountTrainPanel(figure, core, clusters) {
       cancelAnimationFrame(frame);   // a pending progress frame must not overwrite the report
       draw();
       if (result.status !== "ok") {
+        describeChart(figure, partialSummary(live.points, cfg.steps, result.status));
         status.innerHTML = result.status === "stopped"
           ? `Stopped after ${done} of ${cfg.steps} steps. Press Train to start again.` : describeFailure(result);
         return;
@@ -234,6 +237,15 @@ export function mountTrainPanel(figure, core, clusters) {
       stopper = null;
       lock(false);
     }
+  }
+
+  // What the chart shows of a run that did not finish: the steps it drew, not an earlier run's curve.
+  function partialSummary(points, steps, status) {
+    const how = status === "stopped" ? "Stopped" : "Ended";
+    if (!points.length) return `${how} before the first of ${plural(steps, "step")} ended: no loss to draw.`;
+    const last = points.reduce((a, p) => (p.x > a.x ? p : a));
+    return `${how} after ${points.length} of ${plural(steps, "step")}: the Workers' loss went from ` +
+      `${formatNumber(points.find((p) => p.x === 0)?.y ?? points[0].y)} to ${formatNumber(last.y)}.`;
   }
 
   function report(cfg, layout, result, ref, seconds) {

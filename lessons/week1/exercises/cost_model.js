@@ -87,6 +87,14 @@ export const ironLaw = {
   unitSymbol: "s",
   // No overlap: C + M.
   wrongAnswer: (p, core) => p.computeMs * 1e-3 + core.messageTime(p.alphaUs * US, 1 / (p.bwGBs * GBS), p.gradMB * 1e6),
+  slips: [
+    { name: "no overlap",
+      value: (p, core) => p.computeMs * 1e-3 + core.messageTime(p.alphaUs * US, 1 / (p.bwGBs * GBS), p.gradMB * 1e6),
+      explain: "It matches the step without overlap, compute and then communication: overlapped, the two run side by side." },
+    { name: "the shorter of the two",
+      value: (p, core) => Math.min(p.computeMs * 1e-3, core.messageTime(p.alphaUs * US, 1 / (p.bwGBs * GBS), p.gradMB * 1e6)),
+      explain: "It matches the shorter of compute and communication: overlapped, the step lasts as long as the longer one." },
+  ],
   hints: [
     "First the communication time M = α + β·G. Convert: G in bytes, β = 1 / bandwidth in s/B.",
     "With perfect overlap the two proceed side by side, so the step lasts as long as the longer of them.",
@@ -132,6 +140,11 @@ export const predictSim = {
   unitSymbol: "s",
   // "The messages travel in parallel": one message time.
   wrongAnswer: (p, core) => core.messageTime(p.alphaUs * US, 1 / (p.bwGBs * GBS), p.bytes),
+  slips: [
+    { name: "messages in parallel", value: (p, core) => core.messageTime(p.alphaUs * US, 1 / (p.bwGBs * GBS), p.bytes),
+      explain: "It matches one message's time, as if the root's messages travelled side by side: a single-port link " +
+        "carries one message at a time." },
+  ],
   hints: [
     "One message costs T(n) = α + β·n. Compute it first.",
     "How many messages must pass through rank 0's link? Can two of them share it at the same time?",

@@ -29,6 +29,15 @@ export const ringTime = {
   unitSymbol: "s",
   // Only the reduce-scatter half: (p − 1)α + ((p − 1)/p)·nβ.
   wrongAnswer: (p, core) => core.collectiveCost("reduce-scatter", "ring", { ranks: p.ranks, bytes: p.sizeMB * 1e6, ...net(p) }),
+  slips: [
+    { name: "one phase of two",
+      value: (p, core) => core.collectiveCost("reduce-scatter", "ring", { ranks: p.ranks, bytes: p.sizeMB * 1e6, ...net(p) }),
+      explain: "It matches the time of one phase of the ring: an all-reduce is a reduce-scatter <em>and then</em> an " +
+        "all-gather, each p − 1 steps long." },
+    { name: "the whole vector every step",
+      value: (p, core) => core.messagesTime(p.alphaUs * US, 1 / (p.bwGBs * GBS), 2 * (p.ranks - 1), p.sizeMB * 1e6),
+      explain: "It matches a ring whose every step passes the whole vector: in a ring step each rank sends one chunk, n/p bytes." },
+  ],
   hints: [
     "Ring all-reduce is a reduce-scatter followed by an all-gather, each p − 1 steps long.",
     "In every step each rank sends one chunk of n/p bytes to its neighbour, all ranks at once: a step costs α + β·n/p.",
@@ -96,6 +105,16 @@ export const pipelinedBroadcast = {
   unitSymbol: "s",
   // No pipelining: the whole message hops p − 1 times.
   wrongAnswer: (p, core) => core.messagesTime(p.alphaUs * US, 1 / (p.bwGBs * GBS), p.ranks - 1, p.sizeMB * 1e6),
+  slips: [
+    { name: "no pipelining",
+      value: (p, core) => core.messagesTime(p.alphaUs * US, 1 / (p.bwGBs * GBS), p.ranks - 1, p.sizeMB * 1e6),
+      explain: "It matches the chain without segments: the whole message hopping from rank to rank. With k segments a " +
+        "rank forwards the first while it receives the next." },
+    { name: "every segment over every hop",
+      value: (p, core) => core.messagesTime(p.alphaUs * US, 1 / (p.bwGBs * GBS), (p.ranks - 1) * p.segments, (p.sizeMB * 1e6) / p.segments),
+      explain: "It counts every segment on every hop one after another: the hops work at the same time, so after " +
+        "the first segment arrives at the last rank, one more arrives every step." },
+  ],
   hints: [
     "One segment of n/k bytes takes α + β·n/k per hop. Think in steps of that length.",
     "The first segment reaches the last rank after p − 1 steps. After that, one more segment arrives every step.",
@@ -135,6 +154,14 @@ export const busBandwidth = {
   unitSymbol: "B/s",
   // The algorithm bandwidth S/t, without the correction factor.
   wrongAnswer: (p) => (p.sizeMB * 1e6) / p.seconds,
+  slips: [
+    { name: "the algorithm bandwidth", value: (p) => (p.sizeMB * 1e6) / p.seconds,
+      explain: "It matches the algorithm bandwidth S/t: the bus bandwidth counts the bytes that cross each rank's link." },
+    { name: "another collective's factor",
+      value: (p) => (p.sizeMB * 1e6) / p.seconds * (p.collective === "all-reduce" ? BUS_FACTOR["all-gather"] : BUS_FACTOR["all-reduce"])(p.ranks),
+      explain: "It uses the factor of another collective: in an all-reduce the bytes cross each link twice " +
+        "(reduce-scatter, then all-gather); in an all-gather or a reduce-scatter once." },
+  ],
   hints: [
     "First the algorithm bandwidth: algbw = S/t, in bytes per second.",
     "The bus bandwidth multiplies it by the fraction of S that crosses each rank's link in a bandwidth-optimal algorithm.",

@@ -4,7 +4,7 @@
 // against one device, and draws the bucketed run's last step per Worker on two lanes: compute (the core's
 // kernels) and communication (each bucket's all-reduce from launch to completion). "Sweep" measures the bucketed
 // step time against bucket size. Wall-clock times on the learner's machine: Workers share its cores.
-import { button, chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { button, chartBox, controlRow, lockSettings, readout, select, slider } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatBytes, formatSeconds, plural } from "../../../web/units.js";
@@ -51,8 +51,9 @@ export function mountDdpWorkers(figure, core, clusters) {
     if (busy) return;
     busy = true;
     measure.disabled = sweep.disabled = true;
+    lockSettings(figure, true);
     try { await work(); } catch (err) { status.textContent = `The run could not start: ${err.message}`; }
-    finally { busy = false; measure.disabled = sweep.disabled = false; }
+    finally { busy = false; measure.disabled = sweep.disabled = false; lockSettings(figure, false); }
   }
 
   // One run: its median step time (steps 2 … end: the first ones warm up), all-reduces per step, equality.

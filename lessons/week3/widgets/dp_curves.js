@@ -2,7 +2,7 @@
 // Workers (or one P of the learner's choice), the same model and global batch each time; every run's loss curve
 // over the single-device one (core.trainSingle), and a report of how far each run's parameters are from one device
 // and how many steps per second it made. Runs one after another, so their speeds are comparable; Stop ends them.
-import { button, chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { button, chartBox, controlRow, lockSettings, readout, select } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatNumber, plural } from "../../../web/units.js";
@@ -48,6 +48,7 @@ export function mountDpCurves(figure, core, clusters) {
     if (stopper) return;
     stopper = new AbortController();
     for (const b of [all, one]) b.disabled = true;
+    lockSettings(figure, true);
     stop.hidden = false;
     try {
       await singleReady;   // (before any run starts, so it does not share the CPU with the Workers being timed)
@@ -87,6 +88,7 @@ export function mountDpCurves(figure, core, clusters) {
     } finally {
       stopper = null;
       for (const b of [all, one]) b.disabled = false;
+      lockSettings(figure, false);
       stop.hidden = true;
     }
   }

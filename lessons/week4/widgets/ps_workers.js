@@ -3,7 +3,7 @@
 // workers, next to the simulator (core.trainParamServer) on the same speed model. Every run is replayed from its
 // own record (ps_program.js replayRun) and must end exactly at the shard's θ. The Workers' staleness is real: two
 // runs of the same settings apply the updates in different orders; the simulator's is the same every time.
-import { button, chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { button, chartBox, controlRow, lockSettings, readout, select } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatNumber, formatSeconds, plural } from "../../../web/units.js";
@@ -48,17 +48,13 @@ export function mountPsWorkers(figure, core, clusters) {
     if (busy) return;
     busy = true;
     run.disabled = true;
+    lockSettings(figure, true);
     const { W, model, fields } = settings();
-    const key = JSON.stringify(settings());
     const config = psConfig(core, fields, W, model);
     status.textContent = `Running a parameter server and ${plural(W, "worker")} on ${W + 1} Workers…`;
     try {
       const result = await clusters.run(W + 1, psProgram(), { inputs: psInputs(config, W + 1), timeoutMs: Infinity, stallMs: 30000 });
       if (result.status !== "ok") throw new Error(describeFailure(result).replace(/<[^>]+>/g, ""));
-      if (key !== JSON.stringify(settings())) {
-        status.textContent = "The settings changed while the Workers ran: that run is not shown. Press “Run on the Workers” again.";
-        return;
-      }
       const servers = serversOf(result);
       const gap = replayGap(servers, replayRun(core, config, result));
       runs = [...runs.slice(-1), { result, config, servers, gap, tau: stalenessOf(servers, config), loss: finalLoss(core, config, servers),
@@ -69,6 +65,7 @@ export function mountPsWorkers(figure, core, clusters) {
     } finally {
       busy = false;
       run.disabled = false;
+      lockSettings(figure, false);
     }
   }
 
@@ -90,8 +87,17 @@ export function mountPsWorkers(figure, core, clusters) {
       data: Array.from(sim.training.updates, (x, i) => ({ x, y: sim.training.loss[i] })) });
     lossChart.update({ datasets: losses });
     renderTable(sim);
-    if (!runs.length) return;
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    describeChart(figure, `Share of updates by staleness τ: ${datasets.map((d) => `${d.label}: ${d.data.map((p) => formatNumber(p.y, 2)).join(", ")}`).join("; ")}.`);
+    // New settings clear the runs, and every sentence about them: only the simulator's numbers are for these settings.
+    if (!runs.length) {
+      if (status.dataset.ran) {
+        status.textContent = `${REGIMES[regime.value]}, ${plural(Number(workers.value), "worker")}: the simulator's mean ` +
+          `staleness is ${formatNumber(mean(sim.tau), 2)} (max τ ${Math.max(...sim.tau)}). Press “Run on the Workers” to measure it.`;
+      }
+      return;
+    }
+    status.dataset.ran = "1";
     let text = `Mean staleness: Workers ${runs.map((r) => formatNumber(mean(r.tau), 2)).join(" and ")}, simulator ` +
       `${formatNumber(mean(sim.tau), 2)}. Every Workers run replays exactly from its own record.`;
     if (runs.length === 2) {
@@ -102,7 +108,6 @@ export function mountPsWorkers(figure, core, clusters) {
         "a barrier there is little to vary); try ASP.";
     }
     status.textContent = text;
-    describeChart(figure, `Share of updates by staleness τ: ${datasets.map((d) => `${d.label}: ${d.data.map((p) => formatNumber(p.y, 2)).join(", ")}`).join("; ")}.`);
   }
 
   function renderTable(sim) {

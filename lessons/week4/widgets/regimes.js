@@ -16,6 +16,8 @@ export function mountRegimes(figure, core) {
   const out = readout(figure);
 
   function draw() {
+    // The bound means something only under SSP: under BSP and ASP its slider is not shown.
+    bound.el.hidden = regime.value !== "ssp";
     const s = Math.round(bound.value);
     const started = performance.now();
     const { run } = regimeRun(core, { regime: regime.value, staleness: s });

@@ -3,7 +3,7 @@
 // `dispatch` and `combine`, so what runs here is what CI judges). Shows, from the run: assignments kept and dropped
 // per expert (the slots the ranks returned), the bytes every rank sent in each all-to-all (the trace, against
 // (R − 1)·(E/R)·C·D·8), and the loss of the gathered outputs against core.expertParallel's.
-import { button, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { button, controlRow, lockSettings, readout, select } from "../../../web/ui/controls.js";
 import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatBytes, formatNumber, plural } from "../../../web/units.js";
 import { moeDispatch } from "../exercises/moe_dispatch.js";
@@ -40,21 +40,19 @@ export function mountExpertsWorkers(figure, core, clusters) {
     if (busy) return;
     busy = true;
     run.disabled = true;
-    const config = settings(), key = JSON.stringify(config);
+    lockSettings(figure, true);
+    const config = settings();
     status.textContent = `Running the MoE layer on ${RANKS} Workers…`;
     try {
       const result = await clusters.run(RANKS, moeProgram(moeDispatch.solution), { inputs: moeInputs(config), timeoutMs: 30000 });
       if (result.status !== "ok") throw new Error(describeFailure(result).replace(/<[^>]+>/g, ""));
-      if (key !== JSON.stringify(settings())) {
-        status.textContent = `The settings changed while the Workers ran: that run is not shown. Press “Run on ${RANKS} Workers” again.`;
-        return;
-      }
       show(config, result);
     } catch (err) {
       status.textContent = `The run could not finish: ${err.message}`;
     } finally {
       busy = false;
       run.disabled = false;
+      lockSettings(figure, false);
     }
   }
 

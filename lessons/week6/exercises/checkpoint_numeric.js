@@ -43,6 +43,12 @@ export const young = {
   unit: "seconds",
   unitSymbol: "s",
   wrongAnswer: (p) => Math.sqrt(p.checkpoint * p.mtbfHours * HOUR),   // √(δM): the half-interval lost per failure forgotten
+  slips: [
+    { name: "a whole interval lost per failure", value: (p) => Math.sqrt(p.checkpoint * p.mtbfHours * HOUR),
+      explain: "It matches the interval if a failure lost a whole interval of work: on average it strikes halfway through one." },
+    { name: "M left in hours", value: (p) => Math.sqrt(2 * p.checkpoint * p.mtbfHours),
+      explain: "Is M still in hours? Put δ and M in one unit (seconds) before combining them." },
+  ],
   hints: [
     "Per interval τ you pay δ; a failure loses half an interval on average, and there are 1/M failures per second.",
     "overhead(τ) ≈ δ/τ + τ/(2M). Set its derivative to zero.",

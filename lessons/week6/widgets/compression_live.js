@@ -3,7 +3,7 @@
 // (programs/live_train.js compressedMean: the core's compressGradient per tensor, the k values as fp32 with int32
 // indices, gathered round the ring). The held-out loss per step beside the core's trainCompressed on the same
 // settings, and the bytes each run's trace shows one Worker sending per step beside compressionWire's prediction.
-import { button, chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { button, chartBox, controlRow, lockSettings, readout, select } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatBytes, formatNumber, formatPercent } from "../../../web/units.js";
@@ -31,6 +31,7 @@ export function mountCompressionLive(figure, core, clusters) {
 
   async function start() {
     run.disabled = true;
+    lockSettings(figure, true);
     delete figure.dataset.done;
     const config = { ...C, ratio: Number(ratio.value) };
     const rows = [];
@@ -49,6 +50,7 @@ export function mountCompressionLive(figure, core, clusters) {
       status.textContent = `The run could not finish: ${err.message}`;
     } finally {
       run.disabled = false;
+      lockSettings(figure, false);
       figure.dataset.done = "1";
     }
   }

@@ -3,7 +3,7 @@
 // themselves (ring_group.js over the shorter member list) and cut the same global batch of 24 rows into 6 shards
 // instead of 8. The loss per step is compared with the core's trainElastic on the same schedule and the final θ with
 // one device; the ring after the resize is read back from the run's own trace.
-import { button, chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { button, chartBox, controlRow, lockSettings, readout, select } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatNumber } from "../../../web/units.js";
@@ -31,7 +31,21 @@ export function mountElasticLive(figure, core, clusters) {
     const gone = leavers.value.split(",").map(Number), step = Number(at.value);
     const survivors = Array.from({ length: P }, (_, r) => r).filter((r) => !gone.includes(r));
     const worlds = [{ step: 0, members: Array.from({ length: P }, (_, r) => r) }, { step, members: survivors }];
+    // A schedule the core refuses is refused here, in words, before any Worker starts: run, it would end in the
+    // course program's own refusal, which reads as a crash (issue 25 §4.7).
+    const refused = reference(step, survivors.length).error;
+    if (refused) {
+      status.textContent = `Not run: with ${LEAVERS[leavers.value]} leaving, ${survivors.length} Workers remain, and a ` +
+        `global batch of ${LIVE.batch} rows cannot be cut into ${survivors.length} equal shards. An elastic job keeps its ` +
+        `global batch, so it can only shrink to a number of ranks that divides it (the core's trainElastic refuses this ` +
+        `schedule too: ${refused}). Choose two leavers.`;
+      chart.update({ datasets: [] });
+      run.disabled = false;
+      figure.dataset.done = "1";
+      return;
+    }
     status.textContent = `Running: ${LEAVERS[leavers.value]} leave at step ${step}…`;
+    lockSettings(figure, true);
     try {
       const result = await clusters.run(P, liveProgram(), { inputs: new Array(P).fill(liveInput(P, { ...config, worlds })),
         timeoutMs: Infinity, stallMs: 60000 });
@@ -46,6 +60,7 @@ export function mountElasticLive(figure, core, clusters) {
       status.textContent = `The run could not finish: ${err.message}`;
     } finally {
       run.disabled = false;
+      lockSettings(figure, false);
       figure.dataset.done = "1";
     }
   }
