@@ -138,6 +138,7 @@ export const dpSync = {
   wrongs,
   cases,
   edgeCases,
+  exempt: { thirdAttempt: "every run trains the lab's model on its grid of ranks" },
   judge: { interleavings: 1 },   // each case trains a model: one delivery order per case, plus sync and hidden
   check,
   hints: [
