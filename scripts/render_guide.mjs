@@ -17,6 +17,12 @@ export const GUIDES = [
     description: "The course's collectives and training strategies on a real MPI cluster (Open MPI) and at "
       + "simulated scale on SimGrid SMPI: commands, what to expect, how to read the output.",
   },
+  {
+    slug: "authoring", source: "lessons/AUTHORING.md",
+    title: "Teach with it: add an exercise or a section",
+    description: "For instructors: the files an exercise touches, what its fields mean and what the tests require of "
+      + "them, a new section with a widget, the fast loops, and publishing to your own Pages site.",
+  },
 ];
 
 export const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
