@@ -122,4 +122,20 @@ function codeRules(e) {
     }
     if (e.mustCover) assert.ok(Array.isArray(e.mustCover.ranks ?? []), `${e.id}: mustCover.ranks is a list of p`);
   });
+
+  // A run that did not finish is explained, not judged: start check() with run_checks.js's unfinished(run).
+  test(`${e.id}: the checker explains runs that did not finish (an error with its rank and line, a deadlock, a timeout)`, () => {
+    const base = { elapsedMs: 1, results: [], logs: [], trace: [], spans: [], error: null, deadlock: null, timeout: null };
+    const runs = [
+      [{ ...base, status: "error", error: { rank: 2, message: "x is not defined", line: 4, column: 3 } }, /Rank 2.*line 4/],
+      [{ ...base, status: "deadlock", deadlock: { cycle: [1, 2], message: "rank 1 waits for rank 2, rank 2 waits for rank 1" } }, /Deadlock: rank 1 waits/],
+      [{ ...base, status: "timeout", timeout: { ms: 5000, running: [0, 3], message: "…" } }, /5000 ms.*0, 3/],
+    ];
+    const testCase = e.cases(mulberry32(9))[0];
+    for (const [run, pattern] of runs) {
+      const v = e.check(run, testCase, null);
+      assert.ok(!v.pass, `${e.id}: a ${run.status} run passed`);
+      assert.match(v.message, pattern, `${e.id}: begin check() with \`const stop = unfinished(run); if (stop) return stop;\``);
+    }
+  });
 }

@@ -202,15 +202,18 @@ test("w2-ring-allreduce: the replayed solution matches the ring formula when chu
   assert.match(v.message, /your messages take 30 µs; the ring formula gives 30 µs and the lower bound for any all-reduce is 10 µs/);
 });
 
-test("code checkers: solutions pass with the real wasm core, whose replay matches the ring formula", async () => {
-  for (const e of codeExercises) {
+for (const e of codeExercises) {
+  test(`${e.id}: the solution passes with the real wasm core, which replays its messages`, async () => {
     for (const testCase of e.cases(mulberry32(11))) {
       const run = await runLocal(e.solution, testCase);
       const v = e.check(run, testCase, realCore);
       assert.ok(v.pass, `${e.id}: ${v.message}`);
       assert.match(v.message, /Replayed on a simulated cluster \(α = 5 µs, 25 GB\/s links\), your messages take [\d.]+ [µm]s/);
     }
-  }
+  });
+}
+
+test("w2-ring-allreduce: the real core's replay of the solution matches the ring formula", async () => {
   const e = byId["w2-ring-allreduce"];
   const testCase = { ranks: 4, n: 8, inputs: [0, 1, 2, 3].map((r) => ({ data: Array.from({ length: 8 }, (_, i) => r * 10 + i + 1) })) };
   const run = await runLocal(e.solution, testCase);
@@ -219,23 +222,6 @@ test("code checkers: solutions pass with the real wasm core, whose replay matche
   const replay = realCore.simulateTrace({ ranks: 4, topology: { kind: "fully-connected", ...net }, trace });
   const formula = realCore.collectiveCost("all-reduce", "ring", { ranks: 4, bytes: 64, ...net, gamma: 0 });
   assert.ok(Math.abs(replay.makespan / formula - 1) < 1e-12, `replay ${replay.makespan} vs formula ${formula}`);
-});
-
-test("code checkers report runs that did not finish", () => {
-  const base = { elapsedMs: 1, results: [], logs: [], trace: [], spans: [], error: null, deadlock: null, timeout: null };
-  const runs = [
-    [{ ...base, status: "error", error: { rank: 2, message: "x is not defined", line: 4, column: 3 } }, /Rank 2.*line 4/],
-    [{ ...base, status: "deadlock", deadlock: { cycle: [1, 2], message: "rank 1 waits for rank 2, rank 2 waits for rank 1" } }, /Deadlock: rank 1 waits/],
-    [{ ...base, status: "timeout", timeout: { ms: 5000, running: [0, 3], message: "…" } }, /5000 ms.*0, 3/],
-  ];
-  for (const e of codeExercises) {
-    const testCase = e.cases(mulberry32(9))[0];
-    for (const [run, pattern] of runs) {
-      const v = e.check(run, testCase, fakeCore);
-      assert.ok(!v.pass);
-      assert.match(v.message, pattern);
-    }
-  }
 });
 
 // ---- shared pieces --------------------------------------------------------------------------------------------
