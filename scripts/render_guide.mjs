@@ -27,6 +27,12 @@ export const GUIDES = [
       + "with their signatures; the order messages arrive in; synchronous sends and why sending first can deadlock; "
       + "what a Check runs.",
   },
+  {
+    slug: "authoring", source: "lessons/AUTHORING.md",
+    title: "Teach with it: add an exercise or a section",
+    description: "For instructors: the files an exercise touches, what its fields mean and what the tests require of "
+      + "them, a new section with a widget, the fast loops, and publishing to your own Pages site.",
+  },
 ];
 
 const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");

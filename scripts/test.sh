@@ -1,7 +1,23 @@
 #!/usr/bin/env bash
 # Install what is missing, build everything and run every test: GoogleTest (ctest), the wasm module in
 # Node, and the pages in real Chromium. Exits non-zero if anything fails.
+#   bash scripts/test.sh --exercise ID   only the checks of exercise ID (every test named after it, in tests/exercises/;
+#                                        seconds to a few minutes; the cores must have been built)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+if [ "${1:-}" = "--exercise" ] && [ -n "${2:-}" ]; then
+  [ -f "$BUILD/wasm/wasm-node/dsml.cjs" ] || { echo "test.sh --exercise: no wasm core in $BUILD/wasm/wasm-node; run bash scripts/build.sh once" >&2; exit 2; }
+  node --input-type=module -e '
+    const { EXERCISES } = await import(process.argv[1]);
+    if (!EXERCISES.some((e) => e.id === process.argv[2])) {
+      console.error(`test.sh --exercise: no exercise ${process.argv[2]} in any lessons/*/exercises.js listed by web/lesson/course.js`);
+      process.exit(2);
+    }' "$ROOT/tests/exercises/course.mjs" "$2"
+  log "the checks of $2 (node --test --test-name-pattern)"
+  # Test names start with the id, or name it as a word: "w2-busbw: …", "w1-ping-pong checker: …" (ids contain "-").
+  exec node --test --test-name-pattern="(^|[^a-z0-9-])$2([^a-z0-9-]|\$)" "$ROOT"/tests/exercises/*.test.mjs
+elif [ $# -gt 0 ]; then
+  echo "usage: bash scripts/test.sh [--exercise ID]" >&2; exit 2
+fi
 build_all
 log "core tests (GoogleTest via ctest)"
 ctest --test-dir "$BUILD/native" --output-on-failure -j"$(nproc)"

@@ -15,12 +15,11 @@ import { gpipeOps as gpipeSchedule, oneFOneB } from "../../lessons/week5/program
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 const run = (e, code, testCase) => runLocal(e.program(code), { ...testCase, core, timeoutMs: 30000 });
 
-test("the lab has the four exercises the issue asks for, all code run on Workers", () => {
-  assert.deepEqual(exercises.map((e) => e.id), ["lab-dp-sync", "lab-fsdp-gather", "lab-tp-fg", "lab-1f1b"]);
+test("every lab exercise is code run on Workers, composed into the lab's program, explained at length", () => {
   for (const e of exercises) {
     assert.equal(e.kind, "code");
     assert.equal(typeof e.program, "function");
-    assert.ok(e.hints.length >= 3 && e.solutionText.length > 200, e.id);
+    assert.ok(e.hints.length >= 3 && e.solutionText.length > 200, `${e.id}: ≥ 3 hints and a solution text over 200 characters`);
   }
 });
 

@@ -9,13 +9,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 
-import week1 from "../../lessons/week1/exercises.js";
-import week2 from "../../lessons/week2/exercises.js";
-import week3 from "../../lessons/week3/exercises.js";
-import week4 from "../../lessons/week4/exercises.js";
-import week5 from "../../lessons/week5/exercises.js";
-import week6 from "../../lessons/week6/exercises.js";
-import lab from "../../lessons/lab/exercises.js";
+import { EXERCISES } from "./course.mjs";
 import { runLocal } from "../../web/cluster/local_cluster.js";
 import { instrument } from "../../web/exercise/step_instrument.js";
 import { describeVariables } from "../../web/worker/step_values.js";
@@ -26,7 +20,7 @@ import { LEARNER_SEED } from "./judge.mjs";
 import { labInputs, labProgram, LAB_DEFAULTS } from "../../lessons/lab/programs/lab_program.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
-const exercises = [...week1, ...week2, ...week3, ...week4, ...week5, ...week6, ...lab].filter((e) => e.kind === "code");
+const exercises = EXERCISES.filter((e) => e.kind === "code");   // every page's, found through web/lesson/course.js
 
 // Steppers as the Workers' (worker/step_hooks.js) behave once the page has chosen: never pause, or pause
 // everywhere and go on at once (reading the variables each time, as a pause does).

@@ -1,6 +1,7 @@
-// Week 2's exercises, checked in Node: every numeric answer passes its own tolerance and matches the
-// published closed form (Thakur, Rabenseifner & Gropp 2005; Chan et al. 2007; nccl-tests PERFORMANCE.md)
-// while its wrongAnswer fails; every choice option's `correct` flag agrees with the claim it makes; the code
+// Week 2's exercises, checked in Node beyond the rules every exercise keeps (exercise_rules.test.mjs): every numeric
+// answer, computed with a fake core written from the published closed forms (Thakur, Rabenseifner & Gropp 2005;
+// Chan et al. 2007; nccl-tests PERFORMANCE.md), equals the exercise's oracle and the real core's answer while its
+// wrongAnswer fails; every choice option's `correct` flag agrees with the claim it makes by those formulas; the code
 // checkers replay solutions in the simulator and reject hand-made broken runs with a message naming the rank
 // at fault. The real wasm core must be built. How the code exercises are judged as a whole (seeded
 // interleavings, synchronous sends, hidden cases, every wrong program) is tests/exercises/judging.test.mjs.
@@ -17,6 +18,13 @@ import { runLocal } from "../../web/cluster/local_cluster.js";
 
 const byId = Object.fromEntries(exercises.map((e) => [e.id, e]));
 const SEEDS = Array.from({ length: 40 }, (_, i) => 2000 + 7919 * i);
+
+// A core function the fake does not have fails by name: an exercise that calls a new one needs its published formula here.
+function namedFake(fake) {
+  return new Proxy(fake, { get: (target, key) => (key in target || typeof key !== "string" ? target[key] : () => {
+    throw new Error(`the fake core of tests/exercises/week2_checkers.test.mjs has no ${key}(): add its published formula there`);
+  }) });
+}
 
 // ---- a fake core: the published closed forms, written out independently of the C++ -------------------------
 const log2 = Math.log2, clog2 = (p) => Math.ceil(Math.log2(p));
@@ -72,7 +80,7 @@ function replayTrace({ ranks, topology: { alpha, beta }, trace }) {
   return { makespan: Math.max(...clock) };
 }
 
-const fakeCore = {
+const fakeCore = namedFake({
   messageTime: (a, b, n) => a + b * n,
   messagesTime: (a, b, count, n) => count * (a + b * n),
   collectiveCost(collective, algorithm, { ranks, bytes, alpha, beta, gamma = 0 }) {
@@ -96,52 +104,20 @@ const fakeCore = {
     throw new Error(`fake core: no model for ${algorithm} ${collective} on ${topology.kind}`);
   },
   simulateTrace: replayTrace,
-};
+});
 
 // The real wasm core (build/wasm/wasm-node): a missing build fails these tests rather than skipping them.
 const realCore = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 
-// Independent closed forms for each numeric exercise, from its params.
-const US = 1e-6, GBS = 1e9;
-const EXPECTED = {
-  "w2-ring-time": (p) => 2 * (p.ranks - 1) * p.alphaUs * US + 2 * ((p.ranks - 1) / p.ranks) * p.sizeMB * 1e6 / (p.bwGBs * GBS),
-  "w2-crossover": (p) => {
-    const L = log2(p.ranks), a = p.alphaUs * US, b = 1 / (p.bwGBs * GBS);
-    return ((2 * (p.ranks - 1) - L) * a) / ((L - (2 * (p.ranks - 1)) / p.ranks) * b);
-  },
-  "w2-pipeline": (p) => (p.ranks + p.segments - 2) * (p.alphaUs * US + (p.sizeMB * 1e6) / p.segments / (p.bwGBs * GBS)),
-  "w2-hierarchical": (p) => {
-    const ranks = p.nodes * p.perNode;
-    return 2 * (ranks - 1) * ((1 + 5) * US + (p.sizeGB * 1e9) / ranks / (p.interGBs * GBS));
-  },
-  "w2-busbw": (p) => {
-    const factor = p.collective === "all-reduce" ? (2 * (p.ranks - 1)) / p.ranks : (p.ranks - 1) / p.ranks;
-    return ((p.sizeMB * 1e6) / p.seconds) * factor;
-  },
-};
-
-test("the exercise list: unique ids, known kinds, hints and solutions everywhere, ≥ 7 exercises", () => {
-  assert.ok(exercises.length >= 7);
-  assert.equal(new Set(exercises.map((e) => e.id)).size, exercises.length);
-  for (const e of exercises) {
-    assert.match(e.id, /^w2-/);
-    assert.ok(["numeric", "choice", "code", "predict"].includes(e.kind), e.id);
-    assert.ok(e.title && typeof e.solutionText === "string" && e.solutionText.length > 50, e.id);
-    assert.ok(e.hints.length >= 2 && e.hints.length <= 4, `${e.id}: 2–4 hints`);
-  }
-  for (const id of ["w2-ring-allreduce", "w2-allgather-rd", "w2-reduce-scatter-rh"]) assert.equal(byId[id]?.kind, "code", id);
-});
-
 for (const e of exercises.filter((x) => x.kind === "numeric" || x.kind === "predict")) {
-  test(`${e.id}: answer matches its closed form and passes; wrongAnswer fails (fake core)`, () => {
-    assert.ok(EXPECTED[e.id], `no closed form for ${e.id} in this test`);
+  test(`${e.id}: computed with the fake core, the answer equals its oracle and passes; wrongAnswer fails`, () => {
     const seen = new Set();
     for (const seed of SEEDS) {
       const p = e.params(mulberry32(seed));
       seen.add(JSON.stringify(p));
       const answer = e.answer(p, fakeCore);
       assert.ok(Number.isFinite(answer) && answer > 0, `${e.id} seed ${seed}: answer ${answer}`);
-      assert.ok(Math.abs(answer / EXPECTED[e.id](p) - 1) < 1e-12, `${e.id}: ${answer} vs ${EXPECTED[e.id](p)}`);
+      assert.ok(Math.abs(answer / e.oracle(p) - 1) < 1e-12, `${e.id}: ${answer} vs ${e.oracle(p)}`);
       assert.ok(withinTolerance(answer * (1 + 0.5 * (e.tolerance.rel ?? 0)), answer, e.tolerance));
       const wrong = e.wrongAnswer(p, fakeCore);
       assert.ok(!withinTolerance(wrong, answer, e.tolerance), `${e.id} seed ${seed}: wrong ${wrong} passes for ${answer}`);
@@ -170,17 +146,11 @@ test("w2-busbw: the time shown is rounded to 3 significant figures and the answe
 });
 
 // ---- choice exercises ---------------------------------------------------------------------------------------
-const CORRECT = { "w2-primitives": [0, 1, 2], "w2-fastest": [0, 1, 3], "w2-lower-bound": [0, 1, 3] };
 for (const e of exercises.filter((x) => x.kind === "choice")) {
-  test(`${e.id}: every option explains itself; the right ones are marked; claims agree with the formulas`, () => {
-    assert.ok(e.options.every((o) => typeof o.text === "string" && typeof o.why === "string" && o.why.length > 40), e.id);
-    assert.deepEqual(e.options.flatMap((o, i) => (o.correct ? [i] : [])), CORRECT[e.id]);
+  test(`${e.id}: every claim agrees with the published formulas (fake core)`, () => {
     for (const [i, o] of e.options.entries()) {
       if (o.claim) assert.equal(o.claim(fakeCore), o.correct, `${e.id} option ${i}: “${o.text}”`);
     }
-  });
-  test(`${e.id}: claims agree with the real wasm core`, () => {
-    for (const [i, o] of e.options.entries()) if (o.claim) assert.equal(o.claim(realCore), o.correct, `${e.id} option ${i}`);
   });
 }
 
@@ -213,14 +183,6 @@ for (const e of codeExercises) {
     assert.ok(verdict.pass, verdict.message);
     assert.doesNotMatch(verdict.message, /Replayed/);
   });
-
-  test(`${e.id}: cases vary the inputs and p`, () => {
-    const seen = new Set(SEEDS.flatMap((s) => e.cases(mulberry32(s)).map((c) => JSON.stringify([c.ranks, c.inputs]))));
-    assert.ok(seen.size > SEEDS.length, `${e.id}: only ${seen.size} distinct cases`);
-    const ps = [...new Set(SEEDS.flatMap((s) => e.cases(mulberry32(s)).map((c) => c.ranks)))].sort((a, b) => a - b);
-    assert.deepEqual(ps, e.id === "w2-ring-allreduce" ? [2, 3, 4, 5, 6, 7, 8] : [2, 4, 8]);
-    for (const s of SEEDS) for (const c of e.cases(mulberry32(s))) assert.ok(c.ranks <= 8 && c.inputs.length === c.ranks);
-  });
 }
 
 test("w2-ring-allreduce: cases always include a vector whose length is not divisible by p", () => {
@@ -240,15 +202,18 @@ test("w2-ring-allreduce: the replayed solution matches the ring formula when chu
   assert.match(v.message, /your messages take 30 µs; the ring formula gives 30 µs and the lower bound for any all-reduce is 10 µs/);
 });
 
-test("code checkers: solutions pass with the real wasm core, whose replay matches the ring formula", async () => {
-  for (const e of codeExercises) {
+for (const e of codeExercises) {
+  test(`${e.id}: the solution passes with the real wasm core, which replays its messages`, async () => {
     for (const testCase of e.cases(mulberry32(11))) {
       const run = await runLocal(e.solution, testCase);
       const v = e.check(run, testCase, realCore);
       assert.ok(v.pass, `${e.id}: ${v.message}`);
       assert.match(v.message, /Replayed on a simulated cluster \(α = 5 µs, 25 GB\/s links\), your messages take [\d.]+ [µm]s/);
     }
-  }
+  });
+}
+
+test("w2-ring-allreduce: the real core's replay of the solution matches the ring formula", async () => {
   const e = byId["w2-ring-allreduce"];
   const testCase = { ranks: 4, n: 8, inputs: [0, 1, 2, 3].map((r) => ({ data: Array.from({ length: 8 }, (_, i) => r * 10 + i + 1) })) };
   const run = await runLocal(e.solution, testCase);
@@ -257,23 +222,6 @@ test("code checkers: solutions pass with the real wasm core, whose replay matche
   const replay = realCore.simulateTrace({ ranks: 4, topology: { kind: "fully-connected", ...net }, trace });
   const formula = realCore.collectiveCost("all-reduce", "ring", { ranks: 4, bytes: 64, ...net, gamma: 0 });
   assert.ok(Math.abs(replay.makespan / formula - 1) < 1e-12, `replay ${replay.makespan} vs formula ${formula}`);
-});
-
-test("code checkers report runs that did not finish", () => {
-  const base = { elapsedMs: 1, results: [], logs: [], trace: [], spans: [], error: null, deadlock: null, timeout: null };
-  const runs = [
-    [{ ...base, status: "error", error: { rank: 2, message: "x is not defined", line: 4, column: 3 } }, /Rank 2.*line 4/],
-    [{ ...base, status: "deadlock", deadlock: { cycle: [1, 2], message: "rank 1 waits for rank 2, rank 2 waits for rank 1" } }, /Deadlock: rank 1 waits/],
-    [{ ...base, status: "timeout", timeout: { ms: 5000, running: [0, 3], message: "…" } }, /5000 ms.*0, 3/],
-  ];
-  for (const e of codeExercises) {
-    const testCase = e.cases(mulberry32(9))[0];
-    for (const [run, pattern] of runs) {
-      const v = e.check(run, testCase, fakeCore);
-      assert.ok(!v.pass);
-      assert.match(v.message, pattern);
-    }
-  }
 });
 
 // ---- shared pieces --------------------------------------------------------------------------------------------

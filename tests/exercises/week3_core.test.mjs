@@ -3,7 +3,6 @@
 // program fails on every attempt with the message that names its mistake); the numeric answers against their
 // published forms (the JAX scaling book's C/W, the ring all-reduce) with their wrongAnswer failing; every choice
 // claim agreeing with its flag; and every number of the page's sections 6–8 equal to what calcs_large_batch.js computes.
-// (Kept apart from judging.test.mjs, whose exercise list Week 3's page will extend.)
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

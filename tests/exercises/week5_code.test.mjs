@@ -2,7 +2,7 @@
 // checkers compare with are the core's (the Megatron blocks' loss is trainSingle's first loss; the MoE reference's
 // load, wanted, dropped, capacity and loss are core.expertParallel's, its bytes per rank the core's all-to-all
 // size); for several learners (seeds) and attempts, the solution passes every run of a Check and every wrong
-// program fails with the message that names its mistake; the pages link both exercises from their sections.
+// program fails with the message that names its mistake; the page links each from the section that teaches it.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -20,9 +20,7 @@ import { judgeEntry } from "./judge.mjs";
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 const LEARNERS = [11, 2024, 777];
 
-test("Week 5 lists its code exercises, each practised from its section", () => {
-  assert.deepEqual(exercises.filter((e) => e.kind === "code").map((e) => e.id),
-    ["w5-megatron", "w5-interleaved-schedule", "w5-zero-bubble", "w5-moe-dispatch"]);
+test("Week 5's code exercises are each practised from the section that teaches them", () => {
   const page = readFileSync(new URL("../../lessons/week5/index.html", import.meta.url), "utf8");
   assert.match(page, /<section id="tensor" data-practise="[^"]*w5-megatron/);
   assert.match(page, /<section id="experts" data-practise="[^"]*w5-moe-dispatch/);

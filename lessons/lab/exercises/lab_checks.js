@@ -33,7 +33,9 @@ export const programWith = (replaces) => (code) => labProgram({ learnerCode: cod
 // order per case (each case trains a model; the judge adds the synchronous-send and hidden runs).
 export function labExercise({ replaces, wrongs, ...own }) {
   return { kind: "code", ranks: 4, timeoutMs: 20000, program: programWith(replaces), wrong: wrongs[0].code, wrongs,
-    judge: { interleavings: 1 }, ...own };
+    // Each case trains the lab's model: one delivery order per case; a third attempt adds nothing the cases lack.
+    judge: { interleavings: 1 }, exempt: { thirdAttempt: "every run trains the lab's model on its grid of ranks" },
+    ...own };
 }
 
 const TENSOR = (i) => `block ${Math.floor(i / 2)}'s ${i % 2 ? "W_out" : "W_in"}`;

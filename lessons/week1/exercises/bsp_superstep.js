@@ -156,6 +156,8 @@ export const bspStep = {
   wrongs,
   cases,
   edgeCases,
+  mustCover: { ranks: [3, 16], odd: true },   // the hidden cases reach these p (judging.test.mjs)
+  visibleRanks: [3, 4, 5, 6, 7, 8],   // every p the visible cases draw (exercise_rules.test.mjs)
   check,
   hints: [
     "Compute first, with no messages: <code>const mine = ctx.input.values.reduce((a, b) => a + b, 0);</code>",

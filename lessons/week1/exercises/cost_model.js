@@ -18,6 +18,8 @@ export const crossover = {
     At what size n* does the transfer time β·n equal the latency α?</p>
     <p>Answer in <strong>bytes</strong> (62.5 kB is 62500; <code>62.5k</code> is accepted too).</p>`,
   answer: (p, core) => core.crossoverSize(p.alphaUs * US, 1 / (p.bwGBs * GBS)),
+  // Week 1's n* = α/β, by hand
+  oracle: (p) => p.alphaUs * US * p.bwGBs * GBS,
   tolerance: { rel: 0.01 },
   unit: "bytes",
   unitSymbol: "B",
@@ -52,6 +54,11 @@ export const bucketing = {
     const alpha = p.alphaUs * US, beta = 1 / (p.bwGBs * GBS), m = p.sizeKB * 1e3;
     return core.messagesTime(alpha, beta, p.count, m) / core.messageTime(alpha, beta, p.count * m);
   },
+  // k separate messages over one of k·m bytes: (kα + βkm)/(α + βkm)
+  oracle: (p) => {
+    const a = p.alphaUs * US, b = 1 / (p.bwGBs * GBS), m = p.sizeKB * 1e3;
+    return (p.count * a + b * p.count * m) / (a + b * p.count * m);
+  },
   tolerance: { rel: 0.01 },
   unit: "ratio",
   unitSymbol: "",
@@ -82,6 +89,8 @@ export const ironLaw = {
     <p>Assume communication overlaps perfectly with computation — the ideal that bucketing and overlap approach.
     What is the step time? Answer in seconds; a prefix is fine (<code>39.7 ms</code>).</p>`,
   answer: (p, core) => Math.max(p.computeMs * 1e-3, core.messageTime(p.alphaUs * US, 1 / (p.bwGBs * GBS), p.gradMB * 1e6)),
+  // the step is the longer of compute and an unhidden all-gradient message α + βn
+  oracle: (p) => Math.max(p.computeMs * 1e-3, p.alphaUs * US + (p.gradMB * 1e6) / (p.bwGBs * GBS)),
   tolerance: { rel: 0.01 },
   unit: "seconds",
   unitSymbol: "s",
@@ -135,6 +144,8 @@ export const predictSim = {
   scenario: (p, core) => ({ ...simulation(p), programs: core.scenario(p.name, { ranks: p.ranks, bytes: p.bytes }) }),
   answer: (p, core) =>
     core.simulate({ ...simulation(p), programs: core.scenario(p.name, { ranks: p.ranks, bytes: p.bytes }) }).makespan,
+  // p − 1 messages one after another from (or to) rank 0
+  oracle: (p) => (p.ranks - 1) * (p.alphaUs * US + p.bytes / (p.bwGBs * GBS)),
   tolerance: { rel: 0.01 },
   unit: "seconds",
   unitSymbol: "s",

@@ -274,6 +274,7 @@ export const pingPong = {
   timeoutMs: 10000,
   cases,
   edgeCases,
+  exempt: { variedRanks: "a ping-pong is between two ranks: the sizes and repeats vary per case instead" },
   check,
   hints: [
     "Branch on <code>ctx.rank</code>: rank 0 does send-then-recv, rank 1 does recv-then-send. Both loop over the same sizes and repeats, so the messages pair up.",

@@ -22,6 +22,8 @@ export const amdahlFraction = {
     this speed-up?</p><p>Answer as a fraction with three significant figures (<code>0.0667</code>); <code>6.67%</code>
     is accepted too.</p>`,
   answer: (p, core) => core.amdahlSerialFraction(p.speedup, p.processors),
+  // Amdahl's S = 1/(s + (1 − s)/N) solved for s
+  oracle: (p) => (p.processors / p.speedup - 1) / (p.processors - 1),
   tolerance: { rel: 0.01 },
   unit: "fraction",
   unitSymbol: "",
@@ -45,6 +47,8 @@ export const amdahlCeiling = {
   prompt: (p) => `<p>${runText(p)} Assume Amdahl's law holds with the serial fraction this implies. What is the largest
     speed-up any number of GPUs could give this job?</p>`,
   answer: (p, core) => core.amdahlLimit(core.amdahlSerialFraction(p.speedup, p.processors)),
+  // 1/s with s from Amdahl's law
+  oracle: (p) => (p.processors - 1) / (p.processors / p.speedup - 1),
   tolerance: { rel: 0.01 },
   unit: "× (speed-up)",
   unitSymbol: "×",

@@ -170,6 +170,8 @@ export const tokenRing = {
   wrongs,
   cases,
   edgeCases,
+  mustCover: { ranks: [2, 16], odd: true },   // the hidden cases reach these p (judging.test.mjs)
+  visibleRanks: [3, 4, 5, 6, 7, 8],   // every p the visible cases draw (exercise_rules.test.mjs)
   check,
   hints: [
     "Rank r's neighbours are next = (r + 1) mod p and prev = (r − 1) mod p. Rank p − 1's next is rank 0.",

@@ -204,6 +204,8 @@ export const allgatherDoubling = {
   wrongs,
   cases,
   edgeCases,
+  mustCover: { ranks: [2, 16] },   // the hidden cases reach these p (judging.test.mjs)
+  visibleRanks: [2, 4, 8],   // every p the visible cases draw (exercise_rules.test.mjs)
   check,
   hints: [
     "Write d = 2<sup>k</sup> and loop <code>for (let d = 1; d &lt; p; d *= 2)</code>; the partner is <code>r ^ d</code>.",

@@ -24,6 +24,8 @@ export const ringTime = {
     is fully connected with ${linkText(p)}; ${MODEL}. Ignore the time to add (γ = 0).</p>
     <p>How long does the all-reduce take? Answer in seconds; a prefix is fine (<code>70.1 ms</code>).</p>`,
   answer: (p, core) => core.collectiveCost("all-reduce", "ring", { ranks: p.ranks, bytes: p.sizeMB * 1e6, ...net(p) }),
+  // Thakur et al. 2005: 2(p − 1)α + 2((p − 1)/p)·nβ
+  oracle: (p) => 2 * (p.ranks - 1) * p.alphaUs * US + 2 * ((p.ranks - 1) / p.ranks) * p.sizeMB * 1e6 / (p.bwGBs * GBS),
   tolerance: { rel: 0.01 },
   unit: "seconds",
   unitSymbol: "s",
@@ -69,6 +71,11 @@ export const crossover = {
     <li>ring: 2(p − 1) steps, each passing a chunk of n/p bytes to a neighbour.</li></ul>
     <p>Above which message size n is the ring faster? Answer in <strong>bytes</strong> (<code>1.1e6</code> or <code>1.1M</code>).</p>`,
   answer: (p, core) => crossing(core, p.ranks, "ring", "recursive-doubling", net(p)),
+  // log₂p·(α + βn) = 2(p − 1)α + 2((p − 1)/p)βn solved for n
+  oracle: (p) => {
+    const L = Math.log2(p.ranks), a = p.alphaUs * US, b = 1 / (p.bwGBs * GBS);
+    return ((2 * (p.ranks - 1) - L) * a) / ((L - (2 * (p.ranks - 1)) / p.ranks) * b);
+  },
   tolerance: { rel: 0.01 },
   unit: "bytes",
   unitSymbol: "B",
@@ -100,6 +107,8 @@ export const pipelinedBroadcast = {
     with ${linkText(p)}.</p>
     <p>When has the last rank received all n bytes? Answer in seconds (a prefix is fine).</p>`,
   answer: (p, core) => core.messagesTime(p.alphaUs * US, 1 / (p.bwGBs * GBS), p.ranks + p.segments - 2, (p.sizeMB * 1e6) / p.segments),
+  // p + k − 2 steps of one segment n/k each
+  oracle: (p) => (p.ranks + p.segments - 2) * (p.alphaUs * US + (p.sizeMB * 1e6) / p.segments / (p.bwGBs * GBS)),
   tolerance: { rel: 0.01 },
   unit: "seconds",
   unitSymbol: "s",
@@ -149,6 +158,8 @@ export const busBandwidth = {
     the output of an all-gather).</p>
     <p>What is its <em>bus bandwidth</em>? Answer in bytes per second (<code>146e9</code> or <code>146 GB/s</code>).</p>`,
   answer: (p, core) => core.busBandwidth(p.collective, p.ranks, p.sizeMB * 1e6, p.seconds).busbw,
+  // nccl-tests PERFORMANCE.md: busbw = algbw · 2(p − 1)/p (all-reduce) or (p − 1)/p
+  oracle: (p) => ((p.sizeMB * 1e6) / p.seconds) * (p.collective === "all-reduce" ? (2 * (p.ranks - 1)) / p.ranks : (p.ranks - 1) / p.ranks),
   tolerance: { rel: 0.01 },
   unit: "bytes/second",
   unitSymbol: "B/s",

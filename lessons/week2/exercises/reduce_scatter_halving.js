@@ -200,6 +200,8 @@ export const reduceScatterHalving = {
   wrongs,
   cases,
   edgeCases,
+  mustCover: { ranks: [2, 16] },   // the hidden cases reach these p (judging.test.mjs)
+  visibleRanks: [2, 4, 8],   // every p the visible cases draw (exercise_rules.test.mjs)
   check,
   hints: [
     "Keep a range of blocks [lo, hi) that you still reduce; it starts as [0, p) and always contains block r. " +

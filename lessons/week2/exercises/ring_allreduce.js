@@ -216,6 +216,8 @@ export const ringAllreduce = {
   wrongs,
   cases,
   edgeCases,
+  mustCover: { ranks: [2, 16], odd: true, emptyChunks: true },   // the hidden cases reach these p (judging.test.mjs)
+  visibleRanks: [2, 3, 4, 5, 6, 7, 8],   // every p the visible cases draw (exercise_rules.test.mjs)
   check,
   hints: [
     "Loop <code>for (let k = 0; k &lt; 2 * (p - 1); k++)</code>. In each step send one chunk to <code>next</code> " +

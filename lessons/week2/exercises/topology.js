@@ -39,6 +39,11 @@ export const hierarchicalRing = {
     collective: "all-reduce", algorithm: "ring", ranks: p.nodes * p.perNode, bytes: p.sizeGB * 1e9, gamma: 0,
     topology: topology(p),
   }).makespan,
+  // every one of the 2(p − 1) steps waits for a cross-node hop: both latencies, the NIC's bandwidth
+  oracle: (p) => {
+    const ranks = p.nodes * p.perNode;
+    return 2 * (ranks - 1) * ((INTRA_ALPHA_US + INTER_ALPHA_US) * US + (p.sizeGB * 1e9) / ranks / (p.interGBs * GBS));
+  },
   tolerance: { rel: 0.01 },
   unit: "seconds",
   unitSymbol: "s",

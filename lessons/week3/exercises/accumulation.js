@@ -83,6 +83,7 @@ export const accumulation = {
   wrongs,
   cases,
   edgeCases,
+  exempt: { thirdAttempt: "every run trains a model with the data-parallel trainer" },
   judge: { interleavings: 1 },
   check,
   hints: [

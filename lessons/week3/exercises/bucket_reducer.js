@@ -149,6 +149,7 @@ export const bucketedDdp = {
   wrongs,
   cases,
   edgeCases,
+  exempt: { thirdAttempt: "every run trains a model with the data-parallel trainer" },
   judge: { interleavings: 1 },
   check,
   hints: [

@@ -25,6 +25,8 @@ export const bucketCrossover = {
     <p>At what bucket size n does the latency part equal the bandwidth part? (Smaller buckets are latency-bound.) Answer in
     bytes; a prefix is fine (<code>12 MB</code>, <code>3 MiB</code>).</p>`,
   answer: (p, core) => ringBalance(core, p.ranks, net(p)),
+  // n = P·α/β
+  oracle: (p) => p.ranks * p.alphaUs * 1e-6 * p.bwGBs * 1e9,
   tolerance: { rel: 0.01 },
   unit: "bytes",
   unitSymbol: "B",

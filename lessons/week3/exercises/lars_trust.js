@@ -212,6 +212,7 @@ export const larsTrust = {
   wrongs,
   cases,
   edgeCases,
+  exempt: { thirdAttempt: "week3_core.test.mjs judges every wrong program on attempts 1–3 as well" },
   check,
   hints: [
     "A norm of a concatenation is not the sum of the parts' norms — but its square is the sum of the parts' squares.",

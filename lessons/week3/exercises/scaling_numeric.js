@@ -77,6 +77,8 @@ export const commBoundNumeric = {
     communication-bound? (A plain number of rows.)</p>`,
   answer: (p, core) => core.commBoundBatch({ flops: DEVICES_OF[p.device][1], bandwidth: LINKS_OF[p.link][1], elementBytes: 2,
     ranks: p.ranks, overlap: true }),
+  // (P − 1)/P · C/W: the JAX scaling book's C/W for bf16 gradients (2 B) on a ring
+  oracle: (p) => ((p.ranks - 1) / p.ranks) * (DEVICES_OF[p.device][1] / LINKS_OF[p.link][1]),
   tolerance: { rel: 0.02 },
   unit: "rows",
   unitSymbol: "",
@@ -117,6 +119,10 @@ export const strong64 = {
     (<code>40</code> or <code>40×</code>). The <a href="#widget-scaling">scaling widget</a> of section 7 computes this model.</p>`;
   },
   answer: (p, core) => strongAt64(core, p),
+  exempt: {
+    oracle: "T₁/T₆₄ of the core's step model has no closed form; tests/core/test_dp_scaling.cpp checks that model step by step",
+    distinctParams: "two networks × three batches: each is a different regime of the scaling curve the page shows",
+  },
   tolerance: { rel: 0.03 },
   unit: "ratio",
   unitSymbol: "×",

@@ -97,6 +97,7 @@ export const weightedSync = {
   wrongs,
   cases,
   edgeCases,
+  exempt: { thirdAttempt: "every run trains a model with the data-parallel trainer" },
   judge: { interleavings: 1 },
   check,
   hints: [

@@ -117,6 +117,7 @@ export const keyRangesExercise = {
   wrongs,
   cases,
   edgeCases,
+  exempt: { thirdAttempt: "every run trains a model through the parameter server" },
   judge: { interleavings: 1 },
   check,
   summarizeResult,

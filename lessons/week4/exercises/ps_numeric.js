@@ -9,6 +9,10 @@ import { pick } from "../../../web/exercise/params.js";
 import { formatBytes, formatSeconds } from "../../../web/units.js";
 import { ETHERNET } from "../ps_setup.js";
 
+// For the oracles (the answers by hand, without the core): H_n = 1 + 1/2 + … + 1/n, and C(n, k).
+const harmonic = (n) => Array.from({ length: n }, (_, i) => 1 / (i + 1)).reduce((a, b) => a + b, 0);
+const choose = (n, k) => { let r = 1; for (let i = 0; i < k; i++) r *= (n - i) / (k - i); return r; };
+
 export const barrier = {
   id: "w4-barrier",
   kind: "numeric",
@@ -18,6 +22,8 @@ export const barrier = {
     ${formatSeconds(p.mean)}, independent of the others. Under BSP a round ends when the last gradient arrives (ignore
     the network). What is the expected round time, in seconds?</p>`,
   answer: (p, core) => core.expectedMaxExponential(p.workers, p.mean),
+  // E[max of P exponentials] = mean · H_P
+  oracle: (p) => p.mean * harmonic(p.workers),
   tolerance: { rel: 0.01 },
   unit: "seconds",
   unitSymbol: "s",
@@ -41,6 +47,8 @@ export const backup = {
     (b = ${p.backup} backups); the first P gradients win and the late workers abandon theirs. Compute times are
     exponential with mean ${formatSeconds(p.mean)}, independent. What is the expected round time, in seconds?</p>`,
   answer: (p, core) => core.expectedOrderStatisticExponential(p.quota, p.quota + p.backup, p.mean),
+  // the P-th of P + b exponentials: mean · (H_{P+b} − H_b)
+  oracle: (p) => p.mean * (harmonic(p.quota + p.backup) - harmonic(p.backup)),
   tolerance: { rel: 0.01 },
   unit: "seconds",
   unitSymbol: "s",
@@ -65,6 +73,8 @@ export const servers = {
     into K equal parts, one per shard. What is the fewest K for which a shard's incoming link carries no more than
     a worker's outgoing link?</p>`,
   answer: (p, core) => core.psServersToBalance(ETHERNET, p.workers, p.megabytes * 1e6),
+  // K servers balance W workers' links when K = W (equal links)
+  oracle: (p) => p.workers,
   tolerance: { abs: 0.01 },
   unit: "shards",
   unitSymbol: "",
@@ -93,6 +103,12 @@ export const sspStall = {
     waiting)) is spent waiting? Give it as a fraction between 0 and 1.</p>`,
   answer: (p, core) => core.sspStallFixedSpeeds({ distribution: "fixed", base: 0.1, multipliers: p.speeds }, p.speeds.length,
     p.iterations, p.bound).stallFraction,
+  // each worker finishes at max(I·t_w, (I − s)·t_max); the stall is the time beyond its own work
+  oracle: (p) => {
+    const t = p.speeds.map((m) => 0.1 * m), tmax = Math.max(...t), I = p.iterations;
+    const finish = t.map((tw) => Math.max(I * tw, Math.max(0, I - p.bound) * tmax));
+    return finish.reduce((a, f, w) => a + f - I * t[w], 0) / finish.reduce((a, b) => a + b, 0);
+  },
   tolerance: { rel: 0.01 },
   unit: "fraction",
   unitSymbol: "",
@@ -116,6 +132,8 @@ export const hogwildCollision = {
     touches k = ${p.support} distinct parameters chosen uniformly at random, and overlaps in time with the T − 1 updates
     of the other threads. What is the probability that an update shares at least one parameter with one of those?</p>`,
   answer: (p, core) => core.hogwildCollisionProbability(p.threads, p.features, p.support),
+  // 1 − q^(T−1), q = C(F − k, k)/C(F, k): no other thread's k coordinates meet mine
+  oracle: (p) => 1 - (choose(p.features - p.support, p.support) / choose(p.features, p.support)) ** (p.threads - 1),
   tolerance: { rel: 0.01 },
   unit: "fraction",
   unitSymbol: "",

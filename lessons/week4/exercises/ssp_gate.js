@@ -108,6 +108,7 @@ export const sspGate = {
   wrongs,
   cases,
   edgeCases,
+  exempt: { thirdAttempt: "every run trains a model through the parameter server" },
   check,
   summarizeResult,
   hints: [

@@ -138,6 +138,7 @@ export const staleLr = {
   wrongs,
   cases,
   edgeCases,
+  exempt: { thirdAttempt: "every run trains a model through the parameter server" },
   judge: { interleavings: 1 },
   check,
   summarizeResult,

@@ -113,6 +113,7 @@ export const interleavedSchedule = {
   wrongs,
   cases,
   edgeCases,
+  exempt: { thirdAttempt: "every run trains the pipeline's model" },
   judge: { interleavings: 1 },
   check,
   summarizeResult,

@@ -25,6 +25,8 @@ export const interleaveBubble = {
     the forwards and backwards of its v chunks for all m micro-batches, m·(t_f + t_bw) in a stage's times — not the time
     one device would take for the whole model. Answer as a fraction of that ideal (<code>0.1</code> or <code>10%</code>).</p>`,
   answer: (p, core) => interleaved(core, p).bubbleOverIdeal,
+  // Narayanan et al. 2021: (P − 1)/(v·m) of the ideal time
+  oracle: (p) => (p.P - 1) / (p.v * p.m),
   tolerance: { rel: 0.005 },
   unit: "fraction",
   unitSymbol: "",
@@ -49,6 +51,13 @@ export const optimalMicroBatches = {
     ${formatSeconds(p.oMs * 1e-3)} of overhead on top of its compute.</p>
     <p>Which whole number of micro-batches m gives the shortest step? (±1 is accepted: the step time is flat there.)</p>`,
   answer: (p, core) => core.optimalMicroBatches({ stages: p.P, compute: p.T1 / p.P, overhead: p.oMs * 1e-3, max: 4096 }).best,
+  // the best whole m of (m + P − 1)(T₁/P/m + o), searched by hand
+  oracle: (p) => {
+    const t = p.T1 / p.P, o = p.oMs * 1e-3, step = (m) => (m + p.P - 1) * (t / m + o);
+    let best = 1;
+    for (let m = 2; m <= 4096; m++) if (step(m) < step(best)) best = m;
+    return best;
+  },
   tolerance: { abs: 1 },
   unit: "micro-batches",
   unitSymbol: "",

@@ -20,6 +20,9 @@ export const zeroBytes = {
     all-gathers the updated parameters; with ZeRO-3 (FSDP) no GPU keeps the whole parameters.</p>
     <p>How many more bytes does each GPU send per step with ZeRO-3 than with ZeRO-1? (A prefix is fine: <code>12 GB</code>.)</p>`,
   answer: (p, core) => extraBytes(core, p.N),
+  // ZeRO-3's extra all-gather of the 2Ψ bytes of bf16 parameters on a ring: (N − 1)/N · 2Ψ
+  oracle: (p) => ((p.N - 1) / p.N) * 2 * PSI_7B,
+  exempt: { distinctParams: "Ψ stays 7B, the model the ZeRO section prices; N takes six values, 8 to 256" },
   tolerance: { rel: 0.005 },
   unit: "bytes",
   unitSymbol: "B",

@@ -132,6 +132,7 @@ export const zeroBubbleSchedule = {
   wrongs,
   cases,
   edgeCases,
+  exempt: { thirdAttempt: "every run trains the pipeline's model" },
   judge: { interleavings: 1 },
   check,
   summarizeResult,

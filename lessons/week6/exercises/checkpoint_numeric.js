@@ -17,6 +17,8 @@ export const fleet = {
     with exponentially distributed time between failures of mean ${p.years} years (365-day years). A synchronous job uses
     all of them and stops when any one fails. What is the job's mean time between failures, in hours?</p>`,
   answer: (p, core) => core.fleetMtbf(p.years * YEAR, p.nodes) / HOUR,
+  // M_fleet = M_node / N, in hours
+  oracle: (p) => (p.years * 8760) / p.nodes,
   tolerance: { rel: 0.02 },
   unit: "hours",
   unitSymbol: "",
@@ -39,6 +41,8 @@ export const young = {
   prompt: (p) => `<p>Writing a checkpoint stops training for δ = ${formatSeconds(p.checkpoint)}; the job's MTBF is
     M = ${p.mtbfHours} h. By Young's first-order argument, how many seconds of work should separate two checkpoints?</p>`,
   answer: (p, core) => core.checkpointIntervals(p.checkpoint, p.mtbfHours * HOUR).young,
+  // Young 1974: √(2δM)
+  oracle: (p) => Math.sqrt(2 * p.checkpoint * p.mtbfHours * HOUR),
   tolerance: { rel: 0.02 },
   unit: "seconds",
   unitSymbol: "s",
@@ -68,6 +72,11 @@ export const daly = {
     δ = ${formatSeconds(p.checkpoint)}. Use Daly's higher-order estimate
     τ* = √(2δM)·[1 + ⅓·√(δ/(2M)) + (1/9)·δ/(2M)] − δ (valid for δ &lt; 2M). What is τ*, in seconds?</p>`,
   answer: (p, core) => core.checkpointIntervals(p.checkpoint, p.mtbfMinutes * 60).daly,
+  // Daly 2006: √(2δM)·(1 + √(δ/2M)/3 + δ/(18M)) − δ
+  oracle: (p) => {
+    const d = p.checkpoint, M = p.mtbfMinutes * 60, x = d / (2 * M);
+    return Math.sqrt(2 * d * M) * (1 + Math.sqrt(x) / 3 + x / 9) - d;
+  },
   tolerance: { rel: 0.01 },
   unit: "seconds",
   unitSymbol: "s",

@@ -162,6 +162,7 @@ export const checkpointRestore = {
   wrongs,
   cases,
   edgeCases,
+  exempt: { thirdAttempt: "every run trains a model; week6_code.test.mjs judges attempts 3 and 4" },
   check,
   summarizeResult: (value) => (value?.restores ? `${value.restores.length} restores; final parameters ${value.params.map((x) => x.toFixed(3)).join(", ")}` : undefined),
   hints: [

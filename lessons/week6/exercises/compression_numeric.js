@@ -18,6 +18,8 @@ export const topkBytes = {
     4-byte index. The messages are combined with the ring algorithm of the collective top-k needs. How many bytes does
     one worker send per step?</p>`,
   answer: (p, core) => core.compressionWire({ compressor: "top-k", ratio: p.ratio, model: model(p), workers: p.workers }).bytesPerStep,
+  // an all-gather of every worker's k values and k indices (8 B a pair): (P − 1)·Σ 8k
+  oracle: (p) => (p.workers - 1) * 2 * p.layers * p.ratio * 4 * p.width * p.width * 8,
   tolerance: { rel: 0.01 },
   unit: "bytes",
   unitSymbol: "B",

@@ -227,6 +227,8 @@ export const elasticRing = {
   wrongs,
   cases,
   edgeCases,
+  mustCover: { ranks: [4, 16], odd: true },   // the hidden cases reach these p (judging.test.mjs)
+  exempt: { thirdAttempt: "week6_code.test.mjs judges every wrong program on attempts 3 and 4" },
   check,
   summarizeResult: (value) => (Array.isArray(value) ? `the sums of ${value.length} steps` : undefined),
   hints: [

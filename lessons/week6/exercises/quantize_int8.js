@@ -193,6 +193,7 @@ export const quantizeInt8 = {
   wrongs,
   cases,
   edgeCases,
+  exempt: { thirdAttempt: "every run draws 200 quantizations; week6_code.test.mjs judges attempts 3 and 4" },
   check,
   summarizeResult: (value) => (value?.decoded ? `${value.decoded.length} draws decoded from rank ${value.from}` : undefined),
   hints: [

@@ -196,6 +196,7 @@ export const topkAllgather = {
   wrongs,
   cases,
   edgeCases,
+  exempt: { thirdAttempt: "every run trains a model; week6_code.test.mjs judges attempts 3 and 4" },
   check,
   summarizeResult: (value) => (value?.residuals ? `${value.residuals.length} steps; |e| = ${Math.hypot(...value.residuals.at(-1)).toFixed(4)}` : undefined),
   hints: [
