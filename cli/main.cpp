@@ -29,6 +29,7 @@
 #include "network_flags.h"
 #include "design_command.h"
 #include "pipeline_command.h"
+#include "plan_command.h"  // dsml plan (issue 27)
 #include "ps_command.h"
 #include "train_command.h"
 
@@ -300,6 +301,7 @@ int run(int argc, char** argv) {
   if (command == "pipeline") return dsml::cli::pipeline(argc, argv);
   if (command == "micro-batches") return dsml::cli::micro_batches(argc, argv);
   if (command == "layouts") return dsml::cli::layouts(argc, argv);
+  if (command == "plan") return dsml::cli::plan(argc, argv);
   if (command == "compress") return dsml::cli::compress(argc, argv);
   if (command == "checkpoint") return dsml::cli::checkpoint(argc, argv);
   if (command == "elastic") return dsml::cli::elastic(argc, argv);
