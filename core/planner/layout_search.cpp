@@ -39,12 +39,9 @@ std::vector<StepPlan> search_layouts(const PlannerModel& model, const ClusterSpe
             l.sequence_parallel = options.sequence_parallel && t > 1;
             l.recomputation = options.recomputation;
             l.overlap_dp = options.overlap_dp;
-            try {
-              StepPlan plan = plan_step(model, cluster, l);
-              if (plan.fits) fitting.push_back(plan);
-            } catch (const Error&) {
-              // not admissible (see above): skipped
-            }
+            if (!layout_error(model, cluster, l).empty()) continue;  // not admissible (see above): skipped
+            StepPlan plan = plan_step(model, cluster, l);
+            if (plan.fits) fitting.push_back(plan);
           }
         }
       }

@@ -22,33 +22,38 @@ using planner_detail::Matmul;
 
 std::string str(long long v) { return std::to_string(v); }
 
-void validate_layout(const PlannerModel& model, const ClusterSpec& c, const PlannerLayout& l) {
-  if (c.nodes < 1 || c.gpus_per_node < 1) throw Error("nodes and GPUs per node must be >= 1");
+}  // namespace
+
+std::string layout_error(const PlannerModel& model, const ClusterSpec& c, const PlannerLayout& l) {
+  if (c.nodes < 1 || c.gpus_per_node < 1) return ("nodes and GPUs per node must be >= 1");
   if (l.t < 1 || l.p < 1 || l.v < 1 || l.d < 1 || l.micro_batch < 1 || l.global_batch < 1)
-    throw Error("t, p, v, d, micro-batch and global batch must all be >= 1");
+    return ("t, p, v, d, micro-batch and global batch must all be >= 1");
   const long long gpus = static_cast<long long>(c.nodes) * c.gpus_per_node;
   if (static_cast<long long>(l.t) * l.p * l.d != gpus)
-    throw Error("t·p·d = " + str(l.t) + "·" + str(l.p) + "·" + str(l.d) + " = " + str(1LL * l.t * l.p * l.d) +
+    return ("t·p·d = " + str(l.t) + "·" + str(l.p) + "·" + str(l.d) + " = " + str(1LL * l.t * l.p * l.d) +
                 " must equal the cluster's " + str(gpus) + " GPUs");
   if (l.t > c.gpus_per_node)
-    throw Error("tensor parallelism stays inside a node: t = " + str(l.t) + " > " + str(c.gpus_per_node) +
+    return ("tensor parallelism stays inside a node: t = " + str(l.t) + " > " + str(c.gpus_per_node) +
                 " GPUs per node");
   if (model.heads % l.t != 0)
-    throw Error(str(model.heads) + " attention heads are not divisible by t = " + str(l.t));
+    return (str(model.heads) + " attention heads are not divisible by t = " + str(l.t));
   const int kv = model.kv_heads > 0 ? model.kv_heads : model.heads;
-  if (kv % l.t != 0) throw Error(str(kv) + " KV heads are not divisible by t = " + str(l.t));
+  if (kv % l.t != 0) return (str(kv) + " KV heads are not divisible by t = " + str(l.t));
   if (model.layers % (l.p * l.v) != 0)
-    throw Error(str(model.layers) + " layers are not divisible by p·v = " + str(l.p) + "·" + str(l.v) +
+    return (str(model.layers) + " layers are not divisible by p·v = " + str(l.p) + "·" + str(l.v) +
                 " (each of the p stages holds v chunks of equal depth)");
   if (l.global_batch % (l.d * l.micro_batch) != 0)
-    throw Error("global batch " + str(l.global_batch) + " is not divisible by d·b = " + str(l.d) + "·" +
+    return ("global batch " + str(l.global_batch) + " is not divisible by d·b = " + str(l.d) + "·" +
                 str(l.micro_batch) + " (every data-parallel replica runs whole micro-batches)");
   const int m = l.global_batch / (l.d * l.micro_batch);
   if (l.v > 1 && (l.p < 2 || m % l.p != 0))
-    throw Error("the interleaved schedule (v = " + str(l.v) + ") needs p >= 2 and the " + str(m) +
+    return ("the interleaved schedule (v = " + str(l.v) + ") needs p >= 2 and the " + str(m) +
                 " micro-batches a multiple of p = " + str(l.p));
-  if (l.zero_stage < 0 || l.zero_stage > 3) throw Error("ZeRO stage must be 0, 1, 2 or 3, got " + str(l.zero_stage));
+  if (l.zero_stage < 0 || l.zero_stage > 3) return ("ZeRO stage must be 0, 1, 2 or 3, got " + str(l.zero_stage));
+  return "";
 }
+
+namespace {
 
 CostModel link(double latency, double bandwidth) { return CostModel::from_bandwidth(latency, bandwidth); }
 
@@ -93,7 +98,8 @@ double narayanan_flops_per_iteration(const PlannerModel& m, double B) {
 StepPlan plan_step(const PlannerModel& model, const ClusterSpec& cluster, const PlannerLayout& layout) {
   planner_detail::validate_model(model);
   planner_detail::validate_gpu(cluster.gpu);
-  validate_layout(model, cluster, layout);
+  const std::string problem = layout_error(model, cluster, layout);
+  if (!problem.empty()) throw Error(problem);
   const GpuSpec& gpu = cluster.gpu;
   const PlannerLayout& l = layout;
   const int t = l.t, p = l.p, v = l.v, d = l.d, G = cluster.gpus_per_node;

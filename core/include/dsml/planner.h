@@ -109,6 +109,10 @@ double narayanan_flops_per_iteration(const PlannerModel& model, double global_ba
 // not divisible by t, layers not divisible by p·v, B not divisible by d·b, interleaving with m not a multiple of p,
 // a ZeRO stage outside 0–3, a model or GPU with non-positive sizes.
 StepPlan plan_step(const PlannerModel& model, const ClusterSpec& cluster, const PlannerLayout& layout);
+// The sentence plan_step would throw for this layout, or "" when it is admissible (the model and GPU are checked
+// by plan_step alone). The search asks this instead of catching: the wasm core is built without exception
+// handling in most files (CMakeLists.txt), so a catch there would not run.
+std::string layout_error(const PlannerModel& model, const ClusterSpec& cluster, const PlannerLayout& layout);
 
 struct SearchOptions {
   int global_batch = 512;
