@@ -29,6 +29,7 @@
 #include "network_flags.h"
 #include "design_command.h"
 #include "pipeline_command.h"
+#include "plan_command.h"  // dsml plan (issue 27)
 #include "ps_command.h"
 #include "train_command.h"
 
@@ -281,6 +282,16 @@ const Command kCommands[] = {
       -> {"model", "parameters", "layouts": [{"t", "p", "d", "micro_batches", "memory_gb", "memory_zero1_gb",
           "activation_gb", "compute_s", "bubble_s", "tensor_s", "pipeline_s", "data_s", "step_s", "fits",
           "fits_zero1"}]}
+)"},
+    {"plan", dsml::cli::plan,
+     R"(  dsml plan --model NAME [--layers L --hidden H --heads A --kv-heads K --ffn F --sequence S --vocabulary V]
+            --gpu NAME --nodes N [--gpus-per-node 8] (--t T --p P | --search [--keep 5]) [--v 1] [--micro-batch 1]
+            --global-batch B [--zero 0|1|2|3] [--sequence-parallel] [--recompute none|selective|full]
+            [--overlap-dp]
+  dsml plan --published ROW
+      one transformer training step priced on a GPU cluster (d = N*G/(t*p)): FLOPs, time per part, MFU, memory
+      per GPU; --search the fastest layouts that fit; --published a row of Narayanan et al. 2021's Table 1 beside
+      its prediction
 )"},
     {"compress", dsml::cli::compress,
      R"(  dsml compress --compressor none|top-k|random-k|int8|qsgd|sign|powersgd --workers P --layers L --width D

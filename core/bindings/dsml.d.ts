@@ -39,3 +39,4 @@ export * from "./types/param_server";
 export * from "./types/model_parallel";
 export * from "./types/compression";
 export * from "./types/fault_tolerance";
+export * from "./types/planner";

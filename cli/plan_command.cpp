@@ -1,0 +1,148 @@
+// plan_command.cpp — `dsml plan`: one training step of a transformer on a GPU cluster priced by the planner
+// (dsml/planner.h), the fastest layouts that fit, or a row of Narayanan et al. 2021's Table 1 beside its
+// prediction. One line of JSON, like every command.
+//
+//   $ dsml plan --model gpt3-175b --gpu a100-80gb --nodes 192 --t 8 --p 8 --global-batch 1536
+//   {"model": "gpt3-175b", ..., "time_s": {"compute": …, "bubble": …, …, "total": …}, "mfu": …, "fits": true}
+//   $ dsml plan --model llama3-70b --gpu h100-sxm --nodes 64 --global-batch 512 --search
+//   $ dsml plan --published gpt-1t            (Table 1's row, its layout, the published TFLOP/s beside)
+//
+// Flags: --model NAME [--layers L --hidden H --heads A --kv-heads K --ffn F --sequence S --vocabulary V]
+//        --gpu NAME --nodes N [--gpus-per-node 8] --t T --p P [--v 1] [--micro-batch 1] --global-batch B
+//        [--zero 0|1|2|3] [--sequence-parallel] [--recompute none|selective|full (default full)] [--overlap-dp]
+//        d is the GPUs left: N·G/(t·p). --search prices every layout instead (selective recomputation, sequence
+//        parallelism, overlap on; ZeRO 0–1; b in 1, 2, 4, 8) and prints the --keep (5) fastest that fit.
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "dsml/error.h"
+#include "dsml/planner.h"
+#include "json_output.h"
+#include "network_flags.h"
+#include "plan_command.h"
+
+namespace dsml::cli {
+namespace {
+
+const char* recomputation_name(Recomputation r) {
+  return r == Recomputation::kFull ? "full" : r == Recomputation::kSelective ? "selective" : "none";
+}
+
+Recomputation recomputation_from(const std::string& name) {
+  if (name == "none") return Recomputation::kNone;
+  if (name == "selective") return Recomputation::kSelective;
+  if (name == "full") return Recomputation::kFull;
+  throw UsageError("--recompute must be none, selective or full, got \"" + name + "\"");
+}
+
+JsonObject plan_json(const StepPlan& p) {
+  const PlannerLayout& l = p.layout;
+  const StepSplit& t = p.time;
+  const PlanMemory& m = p.memory;
+  return JsonObject()
+      .add_object("layout", JsonObject()
+                                .add("t", l.t).add("p", l.p).add("v", l.v).add("d", l.d)
+                                .add("micro_batch", l.micro_batch).add("global_batch", l.global_batch)
+                                .add("micro_batches", p.micro_batches).add("zero_stage", l.zero_stage)
+                                .add_bool("sequence_parallel", l.sequence_parallel)
+                                .add_text("recomputation", recomputation_name(l.recomputation))
+                                .add_bool("overlap_dp", l.overlap_dp))
+      .add("gpus", p.gpus)
+      .add("parameters", p.parameters)
+      .add("hardware_flops", p.hardware_flops)
+      .add("model_flops", p.model_flops)
+      .add_object("time_s", JsonObject()
+                                .add("compute", t.compute).add("bubble", t.bubble).add("tensor", t.tensor)
+                                .add("pipeline", t.pipeline).add("data", t.data).add("optimizer", t.optimizer)
+                                .add("total", t.total))
+      .add_object("memory_bytes", JsonObject()
+                                      .add("params", m.params).add("grads", m.grads).add("optimizer", m.optimizer)
+                                      .add("activations", m.activations).add("total", m.total))
+      .add("capacity_bytes", p.capacity)
+      .add_bool("fits", p.fits)
+      .add("tokens_per_s", p.tokens_per_s)
+      .add("tflops_per_gpu", p.tflops_per_gpu)
+      .add("mfu", p.mfu)
+      .add("hfu", p.hfu);
+}
+
+PlannerModel planner_model_from(const Args& args) {
+  PlannerModel m = planner_model_preset(args.text("model"));
+  m.layers = args.whole_or("layers", m.layers);
+  m.hidden = args.whole_or("hidden", m.hidden);
+  m.heads = args.whole_or("heads", m.heads);
+  m.kv_heads = args.whole_or("kv-heads", m.kv_heads);
+  m.ffn = args.whole_or("ffn", m.ffn);
+  m.sequence = args.whole_or("sequence", m.sequence);
+  m.vocabulary = args.whole_or("vocabulary", m.vocabulary);
+  return m;
+}
+
+int published(const Args& args) {
+  const std::string name = args.text("published");
+  for (const PublishedRun& run : narayanan_table1()) {
+    if (run.model != name) continue;
+    const StepPlan plan = plan_published_run(run, gpu_preset("a100-80gb"));
+    const double paper = narayanan_flops_per_iteration(planner_model_preset(run.model), run.global_batch);
+    print(plan_json(plan)
+              .add_text("model", run.model)
+              .add_text("gpu", "a100-80gb")
+              .add_object("published", JsonObject()
+                                           .add("tflops_per_gpu", run.tflops_per_gpu)
+                                           .add("paper_flops", paper)
+                                           .add("relative_error", plan.tflops_per_gpu / run.tflops_per_gpu - 1)));
+    return 0;
+  }
+  std::string names;
+  for (const PublishedRun& run : narayanan_table1()) names += (names.empty() ? "" : ", ") + run.model;
+  throw UsageError("--published: Table 1 has no row \"" + name + "\"; choose one of: " + names);
+}
+
+}  // namespace
+
+int plan(int argc, char** argv) {
+  const Args args("plan", argc, argv, 2,
+                  {"model", "layers", "hidden", "heads", "kv-heads", "ffn", "sequence", "vocabulary", "gpu", "nodes",
+                   "gpus-per-node", "t", "p", "v", "micro-batch", "global-batch", "zero", "recompute", "keep",
+                   "published"},
+                  {"sequence-parallel", "overlap-dp", "search"});
+  if (args.has("published")) return published(args);
+  const PlannerModel model = planner_model_from(args);
+  ClusterSpec cluster;
+  cluster.gpu = gpu_preset(args.text("gpu"));
+  cluster.nodes = args.whole("nodes");
+  cluster.gpus_per_node = args.whole_or("gpus-per-node", 8);
+  if (cluster.nodes < 1 || cluster.gpus_per_node < 1) throw UsageError("--nodes and --gpus-per-node must be >= 1");
+  JsonObject head = JsonObject().add_text("model", model.name).add_text("gpu", cluster.gpu.name);
+  if (args.has("search")) {
+    SearchOptions o;
+    o.global_batch = args.whole("global-batch");
+    o.keep = args.whole_or("keep", o.keep);
+    std::vector<JsonObject> rows;
+    for (const StepPlan& p : search_layouts(model, cluster, o)) rows.push_back(plan_json(p));
+    print(head.add_objects("layouts", rows));
+    return 0;
+  }
+  PlannerLayout l;
+  l.t = args.whole("t");
+  l.p = args.whole("p");
+  l.v = args.whole_or("v", 1);
+  const long long gpus = 1LL * cluster.nodes * cluster.gpus_per_node;
+  if (l.t < 1 || l.p < 1 || gpus % (1LL * l.t * l.p) != 0)
+    throw Error("t·p = " + std::to_string(l.t) + "·" + std::to_string(l.p) + " must divide the cluster's " +
+                std::to_string(gpus) + " GPUs (d is what is left)");
+  l.d = static_cast<int>(gpus / (l.t * l.p));
+  l.micro_batch = args.whole_or("micro-batch", 1);
+  l.global_batch = args.whole("global-batch");
+  l.zero_stage = args.whole_or("zero", 0);
+  l.sequence_parallel = args.has("sequence-parallel");
+  l.recomputation = args.has("recompute") ? recomputation_from(args.text("recompute")) : Recomputation::kFull;
+  l.overlap_dp = args.has("overlap-dp");
+  const StepPlan plan = plan_step(model, cluster, l);
+  JsonObject out = head;
+  print(out.add_object("plan", plan_json(plan)));
+  return 0;
+}
+
+}  // namespace dsml::cli

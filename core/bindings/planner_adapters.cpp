@@ -1,0 +1,231 @@
+// planner_adapters.cpp — see planner_adapters.h. Convert, call the core, convert back: the field names are
+// dsml.d.ts's (camelCase), the values the core's (seconds, bytes, FLOPs).
+#include "planner_adapters.h"
+
+#include <string>
+#include <vector>
+
+#include "dsml/error.h"
+#include "dsml/planner.h"
+#include "fields.h"
+
+namespace dsml::bindings {
+namespace {
+
+int whole(const val& o, const char* name, const std::string& ctx, int minimum = 1) {
+  return static_cast<int>(whole_field(o, name, ctx, minimum, 1 << 30));
+}
+int whole_or(const val& o, const char* name, int fallback, const std::string& ctx, int minimum = 1) {
+  return static_cast<int>(whole_field_or(o, name, fallback, ctx, minimum, 1 << 30));
+}
+
+Recomputation recomputation_from(const std::string& name, const std::string& ctx) {
+  if (name == "none") return Recomputation::kNone;
+  if (name == "selective") return Recomputation::kSelective;
+  if (name == "full") return Recomputation::kFull;
+  throw Error(ctx + ": recomputation must be \"none\", \"selective\" or \"full\", got \"" + name + "\"");
+}
+const char* recomputation_name(Recomputation r) {
+  return r == Recomputation::kFull ? "full" : r == Recomputation::kSelective ? "selective" : "none";
+}
+
+PlannerModel model_from(const val& o, const std::string& ctx) {
+  require_object(o, ctx, "{name?, layers, hidden, heads, kvHeads?, ffn?, gatedFfn?, sequence, vocabulary, …}");
+  PlannerModel m;
+  m.name = o["name"].isString() ? o["name"].as<std::string>() : "custom";
+  m.layers = whole(o, "layers", ctx);
+  m.hidden = whole(o, "hidden", ctx);
+  m.heads = whole(o, "heads", ctx);
+  m.kv_heads = whole_or(o, "kvHeads", 0, ctx, 0);
+  m.ffn = whole_or(o, "ffn", 0, ctx, 0);
+  m.gated_ffn = flag_field_or(o, "gatedFfn", false, ctx);
+  m.sequence = whole(o, "sequence", ctx);
+  m.vocabulary = whole(o, "vocabulary", ctx);
+  m.learned_positions = flag_field_or(o, "learnedPositions", true, ctx);
+  m.tied_embeddings = flag_field_or(o, "tiedEmbeddings", true, ctx);
+  return m;
+}
+
+val model_to(const PlannerModel& m) {
+  val o = val::object();
+  o.set("name", m.name);
+  o.set("layers", m.layers);
+  o.set("hidden", m.hidden);
+  o.set("heads", m.heads);
+  o.set("kvHeads", m.kv_heads);
+  o.set("ffn", m.ffn);
+  o.set("gatedFfn", m.gated_ffn);
+  o.set("sequence", m.sequence);
+  o.set("vocabulary", m.vocabulary);
+  o.set("learnedPositions", m.learned_positions);
+  o.set("tiedEmbeddings", m.tied_embeddings);
+  return o;
+}
+
+GpuSpec gpu_from(const val& o, const std::string& ctx) {
+  require_object(o, ctx, "{name?, peakFlops, hbmBytes, hbmBandwidth, nvlinkBandwidth, …}");
+  GpuSpec g;
+  g.name = o["name"].isString() ? o["name"].as<std::string>() : "custom";
+  g.peak_flops = number_field(o, "peakFlops", ctx);
+  g.hbm_bytes = number_field(o, "hbmBytes", ctx);
+  g.hbm_bandwidth = number_field(o, "hbmBandwidth", ctx);
+  g.nvlink_bandwidth = number_field(o, "nvlinkBandwidth", ctx);
+  g.nvlink_latency = number_field(o, "nvlinkLatency", ctx);
+  g.network_bandwidth = number_field(o, "networkBandwidth", ctx);
+  g.network_latency = number_field(o, "networkLatency", ctx);
+  g.gemm_efficiency = number_field(o, "gemmEfficiency", ctx);
+  g.hbm_efficiency = number_field(o, "hbmEfficiency", ctx);
+  return g;
+}
+
+val gpu_to(const GpuSpec& g) {
+  val o = val::object();
+  o.set("name", g.name);
+  o.set("peakFlops", g.peak_flops);
+  o.set("hbmBytes", g.hbm_bytes);
+  o.set("hbmBandwidth", g.hbm_bandwidth);
+  o.set("nvlinkBandwidth", g.nvlink_bandwidth);
+  o.set("nvlinkLatency", g.nvlink_latency);
+  o.set("networkBandwidth", g.network_bandwidth);
+  o.set("networkLatency", g.network_latency);
+  o.set("gemmEfficiency", g.gemm_efficiency);
+  o.set("hbmEfficiency", g.hbm_efficiency);
+  return o;
+}
+
+ClusterSpec cluster_from(const val& o, const std::string& ctx) {
+  require_object(o, ctx, "{gpu, nodes, gpusPerNode?}");
+  ClusterSpec c;
+  c.gpu = gpu_from(object_field(o, "gpu", ctx), ctx + ": gpu");
+  c.nodes = whole(o, "nodes", ctx);
+  c.gpus_per_node = whole_or(o, "gpusPerNode", 8, ctx);
+  return c;
+}
+
+PlannerLayout layout_from(const val& o, const std::string& ctx) {
+  require_object(o, ctx, "{t, p, v?, d, microBatch?, globalBatch, zeroStage?, sequenceParallel?, recomputation?, …}");
+  PlannerLayout l;
+  l.t = whole(o, "t", ctx);
+  l.p = whole(o, "p", ctx);
+  l.v = whole_or(o, "v", 1, ctx);
+  l.d = whole(o, "d", ctx);
+  l.micro_batch = whole_or(o, "microBatch", 1, ctx);
+  l.global_batch = whole(o, "globalBatch", ctx);
+  l.zero_stage = whole_or(o, "zeroStage", 0, ctx, 0);
+  l.sequence_parallel = flag_field_or(o, "sequenceParallel", false, ctx);
+  l.recomputation = o["recomputation"].isUndefined() ? Recomputation::kFull
+                                                     : recomputation_from(text_field(o, "recomputation", ctx), ctx);
+  l.overlap_dp = flag_field_or(o, "overlapDp", false, ctx);
+  return l;
+}
+
+val plan_to(const StepPlan& p) {
+  const PlannerLayout& l = p.layout;
+  val layout = val::object();
+  layout.set("t", l.t);
+  layout.set("p", l.p);
+  layout.set("v", l.v);
+  layout.set("d", l.d);
+  layout.set("microBatch", l.micro_batch);
+  layout.set("globalBatch", l.global_batch);
+  layout.set("zeroStage", l.zero_stage);
+  layout.set("sequenceParallel", l.sequence_parallel);
+  layout.set("recomputation", std::string(recomputation_name(l.recomputation)));
+  layout.set("overlapDp", l.overlap_dp);
+  val time = val::object();
+  time.set("compute", p.time.compute);
+  time.set("bubble", p.time.bubble);
+  time.set("tensor", p.time.tensor);
+  time.set("pipeline", p.time.pipeline);
+  time.set("data", p.time.data);
+  time.set("optimizer", p.time.optimizer);
+  time.set("total", p.time.total);
+  val memory = val::object();
+  memory.set("params", p.memory.params);
+  memory.set("grads", p.memory.grads);
+  memory.set("optimizer", p.memory.optimizer);
+  memory.set("activations", p.memory.activations);
+  memory.set("total", p.memory.total);
+  val o = val::object();
+  o.set("layout", layout);
+  o.set("gpus", p.gpus);
+  o.set("microBatches", p.micro_batches);
+  o.set("parameters", p.parameters);
+  o.set("hardwareFlops", p.hardware_flops);
+  o.set("modelFlops", p.model_flops);
+  o.set("time", time);
+  o.set("memory", memory);
+  o.set("capacity", p.capacity);
+  o.set("fits", p.fits);
+  o.set("tokensPerS", p.tokens_per_s);
+  o.set("tflopsPerGpu", p.tflops_per_gpu);
+  o.set("mfu", p.mfu);
+  o.set("hfu", p.hfu);
+  return o;
+}
+
+std::vector<int> wholes_or(const val& o, const char* name, const std::vector<int>& fallback, const std::string& ctx) {
+  if (o[name].isUndefined()) return fallback;
+  const val list = o[name];
+  if (!list.isArray()) throw Error(ctx + ": " + name + " must be an array of whole numbers");
+  std::vector<int> out;
+  const int n = list["length"].as<int>();
+  for (int i = 0; i < n; ++i)
+    out.push_back(static_cast<int>(whole_value(list[i].as<double>(), ctx + ": " + name, 0, 1 << 30)));
+  return out;
+}
+
+}  // namespace
+
+val planner_presets() {
+  const PlannerPresets presets = dsml::planner_presets();
+  val models = val::array(), gpus = val::array(), table = val::array();
+  for (const PlannerModel& m : presets.models) models.call<void>("push", model_to(m));
+  for (const GpuSpec& g : presets.gpus) gpus.call<void>("push", gpu_to(g));
+  for (const PublishedRun& r : presets.table1) {
+    val row = val::object();
+    row.set("model", r.model);
+    row.set("billions", r.billions);
+    row.set("t", r.t);
+    row.set("p", r.p);
+    row.set("gpus", r.gpus);
+    row.set("globalBatch", r.global_batch);
+    row.set("tflopsPerGpu", r.tflops_per_gpu);
+    table.call<void>("push", row);
+  }
+  val out = val::object();
+  out.set("models", models);
+  out.set("gpus", gpus);
+  out.set("table1", table);
+  return out;
+}
+
+val plan_step(const val& r) {
+  const std::string ctx = "planStep";
+  require_object(r, ctx, "{model, cluster, layout}");
+  return plan_to(dsml::plan_step(model_from(object_field(r, "model", ctx), ctx + ": model"),
+                                 cluster_from(object_field(r, "cluster", ctx), ctx + ": cluster"),
+                                 layout_from(object_field(r, "layout", ctx), ctx + ": layout")));
+}
+
+val search_layouts(const val& r) {
+  const std::string ctx = "searchLayouts";
+  require_object(r, ctx, "{model, cluster, globalBatch, microBatches?, zeroStages?, …}");
+  SearchOptions o;
+  o.global_batch = whole(r, "globalBatch", ctx);
+  o.micro_batches = wholes_or(r, "microBatches", o.micro_batches, ctx);
+  o.zero_stages = wholes_or(r, "zeroStages", o.zero_stages, ctx);
+  o.sequence_parallel = flag_field_or(r, "sequenceParallel", o.sequence_parallel, ctx);
+  if (!r["recomputation"].isUndefined())
+    o.recomputation = recomputation_from(text_field(r, "recomputation", ctx), ctx);
+  o.overlap_dp = flag_field_or(r, "overlapDp", o.overlap_dp, ctx);
+  o.max_interleave = whole_or(r, "maxInterleave", o.max_interleave, ctx);
+  o.keep = whole_or(r, "keep", o.keep, ctx);
+  val out = val::array();
+  for (const StepPlan& p : dsml::search_layouts(model_from(object_field(r, "model", ctx), ctx + ": model"),
+                                                cluster_from(object_field(r, "cluster", ctx), ctx + ": cluster"), o))
+    out.call<void>("push", plan_to(p));
+  return out;
+}
+
+}  // namespace dsml::bindings

@@ -1,0 +1,53 @@
+// narayanan_table1.cpp — the published runs the planner is validated against, as data.
+//
+// Source: D. Narayanan, M. Shoeybi, J. Casper, P. LeGresley, M. Patwary, V. Korthikanti, D. Vainbrand,
+// P. Kashinkunti, J. Bernauer, B. Catanzaro, A. Phanishayee, M. Zaharia, "Efficient Large-Scale Language Model
+// Training on GPU Clusters Using Megatron-LM", SC'21 (arXiv:2104.04473), Table 1 "Weak-scaling throughput for GPT
+// models ranging from 1 billion to 1 trillion parameters": parameters (billion), attention heads, hidden size,
+// layers, tensor-parallel size t, pipeline-parallel size p, GPUs, batch size, achieved teraFLOP/s per GPU. The
+// table's last two columns (% of peak, aggregate petaFLOP/s) follow from these: e.g. 163 × 3072 = 500.7 ≈ 502.0
+// PFLOP/s. Vocabulary 51,200 and sequence 2048 for every row (§5.1). Selene: DGX A100 nodes, 8 × A100 80 GB with
+// NVLink/NVSwitch and 8 × 200 Gb/s HDR InfiniBand HCAs per node (§5).
+// Not in the table, so fixed by the planner for every row (plan_published_run): micro-batch b = 1 and the
+// non-interleaved 1F1B schedule (v = 1); full recomputation (eq. 3's factor 4); no sequence parallelism or ZeRO
+// (neither is in the paper); gradient all-reduce not overlapped with backward.
+#include "dsml/planner.h"
+
+namespace dsml {
+
+std::vector<PublishedRun> narayanan_table1() {
+  return {
+      // model          billions  t  p   GPUs  batch  TFLOP/s per GPU
+      {"gpt-1.7b", 1.7, 1, 1, 32, 512, 137},
+      {"gpt-3.6b", 3.6, 2, 1, 64, 512, 138},
+      {"gpt-7.5b", 7.5, 4, 1, 128, 512, 142},
+      {"gpt-18.4b", 18.4, 8, 1, 256, 1024, 135},
+      {"gpt-39.1b", 39.1, 8, 2, 512, 1536, 138},
+      {"gpt-76.1b", 76.1, 8, 4, 1024, 1792, 140},
+      {"gpt-145.6b", 145.6, 8, 8, 1536, 2304, 148},
+      {"gpt-310.1b", 310.1, 8, 16, 1920, 2160, 155},
+      {"gpt-529.6b", 529.6, 8, 35, 2520, 2520, 163},
+      {"gpt-1t", 1008.0, 8, 64, 3072, 3072, 163},
+  };
+}
+
+StepPlan plan_published_run(const PublishedRun& run, const GpuSpec& gpu) {
+  ClusterSpec cluster;
+  cluster.gpu = gpu;
+  cluster.gpus_per_node = 8;
+  cluster.nodes = run.gpus / 8;
+  PlannerLayout l;
+  l.t = run.t;
+  l.p = run.p;
+  l.d = run.gpus / (run.t * run.p);
+  l.v = 1;
+  l.micro_batch = 1;
+  l.global_batch = run.global_batch;
+  l.zero_stage = 0;
+  l.sequence_parallel = false;
+  l.recomputation = Recomputation::kFull;
+  l.overlap_dp = false;
+  return plan_step(planner_model_preset(run.model), cluster, l);
+}
+
+}  // namespace dsml

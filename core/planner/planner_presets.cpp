@@ -1,0 +1,140 @@
+// Planner presets as data: the models the course names and two GPUs. One row per preset; nothing here computes.
+//
+// Models (layers, hidden, heads, KV heads, FFN, gated, sequence, vocabulary, learned positions, tied embeddings):
+//   gpt-*      Narayanan et al. 2021, Table 1 (V = 51,200, s = 2048; "All models use a vocabulary size of 51,200
+//              and a sequence length of 2048"); the name is the paper's parameter count.
+//   gpt3-*     Brown et al. 2020, Table 2.1 (V = 50,257 GPT-2 BPE, s = 2048). 1.3B and 13B are left out: their
+//              published d_model is not a multiple of the head count (2048/24, 5140/40).
+//   llama2-*   Touvron et al. 2023 (Llama 2), the released configs: SwiGLU FFN, RMSNorm, RoPE, V = 32,000,
+//              s = 4096; 70B uses grouped-query attention with 8 KV heads.
+//   llama3-*   Llama 3 herd of models (Dubey et al. 2024), Table 3: V = 128,256, s = 8192, 8 KV heads.
+// GPUs (datasheets; η_gemm and η_hbm are the planner's, not NVIDIA's):
+//   a100-80gb  NVIDIA A100 80GB SXM: 312 TFLOP/s dense BF16, 80 GB HBM2e at 2,039 GB/s, NVLink 3 600 GB/s
+//              (300 GB/s each way), one 200 Gb/s HDR InfiniBand NIC per GPU (DGX A100, as Selene in the paper).
+//   h100-sxm   NVIDIA H100 SXM5 80GB: 989 TFLOP/s dense BF16, 80 GB HBM3 at 3.35 TB/s, NVLink 4 900 GB/s
+//              (450 GB/s each way), one 400 Gb/s NDR NIC per GPU (DGX H100).
+// η_gemm = 0.67, η_hbm = 0.95: one shared pair fitted to Narayanan Table 1 (grid 0.01 × 0.05, the smallest mean
+// |error|; bench/narayanan_table1.cpp says so). The H100 takes the same fractions — never a published H100 run's
+// MFU — so published H100 runs stay a test the planner has not seen. Latencies: 5 µs per message on both links
+// (NCCL's small-message all-reduce on a DGX is ≈ 10 µs for 2 steps; an InfiniBand hop ≈ 2–5 µs).
+#include <string>
+#include <vector>
+
+#include "dsml/error.h"
+#include "dsml/planner.h"
+
+namespace dsml {
+namespace {
+
+PlannerModel gpt(const char* name, int layers, int hidden, int heads, int sequence, int vocabulary) {
+  PlannerModel m;
+  m.name = name;
+  m.layers = layers;
+  m.hidden = hidden;
+  m.heads = heads;
+  m.sequence = sequence;
+  m.vocabulary = vocabulary;
+  return m;  // MHA, 4h FFN with GeLU, learned positions, tied embeddings
+}
+
+PlannerModel llama(const char* name, int layers, int hidden, int heads, int kv_heads, int ffn, int sequence,
+                   int vocabulary) {
+  PlannerModel m = gpt(name, layers, hidden, heads, sequence, vocabulary);
+  m.kv_heads = kv_heads;
+  m.ffn = ffn;
+  m.gated_ffn = true;
+  m.learned_positions = false;
+  m.tied_embeddings = false;
+  return m;
+}
+
+const std::vector<PlannerModel>& models() {
+  static const std::vector<PlannerModel> table = {
+      //  name          L    h      a    s     V
+      gpt("gpt-1.7b", 24, 2304, 24, 2048, 51200),
+      gpt("gpt-3.6b", 30, 3072, 32, 2048, 51200),
+      gpt("gpt-7.5b", 36, 4096, 32, 2048, 51200),
+      gpt("gpt-18.4b", 40, 6144, 48, 2048, 51200),
+      gpt("gpt-39.1b", 48, 8192, 64, 2048, 51200),
+      gpt("gpt-76.1b", 60, 10240, 80, 2048, 51200),
+      gpt("gpt-145.6b", 80, 12288, 96, 2048, 51200),
+      gpt("gpt-310.1b", 96, 16384, 128, 2048, 51200),
+      gpt("gpt-529.6b", 105, 20480, 128, 2048, 51200),
+      gpt("gpt-1t", 128, 25600, 160, 2048, 51200),
+      gpt("gpt3-125m", 12, 768, 12, 2048, 50257),
+      gpt("gpt3-350m", 24, 1024, 16, 2048, 50257),
+      gpt("gpt3-760m", 24, 1536, 16, 2048, 50257),
+      gpt("gpt3-2.7b", 32, 2560, 32, 2048, 50257),
+      gpt("gpt3-6.7b", 32, 4096, 32, 2048, 50257),
+      gpt("gpt3-175b", 96, 12288, 96, 2048, 50257),
+      //    name          L    h      a   kv   FFN    s     V
+      llama("llama2-7b", 32, 4096, 32, 32, 11008, 4096, 32000),
+      llama("llama2-13b", 40, 5120, 40, 40, 13824, 4096, 32000),
+      llama("llama2-70b", 80, 8192, 64, 8, 28672, 4096, 32000),
+      llama("llama3-8b", 32, 4096, 32, 8, 14336, 8192, 128256),
+      llama("llama3-70b", 80, 8192, 64, 8, 28672, 8192, 128256),
+      llama("llama3-405b", 126, 16384, 128, 8, 53248, 8192, 128256),
+  };
+  return table;
+}
+
+GpuSpec gpu_row(const char* name, double peak, double hbm, double hbm_bw, double nvlink, double network) {
+  GpuSpec g;
+  g.name = name;
+  g.peak_flops = peak;
+  g.hbm_bytes = hbm;
+  g.hbm_bandwidth = hbm_bw;
+  g.nvlink_bandwidth = nvlink;
+  g.nvlink_latency = 5e-6;
+  g.network_bandwidth = network;
+  g.network_latency = 5e-6;
+  g.gemm_efficiency = 0.67;
+  g.hbm_efficiency = 0.95;
+  return g;
+}
+
+const std::vector<GpuSpec>& gpus() {
+  static const std::vector<GpuSpec> table = {
+      //       name         peak FLOP/s  HBM    HBM B/s    NVLink B/s  NIC B/s
+      gpu_row("a100-80gb", 312e12, 80e9, 2.039e12, 300e9, 25e9),
+      gpu_row("h100-sxm", 989e12, 80e9, 3.35e12, 450e9, 50e9),
+  };
+  return table;
+}
+
+template <class T>
+std::string names_of(const std::vector<T>& rows) {
+  std::string out;
+  for (const T& r : rows) out += (out.empty() ? "" : ", ") + r.name;
+  return out;
+}
+
+}  // namespace
+
+PlannerModel planner_model_preset(const std::string& name) {
+  for (const PlannerModel& m : models())
+    if (m.name == name) return m;
+  throw Error("unknown model preset \"" + name + "\"; choose one of: " + names_of(models()));
+}
+
+std::vector<std::string> planner_model_names() {
+  std::vector<std::string> out;
+  for (const PlannerModel& m : models()) out.push_back(m.name);
+  return out;
+}
+
+GpuSpec gpu_preset(const std::string& name) {
+  for (const GpuSpec& g : gpus())
+    if (g.name == name) return g;
+  throw Error("unknown GPU preset \"" + name + "\"; choose one of: " + names_of(gpus()));
+}
+
+std::vector<std::string> gpu_names() {
+  std::vector<std::string> out;
+  for (const GpuSpec& g : gpus()) out.push_back(g.name);
+  return out;
+}
+
+PlannerPresets planner_presets() { return {models(), gpus(), narayanan_table1()}; }
+
+}  // namespace dsml

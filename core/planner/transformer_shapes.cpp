@@ -1,0 +1,103 @@
+// transformer_shapes.cpp — the matmul shapes and kernel traffic of a decoder layer (transformer_shapes.h), the
+// roofline that prices them, and the parameter count.
+//
+// Per layer forward on one GPU of a t-way tensor-parallel group, micro-batch b, sequence s, hidden h, a heads of
+// d_h = h/a, k KV heads, FFN width f (Narayanan et al. 2021 §3.2, eq. 3 counts the same products for k = a, f = 4h):
+//   QKV        (s·b × h) · (h × (h + 2·k·d_h)/t)      6·s·b·h²/t FLOPs for MHA
+//   QKᵀ        a/t·b products (s × d_h) · (d_h × s)     2·b·s²·h/t
+//   scores·V   a/t·b products (s × s) · (s × d_h)       2·b·s²·h/t
+//   projection (s·b × h/t) · (h/t × h)                  2·s·b·h²/t
+//   FFN        (s·b × h) · (h × f/t), (s·b × f/t) · (f/t × h)   4·s·b·h·f/t (SwiGLU: 6·s·b·h·f/t)
+//   logits     (s·b × h) · (h × V/t), last stage only   2·s·b·h·V/t
+// With f = 4h: 24·s·b·h²/t + 4·b·s²·h/t per layer — eq. 3's bracket before recomputation.
+#include "transformer_shapes.h"
+
+#include <algorithm>
+#include <string>
+
+#include "dsml/error.h"
+
+namespace dsml::planner_detail {
+namespace {
+
+double ffn_width(const PlannerModel& m) { return m.ffn > 0 ? m.ffn : 4.0 * m.hidden; }
+double kv_heads(const PlannerModel& m) { return m.kv_heads > 0 ? m.kv_heads : m.heads; }
+bool is_gpt(const PlannerModel& m) { return !m.gated_ffn; }  // GPT: biases and LayerNorm (scale + shift)
+
+}  // namespace
+
+void validate_model(const PlannerModel& m) {
+  if (m.layers < 1 || m.hidden < 1 || m.heads < 1 || m.sequence < 1 || m.vocabulary < 1)
+    throw Error("model \"" + m.name + "\" needs layers, hidden, heads, sequence and vocabulary >= 1");
+  if (m.kv_heads < 0 || m.ffn < 0) throw Error("KV heads and FFN width must be >= 0 (0 = the default)");
+  if (m.hidden % m.heads != 0)
+    throw Error("hidden size " + std::to_string(m.hidden) + " is not divisible by " + std::to_string(m.heads) +
+                " heads");
+  if (m.heads % static_cast<int>(kv_heads(m)) != 0)
+    throw Error(std::to_string(m.heads) + " heads are not divisible by " + std::to_string(m.kv_heads) +
+                " KV heads (grouped-query attention shares each KV head among a group of query heads)");
+}
+
+void validate_gpu(const GpuSpec& g) {
+  require_positive("GPU peak FLOP/s", g.peak_flops);
+  require_positive("GPU memory (bytes)", g.hbm_bytes);
+  require_positive("HBM bandwidth (bytes/s)", g.hbm_bandwidth);
+  require_positive("NVLink bandwidth (bytes/s)", g.nvlink_bandwidth);
+  require_non_negative("NVLink latency (s)", g.nvlink_latency);
+  require_positive("network bandwidth (bytes/s)", g.network_bandwidth);
+  require_non_negative("network latency (s)", g.network_latency);
+  if (!(g.gemm_efficiency > 0 && g.gemm_efficiency <= 1) || !(g.hbm_efficiency > 0 && g.hbm_efficiency <= 1))
+    throw Error("achievable fractions of peak (GEMM, HBM) must be in (0, 1]");
+}
+
+std::vector<Matmul> layer_matmuls(const PlannerModel& model, double b, int t) {
+  const double s = model.sequence, h = model.hidden, a = model.heads, dh = h / a;
+  const double kv = kv_heads(model), f = ffn_width(model), tp = t;
+  std::vector<Matmul> out;
+  out.push_back({1, s * b, (h + 2 * kv * dh) / tp, h});           // QKV
+  out.push_back({a / tp * b, s, s, dh, true});                     // QKᵀ, one per head and sequence
+  out.push_back({a / tp * b, s, dh, s, true});                     // scores·V
+  out.push_back({1, s * b, h, h / tp});                            // output projection (row-parallel)
+  out.push_back({1, s * b, (model.gated_ffn ? 2 : 1) * f / tp, h});  // FFN up (gate and up for SwiGLU)
+  out.push_back({1, s * b, h, f / tp});                            // FFN down (row-parallel)
+  return out;
+}
+
+Matmul logits_matmul(const PlannerModel& model, double b, int t) {
+  return {1, model.sequence * b, static_cast<double>(model.vocabulary) / t, static_cast<double>(model.hidden)};
+}
+
+LayerTraffic layer_traffic(const PlannerModel& model, double b, int t, bool sequence_parallel) {
+  const double s = model.sequence, h = model.hidden, a = model.heads, f = ffn_width(model);
+  const double sbh = s * b * h;
+  LayerTraffic tr;
+  tr.replicated = 22.0 * sbh / (sequence_parallel ? t : 1);
+  tr.ffn = (model.gated_ffn ? 6.0 : 4.0) * s * b * f / t;
+  tr.attention_core = 9.0 * a / t * b * s * s;
+  return tr;
+}
+
+double matmul_seconds(const Matmul& mm, const GpuSpec& gpu) {
+  // The roofline: compute-bound products run at η_gemm·peak; thin ones (QKᵀ with d_h = 64–128 is below the
+  // A100's ridge of 312e12/2.039e12 ≈ 153 FLOPs per byte) are paced by the bytes they move.
+  return std::max(mm.flops() / (gpu.gemm_efficiency * gpu.peak_flops),
+                  mm.bytes() / (gpu.hbm_efficiency * gpu.hbm_bandwidth));
+}
+
+double stream_seconds(double bytes, const GpuSpec& gpu) { return bytes / (gpu.hbm_efficiency * gpu.hbm_bandwidth); }
+
+double layer_parameters(const PlannerModel& m) {
+  const double h = m.hidden, dh = h / m.heads, qkv = h + 2 * kv_heads(m) * dh, f = ffn_width(m);
+  double w = h * qkv + h * h + (m.gated_ffn ? 3 : 2) * h * f;
+  // GPT: biases on every linear and two LayerNorms with scale and shift (Narayanan's 13h per layer);
+  // Llama: no biases, two RMSNorm scales.
+  w += is_gpt(m) ? qkv + h + f + h + 4 * h : 2 * h;
+  return w;
+}
+
+double embedding_parameters(const PlannerModel& m) {
+  const double h = m.hidden;
+  return m.vocabulary * h * (m.tied_embeddings ? 1 : 2) + (m.learned_positions ? m.sequence * h : 0.0);
+}
+
+}  // namespace dsml::planner_detail

@@ -1,0 +1,76 @@
+// planner_exercises.test.mjs — the planner page's exercises against the real wasm core: every reference answer is
+// what the planner gives for every parameter set a learner can draw, checked here by an independent route (a search
+// written out, MFU from its definition, the two totals, the doubled cluster), and every usual mistake fails.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+
+import exercises from "../../lessons/planner/exercises.js";
+import { doubleD, faster, mfu, smallestP } from "../../lessons/planner/exercises/planner_numeric.js";
+import { plan, presets, publishedSettings } from "../../lessons/planner/planner_setup.js";
+import { withinTolerance } from "../../web/exercise/answer_check.js";
+import { mulberry32 } from "../../web/exercise/random.js";
+
+const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
+const drawn = (ex) => [...new Map(Array.from({ length: 200 }, (_, s) => ex.params(mulberry32(s + 1)))
+  .map((p) => [JSON.stringify(p), p])).values()];
+
+test("the planner page has four exercises, each with hints and a solution", () => {
+  assert.deepEqual(exercises.map((e) => e.id), ["pl-smallest-p", "pl-mfu", "pl-faster", "pl-double-d"]);
+  for (const e of exercises) assert.ok(e.hints.length >= 2 && e.solutionText.length > 150, e.id);
+});
+
+const byHand = {
+  // Smallest p: walk p = 1, 2, … over the divisors and read the memory total against 80e9 bytes.
+  "pl-smallest-p": (p) => {
+    const L = presets(core).models.find((m) => m.name === p.model).layers;
+    for (let pp = 1; pp <= p.nodes; ++pp) {
+      if (L % pp || p.nodes % pp) continue;
+      const r = plan(core, { model: p.model, gpu: "a100-80gb", nodes: p.nodes, t: 8, p: pp, B: p.B });
+      if (r.memory.total <= 80e9) return pp;
+    }
+    return NaN;
+  },
+  // MFU from its definition: B·s·(6Ψ + 12·l·h·s) / (step · GPUs · 312e12).
+  "pl-mfu": (p) => {
+    const row = presets(core).table1[p.row];
+    const m = presets(core).models.find((x) => x.name === row.model);
+    const r = plan(core, publishedSettings(row));
+    return 100 * row.globalBatch * m.sequence * (6 * r.parameters + 12 * m.layers * m.hidden * m.sequence)
+      / (r.time.total * row.gpus * 312e12);
+  },
+  "pl-faster": (p) => {
+    const a = plan(core, { model: p.model, gpu: p.gpu, nodes: p.nodes, t: 8, p: p.pp, B: p.B }).time.total;
+    const b = plan(core, { model: p.model, gpu: p.gpu, nodes: p.nodes, t: 4, p: 2 * p.pp, B: p.B }).time.total;
+    return a < b ? a : b;
+  },
+  "pl-double-d": (p) => {
+    const s = publishedSettings(presets(core).table1[p.row]);
+    const r = plan(core, { ...s, nodes: 2 * s.nodes });
+    assert.equal(r.layout.d, 2 * s.nodes * 8 / (s.t * s.p));
+    return 100 * r.mfu;
+  },
+};
+
+for (const ex of [smallestP, mfu, faster, doubleD]) {
+  test(`${ex.id}: the reference is the planner's answer for every drawn parameter set; the usual mistake fails`, () => {
+    const sets = drawn(ex);
+    assert.ok(sets.length >= 3, `${ex.id}: only ${sets.length} distinct parameter sets`);
+    for (const p of sets) {
+      const want = ex.answer(p, core);
+      assert.ok(Number.isFinite(want), `${ex.id} ${JSON.stringify(p)}: no answer`);
+      assert.ok(Math.abs(want - byHand[ex.id](p)) <= 1e-9 * Math.max(1, Math.abs(want)), `${ex.id} ${JSON.stringify(p)}`);
+      assert.ok(withinTolerance(want, want, ex.tolerance));
+      const wrong = ex.wrongAnswer(p, core);
+      assert.ok(!withinTolerance(wrong, want, ex.tolerance), `${ex.id} ${JSON.stringify(p)}: the wrong answer ${wrong} passes (${want})`);
+      assert.match(ex.prompt(p), /<p>/);
+    }
+  });
+}
+
+test("doubling d at a fixed batch lowers MFU on every row the exercise draws", () => {
+  for (const row of [5, 6, 7]) {
+    const s = publishedSettings(presets(core).table1[row]);
+    assert.ok(plan(core, { ...s, nodes: 2 * s.nodes }).mfu < plan(core, s).mfu);
+  }
+});
