@@ -71,6 +71,32 @@ export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wa
   return { haveWasm, version };
 }
 
+// The site root and every page's URL from before lessons/ was a folder of the site (…/week3/, …/cluster/) lead to
+// lessons/: web/lesson/redirect.js keeps the query and fragment (…/week3/#ddp → …/lessons/week3/#ddp); the meta
+// refresh is for a browser without JavaScript. Every redirect carries the pages' Content-Security-Policy.
+export function writeRedirects(outDir, slugs) {
+  for (const slug of slugs) {
+    const up = slug ? "../" : "./";
+    const target = `${up}lessons/${slug ? `${slug}/` : ""}`;
+    mkdirSync(join(outDir, slug), { recursive: true });
+    writeFileSync(join(outDir, slug, "index.html"), `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>dsml — moved</title>
+<meta name="robots" content="noindex">
+<link rel="canonical" href="${target}">
+<script src="${up}web/lesson/redirect.js" data-target="${target}"></script>
+<meta http-equiv="refresh" content="0; url=${target}">
+</head>
+<body><p>This page has moved to <a href="${target}">${target}</a>.</p></body>
+</html>
+`);
+  }
+}
+
 // The service worker (web/sw.js) caches every file of the site for offline use under a name that includes
 // a hash of all of them, so any change to the site makes a new worker that replaces the old cache. Writes
 // <outDir>/sw.js from the source with BUILD = { version, files }; safe to run again after changing a file.
