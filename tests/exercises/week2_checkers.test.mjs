@@ -72,7 +72,20 @@ function replayTrace({ ranks, topology: { alpha, beta }, trace }) {
   return { makespan: Math.max(...clock) };
 }
 
+// The pipelined chain's best whole k: the better of ⌊k*⌋ and ⌈k*⌉, k* = √((p − 2)nβ/α) (Johnsson & Ho 1989).
+function chainBestSegments({ ranks, bytes, alpha, beta }) {
+  const T = (k) => (k + ranks - 2) * (alpha + (beta * bytes) / k);
+  const star = Math.sqrt(((ranks - 2) * bytes * beta) / alpha);
+  const lo = Math.max(1, Math.floor(star)), hi = Math.max(1, Math.ceil(star));
+  const segments = T(hi) < T(lo) ? hi : lo;
+  return { segments, optimum: star, seconds: T(segments) };
+}
+
 const fakeCore = {
+  bestSegments: (algorithm, options) => {
+    if (algorithm !== "pipelined-chain") throw new Error(`fake core: no best k for ${algorithm}`);
+    return chainBestSegments(options);
+  },
   messageTime: (a, b, n) => a + b * n,
   messagesTime: (a, b, count, n) => count * (a + b * n),
   collectiveCost(collective, algorithm, { ranks, bytes, alpha, beta, gamma = 0 }) {
@@ -110,6 +123,12 @@ const EXPECTED = {
     return ((2 * (p.ranks - 1) - L) * a) / ((L - (2 * (p.ranks - 1)) / p.ranks) * b);
   },
   "w2-pipeline": (p) => (p.ranks + p.segments - 2) * (p.alphaUs * US + (p.sizeMB * 1e6) / p.segments / (p.bwGBs * GBS)),
+  "w2-best-segments": (p) => {  // brute force: the k in 1 … 10 000 with the least (k + p − 2)(α + βn/k)
+    const T = (k) => (k + p.ranks - 2) * (p.alphaUs * US + (p.sizeMB * 1e6) / k / (p.bwGBs * GBS));
+    let best = 1;
+    for (let k = 2; k <= 10000; ++k) if (T(k) < T(best)) best = k;
+    return best;
+  },
   "w2-hierarchical": (p) => {
     const ranks = p.nodes * p.perNode;
     return 2 * (ranks - 1) * ((1 + 5) * US + (p.sizeGB * 1e9) / ranks / (p.interGBs * GBS));
