@@ -914,6 +914,13 @@ export interface DsmlCore {
   pipelinedBroadcast(request: PipelinedBroadcastRequest): PipelinedBroadcastResult;
   /** The whole k ≥ 1 with the least T(k): the better of ⌊k*⌋ and ⌈k*⌉, k* = √(c·nβ/(a·α)) (chain: √((p − 2)nβ/α)). */
   bestSegments(algorithm: "pipelined-chain" | "pipelined-tree", options: { ranks: number; bytes: number; alpha: number; beta: number }): BestSegments;
+  /** Week 5: the MLP with MoE blocks trained on one device (as trainSingleMoe) with Switch Transformer's
+   *  load-balancing loss α·E·Σ f_i·P_i in every MoE block (moe.balance = α; 0 = none), per step: the MSE, the
+   *  balance loss and the assignments dropped. @throws on a bad field or a run too large for a tab. */
+  trainMoeBalanced(request: TrainMoeBalancedRequest): TrainMoeBalancedResult;
+  /** α·E·Σ_i f_i·P_i for one token group: f the share of first choices per expert, P the mean router probability
+   *  per expert (each summing to 1). @throws on α < 0, mismatched sizes, or shares outside [0, 1]. */
+  moeBalanceLoss(alpha: number, f: ArrayLike<number>, P: ArrayLike<number>): number;
 }
 
 // ---- Week 6: gradient compression and checkpointing ----------------------------------------------------------
@@ -1058,4 +1065,22 @@ export interface PipelinedBroadcastResult {
   /** Every rank ended with the root's segments (checked with one element per segment). */
   verified: boolean; verifyMessage: string;
   best: BestSegments;
+}
+// ---- seed-core (issue 26): Week 5's load-balancing loss ----------------------------------------------------------
+export interface TrainMoeBalancedRequest {
+  model: ModelConfig;
+  /** LabMoe's fields, and balance: Switch's α (0.01 in the paper; 0 = none). */
+  moe: LabMoe & { balance: number };
+  /** Token groups for the capacity cut (default 1). */
+  groups?: number;
+  optimizer: OptimizerConfig;
+  batch: number; steps: number; seed?: number;
+}
+export interface TrainMoeBalancedResult {
+  /** Per step, before its update: the MSE, and the sum of the MoE blocks' balance losses. */
+  losses: Float64Array; balanceLosses: Float64Array;
+  /** Per step: assignments dropped over all MoE blocks, out of `assignments` (batch·k·MoE blocks). */
+  dropped: number[]; assignments: number;
+  /** The last step, per MoE block. */
+  load: { block: number; wanted: number[]; kept: number[]; dropped: number }[];
 }

@@ -20,8 +20,9 @@ const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 const drawn = (ex, n = 40) => Array.from({ length: n }, (_, seed) => ex.params(mulberry32(seed + 1)));
 const close = (a, b, rel = 1e-12) => Math.abs(a - b) <= rel * Math.abs(b);
 
-test("week 5 lists four numeric and choice exercises with unique ids, three numeric with a wrongAnswer", () => {
-  assert.deepEqual(exercises.filter((e) => e.kind !== "code").map((e) => e.id), ["w5-interleave", "w5-optimal-m", "w5-zero-bytes", "w5-layout"]);
+test("week 5 lists five numeric and choice exercises with unique ids, four numeric with a wrongAnswer", () => {
+  assert.deepEqual(exercises.filter((e) => e.kind !== "code").map((e) => e.id),
+    ["w5-interleave", "w5-optimal-m", "w5-zero-bytes", "w5-layout", "w5-balance-loss"]);
   for (const e of exercises.filter((x) => x.kind === "numeric")) assert.equal(typeof e.wrongAnswer, "function", e.id);
 });
 
