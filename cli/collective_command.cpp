@@ -4,6 +4,9 @@
 //
 //   $ dsml collective --collective all-reduce --algorithm ring --ranks 8 --bytes 1e9 --alpha 5e-6 --bandwidth 25e9
 //   {"collective": "all-reduce", "algorithm": "ring", "ranks": 8, "bytes": 1000000000, "closed_form_s": 0.07007, …}
+//
+// The pipelined broadcasts (pipelined-chain, pipelined-tree) take --segments K (default p) and also print the
+// best K for the network's α and β and its time (best_segments in collective_cost.h).
 #include <limits>
 #include <string>
 #include <vector>
@@ -34,7 +37,7 @@ int list() {
 
 int collective(int argc, char** argv) {
   std::vector<std::string> valued = {"collective", "algorithm", "ranks", "bytes", "alpha", "beta", "bandwidth",
-                                     "gamma", "root", "devices-per-node", "topology"};
+                                     "gamma", "root", "devices-per-node", "topology", "segments"};
   for (const std::string& flag : topology_flags("")) valued.push_back(flag);
   const Args args("collective", argc, argv, 2, valued, {"list"});
   if (args.has("list")) return list();
@@ -50,7 +53,11 @@ int collective(int argc, char** argv) {
   const int devices = args.whole_or("devices-per-node", 0);
   // Made step by step as the simulator reaches each rank's next step (lazy_schedule.h): memory O(p + messages in
   // flight), so the ring family runs up to kMaxRanksLazy ranks.
-  const auto schedule = make_lazy_schedule(name, algorithm, ranks, bytes, args.whole_or("root", 0), devices);
+  const int segments = args.whole_or("segments", 0);
+  const bool pipelined = algorithm.rfind("pipelined-", 0) == 0;
+  if (args.has("segments") && !pipelined)
+    throw UsageError("--segments is for the pipelined broadcasts (pipelined-chain, pipelined-tree), not " + algorithm);
+  const auto schedule = make_lazy_schedule(name, algorithm, ranks, bytes, args.whole_or("root", 0), devices, segments);
   const SimResult sim = simulate_schedule(topology, *schedule, gamma, SimOptions{false, false});
 
   JsonObject json;
@@ -60,8 +67,13 @@ int collective(int argc, char** argv) {
     json.add_null("closed_form_s").add_null("lower_bound_s");
   } else {
     CostModel model = model_from(args);
-    json.add("closed_form_s", closed_form_time(name, algorithm, ranks, bytes, model, devices).total())
+    json.add("closed_form_s", closed_form_time(name, algorithm, ranks, bytes, model, devices, segments).total())
         .add("lower_bound_s", lower_bound_time(name, ranks, bytes, model).total());
+    if (pipelined) {
+      const BestSegments best = best_segments(algorithm, ranks, bytes, model);
+      json.add("segments", static_cast<double>(schedule->header().slot_bytes.size()))
+          .add("best_segments", static_cast<double>(best.segments)).add("best_segments_s", best.seconds);
+    }
   }
   // Every send step posts one message; whole bytes, so the sum is exact in any order (below 2^53 B).
   json.add("simulated_s", sim.makespan).add("messages", static_cast<double>(sim.message_count))

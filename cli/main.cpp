@@ -202,6 +202,8 @@ const Command kCommands[] = {
       C: broadcast | reduce | all-reduce | all-gather | reduce-scatter | all-to-all
       -> {"closed_form_s", "lower_bound_s" (null on a hierarchical topology), "simulated_s", "messages",
           "bytes_moved", "algbw_Bps", "busbw_Bps" (of the simulated time), "busiest_link": {"name", "busy_s"}}
+      A = pipelined-chain | pipelined-tree (broadcast) take [--segments K] (default P) and add
+          {"segments", "best_segments", "best_segments_s"}: the K that minimises (aK + c)(alpha + beta*N/K)
   dsml collective --list                   -> [{"collective", "algorithm"}, ...]
 )"},
     {"train-step", dsml::cli::train_step,

@@ -87,7 +87,7 @@ CostTerms recursive_doubling_allgather(int p, double n, const CostModel& m) {
 }  // namespace
 
 CostTerms closed_form_time(const std::string& collective, const std::string& algorithm, int ranks, double bytes,
-                           const CostModel& model, int devices_per_node) {
+                           const CostModel& model, int devices_per_node, int segments) {
   check(ranks, bytes, model);
   const int p = ranks;
   const double n = bytes;
@@ -98,6 +98,8 @@ CostTerms closed_form_time(const std::string& collective, const std::string& alg
   if (name == "broadcast linear") return steps(p - 1, n, 0, m);
   if (name == "broadcast binomial-tree") return steps(ceil_log2(p), n, 0, m);
   if (name == "broadcast scatter-allgather") return terms(ceil_log2(p) + p - 1.0, 2 * f, 0, n, m);
+  if (name == "broadcast pipelined-chain" || name == "broadcast pipelined-tree")
+    return pipelined_broadcast_time(algorithm, p, n, segments == 0 ? p : segments, m);
   if (name == "reduce linear") return steps(p - 1, n, p - 1, m);
   if (name == "reduce binomial-tree") return steps(ceil_log2(p), n, ceil_log2(p), m);
   if (name == "all-reduce naive") return steps(2.0 * (p - 1), n, p - 1, m);

@@ -22,6 +22,7 @@ struct Request {
   double bytes = 0.0;  // validated: finite, ≥ 0, a multiple of kElementBytes
   int root = 0;
   int devices_per_node = 0;
+  int segments = 1;  // pipelined broadcasts: how many pieces the message is cut into (validated ≥ 1)
 };
 
 using Generator = void (*)(const Request&, Schedule&);
@@ -114,6 +115,8 @@ void append_linear_broadcast(Schedule& s, int root, const std::vector<int>& slot
 void broadcast_linear(const Request& request, Schedule& s);
 void broadcast_binomial(const Request& request, Schedule& s);
 void broadcast_scatter_allgather(const Request& request, Schedule& s);
+void broadcast_pipelined_chain(const Request& request, Schedule& s);
+void broadcast_pipelined_tree(const Request& request, Schedule& s);
 void reduce_linear(const Request& request, Schedule& s);
 void reduce_binomial(const Request& request, Schedule& s);
 void allreduce_naive(const Request& request, Schedule& s);

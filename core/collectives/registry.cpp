@@ -5,6 +5,7 @@
 // introduces them. `per_rank_slots` marks generators whose schedules grow as p² (every rank handles p chunks):
 // they are capped at kMaxRanksQuadratic ranks so a slider cannot ask for gigabytes of steps. Those with a lazy
 // generator (lazy_schedule.h) make no steps in advance: make_lazy_schedule takes them up to kMaxRanksLazy.
+// `pipelined` marks the broadcasts cut into k segments: k·(p − 1) messages, so k·p is capped too.
 #include <cmath>
 #include <memory>
 #include <string>
@@ -26,6 +27,7 @@ struct Entry {
   Generator generate;
   bool per_rank_slots;  // p chunks (or p² blocks): O(p²) slot entries in total
   LazyGenerator lazy = nullptr;  // the same steps as formulas, if the algorithm has them
+  bool pipelined = false;        // takes `segments` (k pieces of n/k bytes)
 };
 
 constexpr int kMaxRanks = 65536;
@@ -35,6 +37,8 @@ const Entry kEntries[] = {
     {"broadcast", "linear", collectives::broadcast_linear, false},
     {"broadcast", "binomial-tree", collectives::broadcast_binomial, false},
     {"broadcast", "scatter-allgather", collectives::broadcast_scatter_allgather, true},
+    {"broadcast", "pipelined-chain", collectives::broadcast_pipelined_chain, true, nullptr, true},
+    {"broadcast", "pipelined-tree", collectives::broadcast_pipelined_tree, true, nullptr, true},
     {"reduce", "linear", collectives::reduce_linear, false},
     {"reduce", "binomial-tree", collectives::reduce_binomial, false},
     {"all-reduce", "naive", collectives::allreduce_naive, false},
@@ -67,7 +71,8 @@ const Entry& find_entry(const std::string& collective, const std::string& algori
 }
 
 // `lazy`: the schedule will be made step by step (make_lazy_schedule with a lazy generator).
-void check_arguments(const Entry& entry, int ranks, double bytes, int root, int devices_per_node, bool lazy = false) {
+void check_arguments(const Entry& entry, int ranks, double bytes, int root, int devices_per_node, int segments,
+                     bool lazy = false) {
   const int max_ranks = lazy ? kMaxRanksLazy : entry.per_rank_slots ? kMaxRanksQuadratic : kMaxRanks;
   const char* why = lazy ? " (its simulation moves O(p²) messages)"
                          : entry.per_rank_slots ? " (its schedule lists O(p²) steps)" : "";
@@ -84,11 +89,22 @@ void check_arguments(const Entry& entry, int ranks, double bytes, int root, int 
   if (std::string(entry.algorithm) == "hierarchical" && (devices_per_node < 1 || ranks % devices_per_node != 0))
     throw Error("hierarchical needs devices_per_node dividing ranks, got devices_per_node = " +
                 std::to_string(devices_per_node) + " for " + std::to_string(ranks) + " ranks");
+  if (entry.pipelined && (segments < 1 || static_cast<double>(segments) * ranks > kMaxPipelineSegmentsTimesRanks))
+    throw Error(std::string(entry.algorithm) + " needs segments between 1 and " +
+                format_number(std::floor(kMaxPipelineSegmentsTimesRanks / ranks)) + " for " + std::to_string(ranks) +
+                " ranks (segments × ranks ≤ 2^22), got " + std::to_string(segments));
+}
+
+// The segment count a pipelined algorithm runs with: `segments` if given (> 0), else p — one segment per rank,
+// a neutral default that needs no α and β (best_segments in collective_cost.h picks k for a network).
+int segments_for(const Entry& entry, int ranks, int segments) {
+  if (!entry.pipelined) return 1;
+  return segments == 0 ? ranks : segments;
 }
 
 // The header every generator starts from: names, ranks, root, and the request it is built for.
 Schedule header_for(const std::string& collective, const std::string& algorithm, int ranks, double bytes, int root,
-                    int devices_per_node, collectives::Request& request) {
+                    int devices_per_node, int segments, collectives::Request& request) {
   const bool rooted = collective == "broadcast" || collective == "reduce";
   Schedule schedule;
   schedule.collective = collective;
@@ -99,6 +115,7 @@ Schedule header_for(const std::string& collective, const std::string& algorithm,
   request.bytes = bytes;
   request.root = schedule.root;
   request.devices_per_node = devices_per_node;
+  request.segments = segments;
   return schedule;
 }
 
@@ -111,23 +128,26 @@ std::vector<AlgorithmName> list_algorithms() {
 }
 
 Schedule make_schedule(const std::string& collective, const std::string& algorithm, int ranks, double bytes,
-                       int root, int devices_per_node) {
+                       int root, int devices_per_node, int segments) {
   const Entry& entry = find_entry(collective, algorithm);
-  check_arguments(entry, ranks, bytes, root, devices_per_node);
+  const int k = segments_for(entry, ranks, segments);
+  check_arguments(entry, ranks, bytes, root, devices_per_node, k);
   collectives::Request request;
-  Schedule schedule = header_for(collective, algorithm, ranks, bytes, root, devices_per_node, request);
+  Schedule schedule = header_for(collective, algorithm, ranks, bytes, root, devices_per_node, k, request);
   schedule.steps.resize(static_cast<std::size_t>(ranks));
   entry.generate(request, schedule);
   return schedule;
 }
 
 std::unique_ptr<LazySchedule> make_lazy_schedule(const std::string& collective, const std::string& algorithm,
-                                                 int ranks, double bytes, int root, int devices_per_node) {
+                                                 int ranks, double bytes, int root, int devices_per_node,
+                                                 int segments) {
   const Entry& entry = find_entry(collective, algorithm);
-  if (!entry.lazy) return read_lazily(make_schedule(collective, algorithm, ranks, bytes, root, devices_per_node));
-  check_arguments(entry, ranks, bytes, root, devices_per_node, true);
+  if (!entry.lazy)
+    return read_lazily(make_schedule(collective, algorithm, ranks, bytes, root, devices_per_node, segments));
+  check_arguments(entry, ranks, bytes, root, devices_per_node, 1, true);
   collectives::Request request;
-  Schedule header = header_for(collective, algorithm, ranks, bytes, root, devices_per_node, request);
+  Schedule header = header_for(collective, algorithm, ranks, bytes, root, devices_per_node, 1, request);
   return entry.lazy(request, std::move(header));
 }
 

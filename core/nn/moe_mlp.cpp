@@ -42,6 +42,7 @@ MoeConfig moe_layer_config(const MoeMlpConfig& c) {
   m.top_k = c.top_k;
   m.capacity_factor = c.capacity_factor;
   m.groups = c.groups;
+  m.balance_coefficient = c.balance_coefficient;
   return m;
 }
 
@@ -168,6 +169,15 @@ MoeMlpRun train_moe_mlp(const MoeMlpConfig& config, const OptimizerConfig& optim
     const Batch b = task.make_batch(static_cast<std::uint64_t>(s), batch);
     const MoeMlpForward forward = moe_mlp_forward(config, run.params, b.inputs);
     run.losses.push_back(mse_loss(forward.output, b.targets));
+    double balance = 0;
+    int dropped = 0;
+    for (int l = 0; l < config.mlp.layers; ++l) {
+      if (!is_moe_block(config, l)) continue;
+      balance += forward.moe[l].routing.balance_loss;
+      dropped += forward.moe[l].routing.dropped;
+    }
+    run.balance_losses.push_back(balance);
+    run.dropped.push_back(dropped);
     const MoeMlpGradients grads =
         moe_mlp_backward(config, run.params, forward, mse_loss_gradient(forward.output, b.targets));
     optimizer.step(parameter_tensors(run.params), parameter_tensors(grads.params));

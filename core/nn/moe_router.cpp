@@ -18,6 +18,8 @@ void validate(const MoeConfig& c) {
   if (!(c.capacity_factor > 0) || !std::isfinite(c.capacity_factor))
     throw Error("capacity factor must be > 0, got " + std::to_string(c.capacity_factor));
   if (c.groups < 1) throw Error("groups must be >= 1, got " + std::to_string(c.groups));
+  if (!(c.balance_coefficient >= 0) || !std::isfinite(c.balance_coefficient))
+    throw Error("the load-balancing coefficient must be >= 0, got " + std::to_string(c.balance_coefficient));
 }
 
 MlpConfig expert_config(const MoeConfig& c) {
@@ -39,6 +41,60 @@ MoeParams init_moe(const MoeConfig& config, std::uint64_t seed) {
   for (int e = 0; e < config.experts; ++e) p.experts.push_back(init_mlp(expert_config(config), seed + 1 + e));
   return p;
 }
+
+double switch_balance_loss(double alpha, const std::vector<double>& f, const std::vector<double>& P) {
+  if (!(alpha >= 0) || !std::isfinite(alpha))
+    throw Error("the load-balancing coefficient must be >= 0, got " + std::to_string(alpha));
+  if (f.empty() || f.size() != P.size())
+    throw Error("the load-balancing loss needs one f and one P per expert, got " + std::to_string(f.size()) +
+                " and " + std::to_string(P.size()));
+  double loss = 0, sum_f = 0, sum_P = 0;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (!(f[i] >= 0 && f[i] <= 1 && P[i] >= 0 && P[i] <= 1))
+      throw Error("f and P are fractions in [0, 1]; expert " + std::to_string(i) + " has f = " +
+                  std::to_string(f[i]) + ", P = " + std::to_string(P[i]));
+    loss += f[i] * P[i];
+    sum_f += f[i];
+    sum_P += P[i];
+  }
+  if (std::abs(sum_f - 1) > 1e-9 || std::abs(sum_P - 1) > 1e-9)
+    throw Error("f (the share of tokens per expert) and P (the mean router probability per expert) must each sum to "
+                "1, got " + std::to_string(sum_f) + " and " + std::to_string(sum_P));
+  return alpha * static_cast<double>(f.size()) * loss;
+}
+
+namespace {
+
+// Switch Transformer's auxiliary loss (dsml/moe.h), per group of n = B/G tokens, averaged over the groups:
+//   f_{g,i} = (first choices of expert i in g)/n,  P_{g,i} = Σ_{t∈g} p_t,i / n,
+//   loss = α·E·(1/G)·Σ_g Σ_i f_{g,i}·P_{g,i},      ∂loss/∂p_t,i = α·E·f_{g,i}/(G·n) = α·E·f_{g,i}/B.
+void add_balance_loss(const MoeConfig& config, MoeRouting& r) {
+  const auto B = static_cast<int>(r.probs.rows());
+  const int E = config.experts, G = config.groups, n = B / G;
+  const double alpha = config.balance_coefficient;
+  r.dispatch_fraction.assign(E, 0.0);
+  r.mean_probability.assign(E, 0.0);
+  if (alpha > 0) r.balance_gradient = Eigen::MatrixXd::Zero(B, E);
+  for (int g = 0; g < G; ++g) {
+    std::vector<double> f(E, 0.0);
+    Eigen::RowVectorXd P = Eigen::RowVectorXd::Zero(E);
+    for (int t = g * n; t < (g + 1) * n; ++t) {
+      f[r.expert[t][0]] += 1.0 / n;
+      P += r.probs.row(t) / n;
+    }
+    std::vector<double> mean(E);
+    for (int i = 0; i < E; ++i) mean[i] = P(i);
+    r.balance_loss += switch_balance_loss(alpha, f, mean) / G;
+    for (int i = 0; i < E; ++i) {
+      r.dispatch_fraction[i] += f[i] / G;
+      r.mean_probability[i] += P(i) / G;
+      if (alpha > 0)
+        for (int t = g * n; t < (g + 1) * n; ++t) r.balance_gradient(t, i) = alpha * E * f[i] / B;
+    }
+  }
+}
+
+}  // namespace
 
 MoeRouting moe_route(const MoeConfig& config, const MoeParams& params, const Eigen::MatrixXd& x) {
   if (static_cast<int>(params.experts.size()) != config.experts)
@@ -102,6 +158,7 @@ MoeRouting moe_route(const MoeConfig& config, const Eigen::MatrixXd& router, con
   }
   for (int t = 0; t < B; ++t)
     if (std::all_of(r.slot[t].begin(), r.slot[t].end(), [](int s) { return s < 0; })) ++r.unrouted_tokens;
+  add_balance_loss(config, r);
   return r;
 }
 
@@ -119,6 +176,7 @@ Eigen::MatrixXd moe_router_backward(const MoeRouting& r, const std::vector<std::
       dp(e[0]) = (d_gate[t][0] - d_gate[t][1]) * p2 / s2;  // g₁ = p₁/s, g₂ = p₂/s
       dp(e[1]) = (d_gate[t][1] - d_gate[t][0]) * p1 / s2;
     }
+    if (r.balance_gradient.size() > 0) dp += r.balance_gradient.row(t);  // the load-balancing loss
     const Eigen::RowVectorXd p = r.probs.row(t);
     d_logits.row(t) = p.cwiseProduct((dp.array() - dp.dot(p)).matrix());  // softmax backward
   }

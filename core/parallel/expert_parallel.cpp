@@ -46,6 +46,12 @@ ExpertParallelStep expert_parallel_step(const MoeConfig& model, const MoeParams&
   // 1. Route on every rank.
   std::vector<MoeRouting> routing;
   for (int r = 0; r < R; ++r) routing.push_back(moe_route(local, params, x.middleRows(r * b, b)));
+  // Each rank's balance loss is its own group's; the layer's is their mean (moe.h), so each rank's gradient of
+  // it is 1/R of what a one-group route computes — the router gradients are then summed over ranks below.
+  for (MoeRouting& r : routing) {
+    r.balance_gradient /= R;
+    result.balance_loss += r.balance_loss / R;
+  }
   const int C = routing[0].capacity;
   result.capacity = C;
   result.all_to_all_bytes_per_rank = expert_all_to_all_bytes(model, R, C, sizeof(double)).sent;

@@ -19,6 +19,7 @@ function cross(core, p, a, b) {
 }
 const kStar = (core) => Math.round(Math.sqrt((6 * core.messageTime(0, NET.beta, 1e8)) / NET.alpha));
 const chain = (core, k) => core.messagesTime(NET.alpha, NET.beta, 8 + k - 2, 1e8 / k);
+const BEST = (core, alg, p, n) => core.bestSegments(alg, { ranks: p, bytes: n, alpha: NET.alpha, beta: NET.beta });
 const TWO_NODES = { kind: "hierarchical", nodes: 2, perNode: 8, intra: { alpha: 1e-6, beta: 1 / 150e9 }, inter: { alpha: 5e-6, beta: 1 / 25e9 } };
 const onTwoNodes = (core, algorithm) => core.simulateCollective({ collective: "all-reduce", algorithm, ranks: 16, bytes: 1e9,
   gamma: 0, devicesPerNode: 8, topology: TWO_NODES }).makespan;
@@ -46,6 +47,12 @@ export const CALCS = {
   "bc-kstar": (c) => String(kStar(c)),
   "bc-chain-best": (c) => formatSeconds(chain(c, kStar(c))),
   "bc-lb": (c) => formatSeconds(LB(c, "broadcast", 8, 1e8), 4),
+  "bc-chain-sim": (c) => formatSeconds(c.pipelinedBroadcast({ algorithm: "pipelined-chain", ranks: 8, bytes: 1e8,
+    segments: 100, alpha: NET.alpha, beta: NET.beta }).simulated),
+  "bc-tree-k": (c) => String(BEST(c, "pipelined-tree", 8, 1e8).segments),
+  "bc-tree-best": (c) => formatSeconds(BEST(c, "pipelined-tree", 8, 1e8).seconds),
+  "bc-1024-chain": (c) => formatSeconds(BEST(c, "pipelined-chain", 1024, 1e6).seconds),
+  "bc-1024-tree": (c) => formatSeconds(BEST(c, "pipelined-tree", 1024, 1e6).seconds),
   "sm-ring": (c) => formatSeconds(AR(c, "ring", 8, 4e3)),
   "sm-rd": (c) => formatSeconds(AR(c, "recursive-doubling", 8, 4e3)),
   "sm-rab": (c) => formatSeconds(AR(c, "rabenseifner", 8, 4e3)),

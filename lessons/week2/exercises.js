@@ -7,6 +7,7 @@
 //   exercises/choose_algorithm.js    which all-reduce wins, small vs large                  (choice)
 //   exercises/lower_bounds.js        what the bounds say and who meets them                 (choice)
 //   exercises/topology.js            a flat ring across nodes × GPUs, simulated             (numeric)
+//   exercises/pipeline_segments.js   the best number of segments of a pipelined chain       (numeric)
 //   exercises/ring_allreduce.js, allgather_doubling.js, reduce_scatter_halving.js         (code on Workers)
 // Shared checker pieces: exercises/collective_checks.js (and Week 1's params.js, run_checks.js).
 import { primitives } from "./exercises/primitives.js";
@@ -17,6 +18,7 @@ import { hierarchicalRing } from "./exercises/topology.js";
 import { ringAllreduce } from "./exercises/ring_allreduce.js";
 import { allgatherDoubling } from "./exercises/allgather_doubling.js";
 import { reduceScatterHalving } from "./exercises/reduce_scatter_halving.js";
+import { bestSegments } from "./exercises/pipeline_segments.js";
 
 export default [
   primitives,             // w2-primitives
@@ -30,4 +32,5 @@ export default [
   ringAllreduce,          // w2-ring-allreduce
   allgatherDoubling,      // w2-allgather-rd
   reduceScatterHalving,   // w2-reduce-scatter-rh
+  bestSegments,           // w2-best-segments
 ];

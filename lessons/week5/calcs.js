@@ -4,6 +4,7 @@ import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, for
 import { EXAMPLE_PIPE, OVERHEAD_EXAMPLE, compareSchedules, optimalM, trainSchedule } from "./pipeline_setup.js";
 import { ANATOMY, LAYOUT_EXAMPLE, MOE_EXAMPLE, MOE_REAL, labFreeAlpha, labZeroStep, layouts, mlpBlockActivations, priceMoeAllToAll,
   tpBytes, tpCollectives, zeroCommBytes, zeroStates } from "./scale_setup.js";
+import { MOE_BALANCE, lateDrops, trainBalanced } from "./moe_balance_setup.js";
 
 // Several numbers read one run: compute each once per core (the pipeline trainings and the MoE run take ~0.1–0.3 s).
 const memos = new WeakMap();
@@ -27,6 +28,7 @@ const layoutRow = (c, t, p, d) => layout(c).rows.find((r) => r.t === t && r.p ==
 const labZero = (c, strategy, link) => once(c, `lab-${strategy}-${link ? "free" : "nvlink"}`, () => labZeroStep(c, strategy, link));
 const commOf = (r) => Object.values(r.comm).reduce((a, b) => a + b, 0);
 const moe = (c) => once(c, "moe", () => c.expertParallel(MOE_EXAMPLE));
+const balanced = (c, alpha) => once(c, `balance-${alpha}`, () => trainBalanced(c, alpha));
 
 export const CALCS = {
   // 1 tensor parallelism
@@ -105,6 +107,9 @@ export const CALCS = {
   "moe-real-sent": (c) => formatBytes(priceMoeAllToAll(c, "node").bytesPerRank * (MOE_REAL.moe.experts - 1) / MOE_REAL.moe.experts),
   "moe-real-node": (c) => formatSeconds(priceMoeAllToAll(c, "node").simulated),
   "moe-real-net": (c) => formatSeconds(priceMoeAllToAll(c, "network").simulated),
+  "bal-off": (c) => formatPercent(lateDrops(balanced(c, 0)).share, { decimals: 0 }),
+  "bal-on": (c) => formatPercent(lateDrops(balanced(c, 0.01)).share, { decimals: 0 }),
+  "bal-loss": (c) => formatNumber(balanced(c, 0.01).balanceLosses[MOE_BALANCE.steps - 1], { digits: 3 }),
   // 8 3-D design: OPT-30B on 8 × 8
   "l-psi": (c) => formatNumber(layout(c).parameters / 1e9, { digits: 3 }),
   "l-count": (c) => formatCount(layout(c).rows.length),

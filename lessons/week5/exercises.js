@@ -6,12 +6,14 @@
 //   exercises/interleaved_schedule.js  an interleaved 1F1B generator (§ 3)                             (code, Workers)
 //   exercises/zero_bubble_schedule.js  ZB-H1 with separate B and W kernels (§ 4)                      (code, Workers)
 //   exercises/moe_dispatch.js       MoE all-to-all dispatch and combine (§ 7)                          (code, Workers)
+//   exercises/moe_balance.js        Switch's load-balancing loss for a drawn group (§ 7)               (numeric)
 import { interleaveBubble, optimalMicroBatches } from "./exercises/pipeline_numeric.js";
 import { layoutChoice, zeroBytes } from "./exercises/scale_numeric.js";
 import { megatronBlock } from "./exercises/megatron_block.js";
 import { interleavedSchedule } from "./exercises/interleaved_schedule.js";
 import { zeroBubbleSchedule } from "./exercises/zero_bubble_schedule.js";
 import { moeDispatch } from "./exercises/moe_dispatch.js";
+import { balanceLoss } from "./exercises/moe_balance.js";
 
 export default [
   megatronBlock,         // w5-megatron
@@ -22,4 +24,5 @@ export default [
   zeroBytes,             // w5-zero-bytes
   moeDispatch,           // w5-moe-dispatch
   layoutChoice,          // w5-layout
+  balanceLoss,           // w5-balance-loss
 ];

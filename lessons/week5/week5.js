@@ -22,6 +22,8 @@ await startLesson({
       w.mountFsdpPrefetch(figure, core) },
     "experts": { load: () => import("./widgets/experts.js"), mount: (w, { figure, core }) =>
       w.mountExperts(figure, core) },
+    "moe-balance": { load: () => import("./widgets/moe_balance.js"), mount: (w, { figure, core }) =>
+      w.mountMoeBalance(figure, core) },
     "experts-workers": { load: () => import("./widgets/experts_workers.js"), mount: (w, { figure, core, clusters }) =>
       w.mountExpertsWorkers(figure, core, clusters) },
     "layouts": { load: () => import("./widgets/layouts.js"), mount: (w, { figure, core }) =>

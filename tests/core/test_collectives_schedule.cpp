@@ -29,7 +29,8 @@ TEST(ListAlgorithms, NamesEveryCollectiveAndAlgorithm) {
   for (const dsml::AlgorithmName& a : dsml::list_algorithms()) names.push_back(a.collective + "/" + a.algorithm);
   const std::vector<std::string> expected = {
       "broadcast/linear",           "broadcast/binomial-tree",       "broadcast/scatter-allgather",
-      "reduce/linear",              "reduce/binomial-tree",          "all-reduce/naive",
+      "broadcast/pipelined-chain",  "broadcast/pipelined-tree",      "reduce/linear",
+      "reduce/binomial-tree",       "all-reduce/naive",
       "all-reduce/ring",            "all-reduce/recursive-doubling", "all-reduce/rabenseifner",
       "all-reduce/hierarchical",    "all-gather/ring",               "all-gather/recursive-doubling",
       "all-gather/bruck",           "reduce-scatter/ring",           "reduce-scatter/recursive-halving",

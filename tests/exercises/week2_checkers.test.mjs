@@ -80,7 +80,20 @@ function replayTrace({ ranks, topology: { alpha, beta }, trace }) {
   return { makespan: Math.max(...clock) };
 }
 
+// The pipelined chain's best whole k: the better of ⌊k*⌋ and ⌈k*⌉, k* = √((p − 2)nβ/α) (Johnsson & Ho 1989).
+function chainBestSegments({ ranks, bytes, alpha, beta }) {
+  const T = (k) => (k + ranks - 2) * (alpha + (beta * bytes) / k);
+  const star = Math.sqrt(((ranks - 2) * bytes * beta) / alpha);
+  const lo = Math.max(1, Math.floor(star)), hi = Math.max(1, Math.ceil(star));
+  const segments = T(hi) < T(lo) ? hi : lo;
+  return { segments, optimum: star, seconds: T(segments) };
+}
+
 const fakeCore = namedFake({
+  bestSegments: (algorithm, options) => {
+    if (algorithm !== "pipelined-chain") throw new Error(`fake core: no best k for ${algorithm}`);
+    return chainBestSegments(options);
+  },
   messageTime: (a, b, n) => a + b * n,
   messagesTime: (a, b, count, n) => count * (a + b * n),
   collectiveCost(collective, algorithm, { ranks, bytes, alpha, beta, gamma = 0 }) {

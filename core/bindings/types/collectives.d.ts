@@ -81,6 +81,33 @@ export interface TraceMessage {
   recvTime?: number | null;
 }
 
+export interface PipelinedBroadcastRequest {
+  algorithm: "pipelined-chain" | "pipelined-tree";
+  ranks: number;
+  /** The message, B (a multiple of 4: float32 elements). */
+  bytes: number;
+  /** k; 0 or absent: p. */
+  segments?: number;
+  root?: number;
+  /** s per message; s per byte. */
+  alpha: number; beta: number;
+}
+export interface BestSegments {
+  /** The best whole k, the real-valued optimum k* (Infinity when α = 0), and T(k) in s. */
+  segments: number; optimum: number; seconds: number;
+}
+export interface PipelinedBroadcastResult {
+  /** k as run; T(k) = (perSegment·k + startup)(α + nβ/k). */
+  segments: number; perSegment: number; startup: number;
+  /** The closed form's α and β terms and their sum, s. */
+  closedForm: { latency: number; bandwidth: number; total: number };
+  /** The simulator's makespan, s, and its messages (k·(p − 1)). */
+  simulated: number; messages: number;
+  /** Every rank ended with the root's segments (checked with one element per segment). */
+  verified: boolean; verifyMessage: string;
+  best: BestSegments;
+}
+
 declare module "../dsml" {
   interface DsmlCore {
     /** Every (collective, algorithm) the core can build. */
@@ -107,5 +134,12 @@ declare module "../dsml" {
      *  record. */
     simulateTrace(request: { ranks: number; topology: Topology; gamma?: number; trace: TraceMessage[] }):
         TopologySimResult;
+    /** Week 2: a pipelined broadcast ("pipelined-chain" or "pipelined-tree") of k segments, three ways at once —
+     *  verified on buffers, simulated on the single-port switch, and its closed form T(k) = (a·k + c)(α + nβ/k)
+     *  (core/include/dsml/pipelined_broadcast.h). segments 0 or absent means p. @throws on a bad field or
+     *  segments·ranks > 2^22. */
+    pipelinedBroadcast(request: PipelinedBroadcastRequest): PipelinedBroadcastResult;
+    /** The whole k ≥ 1 with the least T(k): the better of ⌊k*⌋ and ⌈k*⌉, k* = √(c·nβ/(a·α)) (chain: √((p − 2)nβ/α)). */
+    bestSegments(algorithm: "pipelined-chain" | "pipelined-tree", options: { ranks: number; bytes: number; alpha: number; beta: number }): BestSegments;
   }
 }

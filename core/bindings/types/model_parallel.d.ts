@@ -70,6 +70,24 @@ export interface LayoutRow {
   fits: boolean; fitsZero1: boolean;
 }
 
+export interface TrainMoeBalancedRequest {
+  model: ModelConfig;
+  /** LabMoe's fields, and balance: Switch's α (0.01 in the paper; 0 = none). */
+  moe: LabMoe & { balance: number };
+  /** Token groups for the capacity cut (default 1). */
+  groups?: number;
+  optimizer: OptimizerConfig;
+  batch: number; steps: number; seed?: number;
+}
+export interface TrainMoeBalancedResult {
+  /** Per step, before its update: the MSE, and the sum of the MoE blocks' balance losses. */
+  losses: Float64Array; balanceLosses: Float64Array;
+  /** Per step: assignments dropped over all MoE blocks, out of `assignments` (batch·k·MoE blocks). */
+  dropped: number[]; assignments: number;
+  /** The last step, per MoE block. */
+  load: { block: number; wanted: number[]; kept: number[]; dropped: number }[];
+}
+
 declare module "../dsml" {
   interface DsmlCore {
     /** Week 5: one pipeline schedule generated, checked and timed: the timeline per device (for drawing), the
@@ -129,5 +147,12 @@ declare module "../dsml" {
                               intra?: { alpha: number; beta: number }; inter?: { alpha: number; beta: number };
                               memoryBytes?: number; sequenceParallel?: boolean; fullRecomputation?: boolean }):
         { parameters: number; rows: LayoutRow[] };
+    /** Week 5: the MLP with MoE blocks trained on one device (as trainSingleMoe) with Switch Transformer's
+     *  load-balancing loss α·E·Σ f_i·P_i in every MoE block (moe.balance = α; 0 = none), per step: the MSE, the
+     *  balance loss and the assignments dropped. @throws on a bad field or a run too large for a tab. */
+    trainMoeBalanced(request: TrainMoeBalancedRequest): TrainMoeBalancedResult;
+    /** α·E·Σ_i f_i·P_i for one token group: f the share of first choices per expert, P the mean router probability
+     *  per expert (each summing to 1). @throws on α < 0, mismatched sizes, or shares outside [0, 1]. */
+    moeBalanceLoss(alpha: number, f: ArrayLike<number>, P: ArrayLike<number>): number;
   }
 }

@@ -8,6 +8,9 @@
 //
 //   broadcast   linear (p − 1)(α + nβ)            binomial-tree ⌈log₂p⌉(α + nβ)
 //               scatter-allgather (⌈log₂p⌉ + p − 1)α + 2((p − 1)/p)nβ
+//               pipelined-chain, k segments (k + p − 2)(α + nβ/k)
+//               pipelined-tree, k segments (2k + A − 2)(α + nβ/k), p ≥ 3; A the binary tree's latest rank
+//                                             (broadcast_pipelined_tree.cpp; A = 2·depth for a full tree)
 //   reduce      linear (p − 1)(α + nβ + nγ)       binomial-tree ⌈log₂p⌉(α + nβ + nγ)
 //   all-reduce  naive 2(p − 1)(α + nβ) + (p − 1)nγ
 //               ring 2(p − 1)α + 2((p − 1)/p)nβ + ((p − 1)/p)nγ
@@ -21,7 +24,7 @@
 //   all-to-all  pairwise (p − 1)α + ((p − 1)/p)nβ
 //
 // When the simulator (dsml::simulate over to_programs) reproduces them exactly — n a multiple of 4p:
-//   any p: broadcast linear, binomial-tree and scatter-allgather, all-gather ring, bruck and
+//   any p: broadcast linear, binomial-tree, scatter-allgather and both pipelined (n a multiple of 4k), all-gather ring, bruck and
 //          recursive-doubling (with the fold formula below), reduce-scatter ring and pairwise, all-reduce ring,
 //          hierarchical and recursive-doubling (fold formula below), all-to-all pairwise;
 //   p a power of two: rabenseifner, reduce-scatter recursive-halving, reduce binomial-tree (for other p its
@@ -66,8 +69,31 @@ struct CostTerms {
 
 // Throws dsml::Error on unknown names (same names as make_schedule), ranks < 1, bytes < 0 or not finite, a bad
 // model (validate in cost_model.h), or, for hierarchical, devices_per_node not dividing ranks.
+// `segments` (k) is used by the pipelined broadcasts only, 0 meaning p as in make_schedule.
 CostTerms closed_form_time(const std::string& collective, const std::string& algorithm, int ranks, double bytes,
-                           const CostModel& model, int devices_per_node = 0);
+                           const CostModel& model, int devices_per_node = 0, int segments = 0);
+
+// A pipelined broadcast ("pipelined-chain" or "pipelined-tree") costs T(k) = (a·k + c)(α + nβ/k): a segments'
+// worth of sends per step on the busiest rank (chain 1; tree 2, an inner rank sends each segment twice) and
+// c further steps of start-up (chain p − 2; tree A − 2). pipelined_broadcast.cpp.
+struct PipelineShape {
+  double per_segment = 1.0;  // a
+  double startup = 0.0;      // c
+};
+PipelineShape pipeline_shape(const std::string& algorithm, int ranks);
+// T(k) for k = segments ≥ 1, split into its α and β terms.
+CostTerms pipelined_broadcast_time(const std::string& algorithm, int ranks, double bytes, int segments,
+                                   const CostModel& model);
+
+// The whole number of segments k ≥ 1 with the least T(k) — the better of ⌊k*⌋ and ⌈k*⌉ for the real optimum
+// k* = √(c·nβ / (a·α)) (chain: √((p − 2)nβ/α)) — capped at what make_schedule accepts
+// (kMaxPipelineSegmentsTimesRanks / p). k = 1 when c ≤ 0 or n = 0 (nothing to overlap); the cap when α = 0.
+struct BestSegments {
+  int segments = 1;       // k
+  double optimum = 1.0;   // k*, real-valued (∞ when α = 0 and c·nβ > 0)
+  double seconds = 0.0;   // T(k)
+};
+BestSegments best_segments(const std::string& algorithm, int ranks, double bytes, const CostModel& model);
 
 CostTerms lower_bound_time(const std::string& collective, int ranks, double bytes, const CostModel& model);
 

@@ -27,6 +27,7 @@ namespace dsml {
 struct ExpertParallelStep {
   Eigen::MatrixXd output;     // (B, D), gathered from the ranks (for comparison; nothing logged)
   double loss = 0;            // MSE over the global batch
+  double balance_loss = 0;    // the load-balancing loss (moe.h), mean over the ranks' groups; 0 when α = 0
   MoeGradients grads;         // router: all-reduced; experts: from their ranks; d_input: (B, D)
   std::vector<int> load;      // per expert: tokens kept (all ranks)
   std::vector<int> wanted;    // per expert: tokens routed to it before the capacity cut

@@ -47,7 +47,8 @@ constexpr int kMaxRanksLazy = 4096;
 // pairwise reduce-scatter are generated step by step and accept up to kMaxRanksLazy ranks, every other algorithm
 // is built whole (make_schedule's limits).
 std::unique_ptr<LazySchedule> make_lazy_schedule(const std::string& collective, const std::string& algorithm, int ranks,
-                                                 double bytes, int root = 0, int devices_per_node = 0);
+                                                 double bytes, int root = 0, int devices_per_node = 0,
+                                                 int segments = 0);
 
 // A built schedule, read step by step (validated first).
 std::unique_ptr<LazySchedule> read_lazily(Schedule schedule);

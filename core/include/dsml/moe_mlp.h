@@ -10,7 +10,8 @@
 // being rows [(d·m + mb)·B/(dp·m), …): G = dp·m reproduces exactly what its ranks route.
 // Single-device training (train_moe_mlp) is trainSingle's (dsml/single_device.h) with this model: the same
 // teacher TeacherTask(mlp, seed) (a dense MLP: the student need not represent it exactly), the student from
-// init_moe_mlp(config, seed + 1), batch s = make_batch(s, B), MSE loss, the whole model in one Optimizer.
+// init_moe_mlp(config, seed + 1), batch s = make_batch(s, B), MSE loss plus every MoE block's load-balancing loss
+// (α = balance_coefficient; none at 0), the whole model in one Optimizer.
 #pragma once
 
 #include <Eigen/Core>
@@ -30,6 +31,7 @@ struct MoeMlpConfig {
   double capacity_factor = 1.25;
   int moe_every = 2;              // every moe_every-th block is MoE
   int groups = 1;                 // G token groups for the capacity cut
+  double balance_coefficient = 0; // α of every MoE block's load-balancing loss (moe.h; Switch: 0.01)
 };
 
 // Throws dsml::Error naming the problem: a bad MLP, residual off, moe_every < 1 or > L (no MoE block), or a bad MoE
@@ -83,7 +85,9 @@ struct MoeBlockLoad {
 };
 
 struct MoeMlpRun {
-  std::vector<double> losses;          // per step, before its update
+  std::vector<double> losses;          // per step, before its update: the MSE (the balance loss apart)
+  std::vector<double> balance_losses;  // per step: Σ over MoE blocks of their load-balancing loss (0 when α = 0)
+  std::vector<int> dropped;            // per step: assignments dropped, summed over MoE blocks
   MoeMlpParams params;                 // after the last step
   std::vector<MoeBlockLoad> last_load; // per MoE block, in the last step
 };

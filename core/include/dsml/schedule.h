@@ -180,11 +180,16 @@ std::vector<AlgorithmName> list_algorithms();
 //   its own block included (n). The data are float32 elements: bytes must be a whole multiple of 4. Slots are
 // as equal as possible (the first (n/4) mod k slots one element larger). `root` is used by broadcast and reduce
 // (the other collectives record root 0). `devices_per_node` is used by "hierarchical" all-reduce only: ranks
-// d·k … d·k + d − 1 share node k. Any p ≥ 1 works: p = 1 gives an empty schedule; algorithms built for
+// d·k … d·k + d − 1 share node k. `segments` is used by the pipelined broadcasts only ("pipelined-chain",
+// "pipelined-tree"): the message is cut into that many slots, 0 meaning p of them. Any p ≥ 1 works: p = 1 gives an empty schedule; algorithms built for
 // powers of two fold the extra ranks in first (Thakur et al. 2005 §4). Throws dsml::Error on unknown names or
 // bad arguments, naming what is wrong.
+// The pipelined broadcasts accept segments × ranks up to this (2^22: about the steps of the ring all-reduce on
+// 1024 ranks).
+constexpr double kMaxPipelineSegmentsTimesRanks = 4194304;
+
 Schedule make_schedule(const std::string& collective, const std::string& algorithm, int ranks, double bytes,
-                       int root = 0, int devices_per_node = 0);
+                       int root = 0, int devices_per_node = 0, int segments = 0);
 // The element make_schedule counts: float32. Executors that move other elements (doubles in comm.h, any
 // element_bytes in step_cost.h) build the schedule for n·4 bytes and rescale.
 constexpr int kScheduleElementBytes = 4;

@@ -1,0 +1,63 @@
+// pipelined_broadcast_adapters.cpp — see pipelined_broadcast_adapters.h.
+#include "pipelined_broadcast_adapters.h"
+
+#include <cmath>
+#include <string>
+
+#include "dsml/pipelined_broadcast.h"
+#include "fields.h"
+
+namespace dsml::bindings {
+
+namespace {
+
+CostModel model_of(const val& options, const std::string& ctx) {
+  return CostModel{number_field(options, "alpha", ctx), number_field(options, "beta", ctx), 0.0};
+}
+
+int ranks_of(const val& options, const std::string& ctx) {
+  return static_cast<int>(whole_field(options, "ranks", ctx, 1, 1000000000));
+}
+
+val best_to_val(const BestSegments& best) {
+  val out = val::object();
+  out.set("segments", best.segments);
+  out.set("optimum", std::isinf(best.optimum) ? val::global("Infinity") : val(best.optimum));
+  out.set("seconds", best.seconds);
+  return out;
+}
+
+}  // namespace
+
+val pipelined_broadcast(const val& request) {
+  const std::string ctx = "pipelinedBroadcast";
+  require_object(request, ctx, "{algorithm, ranks, bytes, segments?, root?, alpha, beta}");
+  const PipelinedBroadcastReport r = run_pipelined_broadcast(
+      text_field(request, "algorithm", ctx), ranks_of(request, ctx), number_field(request, "bytes", ctx),
+      static_cast<int>(whole_field_or(request, "segments", 0, ctx, 0, 1000000000)),
+      static_cast<int>(whole_field_or(request, "root", 0, ctx, 0, 1000000000)), model_of(request, ctx));
+  val out = val::object();
+  out.set("segments", r.segments);
+  out.set("perSegment", r.shape.per_segment);
+  out.set("startup", r.shape.startup);
+  val closed = val::object();
+  closed.set("latency", r.closed_form.latency);
+  closed.set("bandwidth", r.closed_form.bandwidth);
+  closed.set("total", r.closed_form.total());
+  out.set("closedForm", closed);
+  out.set("simulated", r.simulated_s);
+  out.set("messages", r.messages);
+  out.set("verified", r.verified);
+  out.set("verifyMessage", r.verify_message);
+  out.set("best", best_to_val(r.best));
+  return out;
+}
+
+val best_segments(const std::string& algorithm, const val& options) {
+  const std::string ctx = "bestSegments " + algorithm;
+  require_object(options, ctx, "{ranks, bytes, alpha, beta}");
+  return best_to_val(dsml::best_segments(algorithm, ranks_of(options, ctx), number_field(options, "bytes", ctx),
+                                         model_of(options, ctx)));
+}
+
+}  // namespace dsml::bindings

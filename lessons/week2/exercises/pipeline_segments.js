@@ -1,0 +1,41 @@
+// pipeline_segments.js — the best number of segments for a pipelined chain broadcast (issue 26): T(k) =
+// (k + p − 2)(α + βn/k) is least at k* = √((p − 2)nβ/α) (Johnsson & Ho 1989; Thakur, Rabenseifner & Gropp 2005).
+// The core's bestSegments gives the whole k with the least T(k); its schedule, simulated, is the page's widget.
+import { pick } from "../../../web/exercise/params.js";
+import { formatRate } from "../../../web/units.js";
+
+const US = 1e-6;   // s per µs
+const GBS = 1e9;   // B/s per GB/s
+const request = (p) => ({ ranks: p.ranks, bytes: p.sizeMB * 1e6, alpha: p.alphaUs * US, beta: 1 / (p.bwGBs * GBS) });
+
+export const bestSegments = {
+  id: "w2-best-segments",
+  kind: "numeric",
+  title: "How many segments?",
+  params: (rng) => ({
+    ranks: pick(rng, [16, 32, 64, 128]), sizeMB: pick(rng, [16, 64, 256, 1000]),
+    alphaUs: pick(rng, [2, 5, 10, 20]), bwGBs: pick(rng, [12.5, 25, 50]),
+  }),
+  prompt: (p) => `<p>Rank 0 broadcasts n = ${p.sizeMB} MB (1 MB = 10<sup>6</sup> B) down a chain of p = ${p.ranks}
+    ranks, 0 → 1 → … → ${p.ranks - 1}, cut into k equal segments; every rank forwards a segment as soon as it has
+    it. Each rank can send one message and receive one at the same time, and a message of m bytes takes α + β·m,
+    with α = ${p.alphaUs} µs and ${formatRate(p.bwGBs * GBS)} (β = 1/bandwidth). These numbers are drawn for you.</p>
+    <p>Which whole number of segments k makes the broadcast finish soonest? (Within ±1 is accepted.)</p>`,
+  answer: (p, core) => core.bestSegments("pipelined-chain", request(p)).segments,
+  tolerance: { abs: 1, rel: 0.02 },
+  unit: "segments",
+  unitSymbol: "",
+  // The start-up forgotten: minimising k·α + nβ/k-like terms without the p − 2 steps of filling the chain.
+  wrongAnswer: (p) => Math.round(Math.sqrt((p.sizeMB * 1e6) / (p.bwGBs * GBS) / (p.alphaUs * US))),
+  hints: [
+    "Write the time as T(k) = (k + p − 2)(α + βn/k) and multiply it out: which terms grow with k, which shrink?",
+    "T(k) = kα + (p − 2)α + nβ + (p − 2)nβ/k. Only kα and (p − 2)nβ/k depend on k; set the derivative to zero.",
+    "k* = √((p − 2)nβ/α); the best whole k is ⌊k*⌋ or ⌈k*⌉, whichever gives the smaller T.",
+  ],
+  solutionText: `<p>T(k) = kα + (p − 2)α + nβ + (p − 2)nβ/k. More segments add one α each (the pipeline drains one
+    step per segment) but shrink the start-up steps, each now carrying only n/k bytes. The two k-dependent terms balance
+    at k* = √((p − 2)nβ/α), where T = (√((p − 2)α) + √(nβ))². The optimum grows with √n: long messages want many small
+    segments. Forgetting the p − 2 start-up steps gives √(nβ/α), far too few segments for a long chain. Real libraries
+    fix the segment size instead (NCCL pipelines in chunks of a few hundred kB), which is near k* over a wide range of n.
+    The pipelined <em>tree</em> costs (2k + A − 2)(α + βn/k): a shorter start-up but twice the bandwidth term.</p>`,
+};

@@ -1,0 +1,19 @@
+// moe_balance_setup.js — Week 5's load-balancing example (section 7), shared by the widget "moe-balance", the prose
+// numbers (calcs.js) and tests/core/test_moe_balance.cpp (same model, batch, optimizer, steps): the MLP with one MoE
+// block of 8 top-1 experts at capacity factor 1, trained on one device with and without Switch's loss.
+export const MOE_BALANCE = Object.freeze({
+  model: { layers: 2, width: 16, hidden: 32 },
+  moe: { experts: 8, topK: 1, capacityFactor: 1.0, every: 2 },
+  optimizer: { kind: "adam", lr: 0.01 },
+  batch: 64, steps: 100, seed: 1,
+});
+
+/** The same run with Switch's coefficient α (0: no balancing loss); core.trainMoeBalanced. */
+export const trainBalanced = (core, alpha, base = MOE_BALANCE) =>
+  core.trainMoeBalanced({ ...base, moe: { ...base.moe, balance: alpha } });
+
+/** Assignments dropped over the last `last` steps, and their share of what those steps routed. */
+export function lateDrops(run, last = 20) {
+  const dropped = run.dropped.slice(-last).reduce((a, b) => a + b, 0);
+  return { dropped, share: dropped / (last * run.assignments) };
+}

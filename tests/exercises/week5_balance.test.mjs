@@ -1,0 +1,53 @@
+// Week 5's load-balancing loss (issue 26) against the real wasm core: the exercise's answer is α·E·Σ f_i·P_i worked
+// by hand for every drawn group and passes; the usual mistake (the factor E forgotten) fails for every draw; the
+// drawn numbers are what the prompt shows; and the page's example trains as the prose says.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+
+import { balanceLoss } from "../../lessons/week5/exercises/moe_balance.js";
+import { MOE_BALANCE, lateDrops, trainBalanced } from "../../lessons/week5/moe_balance_setup.js";
+import { withinTolerance } from "../../web/exercise/answer_check.js";
+import { mulberry32 } from "../../web/exercise/random.js";
+
+const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
+const drawn = Array.from({ length: 60 }, (_, seed) => balanceLoss.params(mulberry32(seed + 1)));
+
+test("w5-balance-loss: the answer is α·E·Σ f_i·P_i and passes; α·Σ f_i·P_i fails, for every draw", () => {
+  const seen = new Set();
+  for (const p of drawn) {
+    seen.add(JSON.stringify(p));
+    assert.equal(p.counts.reduce((a, b) => a + b, 0), p.tokens, JSON.stringify(p));
+    assert.equal(p.hundredths.reduce((a, b) => a + b, 0), 100, JSON.stringify(p));
+    assert.ok(p.counts.every((c) => c >= 0) && p.hundredths.every((h) => h >= 1), JSON.stringify(p));
+    const byHand = 0.01 * p.experts * p.counts.reduce((s, c, i) => s + (c / p.tokens) * (p.hundredths[i] / 100), 0);
+    const want = balanceLoss.answer(p, core);
+    assert.ok(Math.abs(want - byHand) <= 1e-12 * byHand, `${want} vs ${byHand}`);
+    assert.ok(withinTolerance(want, want, balanceLoss.tolerance));
+    assert.ok(!withinTolerance(balanceLoss.wrongAnswer(p, core), want, balanceLoss.tolerance), JSON.stringify(p));
+    const prompt = balanceLoss.prompt(p);
+    for (const c of p.counts) assert.ok(prompt.includes(`: ${c}`), `count ${c} shown`);
+    for (const h of p.hundredths) assert.ok(prompt.includes((h / 100).toFixed(2)), `P ${h / 100} shown`);
+  }
+  assert.ok(seen.size > 40, `parameters hardly vary (${seen.size} distinct)`);
+});
+
+test("moeBalanceLoss: balanced costs α, collapsed α·E; bad input is named", () => {
+  assert.ok(Math.abs(core.moeBalanceLoss(0.01, [0.25, 0.25, 0.25, 0.25], [0.25, 0.25, 0.25, 0.25]) - 0.01) < 1e-15);
+  assert.ok(Math.abs(core.moeBalanceLoss(0.01, [1, 0, 0, 0], [1, 0, 0, 0]) - 0.04) < 1e-15);
+  assert.throws(() => core.moeBalanceLoss(0.01, [0.5, 0.5], [1, 0, 0]), /one f and one P per expert/);
+  assert.throws(() => core.moeBalanceLoss(0.01, [0.5, 0.6], [0.5, 0.5]), /must each sum to 1/);
+  assert.throws(() => core.moeBalanceLoss(-1, [1], [1]), /coefficient must be >= 0/);
+});
+
+test("the page's example: Switch's α = 0.01 drops fewer assignments late in training, and the fit is no worse", () => {
+  const off = trainBalanced(core, 0), on = trainBalanced(core, 0.01);
+  assert.equal(on.dropped.length, MOE_BALANCE.steps);
+  assert.equal(on.assignments, MOE_BALANCE.batch * MOE_BALANCE.moe.topK);
+  assert.ok(lateDrops(off).share > 0.2, `without: ${lateDrops(off).share}`);
+  assert.ok(lateDrops(on).dropped < 0.8 * lateDrops(off).dropped, `${lateDrops(on).dropped} vs ${lateDrops(off).dropped}`);
+  assert.ok(on.losses.at(-1) < 1.1 * off.losses.at(-1));
+  assert.equal(off.balanceLosses.at(-1), 0);
+  assert.throws(() => core.trainMoeBalanced({ ...MOE_BALANCE, moe: { ...MOE_BALANCE.moe, balance: -1 } }),
+    /trainMoeBalanced: the load-balancing coefficient must be >= 0/);
+});
