@@ -35,7 +35,7 @@ const exercises = [...week1, ...week2, ...week3, ...week4, ...week5, ...week6, .
 test("the code exercises under judgement", () => {
   assert.deepEqual(exercises.map((e) => e.id), ["w1-ping-pong", "w1-token-ring", "w1-bsp-step", "w2-ring-allreduce",
     "w2-allgather-rd", "w2-reduce-scatter-rh", "w3-bucketed-ddp", "w3-accumulate", "w3-weighted", "w3-lars-trust",
-    "w4-key-ranges", "w4-stale-lr", "w4-ssp-gate", "w4-backup-round", "w5-megatron",
+    "w4-key-ranges", "w4-stale-lr", "w4-ssp-gate", "w4-backup-round", "w4-probe-stop", "w5-megatron",
     "w5-interleaved-schedule", "w5-zero-bubble", "w5-moe-dispatch",
     "w6-checkpoint", "w6-elastic-ring", "w6-topk-ef", "w6-int8", "lab-dp-sync", "lab-fsdp-gather", "lab-tp-fg", "lab-1f1b"]);
 });

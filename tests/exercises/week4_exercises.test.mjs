@@ -26,7 +26,7 @@ const drawn = (ex) => [...new Map(Array.from({ length: 200 }, (_, s) => ex.param
 
 test("Week 4 has its six exercises in section order, each with hints and a solution", () => {
   assert.deepEqual(exercises.map((e) => e.id), ["w4-barrier", "w4-servers", "w4-key-ranges", "w4-stale-lr", "w4-ssp-stall",
-    "w4-ssp-gate", "w4-backup", "w4-backup-round", "w4-hogwild", "w4-regime"]);
+    "w4-ssp-gate", "w4-backup", "w4-backup-round", "w4-hogwild", "w4-regime", "w4-probe-stop"]);
   for (const e of exercises) assert.ok(e.hints.length >= 2 && e.solutionText.length > 150, e.id);
   const page = readFileSync(new URL("../../lessons/week4/index.html", import.meta.url), "utf8");
   const practised = new Set([...page.matchAll(/data-practise="([^"]+)"/g)].flatMap((m) => m[1].split(" ")));
