@@ -24,7 +24,7 @@ const single = (cfg) => core.trainSingle({ model: cfg.model, optimizer: cfg.opti
 
 test("Week 3 has its nine exercises; the data-parallel trainer's three code ones run it on the Workers", () => {
   assert.deepEqual(exercises.map((e) => e.id), ["w3-sum-or-mean", "w3-bucket-crossover", "w3-bucketed-ddp", "w3-accumulate",
-    "w3-weighted", "w3-scaling-rule", "w3-lars-trust", "w3-strong-64", "w3-comm-bound"]);
+    "w3-weighted", "w3-scaling-rule", "w3-lars-trust", "w3-strong-64", "w3-comm-bound", "w3-overlap-fraction"]);
   const trainer = ["w3-bucketed-ddp", "w3-accumulate", "w3-weighted"];
   assert.deepEqual(exercises.filter((x) => x.kind === "code").map((e) => e.id), [...trainer, "w3-lars-trust"]);
   for (const e of exercises.filter((x) => trainer.includes(x.id))) {
