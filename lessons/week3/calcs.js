@@ -4,6 +4,7 @@ import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, for
 import { EXACT_BATCH, shardExperiment, sumVersusMean } from "./programs/shard_gradients.js";
 import { ringBalance } from "./exercises/bucket_size.js";
 import { CALCS_LARGE_BATCH } from "./calcs_large_batch.js";
+import { maxOverlap, measuredOverlap, partialStep } from "./overlap_setup.js";   // (calls back priceDdps: only inside functions)
 
 // The worked example: a 12-block MLP (D = 2048, F = 8192: Ψ = 2·L·D·F ≈ 403 M parameters) on 8 GPUs of
 // 100 TFLOP/s, 2 048 rows per GPU, fp32 gradients, ring all-reduce on links of α = 2 µs and 100 GB/s.
@@ -37,6 +38,7 @@ const TINY = { model: { layers: 4, width: 32, hidden: 64 }, optimizer: { kind: "
 const below = (x) => formatNumber(10 ** Math.ceil(Math.log10(Math.max(x, 1e-300))));
 const equalShards = (core, P) => shardExperiment(core, Array.from({ length: P }, () => EXACT_BATCH / P));
 export const UNEQUAL = [2, 6, 10, 14];
+const IB = { alpha: 5e-6, beta: 1 / 25e9 };   // the ddp-price widget's InfiniBand-class link
 
 export const CALCS = {
   "exact-B": () => formatCount(EXACT_BATCH),
@@ -57,6 +59,15 @@ export const CALCS = {
   "ex-bucketed": (c) => formatSeconds(priceDdps(c).bucketed.total),
   "ex-exposed": (c) => formatSeconds(priceDdps(c).bucketed.total - priceDdps(c).bucketed.compute),
   "ex-speedup": (c) => formatRatio(priceDdps(c).flat.total / priceDdps(c).bucketed.total, { digits: 2 }),
+  // section 3 (b), partial overlap: 25 MiB buckets on the example's link, and on InfiniBand-class (α 5 µs, 25 GB/s)
+  "po-comm": (c) => formatSeconds(measuredOverlap(c).comm),
+  "po-o": (c) => formatNumber(measuredOverlap(c).o, 3),
+  "po-half": (c) => formatSeconds(partialStep(c, measuredOverlap(c).compute, measuredOverlap(c).comm, 0.5)),
+  "po-o-400": (c) => formatNumber(measuredOverlap(c, { bucketBytes: 400e6 }).o, 3),
+  "po-ib-comm": (c) => formatSeconds(measuredOverlap(c, IB).comm),
+  "po-ib-cap": (c) => formatNumber(maxOverlap(measuredOverlap(c, IB).compute, measuredOverlap(c, IB).comm), 3),
+  "po-ib-o": (c) => formatNumber(measuredOverlap(c, IB).o, 3),
+  "po-ib-total": (c) => formatSeconds(measuredOverlap(c, IB).total),
   "ex-buckets": (c) => String(new Set(priceDdps(c).bucketed.spans.filter((s) => s.stream === "comm").map((s) => s.label)).size),
   "ex-crossover": (c) => formatBytes(ringBalance(c, 8, { alpha: EXAMPLE.alpha, beta: EXAMPLE.beta, gamma: 0 })),
   "acc-share-1": (c) => formatPercent(accumulationShare(c, 1), { decimals: 0 }),

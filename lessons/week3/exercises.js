@@ -3,6 +3,7 @@
 //   exercises/sum_or_mean.js      summed vs averaged gradients under SGD and Adam         (choice)      § 1
 //   exercises/bucket_size.js      the bucket size where latency stops mattering            (numeric)     § 3
 //   exercises/bucket_reducer.js   DDP's reducer: buckets launched during backward          (code)        § 3
+// Appended (section 3 (b)): exercises/overlap_fraction.js  the o a bucket size achieves         (numeric)     § 3 (b)
 //   exercises/accumulation.js     k micro-steps, one sync                                  (code)        § 4
 //   exercises/weighted_sync.js    unequal shards: a weighted all-reduce                    (code)        § 5
 // The code exercises run the whole data-parallel trainer (programs/) with the learner's function in it;
@@ -14,6 +15,7 @@ import { accumulation } from "./exercises/accumulation.js";
 import { weightedSync } from "./exercises/weighted_sync.js";
 import { larsTrust } from "./exercises/lars_trust.js";
 import { commBoundNumeric, scalingRule, strong64 } from "./exercises/scaling_numeric.js";
+import { overlapFraction } from "./exercises/overlap_fraction.js";
 
 export default [
   sumOrMean,          // w3-sum-or-mean
@@ -25,4 +27,5 @@ export default [
   larsTrust,          // w3-lars-trust
   strong64,           // w3-strong-64
   commBoundNumeric,   // w3-comm-bound
+  overlapFraction,    // w3-overlap-fraction
 ];

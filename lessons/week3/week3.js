@@ -14,6 +14,8 @@ await startLesson({
       w.mountDdpWorkers(figure, core, clusters) },
     "ddp-price": { load: () => import("./widgets/ddp_price.js"), mount: (w, { figure, core }) =>
       w.mountDdpPrice(figure, core) },
+    "partial-overlap": { load: () => import("./widgets/partial_overlap.js"), mount: (w, { figure, core }) =>
+      w.mountPartialOverlap(figure, core) },
     "accumulation": { load: () => import("./widgets/accumulation.js"), mount: (w, { figure, core }) =>
       w.mountAccumulation(figure, core) },
     "unequal": { load: () => import("./widgets/exactness.js"), mount: (w, { figure, core }) =>

@@ -13,12 +13,15 @@
 //   exercises/stale_lr.js       w4-stale-lr    the staleness-aware rate η/(τ + 1)             (code)     § 3
 //   exercises/ssp_gate.js       w4-ssp-gate    SSP's clock check                              (code)     § 4
 //   exercises/backup_round.js   w4-backup-round the first W − b of a round win                (code)     § 5
+// Appended: a loader that streams until its trainer says stop, with ctx.probe (its own program, not the server's):
+//   exercises/probe_stop.js     w4-probe-stop  look for the stop between batches, never wait  (code)     § 9
 import { backup, barrier, hogwildCollision, servers, sspStall } from "./exercises/ps_numeric.js";
 import { regimeChoice } from "./exercises/regime_choice.js";
 import { keyRangesExercise } from "./exercises/key_ranges.js";
 import { staleLr } from "./exercises/stale_lr.js";
 import { sspGate } from "./exercises/ssp_gate.js";
 import { backupRound } from "./exercises/backup_round.js";
+import { probeStop } from "./exercises/probe_stop.js";
 
 export default [
   barrier,            // w4-barrier
@@ -31,4 +34,5 @@ export default [
   backupRound,        // w4-backup-round
   hogwildCollision,   // w4-hogwild
   regimeChoice,       // w4-regime
+  probeStop,          // w4-probe-stop
 ];

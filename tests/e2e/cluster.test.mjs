@@ -6,6 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openClusterFixture } from "./cluster_page.mjs";
 import { WaitForGraph } from "../../web/cluster/deadlock.js";
+import { PROBE } from "../web/probe_program.mjs";
 
 const LIMIT = { timeout: 60_000 };  // a hang fails its test instead of stalling the whole suite
 
@@ -255,6 +256,41 @@ async function main(ctx) {
     assert.equal(dead.status, "deadlock");
     assert.equal(dead.deadlock.message, "rank 0 waits for a message from any rank, and every other rank has finished");
     assert.ok(dead.elapsedMs < 1500, `detected after ${dead.elapsedMs} ms (watchdog: 5000)`);
+  });
+
+  test("probe: the same answers on the Workers as in the judge cluster; a polling rank never freezes its Worker", LIMIT, async () => {
+    // PROBE is the judge cluster's test program (tests/web/local_cluster.test.mjs), run here on real Workers.
+    for (const delivery of [null, { seed: 3 }]) {
+      const res = await run(3, PROBE, { delivery });
+      assert.equal(res.status, "ok", JSON.stringify(res.deadlock ?? res.error ?? res.timeout));
+      const { polls, seen, again, x, gone, untagged, a } = res.results[0];
+      assert.deepEqual(seen, { from: 1, tag: 5, bytes: res.trace.find((m) => m.tag === 5).bytes });
+      assert.deepEqual(again, seen, "a probe leaves the message for recv");
+      assert.deepEqual([x, gone, a], ["x", null, "a"]);
+      assert.deepEqual(untagged, { from: 1, tag: 0, bytes: res.trace.find((m) => m.tag === 0).bytes });
+      assert.equal(res.results[2], null);
+      assert.ok(polls >= 1);
+    }
+    // A producer that streams until its consumer asks it to stop: the stop is seen between sends, not after all.
+    const stream = await run(2, `async function main(ctx) {
+  if (ctx.rank === 0) {
+    let sent = 0;
+    while (sent < 100000 && !(await ctx.probe(1, { tag: "stop" }))) ctx.send(1, sent++);
+    await ctx.recv(1, { tag: "stop" });
+    ctx.send(1, sent, { tag: "end" });
+    return sent;
+  }
+  for (let i = 0; i < 50; i++) await ctx.recv(0);
+  ctx.send(0, null, { tag: "stop" });
+  const sent = await ctx.recv(0, { tag: "end" });
+  for (let i = 50; i < sent; i++) await ctx.recv(0);
+  return sent;
+}`);
+    assert.equal(stream.status, "ok", JSON.stringify(stream.deadlock ?? stream.error ?? stream.timeout));
+    assert.ok(stream.results[0] >= 50 && stream.results[0] < 100000, `stopped after ${stream.results[0]} items`);
+    const bad = await run(2, "async function main(ctx) { await ctx.probe(2); }");
+    assert.equal(bad.status, "error");
+    assert.match(bad.error.message, /probe: there is no rank 2/);
   });
 
   test("exceptions report the rank and the line and column in the learner's code", LIMIT, async () => {

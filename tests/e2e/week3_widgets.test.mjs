@@ -6,7 +6,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openSite } from "./harness.mjs";
-import { openLesson } from "./pages.mjs";
+import { openLesson, waitVerdict } from "./pages.mjs";
 
 let site;
 before(async () => { site = await openSite(); });
@@ -96,6 +96,27 @@ describe("week 3 widgets", () => {
     assert.match(await readout(page, "unequal"), new RegExp(`misses the full-batch gradient by ${await calc(page, "uneq-plain")}`));
     assert.match(await readout(page, "ddp-price"), new RegExp(`naive ${await calc(page, "ex-naive")}, flat ${await calc(page, "ex-flat")}, ` +
       `bucketed 26\\.2 MB overlapped ${await calc(page, "ex-bucketed")} a step`));
+  });
+
+  test("partial overlap: the achieved o is the prose's on both links, o is capped at C/M, and its exercise is judged", async () => {
+    const W = "[data-widget=partial-overlap]";
+    await page.locator(W).scrollIntoViewIfNeeded();
+    const first = await readout(page, "partial-overlap");
+    assert.match(first, new RegExp(`achieves o = ${await calc(page, "po-o")}, a step of ${await calc(page, "ex-bucketed")}`));
+    assert.match(first, new RegExp(`At o = 0\\.5 a step takes ${await calc(page, "po-half")}\\.`));
+    assert.match(await page.locator(`${W} .chart-summary`).innerText(), new RegExp(`bucketed DDP sits at o = ${await calc(page, "po-o")}`));
+    await page.locator(W).locator("select").selectOption("ib");   // M > C there: o = 0.5 is past the cap
+    const ib = await readout(page, "partial-overlap");
+    assert.match(ib, new RegExp(`achieves o = ${await calc(page, "po-ib-o")}, a step of ${await calc(page, "po-ib-total")}`));
+    assert.match(ib, new RegExp(`o is capped at C/M = ${(await calc(page, "po-ib-cap")).slice(0, 4)}`));
+    await page.locator(W).locator("input[type=range]").nth(1).fill("0.2");
+    assert.doesNotMatch(await readout(page, "partial-overlap"), /capped/);
+    const id = "w3-overlap-fraction";
+    await page.evaluate((i) => { const c = window.dsml.exercises.get(i); c.setAnswer(c.exercise.wrongAnswer(c.params, window.dsml.core)); return c.submit(); }, id);
+    await waitVerdict(page, id, "fail");
+    await page.evaluate((i) => { const c = window.dsml.exercises.get(i); c.setAnswer(c.expected()); return c.submit(); }, id);
+    assert.match(await waitVerdict(page, id, "pass"), /Correct/);
+    assert.deepEqual(problems, []);
   });
 
   test("the charts say what they draw: ddp-price's lanes, comm-wall's flat DDP over the all-reduce, large-batch's blow-up mark", async () => {

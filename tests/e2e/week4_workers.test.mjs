@@ -5,7 +5,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openSite } from "./harness.mjs";
-import { openLesson } from "./pages.mjs";
+import { openLesson, waitVerdict } from "./pages.mjs";
 
 let site;
 before(async () => { site = await openSite(); });
@@ -103,5 +103,25 @@ describe("week 4: text that belongs to the settings shown", () => {
     }
     assert.deepEqual(problems, []);
     await page.close();
+  });
+});
+
+// ctx.probe on the Workers: the page's Check of "Stop the data loader" runs every case of a Check (seeded delivery,
+// synchronous sends, hidden cases) on real Workers; the reference passes, a loader that probes for the wrong tag fails
+// with its mistake named.
+describe("week 4: ctx.probe on the Workers (w4-probe-stop)", () => {
+  let page, problems;
+  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week4")); });
+  after(async () => { await page.close(); });
+
+  test("the reference loader passes a whole Check on the Workers; probing for tag 0 fails, told why", async () => {
+    const id = "w4-probe-stop";
+    await page.locator(`#ex-${id}`).scrollIntoViewIfNeeded();
+    await page.evaluate((i) => { const c = window.dsml.exercises.get(i); c.setCode(c.exercise.wrong); return c.check(); }, id);
+    assert.match(await waitVerdict(page, id, "fail", 60000), /sent all \d+ batches of the epoch.*a probe with no tag looks for tag 0/s);
+    await page.evaluate((i) => { const c = window.dsml.exercises.get(i); c.setCode(c.exercise.solution); return c.check(); }, id);
+    assert.match(await waitVerdict(page, id, "pass", 60000), /The loader stopped after \d+ batches/);
+    assert.ok(await page.locator("#probe h2").isVisible(), "the section that teaches probe");
+    assert.deepEqual(problems, []);
   });
 });

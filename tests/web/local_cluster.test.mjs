@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { LocalCluster, runLocal } from "../../web/cluster/local_cluster.js";
+import { PROBE } from "./probe_program.mjs";
 
 const RING = `async function main(ctx) {
   const next = (ctx.rank + 1) % ctx.size, prev = (ctx.rank - 1 + ctx.size) % ctx.size;
@@ -352,4 +353,35 @@ test("recvAny deadlocks are explained: every other rank finished, or a cycle thr
   const bad = await runLocal("async function main(ctx) { await ctx.recvAny({ tag: 1.5 }); }", { ranks: 1 });
   assert.equal(bad.status, "error");
   assert.match(bad.error.message, /recvAny: tag must be an integer or a string/);
+});
+
+test("probe: a look at the oldest arrived message (source, tag, bytes) that takes nothing and never waits", async () => {
+  const pollCounts = new Set();
+  for (const delivery of [null, { seed: 1 }, { seed: 2 }, { seed: 3 }, { seed: 4 }, { seed: 5 }]) {
+    const run = await runLocal(PROBE, { ranks: 3, delivery });
+    assert.equal(run.status, "ok", JSON.stringify(run.error ?? run.deadlock));
+    const { polls, seen, again, x, gone, untagged, a } = run.results[0];
+    assert.deepEqual(seen, { from: 1, tag: 5, bytes: run.trace.find((m) => m.tag === 5).bytes });
+    assert.deepEqual(again, seen, "a probe leaves the message for recv");
+    assert.deepEqual([x, gone, a], ["x", null, "a"]);
+    assert.deepEqual(untagged, { from: 1, tag: 0, bytes: run.trace.find((m) => m.tag === 0).bytes });
+    assert.equal(run.results[2], null, "a probe for a message that never comes answers null");
+    pollCounts.add(polls);
+    if (delivery) {
+      const again2 = await runLocal(PROBE, { ranks: 3, delivery });
+      assert.deepEqual(again2.results, run.results, `seed ${delivery.seed}: the same polls, the same answers`);
+    }
+  }
+  assert.ok(pollCounts.size > 1, `the delivery order decides when the message shows up (polls: ${[...pollCounts]})`);
+});
+
+test("probe: bad arguments are named; a rank that polls for ever is running, not deadlocked", async () => {
+  const rank = await runLocal("async function main(ctx) { await ctx.probe(7); }", { ranks: 2 });
+  assert.match(rank.error.message, /probe: there is no rank 7 \(ranks are 0 … 1\)/);
+  const tag = await runLocal("async function main(ctx) { await ctx.probe(0, { tag: 1.5 }); }", { ranks: 1 });
+  assert.match(tag.error.message, /probe: tag must be an integer or a string/);
+  const forever = await runLocal("async function main(ctx) { if (ctx.rank === 0) while (!(await ctx.probe(1))); }",
+    { ranks: 2, timeoutMs: 300 });
+  assert.equal(forever.status, "timeout");
+  assert.deepEqual(forever.timeout.running, [0]);
 });

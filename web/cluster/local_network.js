@@ -43,6 +43,13 @@ export class LocalNetwork {
     return message;
   }
 
+  // probe(): the oldest arrived message of dst that matches (from "any": the first to arrive over every source)
+  // and that no recv() has taken — it stays where it is; or null.
+  peek(dst, from, tag, size) {
+    const box = from === "any" ? this.#firstArrived(dst, tag, size) : this.#mailbox.get(boxKey(dst, from, tag));
+    return box?.[0] ?? null;
+  }
+
   // The mailbox of dst whose oldest message with `tag` arrived first, over every source; or null.
   #firstArrived(dst, tag, size) {
     let first = null;

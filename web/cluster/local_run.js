@@ -6,8 +6,8 @@
 //             matched to a recv() of dst that waits for it (same source and tag), if there is one;
 //   resume    a rank runs on: the oldest thing it was waiting for happens — its recv() takes its message (a
 //             synchronous sender may then go on), its send() completes, its barrier releases, its timer fires,
-//             or (first step) its main() starts. A rank's resumptions keep their order, so per-pair FIFO holds
-//             for everything the code can observe; which rank runs next is the scheduler's choice.
+//             its probe() answers, or (first step) its main() starts. A rank's resumptions keep their order, so
+//             per-pair FIFO holds for everything the code can observe; which rank runs next is the scheduler's.
 // After each step the scheduler lets every microtask run (the learner's code continues until it awaits
 // again) and only then chooses the next step (run_options.js: the first possible step, or a seeded choice).
 // When no step is possible and no timer is pending, every unfinished rank waits for something that cannot
@@ -25,7 +25,7 @@ import { VirtualTimers } from "./local_timers.js";
 import { blockedOn, stuckVerdict, timeoutVerdict } from "./local_verdicts.js";
 import { interleaving } from "./run_options.js";
 import { learnerErrorFrom } from "../worker/learner_module.js";
-import { checkRank, checkTag } from "../worker/message_args.js";
+import { checkRank, checkTag, probeArgs } from "../worker/message_args.js";
 import { messageBytes, preparePayload } from "../worker/message_size.js";
 import { Pending } from "../worker/rank_blocking.js";
 import { formatArgs } from "../worker/rank_console.js";
@@ -94,6 +94,7 @@ export class LocalRun {
       send: (to, data, options) => this.#send(r, to, data, options),
       recv: (from, options) => this.#recv(r, from, options),
       recvAny: (options) => this.#recv(r, "any", options),
+      probe: (from, options) => this.#probe(r, from, options),
       barrier: () => this.#barrier(r),
       log: (...args) => this.log(r, formatArgs(args)),
       progress: (value) => this.#progress(r, value),
@@ -234,6 +235,19 @@ export class LocalRun {
     const arrived = this.network.match(r, from, tag, waiter, this.size);
     if (arrived) this.#take(arrived, waiter);
     return promise;
+  }
+
+  // MPI_Iprobe: a look at what has arrived, taken when the rank next runs — a step like any other, so the
+  // scheduler (and the seed) decides what has arrived by then, and a loop of probes lets the other ranks run.
+  // Never a wait: the wait-for graph sees the rank as running, not blocked.
+  #probe(r, from, options) {
+    if (this.ended) return new Promise(() => {});
+    this.#checkLive(r, "probe");
+    const args = probeArgs(from, options, this.size);
+    return new Promise((resolve) => this.#schedule(r, () => {
+      const m = this.network.peek(r, args.from, args.tag, this.size);
+      resolve(m ? { from: m.src, tag: m.tag, bytes: m.bytes } : null);
+    }));
   }
 
   // A message is matched to a recv(); the receiving rank takes it when it next runs (its recvTime is that

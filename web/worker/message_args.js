@@ -12,3 +12,18 @@ export function checkTag(tag, what) {
     throw new TypeError(`${what}: tag must be an integer or a string (got ${JSON.stringify(tag)})`);
   }
 }
+
+// probe(from?, { tag }) and probe({ tag }): → { from, tag } with from a rank or "any" (MPI_ANY_SOURCE: no source
+// given, undefined, or "any"). The answer is the same in both clusters: { from, tag, bytes } of the oldest message
+// that has arrived and that no recv has taken yet, or null (MPI_Iprobe's flag and status; the message stays).
+export function probeArgs(from, options, size) {
+  if (from !== null && typeof from === "object" && options === undefined) { options = from; from = undefined; }
+  const source = from === undefined || from === "any" ? "any" : from;
+  if (source !== "any") checkRank(source, size, "probe");
+  if (options !== undefined && (options === null || typeof options !== "object")) {
+    throw new TypeError(`probe: the options must be an object such as { tag: 1 } (got ${JSON.stringify(options)})`);
+  }
+  const tag = options?.tag ?? 0;
+  checkTag(tag, "probe");
+  return { from: source, tag };
+}

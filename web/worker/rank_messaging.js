@@ -9,11 +9,16 @@
 //   recvAny({ tag })               a promise of { from, data }: the message with `tag` that arrived first, from
 //                                  whichever rank (MPI_ANY_SOURCE); per-sender order still holds. A message goes
 //                                  to the oldest waiting recv()/recvAny() it matches, as MPI matches posted receives.
+//   probe(from?, { tag })          a promise of { from, tag, bytes } of the oldest message from `from` (no source:
+//                                  any) with `tag` that has arrived and no recv() has taken, or null (MPI_Iprobe).
+//                                  Never waits for a message: it answers after one turn of the event loop, so
+//                                  messages already on their way are let in and a loop of probes cannot freeze
+//                                  the Worker; the message stays for a recv() to take.
 //   barrier()                      the page counts arrivals and releases everyone (cluster_run.js).
 // Delivery fuzzing (a seed): every message that arrives is held for a seeded random delay before recv() may
 // take it, keeping per-sender order, so ranks see other interleavings of different senders' messages.
 import { mulberry32 } from "../exercise/random.js";
-import { checkRank, checkTag } from "./message_args.js";
+import { checkRank, checkTag, probeArgs } from "./message_args.js";
 import { messageBytes, preparePayload, scratchArrays } from "./message_size.js";
 
 const FUZZ_MAX_MS = 2;  // the longest a fuzzed message is held
@@ -31,6 +36,9 @@ export class RankMessaging {
   #arrived = 0;   // messages numbered in the order they arrived
   #barrier = null;
   #barrierGen = 0;
+  #turn = null;    // a MessageChannel to itself: probe() answers after one turn of the event loop
+  #probes = [];    // probe() answers waiting for that turn
+  #cleared = false;
 
   // r: { id, rank, size, ports, sendMode, fuzzSeed, watch, spans, reporter, timers, live(what) }.
   constructor(r) {
@@ -88,6 +96,29 @@ export class RankMessaging {
     return promise;
   }
 
+  probe(from, options) {
+    this.live("probe");
+    const { from: source, tag } = probeArgs(from, options, this.size);
+    const promise = new Promise((resolve) => this.#probes.push(() => resolve(this.#peek(source, tag))));
+    if (!this.#turn) {
+      this.#turn = new MessageChannel();
+      this.#turn.port1.onmessage = () => { if (!this.#cleared) this.#probes.shift()?.(); };
+    }
+    this.#turn.port2.postMessage(null);
+    return promise;
+  }
+
+  // The oldest arrived, untaken message that a recv(source, { tag }) (source "any": recvAny) would take next.
+  #peek(source, tag) {
+    let first = null;
+    for (let src = 0; src < this.size; src++) {
+      if (source !== "any" && src !== source) continue;
+      const head = this.#mailbox.get(boxKey(src, tag))?.[0];
+      if (head && (!first || head.arrival < first.msg.arrival)) first = { src, msg: head };
+    }
+    return first ? { from: first.src, tag: first.msg.tag, bytes: first.msg.bytes } : null;
+  }
+
   barrier(post) {
     this.live("barrier");
     if (this.#barrier) throw new Error("barrier() was called again before the previous barrier() had resolved — await it");
@@ -120,6 +151,9 @@ export class RankMessaging {
     for (const held of this.#held.values()) this.timers.clearTimeout(held.timer);
     this.#held.clear(); this.#waiters.clear(); this.#mailbox.clear(); this.#acks.clear();
     this.#barrier = null;
+    this.#probes = [];
+    this.#cleared = true;
+    this.#turn?.port1.close();
   }
 
   #holdNext(src, held) {

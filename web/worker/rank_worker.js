@@ -120,6 +120,7 @@ async function startRun(msg) {
     send: (to, data, options) => m.send(to, data, options),
     recv: (from, options) => m.recv(from, options),
     recvAny: (options) => m.recvAny(options),
+    probe: (from, options) => m.probe(from, options),
     barrier: () => m.barrier((gen) => r.reporter.flush("barrier", { state: { kind: "running" }, gen })),
     log: (...args) => log(r, formatArgs(args)),
     // { flush: true }: posted to the page now, not with the next batch — a checkpoint that must reach the page

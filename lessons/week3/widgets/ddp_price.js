@@ -8,7 +8,7 @@ import { formatBytes, formatPercent, formatRate, formatSeconds } from "../../../
 import { renderPhases } from "../../lab/widgets/phase_timeline.js";
 import { EXAMPLE, PSI, priceDdps } from "../calcs.js";
 
-const LINKS = {
+export const LINKS = {
   nvlink: { name: "NVLink-class, 100 GB/s", alpha: 2e-6, beta: 1 / 100e9 },
   ib: { name: "InfiniBand-class, 25 GB/s", alpha: 5e-6, beta: 1 / 25e9 },
   ethernet: { name: "Ethernet, 12.5 GB/s", alpha: 20e-6, beta: 1 / 12.5e9 },

@@ -1,0 +1,40 @@
+// overlap_setup.js — Week 3's partial overlap (section 3 (b)): a step of compute C plus the part of the
+// communication M that is NOT hidden, T(o) = C + (1 − o)·M for an overlap fraction o of the communication, and the
+// o that bucketed DDP actually achieves, read off the core's priced step (stepCost with overlap: the communication
+// left after backward is total − compute). Composed from the core's stepTime(C, M, φ) = C + M − φ·min(C, M): hiding
+// o·M of the communication is φ = o·M / min(C, M), which needs o·M ≤ C — no more communication can hide than there
+// is compute to hide it behind (the seed notebook's formula leaves that bound implicit).
+import { EXAMPLE, priceDdps } from "./calcs.js";
+
+const commOf = (r) => Object.values(r.comm).reduce((a, b) => a + b, 0);
+
+// The largest overlap fraction a step of compute C (s) and communication M (s) allows: min(1, C/M).
+export const maxOverlap = (C, M) => (M > 0 ? Math.min(1, C / M) : 1);
+
+// T(o) = C + (1 − o)·M, s, through core.stepTime. @throws on o outside [0, min(1, C/M)].
+export function partialStep(core, C, M, o) {
+  if (!(o >= 0 && o <= maxOverlap(C, M) + 1e-12)) {
+    throw new RangeError(`partialStep: the overlap fraction must lie in [0, ${maxOverlap(C, M)}] (min(1, C/M)); got ${o}`);
+  }
+  if (M === 0) return core.stepTime(C, 0, 0);
+  return core.stepTime(C, M, Math.min(1, (o * M) / Math.min(C, M)));
+}
+
+// What bucketed DDP achieves on the worked example (fields: alpha, beta, bucketBytes …, as priceDdps):
+// → { compute, comm, total, exposed, o } with o = 1 − exposed / comm, comm the buckets' all-reduces end to end.
+export function measuredOverlap(core, fields = {}) {
+  const { bucketed } = priceDdps(core, fields);
+  const comm = commOf(bucketed), exposed = bucketed.total - bucketed.compute - bucketed.bubble;
+  // (clamped: at one bucket the exposed part equals the communication up to rounding)
+  const o = comm > 0 ? Math.min(1, Math.max(0, 1 - exposed / comm)) : 1;
+  return { compute: bucketed.compute, comm, total: bucketed.total, exposed, o };
+}
+
+export { EXAMPLE };
+
+// The links of the ddp-price widget (alpha s, beta s/B), for the exercise's parameters.
+export const LINK_CHOICES = Object.freeze({
+  nvlink: { name: "an NVLink-class link (α 2 µs, 100 GB/s)", alpha: 2e-6, beta: 1 / 100e9 },
+  ib: { name: "an InfiniBand-class link (α 5 µs, 25 GB/s)", alpha: 5e-6, beta: 1 / 25e9 },
+  ethernet: { name: "Ethernet (α 20 µs, 12.5 GB/s)", alpha: 20e-6, beta: 1 / 12.5e9 },
+});
