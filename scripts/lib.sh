@@ -6,7 +6,8 @@ BUILD="$ROOT/build"
 SITE="$ROOT/site"
 export NODE_PATH=/usr/share/nodejs   # emscripten 3.1.6's tools need acorn from here
 
-log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+# Each step says how long the script has run (bash's SECONDS): CI's log then shows where its minutes go.
+log() { printf '\033[1m==> [%dm%02ds] %s\033[0m\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 

@@ -22,10 +22,11 @@ build_all
 log "core tests (GoogleTest via ctest)"
 ctest --test-dir "$BUILD/native" --output-on-failure -j"$(nproc)"
 log "wasm module tests (node --test)"
-node --test "$ROOT"/tests/wasm/*.test.cjs
+node --test --test-concurrency="$(nproc)" "$ROOT"/tests/wasm/*.test.cjs
 log "browser runtime and lesson modules in Node (node --test)"
-node --test "$ROOT"/tests/web/*.test.mjs
+node --test --test-concurrency="$(nproc)" "$ROOT"/tests/web/*.test.mjs
 log "exercise checkers (node --test)"
-node --test "$ROOT"/tests/exercises/*.test.mjs
+node --test --test-concurrency="$(nproc)" "$ROOT"/tests/exercises/*.test.mjs
 log "page tests (Playwright on Chromium)"
 node --test --test-concurrency=1 "$ROOT"/tests/e2e/*.test.mjs
+log "every test passed"
