@@ -241,19 +241,24 @@ const Command kCommands[] = {
     {"ps", dsml::cli::ps,
      R"(  dsml ps --regime bsp|asp|ssp|backup --workers W [--servers K] [--staleness S] [--backup B [--cancel-stragglers]]
           --iterations I
-          [--parameters N] [--bytes-per-parameter 4] [--speed fixed|exponential|lognormal|slow-node]
-          [--speeds M1,M2,...] [--base S] [--sigma X] [--slow-probability P] [--slowdown X] [--seed SEED]
+          [--parameters N] [--bytes-per-parameter 4] [--speed fixed|exponential|lognormal|slow-node|per-round]
+          [--speeds M1,M2,...] [--round-speeds X1,X2,...] [--base S] [--sigma X] [--slow-probability P]
+          [--slowdown X] [--seed SEED]
           --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
           [--train --layers L --width D --hidden F [--batch B] [--lr LR] [--staleness-aware] [--eval-batch E]
                    [--loss-at S]]
       a parameter server (W workers, K shards by key range) on a switch; worker compute times from the speed
-      model (base * M_w * X); --train trains the teacher task with the gradients as the run makes them stale
+      model (base * M_w * X): --speeds gives worker w the fixed M_w (always slow), --round-speeds the list every
+      worker draws X from afresh each round (implies --speed per-round: slow now and then); --train trains the teacher task with the gradients as the run makes them stale
       -> {"regime", "makespan_s", "round_mean_s", "round_max_s", "updates", "dropped",
           "staleness": {"mean", "max", "histogram"}, "stall_fraction", "busiest_link", "bytes_into_busiest_server",
-          "closed_form_round_compute_s", "closed_form_push_round", "training"?: {"initial_loss", "final_loss", ...},
+          "closed_form_round_compute_s", "closed_form_push_round",
+          "ssp_clock_limits": {"barrier_s", "unbounded_s", "absorbable_s", "absorbable_fraction"}, "training"?: {"initial_loss", "final_loss", ...},
           "loss_at"?: {"time_s", "loss", "updates", "run_over"} (the model at simulated time S)}
       closed_form_round_compute_s is E[P-th of W compute times] where every round is a fresh race (bsp; backup
-      with --cancel-stragglers), else null: without it a straggler's late gradient delays its next round
+      with --cancel-stragglers), else null: without it a straggler's late gradient delays its next round;
+      ssp_clock_limits gives the compute seconds per clock at s = 0 (E[max_w t]) and as s -> infinity (max_w E[t]):
+      their difference is all SSP can absorb, 0 when the slow worker is always slow
 )"},
     {"hogwild", dsml::cli::hogwild,
      R"(  dsml hogwild --threads T --sparsity X [--features N] [--updates U] [--lr LR] [--points P] [--seed SEED]
