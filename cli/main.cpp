@@ -322,12 +322,16 @@ const Command kCommands[] = {
           "mean_detection_s", "simulated"?: {"runs", "mean_wall_s", "ci95_s", "mean_failures", ...}}
 )"},
     {"elastic", dsml::cli::elastic,
-     R"(  dsml elastic --workers P [--changes STEP:P,STEP:P,...] --layers L --width D --hidden F --batch B --steps N
-               [--optimizer sgd|momentum|adam] [--lr LR] [--seed SEED] [--algorithm A] [--replicated]
+     R"(  dsml elastic --workers P [--changes STEP:P,STEP:P[:crash],...] --layers L --width D --hidden F --batch B
+               --steps N [--optimizer sgd|momentum|adam] [--lr LR] [--seed SEED] [--algorithm A] [--replicated]
+               [--checkpoint-every K]
       data parallelism (ZeRO-1 optimizer state, or --replicated) whose world changes at the given steps, the global
-      batch B kept (every P must divide it), beside one device on the same batches
+      batch B kept (every P must divide it), beside one device on the same batches; STEP:P:crash = the leaving
+      ranks crash during STEP without handing over their state: ZeRO-1 rolls back to the last checkpoint (every K
+      steps, and the start) and recomputes the steps since, DP carries on
       -> {"state", "workers": [P per step], "resizes": [{"step", "from", "to", "optimizer_bytes_moved",
-          "parameter_bytes_to_joiners"}], "losses", "single_losses", "max_relative_difference", "step_bytes"}
+          "parameter_bytes_to_joiners", crash only: "crash", "restored_from", "lost_steps", "bytes_restored"}],
+          "losses", "single_losses", "max_relative_difference", "step_bytes"}
 )"},
     {"capstone", dsml::cli::capstone,
      R"(  dsml capstone [--workers P] [--steps N] [--compressor C [--ratio R] [--levels S] [--rank r]] [--lr LR]
