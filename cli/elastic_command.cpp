@@ -27,7 +27,8 @@ std::vector<WorldChange> changes_flag(const std::string& text) {
     try {
       if (colon == std::string::npos) throw std::invalid_argument(item);
       const std::string kCrash = ":crash";
-      const bool crash = item.size() > kCrash.size() && item.compare(item.size() - kCrash.size(), kCrash.size(), kCrash) == 0;
+      const bool crash =
+          item.size() > kCrash.size() && item.compare(item.size() - kCrash.size(), kCrash.size(), kCrash) == 0;
       const std::string pair = crash ? item.substr(0, item.size() - kCrash.size()) : item;
       std::size_t used = 0, used2 = 0;
       const int step = std::stoi(pair.substr(0, colon), &used), workers = std::stoi(pair.substr(colon + 1), &used2);

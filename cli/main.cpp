@@ -249,11 +249,13 @@ const Command kCommands[] = {
                    [--loss-at S]]
       a parameter server (W workers, K shards by key range) on a switch; worker compute times from the speed
       model (base * M_w * X): --speeds gives worker w the fixed M_w (always slow), --round-speeds the list every
-      worker draws X from afresh each round (implies --speed per-round: slow now and then); --train trains the teacher task with the gradients as the run makes them stale
+      worker draws X from afresh each round (implies --speed per-round: slow now and then); --train trains the
+      teacher task with the gradients as the run makes them stale
       -> {"regime", "makespan_s", "round_mean_s", "round_max_s", "updates", "dropped",
           "staleness": {"mean", "max", "histogram"}, "stall_fraction", "busiest_link", "bytes_into_busiest_server",
           "closed_form_round_compute_s", "closed_form_push_round",
-          "ssp_clock_limits": {"barrier_s", "unbounded_s", "absorbable_s", "absorbable_fraction"}, "training"?: {"initial_loss", "final_loss", ...},
+          "ssp_clock_limits": {"barrier_s", "unbounded_s", "absorbable_s", "absorbable_fraction"},
+          "training"?: {"initial_loss", "final_loss", ...},
           "loss_at"?: {"time_s", "loss", "updates", "run_over"} (the model at simulated time S)}
       closed_form_round_compute_s is E[P-th of W compute times] where every round is a fresh race (bsp; backup
       with --cancel-stragglers), else null: without it a straggler's late gradient delays its next round;
