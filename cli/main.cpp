@@ -241,19 +241,26 @@ const Command kCommands[] = {
     {"ps", dsml::cli::ps,
      R"(  dsml ps --regime bsp|asp|ssp|backup --workers W [--servers K] [--staleness S] [--backup B [--cancel-stragglers]]
           --iterations I
-          [--parameters N] [--bytes-per-parameter 4] [--speed fixed|exponential|lognormal|slow-node]
-          [--speeds M1,M2,...] [--base S] [--sigma X] [--slow-probability P] [--slowdown X] [--seed SEED]
+          [--parameters N] [--bytes-per-parameter 4] [--speed fixed|exponential|lognormal|slow-node|per-round]
+          [--speeds M1,M2,...] [--round-speeds X1,X2,...] [--base S] [--sigma X] [--slow-probability P]
+          [--slowdown X] [--seed SEED]
           --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
           [--train --layers L --width D --hidden F [--batch B] [--lr LR] [--staleness-aware] [--eval-batch E]
                    [--loss-at S]]
       a parameter server (W workers, K shards by key range) on a switch; worker compute times from the speed
-      model (base * M_w * X); --train trains the teacher task with the gradients as the run makes them stale
+      model (base * M_w * X): --speeds gives worker w the fixed M_w (always slow), --round-speeds the list every
+      worker draws X from afresh each round (implies --speed per-round: slow now and then); --train trains the
+      teacher task with the gradients as the run makes them stale
       -> {"regime", "makespan_s", "round_mean_s", "round_max_s", "updates", "dropped",
           "staleness": {"mean", "max", "histogram"}, "stall_fraction", "busiest_link", "bytes_into_busiest_server",
-          "closed_form_round_compute_s", "closed_form_push_round", "training"?: {"initial_loss", "final_loss", ...},
+          "closed_form_round_compute_s", "closed_form_push_round",
+          "ssp_clock_limits": {"barrier_s", "unbounded_s", "absorbable_s", "absorbable_fraction"},
+          "training"?: {"initial_loss", "final_loss", ...},
           "loss_at"?: {"time_s", "loss", "updates", "run_over"} (the model at simulated time S)}
       closed_form_round_compute_s is E[P-th of W compute times] where every round is a fresh race (bsp; backup
-      with --cancel-stragglers), else null: without it a straggler's late gradient delays its next round
+      with --cancel-stragglers), else null: without it a straggler's late gradient delays its next round;
+      ssp_clock_limits gives the compute seconds per clock at s = 0 (E[max_w t]) and as s -> infinity (max_w E[t]):
+      their difference is all SSP can absorb, 0 when the slow worker is always slow
 )"},
     {"hogwild", dsml::cli::hogwild,
      R"(  dsml hogwild --threads T --sparsity X [--features N] [--updates U] [--lr LR] [--points P] [--seed SEED]
@@ -317,12 +324,16 @@ const Command kCommands[] = {
           "mean_detection_s", "simulated"?: {"runs", "mean_wall_s", "ci95_s", "mean_failures", ...}}
 )"},
     {"elastic", dsml::cli::elastic,
-     R"(  dsml elastic --workers P [--changes STEP:P,STEP:P,...] --layers L --width D --hidden F --batch B --steps N
-               [--optimizer sgd|momentum|adam] [--lr LR] [--seed SEED] [--algorithm A] [--replicated]
+     R"(  dsml elastic --workers P [--changes STEP:P,STEP:P[:crash],...] --layers L --width D --hidden F --batch B
+               --steps N [--optimizer sgd|momentum|adam] [--lr LR] [--seed SEED] [--algorithm A] [--replicated]
+               [--checkpoint-every K]
       data parallelism (ZeRO-1 optimizer state, or --replicated) whose world changes at the given steps, the global
-      batch B kept (every P must divide it), beside one device on the same batches
+      batch B kept (every P must divide it), beside one device on the same batches; STEP:P:crash = the leaving
+      ranks crash during STEP without handing over their state: ZeRO-1 rolls back to the last checkpoint (every K
+      steps, and the start) and recomputes the steps since, DP carries on
       -> {"state", "workers": [P per step], "resizes": [{"step", "from", "to", "optimizer_bytes_moved",
-          "parameter_bytes_to_joiners"}], "losses", "single_losses", "max_relative_difference", "step_bytes"}
+          "parameter_bytes_to_joiners", crash only: "crash", "restored_from", "lost_steps", "bytes_restored"}],
+          "losses", "single_losses", "max_relative_difference", "step_bytes"}
 )"},
     {"capstone", dsml::cli::capstone,
      R"(  dsml capstone [--workers P] [--steps N] [--compressor C [--ratio R] [--levels S] [--rank r]] [--lr LR]

@@ -2,6 +2,8 @@
 //
 //   $ dsml ps --regime ssp --staleness 2 --workers 6 --servers 2 --iterations 50 --speed fixed --speeds 1,1,1,1,3,5
 //       --base 0.01 --parameters 1e6 --alpha 5e-6 --bandwidth 1e10
+//   $ dsml ps --regime ssp --staleness 8 --workers 6 --iterations 50 --round-speeds 1,1,1,1,3,5 --base 0.01 ...
+//       (per-round: every worker draws its slowness from the list each clock, instead of worker w always list[w])
 #include "ps_command.h"
 
 #include <algorithm>
@@ -33,6 +35,11 @@ SpeedModel speed_flags(const Args& args) {
   m.distribution = parse_speed_distribution(args.has("speed") ? args.text("speed") : "fixed");
   m.base_seconds = args.number_or("base", 1.0);
   if (args.has("speeds")) m.multipliers = args.numbers("speeds");
+  // --round-speeds alone means the per-round model; with another --speed the core says the list is per-round's.
+  if (args.has("round-speeds")) {
+    m.round_speeds = args.numbers("round-speeds");
+    if (!args.has("speed")) m.distribution = SpeedDistribution::per_round;
+  }
   m.sigma = args.number_or("sigma", m.sigma);
   m.slow_probability = args.number_or("slow-probability", m.slow_probability);
   m.slowdown = args.number_or("slowdown", m.slowdown);
@@ -60,7 +67,7 @@ JsonObject staleness_json(const std::vector<PsUpdate>& updates) {
 int ps(int argc, char** argv) {
   const Args args("ps", argc, argv, 2,
                   {"regime", "workers", "servers", "staleness", "backup", "iterations", "parameters",
-                   "bytes-per-parameter", "speed", "speeds", "base", "sigma", "slow-probability", "slowdown", "seed",
+                   "bytes-per-parameter", "speed", "speeds", "round-speeds", "base", "sigma", "slow-probability", "slowdown", "seed",
                    "alpha", "beta", "bandwidth", "layers", "width", "hidden", "batch", "lr", "eval-batch", "loss-at"},
                   {"train", "staleness-aware", "cancel-stragglers"});
   ParamServerConfig c;
@@ -132,6 +139,13 @@ int ps(int argc, char** argv) {
                                                 .add("server_s", bw.server_seconds)
                                                 .add("worker_s", bw.worker_seconds)
                                                 .add_bool("servers_bottleneck", bw.servers_bottleneck));
+  // What SSP can absorb (compute only): seconds per clock at s = 0 (E[max]) and as s → ∞ (the slowest mean).
+  const SspClockLimits limits = ssp_clock_limits(c.speed, c.workers);
+  json.add_object("ssp_clock_limits", JsonObject()
+                                          .add("barrier_s", limits.barrier_seconds)
+                                          .add("unbounded_s", limits.unbounded_seconds)
+                                          .add("absorbable_s", limits.absorbable_seconds)
+                                          .add("absorbable_fraction", limits.absorbable_fraction));
   if (train) {
     const auto& curve = out.training.curve;
     json.add_object("training", JsonObject()

@@ -93,6 +93,7 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("expectedOrderStatisticExponential", &Guarded<&b::expected_order_statistic_exponential>::call);
   function("expectedRoundCompute", &Guarded<&b::expected_round_compute>::call);
   function("sspStallFixedSpeeds", &Guarded<&b::ssp_stall_fixed_speeds>::call);
+  function("sspClockLimits", &Guarded<&b::ssp_clock_limits>::call);
   function("psBandwidth", &Guarded<&b::ps_bandwidth>::call);
   function("psServersToBalance", &Guarded<&b::ps_servers_to_balance>::call);
   function("hogwildCollisionProbability", &Guarded<&b::hogwild_collision_probability>::call);

@@ -10,7 +10,7 @@ namespace dsml::bindings {
 
 val train_elastic(const val& r) {
   const std::string ctx = "trainElastic";
-  require_object(r, ctx, "{model, batch, steps, workers, changes?, optimizer?, seed?, replicated?}");
+  require_object(r, ctx, "{model, batch, steps, workers, changes?, optimizer?, seed?, replicated?, checkpointInterval?}");
   ElasticConfig c;
   c.model = to_mlp_config(object_field(r, "model", ctx), ctx);
   if (!r["optimizer"].isUndefined()) {
@@ -23,6 +23,7 @@ val train_elastic(const val& r) {
   c.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
   c.initial_workers = static_cast<int>(whole_field(r, "workers", ctx, 1, 1024));
   c.shard_optimizer = !flag_field_or(r, "replicated", false, ctx);
+  c.checkpoint_interval = static_cast<int>(whole_field_or(r, "checkpointInterval", 0, ctx, 0, 10000));
   if (!r["algorithm"].isUndefined()) c.algorithm = text_field(r, "algorithm", ctx);
   if (!r["changes"].isUndefined()) {
     const val changes = r["changes"];
@@ -30,9 +31,10 @@ val train_elastic(const val& r) {
     const auto n = changes["length"].as<unsigned>();
     for (unsigned i = 0; i < n; ++i) {
       const std::string item = ctx + ": changes[" + std::to_string(i) + "]";
-      require_object(changes[i], item, "{step, workers}");
+      require_object(changes[i], item, "{step, workers, crash?}");
       c.changes.push_back({static_cast<int>(whole_field(changes[i], "step", item, 0, 1 << 20)),
-                           static_cast<int>(whole_field(changes[i], "workers", item, 1, 1024))});
+                           static_cast<int>(whole_field(changes[i], "workers", item, 1, 1024)),
+                           flag_field_or(changes[i], "crash", false, item)});
     }
   }
   check_run_size(c.model, c.batch, c.steps, ctx);
@@ -45,6 +47,10 @@ val train_elastic(const val& r) {
     o.set("to", z.to);
     o.set("optimizerBytesMoved", z.optimizer_bytes_moved);
     o.set("parameterBytesToJoiners", z.parameter_bytes_to_joiners);
+    o.set("crash", z.crash);
+    o.set("restoredFrom", z.restored_from);
+    o.set("lostSteps", z.lost_steps);
+    o.set("bytesRestored", z.bytes_restored);
     resizes.call<void>("push", o);
   }
   val out = val::object();

@@ -71,6 +71,11 @@ val ssp_stall_fixed_speeds(const val& speed, double workers, double iterations, 
                                              whole(staleness, "sspStallFixedSpeeds: staleness", 0)));
 }
 
+val ssp_clock_limits(const val& speed, double workers) {
+  return to_val(dsml::ssp_clock_limits(to_speed_model(speed, "sspClockLimits"),
+                                       whole(workers, "sspClockLimits: workers", 1, 4096)));
+}
+
 val ps_bandwidth(const val& network, double workers, double servers, double parameter_bytes) {
   return to_val(dsml::ps_bandwidth(to_cost_model(network, "psBandwidth: network"),
                                    whole(workers, "psBandwidth: workers", 1, 4096),

@@ -25,6 +25,9 @@ double expected_order_statistic_exponential(double quota, double workers, double
 double expected_round_compute(const val& speed, double workers, double quota);
 // sspStallFixedSpeeds(speed, workers, iterations, staleness)                     = ssp_stall_fixed_speeds
 val ssp_stall_fixed_speeds(const val& speed, double workers, double iterations, double staleness);
+// sspClockLimits(speed, workers) → {barrierSeconds, unboundedSeconds, absorbableSeconds, absorbableFraction}
+//                                                                                 = ssp_clock_limits
+val ssp_clock_limits(const val& speed, double workers);
 // psBandwidth(network {alpha, beta}, workers, servers, parameterBytes)           = ps_bandwidth
 val ps_bandwidth(const val& network, double workers, double servers, double parameter_bytes);
 double ps_servers_to_balance(const val& network, double workers, double parameter_bytes);

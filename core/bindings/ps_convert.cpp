@@ -10,12 +10,17 @@ namespace dsml::bindings {
 
 SpeedModel to_speed_model(const val& speed, const std::string& context) {
   const std::string ctx = context + ": speed";
-  require_object(speed, ctx, "{distribution?, base?, multipliers?, sigma?, slowProbability?, slowdown?, seed?}");
+  require_object(speed, ctx,
+                 "{distribution?, base?, multipliers?, roundSpeeds?, sigma?, slowProbability?, slowdown?, seed?}");
   SpeedModel m;
   const val distribution = speed["distribution"];
   if (!distribution.isUndefined()) m.distribution = parse_speed_distribution(text_field(speed, "distribution", ctx));
   m.base_seconds = number_field_or(speed, "base", m.base_seconds, ctx);
   if (!speed["multipliers"].isUndefined()) m.multipliers = to_doubles(speed["multipliers"], "speed.multipliers");
+  if (!speed["roundSpeeds"].isUndefined()) {  // as `dsml ps --round-speeds`: the list alone means per-round
+    m.round_speeds = to_doubles(speed["roundSpeeds"], "speed.roundSpeeds");
+    if (distribution.isUndefined()) m.distribution = SpeedDistribution::per_round;
+  }
   m.sigma = number_field_or(speed, "sigma", m.sigma, ctx);
   m.slow_probability = number_field_or(speed, "slowProbability", m.slow_probability, ctx);
   m.slowdown = number_field_or(speed, "slowdown", m.slowdown, ctx);
@@ -153,6 +158,15 @@ val to_val(const SspStall& stall) {
   out.set("waitSeconds", to_float64_array(stall.wait_seconds));
   out.set("finishSeconds", to_float64_array(stall.finish_seconds));
   out.set("stallFraction", stall.stall_fraction);
+  return out;
+}
+
+val to_val(const SspClockLimits& limits) {
+  val out = val::object();
+  out.set("barrierSeconds", limits.barrier_seconds);
+  out.set("unboundedSeconds", limits.unbounded_seconds);
+  out.set("absorbableSeconds", limits.absorbable_seconds);
+  out.set("absorbableFraction", limits.absorbable_fraction);
   return out;
 }
 

@@ -17,8 +17,9 @@ namespace dsml::bindings {
 
 using emscripten::val;
 
-// {distribution?: "fixed"|"exponential"|"lognormal"|"slow-node" (fixed), base? (1), multipliers?: number[],
-//  sigma?, slowProbability?, slowdown?, seed?}
+// {distribution?: "fixed"|"exponential"|"lognormal"|"slow-node"|"per-round" (fixed; per-round when only
+//  roundSpeeds is given), base? (1), multipliers?: number[], roundSpeeds?: number[], sigma?, slowProbability?,
+//  slowdown?, seed?}
 SpeedModel to_speed_model(const val& speed, const std::string& context);
 // {regime, workers, servers? (1), staleness? (0), backup? (0), cancelStragglers? (false), iterations, parameters? (1e6), bytesPerParameter? (4),
 //  speed?: SpeedModel}; at most 2e6 pushes (workers·servers·iterations) per call
@@ -41,6 +42,8 @@ val to_val(const StaleTrainingResult& training);
 val to_val(const HogwildResult& result);
 // {waitSeconds, finishSeconds, stallFraction}
 val to_val(const SspStall& stall);
+// {barrierSeconds, unboundedSeconds, absorbableSeconds, absorbableFraction}
+val to_val(const SspClockLimits& limits);
 // {serverBytes, serverSeconds, workerSeconds, serversBottleneck}
 val to_val(const PsBandwidth& bandwidth);
 

@@ -66,11 +66,17 @@ void validate(const ElasticConfig& c) {
                   "workers' gradients to be the batch gradient");
   };
   check(workers, 0);
+  if (c.checkpoint_interval < 0)
+    throw Error("checkpoint_interval must be >= 0 (0: only the start), got " + std::to_string(c.checkpoint_interval));
   for (const WorldChange& w : c.changes) {
     if (w.step <= last || w.step >= c.steps)
       throw Error("world changes must come at increasing steps in (0, steps), got step " + std::to_string(w.step));
     check(w.workers, w.step);
+    if (w.crash && w.workers >= workers)
+      throw Error("a crash at step " + std::to_string(w.step) + " must leave fewer workers than the " +
+                  std::to_string(workers) + " running, got " + std::to_string(w.workers));
     last = w.step;
+    workers = w.workers;
   }
 }
 
@@ -85,13 +91,40 @@ ElasticResult train_elastic(const ElasticConfig& c) {
   std::vector<ShardMoments> moments(static_cast<std::size_t>(c.shard_optimizer ? p : 1));
   std::size_t next_change = 0;
 
+  // The last checkpoint: the step it was taken at the start of, the parameters, the whole moment buffers.
+  struct Checkpoint {
+    int step = 0;
+    Buffer theta, first, second;
+  } saved;
+
   ElasticResult out;
+  out.losses.assign(static_cast<std::size_t>(c.steps), 0.0);
+  out.workers.assign(static_cast<std::size_t>(c.steps), 0);
+  out.step_bytes.assign(static_cast<std::size_t>(c.steps), 0.0);
   for (int step = 0; step < c.steps; ++step) {
+    if (step == 0 || (c.checkpoint_interval > 0 && step % c.checkpoint_interval == 0))
+      saved = {step, theta, concat(moments, false), concat(moments, true)};
     if (next_change < c.changes.size() && c.changes[next_change].step == step) {
-      const int q = c.changes[next_change++].workers;
+      const WorldChange& change = c.changes[next_change++];
+      const int q = change.workers;
       ResizeEvent e{step, p, q, 0.0, static_cast<double>(std::max(0, q - p)) * static_cast<double>(n) * 8};
+      e.crash = change.crash;
       const bool started = step > 0 && buffers > 0;
-      if (c.shard_optimizer) {
+      if (change.crash && c.shard_optimizer) {
+        // The crashed ranks' shards are gone: every rank reloads the checkpoint, its moments re-cut for q ranks,
+        // and the steps since the checkpoint are recomputed (the loop resumes at saved.step).
+        e.restored_from = saved.step;
+        e.lost_steps = step - saved.step;
+        e.bytes_restored = (1.0 + buffers) * static_cast<double>(n) * 8;
+        theta = saved.theta;
+        unflatten(theta, params);
+        std::vector<ShardMoments> recut(static_cast<std::size_t>(q));
+        for (int d = 0; d < q; ++d) recut[d] = {column(saved.first, q, d), column(saved.second, q, d)};
+        moments = std::move(recut);
+        out.resizes.push_back(e);
+        p = q;
+        step = saved.step;
+      } else if (c.shard_optimizer) {
         // Re-cut each moment buffer for q ranks (leaving ranks hand their shards over first).
         const Buffer first = concat(moments, false), second = concat(moments, true);
         std::vector<ShardMoments> resharded(static_cast<std::size_t>(q));
@@ -101,8 +134,11 @@ ElasticResult train_elastic(const ElasticConfig& c) {
       } else if (started) {
         e.optimizer_bytes_moved = static_cast<double>(std::max(0, q - p)) * buffers * static_cast<double>(n) * 8;
       }
-      out.resizes.push_back(e);
-      p = q;
+      if (!(change.crash && c.shard_optimizer)) {
+        // (DP after a crash too: the survivors hold the whole state of step − 1; only the step in flight is redone.)
+        out.resizes.push_back(e);
+        p = q;
+      }
     }
     // Each rank's gradient on its rows of the SAME global batch.
     const Batch global = task.make_batch(static_cast<std::uint64_t>(step), c.batch);
@@ -133,9 +169,9 @@ ElasticResult train_elastic(const ElasticConfig& c) {
       update_shard(c.optimizer, t, theta, grads[0], moments[0]);  // every replica applies the same update
     }
     unflatten(theta, params);
-    out.losses.push_back(loss);
-    out.workers.push_back(p);
-    out.step_bytes.push_back(log.total_bytes());
+    out.losses[static_cast<std::size_t>(step)] = loss;
+    out.workers[static_cast<std::size_t>(step)] = p;
+    out.step_bytes[static_cast<std::size_t>(step)] = log.total_bytes();
   }
   const SingleDeviceRun one = single_device_run(c.model, c.optimizer, init_student(c.model, c.seed),
                                                 teacher_batches(c.model, c.seed, c.steps, c.batch));

@@ -57,14 +57,18 @@ double expected_round_compute(const SpeedModel& model, int workers, int quota) {
   const double scale = model.base_seconds * m_max;
   const bool steps = model.distribution == SpeedDistribution::fixed ||
                      model.distribution == SpeedDistribution::slow_node ||
+                     model.distribution == SpeedDistribution::per_round ||
                      (model.distribution == SpeedDistribution::lognormal && model.sigma == 0.0);
   if (steps) {
-    // The CDF only jumps at base·m_w·x for x ∈ {1, slowdown}: integrate the survival function piece by piece.
+    // The CDF only jumps at base·m_w·x for x ∈ {1, slowdown} (per-round: x in the list): integrate the survival
+    // function piece by piece.
     std::vector<double> jumps{0.0};
     for (int w = 0; w < workers; ++w) {
       const double t = model.base_seconds * speed_multiplier(model, w);
       jumps.push_back(t);
       if (model.distribution == SpeedDistribution::slow_node) jumps.push_back(t * model.slowdown);
+      if (model.distribution == SpeedDistribution::per_round)
+        for (double v : model.round_speeds) jumps.push_back(t * v);
     }
     std::sort(jumps.begin(), jumps.end());
     double integral = 0.0;
@@ -109,6 +113,19 @@ SspStall ssp_stall_fixed_speeds(const SpeedModel& model, int workers, int iterat
     total += finish;
   }
   out.stall_fraction = waits / total;
+  return out;
+}
+
+SspClockLimits ssp_clock_limits(const SpeedModel& model, int workers) {
+  validate(model, workers);
+  SspClockLimits out;
+  out.barrier_seconds = expected_round_compute(model, workers, workers);
+  for (int w = 0; w < workers; ++w)
+    out.unbounded_seconds = std::max(out.unbounded_seconds,
+                                     model.base_seconds * speed_multiplier(model, w) * speed_factor_mean(model));
+  // E[max] ≥ max E: equal in exact arithmetic when no worker's time varies; Simpson's ≈1e-9 must not make it negative.
+  out.absorbable_seconds = std::max(0.0, out.barrier_seconds - out.unbounded_seconds);
+  out.absorbable_fraction = out.absorbable_seconds / out.barrier_seconds;
   return out;
 }
 

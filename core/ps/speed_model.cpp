@@ -1,7 +1,9 @@
 // speed_model.cpp — the stragglers' compute times (dsml/speed_model.h): counter-based draws, one per (worker, c).
 #include "dsml/speed_model.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "dsml/error.h"
 #include "nn/gaussian.h"
@@ -31,6 +33,13 @@ double speed_factor(const SpeedModel& model, int worker, std::int64_t iteration)
     }
     case SpeedDistribution::slow_node:
       return uniform(model, worker, iteration, 3) <= model.slow_probability ? model.slowdown : 1.0;
+    case SpeedDistribution::per_round: {
+      // u ∈ (0, 1] → entry ⌈u·n⌉ − 1: each of the n entries with probability 1/n (a repeated value counts each time).
+      // Stream 3, slow-node's: the counter has room for streams 0–3 only, and one model never uses both.
+      const std::size_t n = model.round_speeds.size();
+      const auto i = static_cast<std::size_t>(std::ceil(uniform(model, worker, iteration, 3) * static_cast<double>(n)));
+      return model.round_speeds[std::min(n, std::max<std::size_t>(i, 1)) - 1];
+    }
   }
   return 1.0;
 }
@@ -42,7 +51,8 @@ SpeedDistribution parse_speed_distribution(const std::string& name) {
   if (name == "exponential") return SpeedDistribution::exponential;
   if (name == "lognormal") return SpeedDistribution::lognormal;
   if (name == "slow-node") return SpeedDistribution::slow_node;
-  throw Error("unknown speed model \"" + name + "\"; choose fixed, exponential, lognormal or slow-node");
+  if (name == "per-round") return SpeedDistribution::per_round;
+  throw Error("unknown speed model \"" + name + "\"; choose fixed, exponential, lognormal, slow-node or per-round");
 }
 
 const char* speed_distribution_name(SpeedDistribution distribution) {
@@ -51,6 +61,7 @@ const char* speed_distribution_name(SpeedDistribution distribution) {
     case SpeedDistribution::exponential: return "exponential";
     case SpeedDistribution::lognormal: return "lognormal";
     case SpeedDistribution::slow_node: return "slow-node";
+    case SpeedDistribution::per_round: return "per-round";
   }
   return "fixed";
 }
@@ -67,6 +78,16 @@ void validate(const SpeedModel& model, int workers) {
     throw Error("slow_probability must be in [0, 1], got " + format_number(model.slow_probability));
   if (!(model.slowdown >= 1.0 && std::isfinite(model.slowdown)))
     throw Error("slowdown must be a finite number >= 1, got " + format_number(model.slowdown));
+  if (model.distribution == SpeedDistribution::per_round) {
+    if (model.round_speeds.empty() || model.round_speeds.size() > 1024)
+      throw Error("the per-round model needs a list of speeds to draw from (1 to 1024 values, e.g. "
+                  "1,1,1,1,3,5), got " + std::to_string(model.round_speeds.size()));
+    for (double v : model.round_speeds) require_positive("every per-round speed", v);
+  } else if (!model.round_speeds.empty()) {
+    throw Error("a list of per-round speeds is for the per-round model, but the model is " +
+                std::string(speed_distribution_name(model.distribution)) +
+                ": choose per-round, or give fixed per-worker speeds as multipliers");
+  }
 }
 
 double speed_multiplier(const SpeedModel& model, int worker) {
@@ -101,6 +122,10 @@ double speed_factor_cdf(const SpeedModel& model, double x) {
     case SpeedDistribution::slow_node:
       if (x >= model.slowdown) return 1.0;
       return x >= 1.0 ? 1.0 - model.slow_probability : 0.0;
+    case SpeedDistribution::per_round:  // the share of the list's entries ≤ x
+      return static_cast<double>(std::count_if(model.round_speeds.begin(), model.round_speeds.end(),
+                                               [x](double v) { return v <= x; })) /
+             static_cast<double>(model.round_speeds.size());
   }
   return 0.0;
 }
@@ -108,6 +133,9 @@ double speed_factor_cdf(const SpeedModel& model, double x) {
 double speed_factor_mean(const SpeedModel& model) {
   if (model.distribution == SpeedDistribution::slow_node)
     return 1.0 + model.slow_probability * (model.slowdown - 1.0);
+  if (model.distribution == SpeedDistribution::per_round)
+    return std::accumulate(model.round_speeds.begin(), model.round_speeds.end(), 0.0) /
+           static_cast<double>(model.round_speeds.size());
   return 1.0;
 }
 

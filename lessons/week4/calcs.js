@@ -3,8 +3,8 @@
 // bytes (SI), fractions written as percentages. Scenarios: ps_setup.js.
 import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds } from "../../web/units.js";
 import { WORKERS_DEMO, demoSpeed, psConfig, simulateRun } from "./programs/ps_program.js";
-import { ETHERNET, STRAGGLER_SPEEDS, backupRound, consistencyReads, hogwildGrid, psRound, serversToBalance, sspStallReadings, sspTradeoff,
-  staleRun, stragglerRounds } from "./ps_setup.js";
+import { ETHERNET, STRAGGLER_SPEEDS, absorbSpeed, backupRound, consistencyReads, hogwildGrid, psRound, serversToBalance,
+  sspAbsorb, sspStallReadings, sspTradeoff, staleRun, stragglerRounds } from "./ps_setup.js";
 
 const EXP = (multipliers) => ({ distribution: "exponential", multipliers });
 const PS = { workers: 8, parameters: 25e6 };   // a 100 MB model (25 M fp32 values) on 8 workers
@@ -18,6 +18,7 @@ const diverged = (r) => r.updates[r.loss.findIndex((l) => !(l <= 10))];
 const hog = once((c) => ({ k10: hogwildGrid(c, { sparsity: 0.01 }), k1: hogwildGrid(c, { sparsity: 0.001 }),
   plain: hogwildGrid(c, { sparsity: 0.1, atomic: false }) }));
 const reads = once((c) => consistencyReads(c));
+const absorb = once((c) => ({ fixed: sspAbsorb(c, { mode: "fixed" }), perRound: sspAbsorb(c) }));
 const demo = once((c) => {
   const { workers, slow, fields } = WORKERS_DEMO, speed = demoSpeed(workers, slow);
   return simulateRun(c, psConfig(c, fields, workers, speed), workers, speed);
@@ -57,6 +58,14 @@ export const CALCS = {
   "ssp-noisy-16": (c) => formatPercent(ssp(c).noisy[1].stall, { decimals: 0 }),
   "ssp-noisy-t0": (c) => formatSeconds(ssp(c).noisy[0].makespan),
   "ssp-noisy-t16": (c) => formatSeconds(ssp(c).noisy[1].makespan),
+  // 4 (b). what a bound can absorb: the list fixed per worker or drawn per round
+  "absorb-fixed": (c) => formatSeconds(c.sspClockLimits(absorbSpeed("fixed"), 6).unboundedSeconds),
+  "absorb-fixed-s64": (c) => formatSeconds(absorb(c).fixed.rows.at(-1).perClock),
+  "absorb-barrier": (c) => formatSeconds(c.sspClockLimits(absorbSpeed("per-round"), 6).barrierSeconds),
+  "absorb-mean": (c) => formatSeconds(c.sspClockLimits(absorbSpeed("per-round"), 6).unboundedSeconds),
+  "absorb-fraction": (c) => formatPercent(c.sspClockLimits(absorbSpeed("per-round"), 6).absorbableFraction, { decimals: 0 }),
+  "absorb-s0": (c) => formatSeconds(absorb(c).perRound.rows[0].perClock),
+  "absorb-s64": (c) => formatSeconds(absorb(c).perRound.rows.at(-1).perClock),
   // 5. backup workers (P = 8, exponential compute of mean 1 s)
   "bk-0": (c) => formatSeconds(c.expectedOrderStatisticExponential(8, 8, 1)),
   "bk-2": (c) => formatSeconds(c.expectedOrderStatisticExponential(8, 10, 1)),

@@ -6,6 +6,7 @@
 //                               w4-ssp-stall   SSP's stall with a persistent straggler     (numeric)  § 4
 //                               w4-backup      E[P-th of P + b]                            (numeric)  § 5
 //                               w4-hogwild     Hogwild!'s collision rate                    (numeric)  § 6
+//   exercises/ssp_absorb.js     w4-ssp-absorb  what SSP saves from per-round stragglers     (numeric)  § 4
 //   exercises/regime_choice.js  w4-regime      one worker in ten is 4× slow, dense          (choice)   § 4–6
 // The code exercises each replace one function of the parameter server on the Workers (programs/, § 8), checked
 // by a replay of the run (exercises/ps_checks.js):
@@ -20,6 +21,7 @@ import { regimeChoice } from "./exercises/regime_choice.js";
 import { keyRangesExercise } from "./exercises/key_ranges.js";
 import { staleLr } from "./exercises/stale_lr.js";
 import { sspGate } from "./exercises/ssp_gate.js";
+import { sspAbsorb } from "./exercises/ssp_absorb.js";
 import { backupRound } from "./exercises/backup_round.js";
 import { probeStop } from "./exercises/probe_stop.js";
 
@@ -30,6 +32,7 @@ export default [
   staleLr,            // w4-stale-lr
   sspStall,           // w4-ssp-stall
   sspGate,            // w4-ssp-gate
+  sspAbsorb,          // w4-ssp-absorb
   backup,             // w4-backup
   backupRound,        // w4-backup-round
   hogwildCollision,   // w4-hogwild

@@ -106,6 +106,25 @@ export function sspTradeoff(core, { distribution = "fixed", clocks = 60, bounds 
   });
 }
 
+// What a bound can absorb (issue 26): the list STRAGGLER_SPEEDS as fixed speeds (worker w always list[w], a
+// permanently slow machine) or drawn afresh by every worker every clock (per-round: slow now and then, the seed
+// notebook's stragglers), six workers, `clocks` clocks under SSP(s) for each s of ABSORB_BOUNDS, and the two limits
+// of the seconds per clock (core.sspClockLimits, compute only): E[max] at s = 0, the slowest mean as s → ∞.
+export const ABSORB_BOUNDS = [0, 1, 2, 4, 8, 16, 32, 64];
+export const ABSORB_MODES = [["per-round", "drawn afresh each clock"], ["fixed", "fixed: worker w always list[w]"]];
+export const absorbSpeed = (mode, list = STRAGGLER_SPEEDS, base = 0.1) => (mode === "fixed"
+  ? { distribution: "fixed", base, multipliers: [...list] }
+  : { distribution: "per-round", base, roundSpeeds: [...list], seed: 1 });
+export function sspAbsorb(core, { mode = "per-round", clocks = 1000, bounds = ABSORB_BOUNDS } = {}) {
+  const speed = absorbSpeed(mode), workers = STRAGGLER_SPEEDS.length;
+  const rows = bounds.map((s) => {
+    const run = core.simulateParamServer({ regime: "ssp", staleness: s, workers, iterations: clocks, parameters: 1000,
+      speed, network: ETHERNET });
+    return { s, perClock: run.makespan / clocks, stall: run.stallFraction };
+  });
+  return { mode, clocks, rows, limits: core.sspClockLimits(speed, workers) };
+}
+
 // ── 5. backup workers ──────────────────────────────────────────────────────────────────────────────────────
 // P = `quota` gradients a round from P + b workers of exponential compute (mean 1 s); stragglers cancelled, so
 // each round is a fresh race and the closed form E[P-th of P + b] = H_{P+b} − H_b holds.

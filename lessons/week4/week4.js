@@ -15,6 +15,7 @@ await startLesson({
       w.mountRegimes(figure, core) },
     "ssp-tradeoff": { load: () => import("./widgets/ssp_tradeoff.js"), mount: (w, { figure }) =>
       w.mountSspTradeoff(figure) },
+    "ssp-absorb": { load: () => import("./widgets/ssp_absorb.js"), mount: (w, { figure }) => w.mountSspAbsorb(figure) },
     "backup-workers": { load: () => import("./widgets/backup_workers.js"), mount: (w, { figure }) =>
       w.mountBackupWorkers(figure) },
     "hogwild": { load: () => import("./widgets/hogwild.js"), mount: (w, { figure }) => w.mountHogwild(figure) },

@@ -69,5 +69,5 @@ TEST(SpeedModel, BadInputSaysWhat) {
   m.multipliers = {1, -2};
   EXPECT_NE(error_of([&] { validate(m, 2); }).find("speed multiplier must be a finite number > 0"), std::string::npos);
   EXPECT_EQ(error_of([] { parse_speed_distribution("gamma"); }),
-            "unknown speed model \"gamma\"; choose fixed, exponential, lognormal or slow-node");
+            "unknown speed model \"gamma\"; choose fixed, exponential, lognormal, slow-node or per-round");
 }

@@ -16,12 +16,19 @@ export interface CheckpointStudy {
 }
 export interface TrainElasticRequest {
   model: ModelConfig; optimizer?: OptimizerConfig; batch: number; steps: number; seed?: number; workers: number;
-  changes?: { step: number; workers: number }[]; replicated?: boolean; algorithm?: string;
+  /** crash: the leaving ranks fail during `step` without handing over their state (fewer workers than before):
+   *  ZeRO-1 rolls back to the last checkpoint and recomputes the steps since, DP carries on (false) */
+  changes?: { step: number; workers: number; crash?: boolean }[]; replicated?: boolean; algorithm?: string;
+  /** a checkpoint at the start of every k-th step, and of step 0 (0: the start only) */
+  checkpointInterval?: number;
 }
 export interface TrainElasticResult {
   workers: Float64Array; losses: Float64Array; singleLosses: Float64Array; maxRelativeDifference: number;
   stepBytes: Float64Array;
-  resizes: { step: number; from: number; to: number; optimizerBytesMoved: number; parameterBytesToJoiners: number }[];
+  /** restoredFrom: the checkpoint's step a ZeRO-1 crash rolled back to (−1 otherwise); lostSteps recomputed;
+   *  bytesRestored read from the checkpoint */
+  resizes: { step: number; from: number; to: number; optimizerBytesMoved: number; parameterBytesToJoiners: number;
+             crash: boolean; restoredFrom: number; lostSteps: number; bytesRestored: number }[];
 }
 
 

@@ -6,15 +6,19 @@
 import type { LinkBusy } from "./collectives";
 import type { ModelConfig } from "./training";
 
-/** A worker's compute time for iteration c: base · multipliers[w] · X, X of mean 1 (slow-node: 1 + p·(slowdown − 1)).
- *  X is a pure function of (seed, worker, c). */
+/** A worker's compute time for iteration c: base · multipliers[w] · X, X of mean 1 (slow-node: 1 + p·(slowdown − 1);
+ *  per-round: the list's mean). X is a pure function of (seed, worker, c). */
 export interface SpeedModel {
-  /** fixed: X = 1; exponential: Exp(1); lognormal: exp(σZ − σ²/2); slow-node: slowdown with probability p. */
-  distribution?: "fixed" | "exponential" | "lognormal" | "slow-node";
+  /** fixed: X = 1; exponential: Exp(1); lognormal: exp(σZ − σ²/2); slow-node: slowdown with probability p;
+   *  per-round: an entry of roundSpeeds, each with probability 1/length, drawn afresh by every worker every round.
+   *  (fixed, or per-round when only roundSpeeds is given) */
+  distribution?: "fixed" | "exponential" | "lognormal" | "slow-node" | "per-round";
   /** s, > 0 (1) */
   base?: number;
-  /** One per worker, each > 0, e.g. [1, 1, 1, 1, 3, 5]; absent = all 1. */
+  /** One per worker, each > 0, e.g. [1, 1, 1, 1, 3, 5]: worker w is always multipliers[w] times slower; absent = all 1. */
   multipliers?: ArrayLike<number>;
+  /** per-round only: the list X is drawn from, 1 to 1024 values > 0, e.g. [1, 1, 1, 1, 3, 5] (a repeat counts twice). */
+  roundSpeeds?: ArrayLike<number>;
   /** lognormal σ >= 0 (0.5) */
   sigma?: number;
   /** slow-node p ∈ [0, 1] (0.1) */
@@ -144,6 +148,11 @@ declare module "../dsml" {
      *  @throws unless the speed model is fixed. */
     sspStallFixedSpeeds(speed: SpeedModel, workers: number, iterations: number, staleness: number):
         { waitSeconds: Float64Array; finishSeconds: Float64Array; stallFraction: number };
+    /** What SSP can absorb, compute only: seconds per clock at s = 0 (E[max_w t], the barrier) and as s → ∞
+     *  (max_w E[t]: each worker at its own mean pace); their difference is all a bound s can remove — 0 for fixed
+     *  speeds (a permanently slow worker sets the pace). @throws as speedTimes. */
+    sspClockLimits(speed: SpeedModel, workers: number):
+        { barrierSeconds: number; unboundedSeconds: number; absorbableSeconds: number; absorbableFraction: number };
     /** One round of pushes on a switch: bytes into a shard W·S/K, its downlink W·(α + β·S/K) s, a worker's uplink
      *  K·α + β·S s. @throws on a bad network or sizes. */
     psBandwidth(network: { alpha: number; beta: number }, workers: number, servers: number, parameterBytes: number):

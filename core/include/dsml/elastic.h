@@ -23,8 +23,15 @@
 //     batch mean; refused with an Error (re-weighting unequal shards, Week 3's weighted all-reduce, would fix it).
 //   - LARS and LAMB under ZeRO-1 need whole-tensor norms across shards (zero.h's update_shards_layerwise); this
 //     elastic trainer supports the elementwise optimizers only (sgd, momentum, adam) and refuses the others.
-//   - A rank that FAILS (rather than leaves) takes its ZeRO shard of the optimizer state with it: the run must roll
-//     back to its last checkpoint (checkpointing.h); here a shrinking world is a graceful leave after a step.
+//   - A rank that CRASHES (WorldChange::crash: it fails during step c, before the step's update, without handing
+//     anything over) is handled apart from a graceful leave:
+//       DP      every survivor holds the whole model and optimizer state as of the end of step c − 1: the ring is
+//               rebuilt over the survivors and step c is redone — nothing is lost but the step in flight.
+//       ZeRO-1  the crashed ranks' optimizer shards are gone, and no survivor has them: the run rolls back to its last
+//               checkpoint k ≤ c (every checkpoint_interval steps, and the start: parameters and the whole optimizer
+//               state), re-cuts that state for the survivors, and recomputes steps k … c − 1 (ResizeEvent::lost_steps).
+//               Restoring only the lost shard from the checkpoint would pair step-k moments with step-c parameters:
+//               a different run. Rolled back, the result equals the uninterrupted run's from the checkpoint on.
 //   - Anything per-worker and random (dropout masks, data augmentation seeded by rank) would change with P; the
 //     teacher task has none. Changing B with P (keeping the per-rank batch) changes the training itself.
 #pragma once
@@ -39,8 +46,9 @@
 namespace dsml {
 
 struct WorldChange {
-  int step = 0;     // from this step on (0 < step < steps, increasing)
-  int workers = 1;  // P ≥ 1, dividing the global batch
+  int step = 0;         // from this step on (0 < step < steps, increasing)
+  int workers = 1;      // P ≥ 1, dividing the global batch
+  bool crash = false;   // the P_before − workers leaving ranks crash during `step` (workers < P_before), see above
 };
 
 struct ElasticConfig {
@@ -52,10 +60,12 @@ struct ElasticConfig {
   int initial_workers = 4;
   std::vector<WorldChange> changes;
   bool shard_optimizer = true;        // ZeRO-1; false: plain DP (replicated state)
+  int checkpoint_interval = 0;        // a checkpoint at the start of every k-th step (0, k, 2k, …); 0: the start only
   std::string algorithm = "ring";     // for every collective
 };
 
-// Throws Error naming the problem (including "global batch of 24 rows is not divisible by 5 workers …").
+// Throws Error naming the problem (including "global batch of 24 rows is not divisible by 5 workers …", and a crash
+// that does not shrink the world).
 void validate(const ElasticConfig& config);
 
 struct ResizeEvent {
@@ -63,10 +73,15 @@ struct ResizeEvent {
   int from = 0, to = 0;
   double optimizer_bytes_moved = 0;   // fp64 moment elements whose owner changed (ZeRO-1), or sent to joiners (DP)
   double parameter_bytes_to_joiners = 0;  // (to − from)⁺ · Ψ · 8: a joining rank receives the whole model
+  bool crash = false;
+  int restored_from = -1;             // crash under ZeRO-1: the checkpoint's step k the run rolled back to
+  int lost_steps = 0;                 // steps recomputed after the crash: c − k (ZeRO-1), 0 (DP)
+  double bytes_restored = 0;          // read from the checkpoint: (1 + moment buffers) · Ψ · 8 (ZeRO-1)
 };
 
 struct ElasticResult {
-  std::vector<double> losses;         // one per step, before its update (mean over the global batch)
+  std::vector<double> losses;         // one per step, before its update (mean over the global batch); a step
+                                      // recomputed after a crash keeps its last value
   std::vector<int> workers;           // P at each step
   std::vector<double> step_bytes;     // what the busiest rank sent in each step's collectives (fp64)
   std::vector<ResizeEvent> resizes;

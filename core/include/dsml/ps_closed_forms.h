@@ -16,6 +16,13 @@
 //     exponentials 1 − 1/H_W), and the stall is non-increasing in s (a larger s only releases replies earlier).
 //     The often-quoted "stall = 1/(s+1)" is not a law: with fixed speeds a fast worker's wait falls only linearly
 //     in s and vanishes at s ≥ I·(1 − t_w/t_max) — a bound s only postpones waiting for a slower machine.
+//   What SSP can absorb. Over many clocks the run's seconds per clock lie between two limits. At s = 0 (BSP)
+//     every clock waits for the slowest: E[max_w t(w, c)] (the straggler barrier). As s → ∞ (ASP) nobody waits for
+//     anybody and each worker runs at its own mean pace, so the run finishes with the slowest on average:
+//     max_w E[t(w, c)] = base·max_w m_w·E[X] (the law of large numbers over its I clocks). Their difference is all a
+//     bound s can ever remove. A permanently slow worker (fixed speeds) makes the two equal — nothing to absorb: the
+//     throughput is the slowest worker's rate whatever s is. Slowness drawn afresh each round (per-round, or any
+//     noise) makes E[max] > max E: for six workers drawing from [1, 1, 1, 1, 3, 5], 4.16 against 2 clocks of base.
 //   PS bandwidth. Per round each of W workers pushes S/K bytes to each of K shards: a shard receives W·S/K
 //     bytes, and on a switch its downlink is busy W·(α + β·S/K); a worker's uplink is busy K·α + β·S.
 //     The servers stop being the bottleneck once W·(α + β·S/K) ≤ K·α + β·S = K·(α + β·S/K), i.e. at K = W.
@@ -47,6 +54,15 @@ struct SspStall {
   double stall_fraction = 0.0;
 };
 SspStall ssp_stall_fixed_speeds(const SpeedModel& model, int workers, int iterations, int staleness);
+
+// The two limits of SSP's seconds per clock above (compute only, no network). Throws as validate(model, workers).
+struct SspClockLimits {
+  double barrier_seconds = 0.0;      // s = 0: E[max_w t(w, c)], = expected_round_compute(model, W, W)
+  double unbounded_seconds = 0.0;    // s → ∞: max_w E[t(w, c)] = base·max_w m_w·E[X]
+  double absorbable_seconds = 0.0;   // barrier − unbounded (≥ 0): what a bound s can at most remove per clock
+  double absorbable_fraction = 0.0;  // absorbable / barrier
+};
+SspClockLimits ssp_clock_limits(const SpeedModel& model, int workers);
 
 // One round of pushes on a switch (fully_connected topology), model (α, β), W workers, S bytes of parameters
 // split evenly over K shards (the largest shard ⌈N/K⌉ keys when it does not divide; pass its bytes here).

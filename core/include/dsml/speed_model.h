@@ -2,12 +2,16 @@
 //
 // A worker's compute time for iteration c is
 //   t(w, c) = base_seconds · m_w · X(w, c)        m_w: the worker's fixed multiplier (1 when none is given)
-// where X is a random factor of mean 1, drawn from one of four distributions:
+// where X is a random factor, drawn from one of five distributions:
 //   fixed         X = 1                                  (speeds [1,1,1,1,3,5] → worker 5 always takes 5·base)
+//   per-round     X = one entry of round_speeds, each equally likely, drawn afresh by every worker every round
+//                 (round_speeds [1,1,1,1,3,5] → any worker is 5× slow in a sixth of its rounds: the seed notebook's
+//                 stragglers, which come and go, where the fixed model's worker 5 is slow in all of them)
 //   exponential   X ~ Exp(1)                             (E[max of P iid] = H_P, the harmonic number)
 //   lognormal     X = exp(σZ − σ²/2), Z ~ N(0, 1)        (heavy right tail; mean 1 for every σ)
 //   slow-node     X = slowdown with probability p, else 1 (a machine hit by a noisy neighbour: Dean & Barroso 2013)
-// The mean of X is 1 except for slow-node (1 + p·(slowdown − 1)), so m_w reads as "worker w is m_w times slower".
+// The mean of X is 1 except for slow-node (1 + p·(slowdown − 1)) and per-round (the list's mean), so m_w reads as
+// "worker w is m_w times slower".
 // X(w, c) is a pure function of (seed, w, c): counter-based, so a draw never depends on the order in which a
 // simulator asks for it, and natively and in wasm the same seed gives the same times.
 #pragma once
@@ -18,9 +22,9 @@
 
 namespace dsml {
 
-enum class SpeedDistribution { fixed, exponential, lognormal, slow_node };
+enum class SpeedDistribution { fixed, exponential, lognormal, slow_node, per_round };
 
-// "fixed", "exponential", "lognormal", "slow-node"; throws Error listing them on anything else.
+// "fixed", "exponential", "lognormal", "slow-node", "per-round"; throws Error listing them on anything else.
 SpeedDistribution parse_speed_distribution(const std::string& name);
 const char* speed_distribution_name(SpeedDistribution distribution);
 
@@ -31,10 +35,12 @@ struct SpeedModel {
   double sigma = 0.5;                // lognormal σ ≥ 0
   double slow_probability = 0.1;     // slow-node p ∈ [0, 1]
   double slowdown = 4.0;             // slow-node factor ≥ 1
+  std::vector<double> round_speeds;  // per-round: the list X is drawn from (each entry > 0, 1 … 1024 of them)
   std::uint64_t seed = 0;
 };
 
-// Throws Error naming the bad field; `workers` ≥ 1 must equal multipliers.size() when that is not empty.
+// Throws Error naming the bad field; `workers` ≥ 1 must equal multipliers.size() when that is not empty;
+// round_speeds must be given for per-round and only for it.
 void validate(const SpeedModel& model, int workers);
 
 // m_w (1 when no multipliers are given).

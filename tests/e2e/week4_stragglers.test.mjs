@@ -1,0 +1,85 @@
+// Week 4's per-round stragglers in real Chromium (issue 26): the "ssp-absorb" widget starts on the prose's numbers
+// (six workers drawing [1, 1, 1, 1, 3, 5] per clock: s = 0 at E[max], s = 64 near the mean), and switched to fixed
+// speeds it is flat at the slow worker's pace with limits that coincide; the exercise "What SSP can absorb" accepts
+// the core's answer and rejects the slowest-always answer with its slip's explanation; nothing overflows 360 px,
+// light or dark, and axe finds nothing serious in the widget.
+//   node --test --test-concurrency=1 tests/e2e/week4_stragglers.test.mjs
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { injectAxe, openSite } from "./harness.mjs";
+import { openLesson, waitVerdict } from "./pages.mjs";
+
+let site;
+before(async () => { site = await openSite(); });
+after(async () => { await site?.close(); });
+
+const FIG = "[data-widget=ssp-absorb]";
+const calc = (page, key) => page.locator(`[data-calc="${key}"]`).first().innerText();
+const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const ran = (page, before = null) => page.waitForFunction(([sel, b]) => {
+  const ms = document.querySelector(sel)?.dataset.runMs;
+  return ms != null && ms !== b;
+}, [FIG, before], { timeout: 120000 });
+const rows = (page) => page.locator(`${FIG} details.chart-data tbody tr`).evaluateAll((trs) =>
+  trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+
+describe("week 4: what SSP can absorb", () => {
+  let page, problems;
+  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week4")); });
+  after(async () => { await page.close(); });
+
+  test("per round: s = 0 is the barrier E[max], s = 64 is near the mean — the prose's numbers", async () => {
+    await ran(page);
+    const text = await page.locator(`${FIG} .widget-readout`).innerText();
+    assert.match(text, new RegExp(`At s = 0 \\(BSP\\) a clock takes ${esc(await calc(page, "absorb-s0"))} \\(closed form\\s+` +
+      `E\\[max\\] = ${esc(await calc(page, "absorb-barrier"))}\\); at s = 64 it takes ${esc(await calc(page, "absorb-s64"))}\\s+` +
+      `\\(limit ${esc(await calc(page, "absorb-mean"))}\\)\\. A bound can absorb at most ${esc(await calc(page, "absorb-fraction"))}`), text);
+    const table = await rows(page);
+    assert.deepEqual(table.map((r) => r[0]), ["0", "1", "2", "4", "8", "16", "32", "64"]);
+    assert.doesNotMatch(await page.locator(FIG).innerText(), /NaN|undefined/);
+    assert.deepEqual(problems, []);
+  });
+
+  test("fixed: the limits coincide and every bound runs at the slow worker's pace", async () => {
+    const ms = await page.locator(FIG).getAttribute("data-run-ms");
+    await page.locator(`${FIG} select`).selectOption("fixed");
+    await ran(page, ms);
+    const text = await page.locator(`${FIG} .widget-readout`).innerText();
+    const fixed = await calc(page, "absorb-fixed");
+    assert.match(text, new RegExp(`E\\[max\\] = ${esc(fixed)}\\).*\\(limit ${esc(fixed)}\\)\\. The two limits coincide`, "s"), text);
+    const perClock = new Set((await rows(page)).map((r) => r[1]));
+    assert.deepEqual([...perClock], [await calc(page, "absorb-fixed-s64")], "flat: s changes nothing");
+    assert.deepEqual(problems, []);
+  });
+
+  test("What SSP can absorb: the core's answer passes, the slowest-always answer fails with its explanation", async () => {
+    const id = "w4-ssp-absorb";
+    const { answer, wrong } = await page.evaluate((exId) => {
+      const p = window.dsml.exercises.get(exId).params;
+      const limits = window.dsml.core.sspClockLimits({ distribution: "per-round", base: p.base, roundSpeeds: p.list }, p.workers);
+      const mean = p.list.reduce((a, b) => a + b, 0) / p.list.length;
+      return { answer: limits.absorbableSeconds, wrong: p.base * (Math.max(...p.list) - mean) };
+    }, id);
+    const submit = (x) => page.evaluate(([exId, v]) => { const c = window.dsml.exercises.get(exId); c.setAnswer(v); return c.submit(); },
+      [id, `${x} s`]);
+    await submit(wrong);
+    assert.match(await waitVerdict(page, id, "fail"), /a machine that is slow for good/);
+    await submit(answer);
+    await waitVerdict(page, id, "pass");
+    assert.deepEqual(problems, []);
+  });
+
+  test("at 360 px, light and dark: nothing overflows, and axe finds nothing serious in the widget", async () => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    for (const scheme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.locator(FIG).scrollIntoViewIfNeeded();
+      await page.waitForTimeout(400);
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth), false, scheme);
+      await injectAxe(page);
+      const violations = await page.evaluate(async (sel) => (await window.axe.run(sel, { resultTypes: ["violations"] })).violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), FIG);
+      assert.deepEqual(violations, [], scheme);
+    }
+  });
+});
