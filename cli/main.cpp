@@ -288,6 +288,8 @@ const Command kCommands[] = {
                [--micro-batch 1] [--flops 156e12] [--memory 80e9] [--full-recomputation] [--no-sequence-parallel]
                [--fits-only]
       every (t, p, d) factorisation priced: memory per GPU with and without ZeRO-1, time per axis, step time
+      (Week 5's pricer: 6Ψ FLOPs per token at one assumed rate; the planner, checked against Narayanan et al.
+      2021's Table 1, is `dsml plan --search`)
       -> {"model", "parameters", "layouts": [{"t", "p", "d", "micro_batches", "memory_gb", "memory_zero1_gb",
           "activation_gb", "compute_s", "bubble_s", "tensor_s", "pipeline_s", "data_s", "step_s", "fits",
           "fits_zero1"}]}

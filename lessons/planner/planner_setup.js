@@ -1,7 +1,12 @@
 // planner_setup.js — the page's one way to ask the core for a plan: presets by name (core.plannerPresets) turned
 // into a planStep request. The widgets and the exercises both call it, so what a learner sees is what is checked.
+export const GPUS_PER_NODE = 8;   // DGX A100 / DGX H100 nodes, as Selene in Narayanan et al. 2021
+
+// The presets are data that never change for one core: asked once (an exercise's checks call plan() hundreds of times).
+const cached = new WeakMap();
 export function presets(core) {
-  return core.plannerPresets();
+  if (!cached.has(core)) cached.set(core, core.plannerPresets());
+  return cached.get(core);
 }
 
 const byName = (list, name) => {
@@ -13,10 +18,10 @@ const byName = (list, name) => {
 // { model, gpu, nodes, t, p, v?, b?, B, zero?, sp?, recompute?, overlap? } → core.planStep's result.
 export function plan(core, s) {
   const all = presets(core);
-  const gpus = s.nodes * 8;
+  const gpus = s.nodes * GPUS_PER_NODE;
   return core.planStep({
     model: byName(all.models, s.model),
-    cluster: { gpu: byName(all.gpus, s.gpu), nodes: s.nodes, gpusPerNode: 8 },
+    cluster: { gpu: byName(all.gpus, s.gpu), nodes: s.nodes, gpusPerNode: GPUS_PER_NODE },
     layout: { t: s.t, p: s.p, v: s.v ?? 1, d: gpus / (s.t * s.p), microBatch: s.b ?? 1, globalBatch: s.B,
       zeroStage: s.zero ?? 0, sequenceParallel: s.sp ?? false, recomputation: s.recompute ?? "full",
       overlapDp: s.overlap ?? false },
@@ -25,6 +30,29 @@ export function plan(core, s) {
 
 // A Table 1 row (Narayanan et al. 2021) as the page's settings: A100s, b = 1, v = 1, full recomputation.
 export function publishedSettings(row) {
-  return { model: row.model, gpu: "a100-80gb", nodes: row.gpus / 8, t: row.t, p: row.p, v: 1, b: 1,
+  return { model: row.model, gpu: "a100-80gb", nodes: row.gpus / GPUS_PER_NODE, t: row.t, p: row.p, v: 1, b: 1,
     B: row.globalBatch, zero: 0, sp: false, recompute: "full", overlap: false };
+}
+
+// Every Table 1 row priced: the planner's TFLOP/s per GPU, its relative error against the published one (signed),
+// and the mean and worst |error| — what bench/narayanan_table1.cpp prints, from the same core function.
+export function table1Errors(core) {
+  const rows = presets(core).table1;
+  const predicted = rows.map((row) => plan(core, publishedSettings(row)).tflopsPerGpu);
+  const errors = rows.map((row, i) => predicted[i] / row.tflopsPerGpu - 1);
+  const abs = errors.map(Math.abs);
+  return { predicted, errors, mean: abs.reduce((a, b) => a + b, 0) / abs.length, worst: Math.max(...abs) };
+}
+
+// A published row loaded into the planner (the Table 1 widget's "Load" button). The planner widget is built on
+// demand, possibly after the button was pressed: it asks for the last row loaded when it is built, then listens.
+let loaded = null;
+const listeners = new Set();
+export function loadIntoPlanner(settings) {
+  loaded = settings;
+  for (const f of listeners) f(settings);
+}
+export function onPlannerLoad(f) {
+  listeners.add(f);
+  if (loaded) f(loaded);
 }

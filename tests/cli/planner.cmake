@@ -20,3 +20,6 @@ dsml_cli_test(cli_plan_bad_batch ${error_exit} ARGS plan --model gpt3-175b --gpu
   --global-batch 100 STDERR "^dsml: error: global batch 100 is not divisible by d·b = 8·1 \\(every data-parallel replica runs whole micro-batches\\)\n$")
 dsml_cli_test(cli_plan_bad_gpu ${error_exit} ARGS plan --model gpt3-175b --gpu b200 --nodes 8 --t 8 --p 8
   --global-batch 512 STDERR "^dsml: error: unknown GPU preset \"b200\"; choose one of: a100-80gb, h100-sxm\n$")
+# Week 5's `dsml layouts` stays (its widget and tests use it) and its help names the planner as the one to trust.
+dsml_cli_test(cli_layouts_help_names_planner 0 ARGS --help
+  STDOUT "dsml layouts .*Week 5's pricer: 6.* FLOPs per token at one assumed rate; the planner, checked against Narayanan et al\\.\n *2021's Table 1, is `dsml plan --search`")

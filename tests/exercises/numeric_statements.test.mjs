@@ -12,7 +12,7 @@ import { mulberry32 } from "../../web/exercise/random.js";
 import { formatCount, formatSeconds, formatSI } from "../../web/units.js";
 import { interleavedSchedule } from "../../lessons/week5/exercises/interleaved_schedule.js";
 
-const WEEKS = ["week1", "week2", "week3", "week4", "week5", "week6", "lab"];
+const WEEKS = ["week1", "week2", "week3", "week4", "week5", "week6", "planner", "lab"];
 const all = (await Promise.all(WEEKS.map((w) => import(`../../lessons/${w}/exercises.js`)))).flatMap((m) => m.default);
 const numeric = all.filter((e) => e.kind === "numeric");
 const byId = (id) => all.find((e) => e.id === id);

@@ -16,13 +16,13 @@ const drawn = (ex) => [...new Map(Array.from({ length: 200 }, (_, s) => ex.param
   .map((p) => [JSON.stringify(p), p])).values()];
 
 test("the planner page has four exercises, each with hints and a solution", () => {
-  assert.deepEqual(exercises.map((e) => e.id), ["pl-smallest-p", "pl-mfu", "pl-faster", "pl-double-d"]);
+  assert.deepEqual(exercises.map((e) => e.id), ["planner-smallest-p", "planner-mfu", "planner-faster", "planner-double-d"]);
   for (const e of exercises) assert.ok(e.hints.length >= 2 && e.solutionText.length > 150, e.id);
 });
 
 const byHand = {
   // Smallest p: walk p = 1, 2, … over the divisors and read the memory total against 80e9 bytes.
-  "pl-smallest-p": (p) => {
+  "planner-smallest-p": (p) => {
     const L = presets(core).models.find((m) => m.name === p.model).layers;
     for (let pp = 1; pp <= p.nodes; ++pp) {
       if (L % pp || p.nodes % pp) continue;
@@ -32,20 +32,20 @@ const byHand = {
     return NaN;
   },
   // MFU from its definition: B·s·(6Ψ + 12·l·h·s) / (step · GPUs · 312e12).
-  "pl-mfu": (p) => {
-    const row = presets(core).table1[p.row];
+  "planner-mfu": (p) => {
+    const row = presets(core).table1[p.row - 1];
     const m = presets(core).models.find((x) => x.name === row.model);
-    const r = plan(core, publishedSettings(row));
+    const r = plan(core, { ...publishedSettings(row), b: p.b });
     return 100 * row.globalBatch * m.sequence * (6 * r.parameters + 12 * m.layers * m.hidden * m.sequence)
       / (r.time.total * row.gpus * 312e12);
   },
-  "pl-faster": (p) => {
+  "planner-faster": (p) => {
     const a = plan(core, { model: p.model, gpu: p.gpu, nodes: p.nodes, t: 8, p: p.pp, B: p.B }).time.total;
     const b = plan(core, { model: p.model, gpu: p.gpu, nodes: p.nodes, t: 4, p: 2 * p.pp, B: p.B }).time.total;
     return a < b ? a : b;
   },
-  "pl-double-d": (p) => {
-    const s = publishedSettings(presets(core).table1[p.row]);
+  "planner-double-d": (p) => {
+    const s = { ...publishedSettings(presets(core).table1[p.row - 1]), b: p.b };
     const r = plan(core, { ...s, nodes: 2 * s.nodes });
     assert.equal(r.layout.d, 2 * s.nodes * 8 / (s.t * s.p));
     return 100 * r.mfu;
@@ -69,8 +69,24 @@ for (const ex of [smallestP, mfu, faster, doubleD]) {
 }
 
 test("doubling d at a fixed batch lowers MFU on every row the exercise draws", () => {
-  for (const row of [5, 6, 7]) {
-    const s = publishedSettings(presets(core).table1[row]);
-    assert.ok(plan(core, { ...s, nodes: 2 * s.nodes }).mfu < plan(core, s).mfu);
+  for (const row of [5, 6, 7, 8, 9, 10]) {
+    for (const b of [1, 2]) {
+      const s = { ...publishedSettings(presets(core).table1[row - 1]), b };
+      assert.ok(plan(core, { ...s, nodes: 2 * s.nodes }).mfu < plan(core, s).mfu, `row ${row}, b = ${b}`);
+    }
+  }
+});
+
+// Every number of the page's prose is the core's: the text each <span data-calc> holds (for print and readers without
+// JavaScript) equals what calcs.js computes, so a change to the planner that moves a number fails here first.
+test("the planner page's prose numbers equal calcs.js on the real core", async () => {
+  const { readFileSync } = await import("node:fs");
+  const { CALCS } = await import("../../lessons/planner/calcs.js");
+  const html = readFileSync(new URL("../../lessons/planner/index.html", import.meta.url), "utf8");
+  const spans = [...html.matchAll(/<span data-calc="([^"]+)">([^<]*)<\/span>/g)];
+  assert.ok(spans.length >= 15, `${spans.length} numbers`);
+  for (const [, key, text] of spans) {
+    assert.ok(CALCS[key], `no calculation named ${key}`);
+    assert.equal(text, CALCS[key](core), key);
   }
 });

@@ -1,5 +1,5 @@
 // The course manifest: every page of the course in reading order. The index page draws a card per entry,
-// and each lesson's prev/next links come from here (body[data-week] names the page: "1" … "6" or "lab").
+// and each lesson's prev/next links come from here (body[data-week] names the page: "1" … "6", "planner" or "lab").
 // To publish a week: write lessons/<slug>/index.html (+ its module and exercises.js) and flip `available`.
 
 export const COURSE_TITLE = "Distributed Systems for Machine Learning, from first principles";
@@ -44,6 +44,13 @@ export const WEEKS = [
       + "with error feedback, and a capstone training run with failures.",
   },
   {
+    slug: "planner", number: null, label: "After Week 6", available: true,
+    title: "Plan a real training run",
+    summary: "A transformer's training step priced on thousands of GPUs — matmul rooflines, the bubble, tensor, "
+      + "pipeline and data-parallel collectives, memory by ZeRO stage and recomputation, MFU and HFU — checked "
+      + "against the ten published runs of Narayanan et al. 2021 (1.7B to 1T parameters), and the fastest layouts that fit.",
+  },
+  {
     slug: "lab", number: null, available: true,
     title: "The parallelism lab",
     summary: "One MLP trained with data, fully-sharded, tensor, FSDP+tensor and pipeline parallelism — every "
@@ -51,8 +58,9 @@ export const WEEKS = [
   },
 ];
 
-/** "Week 3" or "Lab" — the short label shown above a title. */
+/** "Week 3", "Lab" or an entry's own label ("After Week 6") — the short label shown above a title. */
 export function weekLabel(week) {
+  if (week.label) return week.label;
   return week.number == null ? "Lab" : `Week ${week.number}`;
 }
 

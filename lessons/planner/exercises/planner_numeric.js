@@ -1,12 +1,20 @@
 // planner_numeric.js — the planner page's exercises, each answered by core.planStep (dsml/planner.h) and each with
 // the usual mistake as its wrongAnswer:
-//   pl-smallest-p  the smallest p at t = 8 for which a model fits           (mistake: counting the fp16 weights only)
-//   pl-mfu         the MFU of a published layout, in %                       (mistake: HFU, recomputation counted)
-//   pl-faster      the step time of the faster of two layouts                (mistake: the slower one's)
-//   pl-double-d    the MFU after doubling d at a fixed global batch          (mistake: "MFU does not change")
+//   planner-smallest-p  the smallest p at t = 8 for which a model fits      (mistake: counting the fp16 weights only)
+//   planner-mfu         the MFU of a published layout at micro-batch b, in %  (mistake: HFU, recomputation counted)
+//   planner-faster      the step time of the faster of two layouts           (mistake: the slower one's)
+//   planner-double-d    the MFU after doubling d at a fixed global batch     (mistake: "MFU does not change")
 import { pick } from "../../../web/exercise/params.js";
 import { formatCount } from "../../../web/units.js";
 import { plan, publishedSettings, presets } from "../planner_setup.js";
+
+// None has an `oracle`: each answer is the planner's whole model of a step (rooflines of every matmul, α–β
+// collectives, Korthikanti's activations), which has no closed form to recompute in a line of JavaScript. The model
+// is checked term by term in tests/core/test_planner.cpp (FLOPs against Narayanan's eq. 3, memory against
+// Korthikanti's cases, collectives against the course's schedules) and against Table 1 by bench/narayanan_table1;
+// tests/exercises/planner_exercises.test.mjs recomputes every answer by a second route (a search written out, MFU
+// from its definition).
+const NO_ORACLE = "the answer is the planner's whole step model (no closed form); test_planner.cpp checks it term by term";
 
 const fitsAt = (core, s) => plan(core, s);
 const candidatesP = (core, model, nodes) => {
@@ -15,7 +23,7 @@ const candidatesP = (core, model, nodes) => {
 };
 
 export const smallestP = {
-  id: "pl-smallest-p",
+  id: "planner-smallest-p",
   kind: "numeric",
   title: "The smallest pipeline that fits",
   params: (rng) => ({ model: pick(rng, ["gpt3-175b", "gpt-145.6b", "gpt-310.1b", "llama2-70b"]),
@@ -43,36 +51,43 @@ export const smallestP = {
     activations stays under the capacity; with full recomputation the activations are small (2·s·b·h/t per layer
     and micro-batch), so the model states decide. Counting only the fp16 weights (2 bytes a parameter) gives a p eight
     times too small — the optimizer state is what fills a GPU.</p>`,
+  exempt: { oracle: NO_ORACLE },
 };
 
+// A published row (numbered from 1, as the Table 1 widget numbers them) at micro-batch b.
+const rowAt = (core, p) => ({ ...publishedSettings(presets(core).table1[p.row - 1]), b: p.b });
+
 export const mfu = {
-  id: "pl-mfu",
+  id: "planner-mfu",
   kind: "numeric",
   title: "MFU of a published run",
-  params: (rng) => ({ row: pick(rng, [0, 2, 3, 5, 6, 7, 9]) }),
-  prompt: (p) => `<p>Load row ${p.row + 1} of the Table 1 widget (Narayanan et al. 2021, rows numbered from the
-    smallest model) into the planner with its “Load” button. What model FLOPs utilisation does the planner predict, in
-    per cent? (PaLM's definition: (6Ψ + 12·l·h·s) FLOPs per token, divided by step time × GPUs × peak.)</p>`,
-  answer: (p, core) => 100 * plan(core, publishedSettings(presets(core).table1[p.row])).mfu,
+  params: (rng) => ({ row: pick(rng, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), b: pick(rng, [1, 2, 4]) }),
+  prompt: (p) => `<p>Load row ${p.row} of the Table 1 widget (Narayanan et al. 2021, rows numbered from the smallest
+    model) into the planner with its “Load” button, then set the micro-batch to b = ${p.b} sequences. What model
+    FLOPs utilisation does the planner predict, in per cent? (PaLM's definition: (6Ψ + 12·l·h·s) FLOPs per token,
+    divided by step time × GPUs × peak.)</p>`,
+  answer: (p, core) => 100 * plan(core, rowAt(core, p)).mfu,
   tolerance: { rel: 0.02 },
   unit: "%",
   unitSymbol: "%",
-  wrongAnswer: (p, core) => 100 * plan(core, publishedSettings(presets(core).table1[p.row])).hfu,
+  wrongAnswer: (p, core) => 100 * plan(core, rowAt(core, p)).hfu,
   hints: [
     "MFU counts the FLOPs the model needs, not the ones the GPUs ran: recomputation is not in it.",
     "Per token: 6Ψ for forward and backward of the weights, 12·l·h·s for attention's s×s products.",
-    "The widget prints MFU and HFU side by side; HFU/MFU ≈ 4/3 with full recomputation.",
+    "The widget prints MFU and HFU side by side; with full recomputation HFU/MFU is about 4/3.",
   ],
   solutionText: `<p>MFU = tokens/s · (6Ψ + 12·l·h·s) / (GPUs · peak). Table 1's "achieved teraFLOP/s" counts the
     recomputed forward too (eq. 3's factor 96 = 4 · 24), so it is a hardware-FLOPs figure: divide it by the 312
-    TFLOP/s peak and you get HFU, about 4/3 of MFU.</p>`,
+    TFLOP/s peak and you get HFU, about 4/3 of MFU. A larger micro-batch makes each matmul larger (closer to the
+    roofline's flat part) but leaves fewer micro-batches m = B/(d·b) to fill the pipeline's bubble.</p>`,
+  exempt: { oracle: NO_ORACLE },
 };
 
 const pairFor = (p) => [{ model: p.model, gpu: p.gpu, nodes: p.nodes, t: 8, p: p.pp, B: p.B },
   { model: p.model, gpu: p.gpu, nodes: p.nodes, t: 4, p: 2 * p.pp, B: p.B }];
 
 export const faster = {
-  id: "pl-faster",
+  id: "planner-faster",
   kind: "numeric",
   title: "Which layout is faster?",
   params: (rng) => ({ model: pick(rng, ["gpt3-175b", "gpt-145.6b"]), gpu: pick(rng, ["a100-80gb", "h100-sxm"]),
@@ -94,30 +109,33 @@ export const faster = {
   solutionText: `<p>Going from t = 8 to t = 4 halves the GPUs in each all-reduce ring but keeps its bytes per GPU
     almost the same (2·(t − 1)/t of s·b·h·2), while doubling p doubles the bubble (p − 1)/m. Which wins depends on how
     many micro-batches there are (B/(d·b)) and how fast NVLink is against the GPU: read the split bars.</p>`,
+  exempt: { oracle: NO_ORACLE },
 };
 
 export const doubleD = {
-  id: "pl-double-d",
+  id: "planner-double-d",
   kind: "numeric",
   title: "Twice the data parallelism, the same batch",
-  params: (rng) => ({ row: pick(rng, [5, 6, 7]) }),
-  prompt: (p) => `<p>Load row ${p.row + 1} of the Table 1 widget into the planner, then double the number of GPUs
-    by doubling d (twice the nodes, the same t and p), keeping the global batch. What MFU, in per cent, does the
-    planner predict now — and why does it fall?</p>`,
+  // The rows with a pipeline (p > 1): their bubble is what the doubled d exposes.
+  params: (rng) => ({ row: pick(rng, [5, 6, 7, 8, 9, 10]), b: pick(rng, [1, 2]) }),
+  prompt: (p) => `<p>Load row ${p.row} of the Table 1 widget into the planner and set the micro-batch to
+    b = ${p.b}; then double the number of GPUs by doubling d (twice the nodes, the same t and p), keeping the global
+    batch. What MFU, in per cent, does the planner predict now — and why does it fall?</p>`,
   answer: (p, core) => {
-    const s = publishedSettings(presets(core).table1[p.row]);
+    const s = rowAt(core, p);
     return 100 * plan(core, { ...s, nodes: 2 * s.nodes }).mfu;
   },
   tolerance: { rel: 0.01 },
   unit: "%",
   unitSymbol: "%",
-  wrongAnswer: (p, core) => 100 * plan(core, publishedSettings(presets(core).table1[p.row])).mfu,
+  wrongAnswer: (p, core) => 100 * plan(core, rowAt(core, p)).mfu,
   hints: [
     "Each pipeline now gets half as many micro-batches: m = B/(d·b).",
     "The bubble is (p − 1) micro-batch slots whatever m is: a larger share of a shorter step.",
-    "Load the row, double the nodes in the widget, read MFU.",
+    "Load the row, set b, double the nodes in the widget, read MFU.",
   ],
   solutionText: `<p>At a fixed global batch, doubling d halves m = B/(d·b): the work per pipeline halves but its
     bubble, (p − 1) slots of one micro-batch, does not, and the data-parallel all-reduce is paid once per step. So
     the GPUs idle a larger fraction of the step and MFU falls — why large runs grow the batch with the cluster.</p>`,
+  exempt: { oracle: NO_ORACLE },
 };

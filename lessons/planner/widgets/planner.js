@@ -1,24 +1,27 @@
 // planner.js — widget "planner": pick a model, a cluster and a layout; the core's planStep (dsml/planner.h, the
 // function `dsml plan` calls) prices one step. The step split as a bar, memory per GPU as a stacked bar against the
-// GPU's capacity, MFU/HFU and tokens/s, and the fastest layouts that fit (searchLayouts). A Table 1 row loaded from
-// the "table1" widget arrives as a "planner:load" event.
-import { formatBytes, formatNumber, formatSeconds } from "../../../web/units.js";
-import { plan, presets } from "../planner_setup.js";
+// GPU's capacity, MFU/HFU and tokens/s, and the fastest layouts that fit (core.searchLayouts). A Table 1 row loaded
+// from the "table1" widget arrives through planner_setup.js's onPlannerLoad (this widget may be built after it).
+// Every number shown is a field of the core's answer; nothing here computes a cost.
+import { formatBytes, formatCount, formatNumber, formatSeconds } from "../../../web/units.js";
+import { GPUS_PER_NODE, onPlannerLoad, plan, presets } from "../planner_setup.js";
+import { barWithLegend } from "./stacked_bar.js";
+import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 
 const STEP_PARTS = [["compute", "compute"], ["bubble", "pipeline bubble"], ["tensor", "tensor-parallel collectives"],
   ["pipeline", "pipeline sends"], ["data", "data-parallel collectives"], ["optimizer", "optimizer"]];
 const MEMORY_PARTS = [["params", "weights"], ["grads", "gradients"], ["optimizer", "optimizer state"],
   ["activations", "activations"]];
-const COLOURS = ["--chart-1", "--chart-2", "--chart-3", "--chart-4", "--chart-5", "--chart-6"];
+const NUMBERS = ["nodes", "t", "p", "v", "b", "B"];
 let uid = 0;
 
-function field(label, input) {
+function field(label, input, wide) {
   const wrap = document.createElement("div");
-  wrap.className = "control";
-  const id = `planner-${uid++}`;
-  input.id = id;
+  wrap.className = wide ? "control control-select" : "control";
+  input.id = `planner-${uid++}`;
+  input.name = label;
   const lab = document.createElement("label");
-  lab.htmlFor = id;
+  lab.htmlFor = input.id;
   lab.textContent = label;
   wrap.append(lab, input);
   return wrap;
@@ -40,46 +43,29 @@ function checkbox(checked) {
   c.checked = checked;
   return c;
 }
-
-// A horizontal stacked bar: parts [label, value], scaled to `whole`; a text line says the same for screen readers.
-function stackedBar(parts, whole, format) {
-  const bar = document.createElement("div");
-  bar.className = "planner-bar";
-  bar.setAttribute("role", "img");
-  bar.setAttribute("aria-label", parts.map(([l, v]) => `${l} ${format(v)}`).join(", "));
-  parts.forEach(([label, v], i) => {
-    const seg = document.createElement("span");
-    seg.style.width = `${Math.max(0, (100 * v) / whole)}%`;
-    seg.style.background = `var(${COLOURS[i % COLOURS.length]})`;
-    seg.title = `${label}: ${format(v)}`;
-    bar.append(seg);
-  });
-  const legend = document.createElement("p");
-  legend.className = "planner-legend";
-  legend.textContent = parts.map(([l, v]) => `${l} ${format(v)}`).join(" · ");
-  return [bar, legend];
-}
+const strong = (key, text) => `<strong data-out="${key}">${text}</strong>`;
 
 export function mountPlanner(figure, core) {
   const all = presets(core);
+  // GPT-3 175B on 64 DGX nodes as Narayanan et al. would lay it out, with the newer memory savers on.
   const s = { model: "gpt3-175b", gpu: "a100-80gb", nodes: 64, t: 8, p: 8, v: 1, b: 1, B: 1536, zero: 0, sp: true,
     recompute: "selective", overlap: true };
   const inputs = {
     model: selectInput(all.models.map((m) => [m.name, m.name]), s.model),
     gpu: selectInput(all.gpus.map((g) => [g.name, g.name]), s.gpu),
-    nodes: numberInput(s.nodes, 1, 4096), t: numberInput(s.t, 1, 8), p: numberInput(s.p, 1, 256),
+    nodes: numberInput(s.nodes, 1, 4096), t: numberInput(s.t, 1, GPUS_PER_NODE), p: numberInput(s.p, 1, 256),
     v: numberInput(s.v, 1, 16), b: numberInput(s.b, 1, 64), B: numberInput(s.B, 1, 65536),
     zero: selectInput([["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]], String(s.zero)),
     recompute: selectInput([["none", "none"], ["selective", "selective"], ["full", "full"]], s.recompute),
     sp: checkbox(s.sp), overlap: checkbox(s.overlap),
   };
-  const labels = { model: "Model", gpu: "GPU", nodes: "Nodes (8 GPUs each)", t: "Tensor t", p: "Pipeline p",
-    v: "Chunks v", b: "Micro-batch b", B: "Global batch B", zero: "ZeRO stage", recompute: "Recomputation",
-    sp: "Sequence parallel", overlap: "Overlap DP" };
+  const labels = { model: "Model", gpu: "GPU", nodes: `Nodes (${GPUS_PER_NODE} GPUs each)`, t: "Tensor t",
+    p: "Pipeline p", v: "Chunks per GPU v", b: "Micro-batch b", B: "Global batch B", zero: "ZeRO stage",
+    recompute: "Recomputation", sp: "Sequence parallel", overlap: "Overlap DP with backward" };
   const row = document.createElement("div");
   row.className = "widget-controls";
   for (const [k, el] of Object.entries(inputs)) {
-    row.append(field(labels[k], el));
+    row.append(field(labels[k], el, k === "model" || k === "gpu"));
     el.addEventListener(el.tagName === "SELECT" || el.type === "checkbox" ? "change" : "input", () => { read(); draw(); });
   }
   const out = document.createElement("div");
@@ -89,76 +75,115 @@ export function mountPlanner(figure, core) {
   searchButton.type = "button";
   searchButton.textContent = "Find the fastest layouts that fit";
   const best = document.createElement("div");
-  best.className = "scroll-x";
-  figure.prepend(row, out, searchButton, best);
+  best.className = "scroll-x planner-best";
+  // MFU against the global batch for this layout: B = d·b·2^k, so m = 2^k micro-batches per pipeline.
+  const chartBox = document.createElement("div");
+  chartBox.className = "chart";
+  const canvas = document.createElement("canvas");
+  chartBox.append(canvas);
+  figure.prepend(row, out, chartBox, searchButton, best);
+  const chart = createLineChart(canvas, { xLabel: "global batch B (sequences)", yLabel: "MFU (%)", logX: true,
+    ariaLabel: "MFU against the global batch for the layout chosen", datasets: [] });
 
   function read() {
     s.model = inputs.model.value;
     s.gpu = inputs.gpu.value;
-    for (const k of ["nodes", "t", "p", "v", "b", "B"]) s[k] = Number(inputs[k].value);
+    for (const k of NUMBERS) s[k] = Number(inputs[k].value);
     s.zero = Number(inputs.zero.value);
     s.recompute = inputs.recompute.value;
     s.sp = inputs.sp.checked;
     s.overlap = inputs.overlap.checked;
   }
   function write() {
-    for (const k of ["model", "gpu", "nodes", "t", "p", "v", "b", "B", "recompute"]) inputs[k].value = String(s[k]);
+    for (const k of ["model", "gpu", ...NUMBERS, "recompute"]) inputs[k].value = String(s[k]);
     inputs.zero.value = String(s.zero);
     inputs.sp.checked = s.sp;
     inputs.overlap.checked = s.overlap;
   }
+  function problem() {
+    for (const k of NUMBERS) if (!Number.isInteger(s[k]) || s[k] < 1) return `${labels[k]} must be a whole number ≥ 1`;
+    const gpus = s.nodes * GPUS_PER_NODE;
+    if (gpus % (s.t * s.p)) return `t·p = ${s.t}·${s.p} must divide the ${formatCount(gpus)} GPUs (d is what is left)`;
+    return "";
+  }
   function draw() {
     out.replaceChildren();
-    const gpus = s.nodes * 8;
     let r;
     try {
-      if (gpus % (s.t * s.p)) throw new Error(`t·p = ${s.t}·${s.p} must divide the ${gpus} GPUs (d is what is left)`);
+      const bad = problem();
+      if (bad) throw new Error(bad);
       r = plan(core, s);
     } catch (e) {
       const p = document.createElement("p");
-      p.className = "planner-error";
+      p.className = "notice warn planner-error";
+      p.setAttribute("data-out", "error");
       p.textContent = `Not a layout: ${e.message}.`;
       out.append(p);
       return;
     }
     const head = document.createElement("p");
-    head.innerHTML = `d = <strong>${r.layout.d}</strong>, ${r.microBatches} micro-batches per pipeline.
-      Step <strong data-out="step">${formatSeconds(r.time.total)}</strong>, MFU <strong data-out="mfu">${formatNumber(100 * r.mfu)} %</strong>
-      (HFU ${formatNumber(100 * r.hfu)} %), ${formatNumber(r.tflopsPerGpu)} TFLOP/s per GPU,
-      ${formatNumber(r.tokensPerS)} tokens/s. Memory per GPU ${formatBytes(r.memory.total)} of
-      ${formatBytes(r.capacity)}: <strong>${r.fits ? "fits" : "does not fit"}</strong>.`;
-    const stepTitle = document.createElement("p");
-    stepTitle.textContent = "Where the step goes:";
-    const memTitle = document.createElement("p");
-    memTitle.textContent = "Memory per GPU (first stage) against the GPU's capacity:";
-    const mem = MEMORY_PARTS.map(([k, l]) => [l, r.memory[k]]);
-    out.append(head, stepTitle, ...stackedBar(STEP_PARTS.map(([k, l]) => [l, r.time[k]]), r.time.total, formatSeconds),
-      memTitle, ...stackedBar(mem, Math.max(r.capacity, r.memory.total), formatBytes));
+    head.className = "widget-output";
+    head.innerHTML = `d = ${strong("d", r.layout.d)}, ${strong("m", formatCount(r.microBatches))} micro-batches per
+      pipeline. Step ${strong("step", formatSeconds(r.time.total))}; MFU ${strong("mfu", `${formatNumber(100 * r.mfu)}%`)},
+      HFU ${strong("hfu", `${formatNumber(100 * r.hfu)}%`)}; ${strong("tflops", formatNumber(r.tflopsPerGpu))} TFLOP/s per
+      GPU; ${strong("tokens", formatCount(Math.round(r.tokensPerS)))} tokens/s. Memory per GPU
+      ${strong("memory", formatBytes(r.memory.total))} of ${formatBytes(r.capacity)}:
+      ${strong("fits", r.fits ? "fits" : "does not fit")}.`;
+    const step = barWithLegend("Where the step goes", STEP_PARTS.map(([k, l]) => [l, r.time[k]]), r.time.total,
+      formatSeconds);
+    const mem = barWithLegend("Memory per GPU (first stage) against the GPU's capacity",
+      MEMORY_PARTS.map(([k, l]) => [l, r.memory[k]]), Math.max(r.capacity, r.memory.total), formatBytes,
+      { limit: r.capacity, limitLabel: `${formatBytes(r.capacity)} HBM` });
+    out.append(head, step, mem);
+    drawBatchCurve(r);
+  }
+  // The same layout at other global batches: each point is core.planStep's MFU (layouts it refuses are skipped).
+  function drawBatchCurve(current) {
+    const points = [];
+    for (let k = 1; k <= 4096; k *= 2) {
+      const B = current.layout.d * s.b * k;
+      try {
+        points.push({ x: B, y: 100 * plan(core, { ...s, B }).mfu });
+      } catch {
+        // interleaving needs m to be a multiple of p: that batch is not a layout
+      }
+    }
+    chart.update({ datasets: [{ label: "MFU at this layout", data: points, points: true }],
+      verticalLines: [{ x: s.B, label: `B = ${formatCount(s.B)}` }] });
+    const last = points.at(-1);
+    describeChart(figure, `MFU rises with the global batch, as the bubble's (p − 1)/v slots are shared by more
+      micro-batches: ${formatNumber(points[0]?.y ?? 0)}% at B = ${formatCount(points[0]?.x ?? 0)}, ${formatNumber(100 * current.mfu)}% at
+      B = ${formatCount(s.B)}, ${formatNumber(last?.y ?? 0)}% at B = ${formatCount(last?.x ?? 0)}.`.replace(/\s+/g, " "),
+    [["global batch B", "MFU (%)"], ...points.map((p) => [p.x, formatNumber(p.y)])]);
   }
   searchButton.addEventListener("click", () => {
-    const models = presets(core).models, gpusList = presets(core).gpus;
-    const found = core.searchLayouts({ model: models.find((m) => m.name === s.model),
-      cluster: { gpu: gpusList.find((g) => g.name === s.gpu), nodes: s.nodes, gpusPerNode: 8 }, globalBatch: s.B });
+    const found = core.searchLayouts({ model: all.models.find((m) => m.name === s.model),
+      cluster: { gpu: all.gpus.find((g) => g.name === s.gpu), nodes: s.nodes, gpusPerNode: GPUS_PER_NODE },
+      globalBatch: s.B });
     best.replaceChildren();
     if (!found.length) {
-      best.textContent = "No layout fits this model on this cluster.";
+      const p = document.createElement("p");
+      p.textContent = `No layout of ${s.model} fits on ${formatCount(s.nodes * GPUS_PER_NODE)} ${s.gpu} GPUs with a global batch of ${s.B}.`;
+      best.append(p);
       return;
     }
     const table = document.createElement("table");
-    table.innerHTML = `<caption>The fastest layouts that fit (selective recomputation, sequence parallelism,
-      overlapped data parallelism)</caption><thead><tr><th>t</th><th>p</th><th>v</th><th>d</th><th>b</th><th>ZeRO</th>
-      <th>step</th><th>MFU</th><th>memory</th><th></th></tr></thead>`;
+    table.innerHTML = `<caption>The fastest layouts of ${s.model} that fit on ${formatCount(s.nodes * GPUS_PER_NODE)}
+      ${s.gpu} GPUs, B = ${s.B} (selective recomputation, sequence parallelism, overlapped data parallelism)</caption>
+      <thead><tr><th scope="col">t</th><th scope="col">p</th><th scope="col">v</th><th scope="col">d</th>
+      <th scope="col">b</th><th scope="col">ZeRO</th><th scope="col">step</th><th scope="col">MFU</th>
+      <th scope="col">memory</th><th scope="col"><span class="visually-hidden">load</span></th></tr></thead>`;
     const body = document.createElement("tbody");
     for (const r of found) {
       const tr = document.createElement("tr");
       const L = r.layout;
       tr.innerHTML = `<td>${L.t}</td><td>${L.p}</td><td>${L.v}</td><td>${L.d}</td><td>${L.microBatch}</td>
-        <td>${L.zeroStage}</td><td>${formatSeconds(r.time.total)}</td><td>${formatNumber(100 * r.mfu)} %</td>
+        <td>${L.zeroStage}</td><td>${formatSeconds(r.time.total)}</td><td>${formatNumber(100 * r.mfu)}%</td>
         <td>${formatBytes(r.memory.total)}</td>`;
       const use = document.createElement("button");
       use.type = "button";
       use.textContent = "Use";
-      use.setAttribute("aria-label", `Use t ${L.t}, p ${L.p}, v ${L.v}`);
+      use.setAttribute("aria-label", `Use t ${L.t}, p ${L.p}, v ${L.v}, d ${L.d}, b ${L.microBatch}, ZeRO ${L.zeroStage}`);
       use.addEventListener("click", () => {
         Object.assign(s, { t: L.t, p: L.p, v: L.v, b: L.microBatch, zero: L.zeroStage, sp: L.sequenceParallel,
           recompute: L.recomputation, overlap: L.overlapDp });
@@ -173,11 +198,10 @@ export function mountPlanner(figure, core) {
     table.append(body);
     best.append(table);
   });
-  document.addEventListener("planner:load", (e) => {
-    Object.assign(s, e.detail);
+  draw();
+  onPlannerLoad((settings) => {
+    Object.assign(s, settings);
     write();
     draw();
-    figure.scrollIntoView({ block: "start" });
   });
-  draw();
 }
