@@ -15,7 +15,7 @@ const run = (c, optimizer, lr, ranks, warmup = false) =>
 const lin = (c, optimizer, ranks, warmup = false) => run(c, optimizer, BASE[optimizer] * ranks, ranks, warmup);
 // SGD's best rate of the sweep at P = 8, without warm-up.
 const sgdBest8 = (c) => SWEEPS.sgd.reduce((a, lr) => (finalLoss(run(c, "sgd", lr, 8)) < finalLoss(run(c, "sgd", a, 8)) ? lr : a));
-const larsRatios = (c) => once("ratios", () => scaled(c, "lars", 8, false).trustRatios[0]);
+const larsRatios = (c) => lin(c, "lars", 8).trustRatios[0];   // the run of lb-lars-8 (scaled(c, "lars", 8) is the same)
 const strong = (c, link) => once(`strong/${link.beta}`, () => scaling(c, { mode: "strong", link, batch: STRONG_BATCH, ranks: [1, 64] })[1]);
 const weak = (c, link) => once(`weak/${link.beta}`, () => scaling(c, { mode: "weak", link, batch: WEAK_BATCH, ranks: [1, 64] })[1]);
 const wall = (c) => once("wall", () => ddpStep(c, { ranks: 64, link: INFINIBAND, rowsPerDevice: WALL_ROWS }));

@@ -22,8 +22,9 @@ export function partialStep(core, C, M, o) {
 
 // What bucketed DDP achieves on the worked example (fields: alpha, beta, bucketBytes …, as priceDdps):
 // → { compute, comm, total, exposed, o } with o = 1 − exposed / comm, comm the buckets' all-reduces end to end.
-export function measuredOverlap(core, fields = {}) {
-  const { bucketed } = priceDdps(core, fields);
+// `priced` is priceDdps(core, fields) when the caller has it already (calcs.js: the prose prices it once).
+export function measuredOverlap(core, fields = {}, priced = priceDdps(core, fields)) {
+  const { bucketed } = priced;
   const comm = commOf(bucketed), exposed = bucketed.total - bucketed.compute - bucketed.bubble;
   // (clamped: at one bucket the exposed part equals the communication up to rounding)
   const o = comm > 0 ? Math.min(1, Math.max(0, 1 - exposed / comm)) : 1;

@@ -8,12 +8,19 @@ export const EXACT_BATCH = 840;   // divisible by every P from 1 to 8
 export const EXACT_SEED = 3;
 
 // The student's gradients on rows [from, from + rows) of step 0's teacher batch (each the mean over those rows).
-export function gradientsOn(core, { model = EXACT_MODEL, batch = EXACT_BATCH, seed = EXACT_SEED } = {}, from, rows) {
+// `start` (optional) is startOf(core, options), when the caller takes several parts of one batch.
+export function gradientsOn(core, options = {}, from, rows, start = startOf(core, options)) {
+  const { model, data, params } = start;
   const D = model.width;
-  const data = core.teacherBatch({ model, seed, step: 0, batch });
-  const params = core.mlpInit({ ...model, seed: seed + 1 });
   const part = (buf) => buf.slice(from * D, (from + rows) * D);
   return (localGradients(dpKernels(core, model, null), params, part(data.inputs), part(data.targets))).grads;
+}
+
+// Step 0's teacher batch and the student's initial weights: the same for every part of one experiment, so made once
+// (the teacher's batch of 840 rows costs as much as a backward pass over it).
+export function startOf(core, { model = EXACT_MODEL, batch = EXACT_BATCH, seed = EXACT_SEED } = {}) {
+  return { model, data: core.teacherBatch({ model, seed, step: 0, batch }),
+           params: core.mlpInit({ ...model, seed: seed + 1 }) };
 }
 
 // Σ_d w_d·g_d over replicas' gradient lists.
@@ -43,10 +50,11 @@ export function compare(a, b) {
 // and the weighted mean of the shards' gradients.
 export function shardExperiment(core, shards, options = {}) {
   const batch = shards.reduce((a, b) => a + b, 0);
-  const full = gradientsOn(core, { ...options, batch }, 0, batch);
+  const start = startOf(core, { ...options, batch });
+  const full = gradientsOn(core, options, 0, batch, start);
   const parts = [];
   let from = 0;
-  for (const rows of shards) { parts.push(gradientsOn(core, { ...options, batch }, from, rows)); from += rows; }
+  for (const rows of shards) { parts.push(gradientsOn(core, options, from, rows, start)); from += rows; }
   const P = shards.length;
   return {
     full,
