@@ -14,7 +14,7 @@ const DTS = join(BINDINGS, "dsml.d.ts");
 const TYPES = join(BINDINGS, "types");
 
 // dsml.d.ts, then every types/*.d.ts, as one text; each domain file must be listed in dsml.d.ts
-// (`export * from "./types/<name>";`), or TypeScript would never see its part of DsmlCore.
+// (an `export * from` line naming the file), or TypeScript would never see its part of DsmlCore.
 function declarationText() {
   const entry = readFileSync(DTS, "utf8");
   const files = readdirSync(TYPES).filter((f) => f.endsWith(".d.ts")).sort();
