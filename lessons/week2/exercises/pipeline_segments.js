@@ -22,6 +22,14 @@ export const bestSegments = {
     with α = ${p.alphaUs} µs and ${formatRate(p.bwGBs * GBS)} (β = 1/bandwidth). These numbers are drawn for you.</p>
     <p>Which whole number of segments k makes the broadcast finish soonest? (Within ±1 is accepted.)</p>`,
   answer: (p, core) => core.bestSegments("pipelined-chain", request(p)).segments,
+  // Without the core: the whole k with the least (k + p − 2)(α + βn/k), the better of ⌊k*⌋ and ⌈k*⌉.
+  oracle: (p) => {
+    const { ranks, bytes, alpha, beta } = request(p);
+    const T = (k) => (k + ranks - 2) * (alpha + (beta * bytes) / k);
+    const star = Math.sqrt(((ranks - 2) * bytes * beta) / alpha);
+    const lo = Math.max(1, Math.floor(star)), hi = Math.max(1, Math.ceil(star));
+    return T(hi) < T(lo) ? hi : lo;
+  },
   tolerance: { abs: 1, rel: 0.02 },
   unit: "segments",
   unitSymbol: "",

@@ -33,6 +33,8 @@ export const balanceLoss = {
     These numbers are drawn for you.</p>
     <p>What is the load-balancing loss this group adds to the training loss, with Switch's coefficient α = ${ALPHA}?</p>`,
   answer: (p, core) => core.moeBalanceLoss(ALPHA, fractions(p), probabilities(p)),
+  // Without the core: Fedus et al.'s eq. 4 as written, α·E·Σ_i f_i·P_i.
+  oracle: (p) => ALPHA * p.experts * fractions(p).reduce((s, f, i) => s + f * probabilities(p)[i], 0),
   tolerance: { rel: 0.01 },
   unit: "loss",
   unitSymbol: "",
