@@ -66,7 +66,7 @@ export class LocalRun {
     this.timers = new VirtualTimers();
     this.seq = 0;
     this.ranks = Array.from({ length: size }, (_, r) => ({
-      r, open: new Set(), ready: [], barrier: null, barrierGen: 0, finished: false, lines: 0, dropped: 0,
+      r, open: new Set(), ready: [], barrier: null, barrierGen: 0, finished: false, lines: 0, dropped: 0, records: 0,
       spans: this.#spanRecorder(r),
     }));
   }
@@ -212,7 +212,8 @@ export class LocalRun {
       throw new TypeError(`send: this value cannot be sent to another Worker (${err.message})`);
     }
     const bytes = messageBytes(copy);
-    const record = { src: r, dst: to, tag, bytes, sendTime: this.clock, recvTime: null };
+    const record = { src: r, dst: to, tag, bytes, sendTime: this.clock, recvTime: null,
+                     sendOrder: this.ranks[r].records++, recvOrder: null };   // orders: as rank_reports.js
     this.trace.push(record);
     this.ranks[r].spans.send(to, bytes, this.clock, this.clock);
     this.graph.sent(r, to, tag);
@@ -257,6 +258,7 @@ export class LocalRun {
       this.graph.receivedId(message.src, message.dst, message.tag, message.seq);
       if (message.sender) this.#schedule(message.src, () => message.sender.settle(undefined, 0));
       message.record.recvTime = this.clock;
+      message.record.recvOrder = this.ranks[message.dst].records++;
       waiter.settle(waiter.from === "any" ? { from: message.src, data: message.data } : message.data, message.bytes);
     });
   }
