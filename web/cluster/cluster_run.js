@@ -24,6 +24,7 @@ export class ClusterRun {
   #graph;
   #messages;               // #messages[src][id] → trace entry (a receive may be reported before its send)
   #openWait;               // per rank: { since, peer } of the wait it reported blocked in, or null
+  #line;                   // per rank: the learner's line it last reported blocked at, or null
   #lastBeat;               // per rank: clockMs() of its last heartbeat or report (heartbeat runs only)
   #beatTimer = 0;
 
@@ -41,6 +42,7 @@ export class ClusterRun {
     this.#messages = Array.from({ length: size }, () => []);
     this.#graph = new WaitForGraph(size);
     this.#openWait = new Array(size).fill(null);
+    this.#line = new Array(size).fill(null);
     this.#lastReport = clockMs();
     this.outcome = new Promise((resolve, reject) => { this.#resolve = resolve; this.#reject = reject; });
     this.outcome.catch(() => {});  // an abort nobody awaits (run() already threw) is not an unhandled rejection
@@ -64,6 +66,7 @@ export class ClusterRun {
         g.setState(rank, msg.state);
         this.#openWait[rank] = msg.state.kind === "blocked"
           ? { since: msg.state.since, peer: waitPeer(msg.state.on[0]) } : null;
+        this.#line[rank] = msg.state.kind === "blocked" ? msg.state.line ?? null : null;
         if (msg.state.kind === "blocked") this.#checkDeadlock();
         break;
       case "barrier":
@@ -144,7 +147,12 @@ export class ClusterRun {
     this.#openWait.forEach((open, rank) => {  // close the waits that will never end
       if (open && now > open.since) this.spans.push({ rank, kind: "wait", start: open.since, end: now, peer: open.peer, bytes: 0 });
     });
-    this.#end("deadlock", { deadlock });
+    this.#end("deadlock", { deadlock: { ...deadlock, lines: this.#linesOf(deadlock.waits.map((w) => w.rank)) } });
+  }
+
+  // [{ rank, line }] of those ranks whose line is known (where they are blocked: rank_blocking.js).
+  #linesOf(ranks) {
+    return ranks.flatMap((rank) => (this.#line[rank] ? [{ rank, line: this.#line[rank] }] : []));
   }
 
   #watchStall() {
@@ -191,7 +199,8 @@ export class ClusterRun {
                               : "no rank finished in time";
     if (blocked.length) message += `; ${ranks(blocked)} waiting`;
     const ms = stalledMs ?? this.timeoutMs;
-    this.#end("timeout", { timeout: { ms, stalled: stalledMs !== null, running, blocked, message: message + "." } });
+    this.#end("timeout", { timeout: { ms, stalled: stalledMs !== null, running, blocked, message: message + ".",
+                                      lines: this.#linesOf(blocked) } });
   }
 
   #now() { return (clockMs() - this.t0) / 1000; }

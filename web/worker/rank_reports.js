@@ -78,7 +78,7 @@ export class Reporter {
 
   #state() {
     const s = this.watch.state();
-    return s ? { kind: "blocked", on: s.on, barrierGen: s.barrierGen, since: this.spans.cursor } : { kind: "running" };
+    return s ? { kind: "blocked", on: s.on, barrierGen: s.barrierGen, line: s.line, since: this.spans.cursor } : { kind: "running" };
   }
 
   #key(state) { return JSON.stringify([state.on, state.barrierGen, this.#counts]); }
