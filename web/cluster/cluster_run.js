@@ -7,7 +7,7 @@
 //
 // RunResult (web/README.md, "The Worker cluster"):
 //   { status, elapsedMs, results, logs, progress (per rank: the values passed to ctx.progress),
-//     trace: [{ src, dst, tag, bytes, sendTime, recvTime }], spans,
+//     trace: [{ src, dst, tag, bytes, sendTime, recvTime, sendOrder, recvOrder }], spans,
 //     error: { rank, message, line, column } | null, deadlock: { cycle, message, waits } | null,
 //     timeout: { ms, running, blocked, message } | null,
 //     failed: { rank, lastBeat, detectedAt, timeoutMs, message } | null }   times in seconds since the run started
@@ -24,6 +24,7 @@ export class ClusterRun {
   #graph;
   #messages;               // #messages[src][id] → trace entry (a receive may be reported before its send)
   #openWait;               // per rank: { since, peer } of the wait it reported blocked in, or null
+  #line;                   // per rank: the learner's line it last reported blocked at, or null
   #lastBeat;               // per rank: clockMs() of its last heartbeat or report (heartbeat runs only)
   #beatTimer = 0;
 
@@ -41,6 +42,7 @@ export class ClusterRun {
     this.#messages = Array.from({ length: size }, () => []);
     this.#graph = new WaitForGraph(size);
     this.#openWait = new Array(size).fill(null);
+    this.#line = new Array(size).fill(null);
     this.#lastReport = clockMs();
     this.outcome = new Promise((resolve, reject) => { this.#resolve = resolve; this.#reject = reject; });
     this.outcome.catch(() => {});  // an abort nobody awaits (run() already threw) is not an unhandled rejection
@@ -64,6 +66,7 @@ export class ClusterRun {
         g.setState(rank, msg.state);
         this.#openWait[rank] = msg.state.kind === "blocked"
           ? { since: msg.state.since, peer: waitPeer(msg.state.on[0]) } : null;
+        this.#line[rank] = msg.state.kind === "blocked" ? msg.state.line ?? null : null;
         if (msg.state.kind === "blocked") this.#checkDeadlock();
         break;
       case "barrier":
@@ -110,15 +113,15 @@ export class ClusterRun {
     const g = this.#graph;
     const sent = msg.sent ?? [];
     for (let i = 0; i < sent.length; i += SENT_FIELDS) {
-      const dst = sent[i], tag = sent[i + 1], id = sent[i + 2], bytes = sent[i + 3], t = sent[i + 4];
+      const dst = sent[i], tag = sent[i + 1], id = sent[i + 2], bytes = sent[i + 3], t = sent[i + 4], order = sent[i + 5];
       g.sent(rank, dst, tag);
-      Object.assign(this.#entry(rank, id), { dst, tag, bytes, sendTime: t });
+      Object.assign(this.#entry(rank, id), { dst, tag, bytes, sendTime: t, sendOrder: order });
     }
     const recvd = msg.recvd ?? [];
     for (let i = 0; i < recvd.length; i += RECVD_FIELDS) {
-      const src = recvd[i], tag = recvd[i + 1], id = recvd[i + 2], t = recvd[i + 3];
+      const src = recvd[i], tag = recvd[i + 1], id = recvd[i + 2], t = recvd[i + 3], order = recvd[i + 4];
       g.receivedId(src, rank, tag, id);
-      this.#entry(src, id).recvTime = t;
+      Object.assign(this.#entry(src, id), { recvTime: t, recvOrder: order });
     }
     for (const line of msg.logs ?? []) this.#log(rank, line);
     for (const value of msg.progress ?? []) {
@@ -129,7 +132,7 @@ export class ClusterRun {
 
   #entry(src, id) {
     const mine = this.#messages[src];
-    return mine[id] ?? (mine[id] = { recvTime: null });
+    return mine[id] ?? (mine[id] = { recvTime: null, recvOrder: null });
   }
 
   #log(rank, line) {
@@ -144,7 +147,12 @@ export class ClusterRun {
     this.#openWait.forEach((open, rank) => {  // close the waits that will never end
       if (open && now > open.since) this.spans.push({ rank, kind: "wait", start: open.since, end: now, peer: open.peer, bytes: 0 });
     });
-    this.#end("deadlock", { deadlock });
+    this.#end("deadlock", { deadlock: { ...deadlock, lines: this.#linesOf(deadlock.waits.map((w) => w.rank)) } });
+  }
+
+  // [{ rank, line }] of those ranks whose line is known (where they are blocked: rank_blocking.js).
+  #linesOf(ranks) {
+    return ranks.flatMap((rank) => (this.#line[rank] ? [{ rank, line: this.#line[rank] }] : []));
   }
 
   #watchStall() {
@@ -191,7 +199,8 @@ export class ClusterRun {
                               : "no rank finished in time";
     if (blocked.length) message += `; ${ranks(blocked)} waiting`;
     const ms = stalledMs ?? this.timeoutMs;
-    this.#end("timeout", { timeout: { ms, stalled: stalledMs !== null, running, blocked, message: message + "." } });
+    this.#end("timeout", { timeout: { ms, stalled: stalledMs !== null, running, blocked, message: message + ".",
+                                      lines: this.#linesOf(blocked) } });
   }
 
   #now() { return (clockMs() - this.t0) / 1000; }
@@ -211,8 +220,8 @@ export class ClusterRun {
     const trace = sent.sort((a, b) => a.m.sendTime - b.m.sendTime || a.src - b.src || a.id - b.id)
       // Each Worker's clock is its own performance.timeOrigin + now(), and browsers coarsen timeOrigin: two
       // Workers can disagree by ~0.1 ms. A message cannot be received before it was sent, so clamp.
-      .map(({ src, m: { dst, tag, bytes, sendTime, recvTime } }) =>
-        ({ src, dst, tag, bytes, sendTime, recvTime: recvTime === null ? null : Math.max(recvTime, sendTime) }));
+      .map(({ src, m: { dst, tag, bytes, sendTime, recvTime, sendOrder, recvOrder } }) =>
+        ({ src, dst, tag, bytes, sendTime, recvTime: recvTime === null ? null : Math.max(recvTime, sendTime), sendOrder, recvOrder }));
     this.spans.sort((a, b) => a.rank - b.rank || a.start - b.start);
     this.#resolve({
       status, elapsedMs: clockMs() - this.t0, results: this.results, logs: this.logs, progress: this.progress, trace,

@@ -66,7 +66,8 @@ export class LocalRun {
     this.timers = new VirtualTimers();
     this.seq = 0;
     this.ranks = Array.from({ length: size }, (_, r) => ({
-      r, open: new Set(), ready: [], barrier: null, barrierGen: 0, finished: false, lines: 0, dropped: 0,
+      r, open: new Set(), ready: [], barrier: null, barrierGen: 0, finished: false, lines: 0, dropped: 0, records: 0,
+      line: null,   // the learner's line of the call it is blocked in (null: running, or not in the learner's code)
       spans: this.#spanRecorder(r),
     }));
   }
@@ -212,14 +213,15 @@ export class LocalRun {
       throw new TypeError(`send: this value cannot be sent to another Worker (${err.message})`);
     }
     const bytes = messageBytes(copy);
-    const record = { src: r, dst: to, tag, bytes, sendTime: this.clock, recvTime: null };
+    const record = { src: r, dst: to, tag, bytes, sendTime: this.clock, recvTime: null,
+                     sendOrder: this.ranks[r].records++, recvOrder: null };   // orders: as rank_reports.js
     this.trace.push(record);
     this.ranks[r].spans.send(to, bytes, this.clock, this.clock);
     this.graph.sent(r, to, tag);
     const message = { src: r, dst: to, tag, bytes, data: copy, record, seq: ++this.seq, sender: null };
     this.network.post(message);
     if (this.sendMode !== "sync") return Promise.resolve();
-    message.sender = { kind: "send", to, tag, id: message.seq, peer: to };
+    message.sender = { kind: "send", to, tag, id: message.seq, peer: to, site: new Error() };
     return this.#pending(r, message.sender);
   }
 
@@ -230,7 +232,7 @@ export class LocalRun {
     this.#checkLive(r, what);
     if (from !== "any") checkRank(from, this.size, what);
     checkTag(tag, what);
-    const waiter = { kind: "recv", from, tag, peer: from === "any" ? null : from };
+    const waiter = { kind: "recv", from, tag, peer: from === "any" ? null : from, site: new Error() };
     const promise = this.#pending(r, waiter);
     const arrived = this.network.match(r, from, tag, waiter, this.size);
     if (arrived) this.#take(arrived, waiter);
@@ -257,6 +259,7 @@ export class LocalRun {
       this.graph.receivedId(message.src, message.dst, message.tag, message.seq);
       if (message.sender) this.#schedule(message.src, () => message.sender.settle(undefined, 0));
       message.record.recvTime = this.clock;
+      message.record.recvOrder = this.ranks[message.dst].records++;
       waiter.settle(waiter.from === "any" ? { from: message.src, data: message.data } : message.data, message.bytes);
     });
   }
@@ -266,7 +269,7 @@ export class LocalRun {
     this.#checkLive(r, "barrier");
     const rank = this.ranks[r];
     if (rank.barrier) throw new Error("barrier() was called again before the previous barrier() had resolved — await it");
-    rank.barrier = { kind: "barrier", gen: rank.barrierGen, peer: null };
+    rank.barrier = { kind: "barrier", gen: rank.barrierGen, peer: null, site: new Error() };
     const promise = this.#pending(r, rank.barrier);
     if (this.graph.enterBarrier(r)) {
       for (const x of this.ranks) {
@@ -310,14 +313,17 @@ export class LocalRun {
     for (const rank of this.ranks) {
       if (rank.finished) continue;
       const awaited = [...rank.open].filter((w) => w.awaited);
-      if (rank.ready.length > 0 || awaited.length === 0) { this.graph.running(rank.r); continue; }
+      if (rank.ready.length > 0 || awaited.length === 0) { this.graph.running(rank.r); rank.line = null; continue; }
       const { on, barrierGen } = blockedOn(awaited);
       this.graph.blocked(rank.r, on, barrierGen);
+      const first = awaited[0];   // where the rank waits: the call's line in the learner's code (read once per call)
+      if (first.line === undefined) first.line = this.where(first.site).line ?? null;
+      rank.line = first.line;
     }
   }
 
   #stuck() {
-    const verdict = stuckVerdict(this.graph, this.ranks.filter((x) => !x.finished).map((x) => x.r));
+    const verdict = stuckVerdict(this.graph, this.ranks.filter((x) => !x.finished).map((x) => x.r), this.#lines());
     this.#end("deadlock", verdict);
   }
 
@@ -327,7 +333,13 @@ export class LocalRun {
     const live = this.ranks.filter((x) => !x.finished);
     const running = live.filter((x) => x.ready.length > 0 || coming.has(x.r)).map((x) => x.r);
     const blocked = live.filter((x) => !running.includes(x.r)).map((x) => x.r);
-    this.#end("timeout", timeoutVerdict({ running, blocked, timeoutMs: this.timeoutMs, maxSteps: MAX_STEPS, tooManySteps }));
+    this.#end("timeout", timeoutVerdict({ running, blocked, timeoutMs: this.timeoutMs, maxSteps: MAX_STEPS, tooManySteps,
+                                          lines: this.#lines().filter((x) => blocked.includes(x.rank)) }));
+  }
+
+  // [{ rank, line }] of the unfinished ranks blocked at a known line of the learner's code.
+  #lines() {
+    return this.ranks.filter((x) => !x.finished && x.line).map((x) => ({ rank: x.r, line: x.line }));
   }
 
   #end(status, details = {}) {

@@ -15,19 +15,20 @@ const ranksWere = (xs, verb) => (xs.length === 1 ? `rank ${xs[0]} ${verb[0]}` : 
 
 // No step is possible and no timer is pending: the graph's cycle if there is one, else the ranks still
 // unfinished are waiting on promises the run does not know (a fetch, a promise never resolved, …).
-export function stuckVerdict(graph, unfinished) {
+// lines: [{ rank, line }] of the ranks blocked at a known line of the learner's code.
+export function stuckVerdict(graph, unfinished, lines = []) {
   const deadlock = graph.deadlock();
-  if (deadlock) return { deadlock };
-  return { deadlock: { cycle: [], waits: [], message: `${ranksWere(unfinished, ["is", "are"])} ` +
+  if (deadlock) return { deadlock: { ...deadlock, lines } };
+  return { deadlock: { cycle: [], waits: [], lines, message: `${ranksWere(unfinished, ["is", "are"])} ` +
     "suspended on a promise that no message, send, barrier or timer of this run can resolve" } };
 }
 
 // The watchdog stopped the run. running: ranks with something to resume or a message on its way to them;
 // blocked: the other unfinished ranks.
-export function timeoutVerdict({ running, blocked, timeoutMs, maxSteps, tooManySteps }) {
+export function timeoutVerdict({ running, blocked, timeoutMs, maxSteps, tooManySteps, lines = [] }) {
   let message = `Stopped by the watchdog after ${tooManySteps ? `${maxSteps} steps` : `${timeoutMs} ms`}: `;
   message += running.length ? `${ranksWere(running, ["was", "were"])} still running (an endless loop, or more work than the time allows?)`
     : "no rank finished in time";
   if (blocked.length) message += `; ${ranksWere(blocked, ["was", "were"])} waiting`;
-  return { timeout: { ms: timeoutMs, stalled: false, running, blocked, message: message + "." } };
+  return { timeout: { ms: timeoutMs, stalled: false, running, blocked, lines, message: message + "." } };
 }

@@ -12,6 +12,8 @@ import { exerciseRng } from "./random.js";
 import { describeEntry, judgePlan } from "./judge_plan.js";
 import { renderTimeline } from "../ui/timeline.js";
 import { describeFailure, renderRankLogs } from "../ui/run_output.js";
+import { stepLines } from "../ui/step_lines.js";
+import { stoppedLines } from "../cluster/rank_lines.js";
 import { formatSeconds, plural } from "../units.js";
 
 const make = (tag, attrs = {}, text = "") => {
@@ -55,6 +57,13 @@ export function mountCode(ctx) {
     notice.append(load);
     notice.hidden = false;
   }
+
+  // Where a deadlocked or stopped run's ranks waited, marked as Step marks its ranks' lines (cleared by the next run).
+  const stopMarks = stepLines(editor);
+  const markStopped = (result) => {
+    const lines = stoppedLines(result);
+    if (lines.length) stopMarks.show(lines, lines[0].rank);
+  };
 
   // The step-through, loaded when first wanted (it brings a JavaScript parser).
   let stepping = null;
@@ -108,6 +117,7 @@ export function mountCode(ctx) {
     stop.hidden = false;
     output.replaceChildren();   // the previous run's output and timeline describe another run
     stepping?.then((s) => s.close());
+    stopMarks.clear();
     ctx.setVerdict(null, "");
     try { await action(); } catch (err) {
       ctx.setVerdict(false, `The runtime failed: ${escapeHtml(err.message)}`);
@@ -127,6 +137,7 @@ export function mountCode(ctx) {
     if (result.status !== "ok") ctx.setVerdict(false, describeFailure(result));
     else ctx.setVerdict(null, "Ran to completion. Press <strong>Check</strong> to test it on fresh inputs.");
     if (result.error?.line) highlightLine(editor, result.error.line);
+    markStopped(result);
   });
 
   // A Check is the judge's plan (judge_plan.js): every case under seeded delivery orders, once with synchronous
@@ -153,6 +164,7 @@ export function mountCode(ctx) {
         ctx.setVerdict(false, where + verdict.message);
         if (!entry.hidden) stepThrough().then((s) => s.offer(entry, verdict.message));
         if (result.error?.line) highlightLine(editor, result.error.line);
+        if (!entry.hidden) markStopped(result);
         return;
       }
       last = verdict;

@@ -2,6 +2,7 @@
 // (web/README.md, "The Worker cluster") and judges the recorded trace and the returned values — never the
 // program's own claims about what it did. Pure functions, no DOM: the page and Node tests both use them.
 import { esc } from "./params.js";
+import { linesText } from "../cluster/rank_lines.js";
 
 const pass = (message) => ({ pass: true, message });
 const fail = (message) => ({ pass: false, message });
@@ -21,18 +22,19 @@ export function unfinished(run) {
   }
   if (run.status === "deadlock" && run.deadlock) {
     if (/waits in send/.test(run.deadlock.message)) {
-      return fail(`Deadlock with synchronous sends: ${esc(run.deadlock.message)}. A send that is awaited completes ` +
+      return fail(`Deadlock with synchronous sends: ${esc(run.deadlock.message)}${linesText(run.deadlock.lines)}. A send that is awaited completes ` +
         "only when the receiver takes the message (as MPI_Ssend, which MPI may use for any send), so ranks that all " +
         "<code>await ctx.send(…)</code> before their <code>recv</code> wait for each other for ever. Your code relies on " +
         "sends being buffered: start the send without awaiting it (<code>ctx.send(…)</code> is then a nonblocking send), " +
         "then <code>await</code> the receive.");
     }
-    return fail(`Deadlock: ${esc(run.deadlock.message)}. Every rank in that cycle waits in <code>recv</code> for ` +
+    return fail(`Deadlock: ${esc(run.deadlock.message)}${linesText(run.deadlock.lines)}. Every rank in that cycle waits in <code>recv</code> for ` +
       "a message nobody will send. For each <code>recv(from)</code>, find the matching <code>send(to)</code> on rank <code>from</code>.");
   }
   if (run.status === "timeout" && run.timeout) {
+    const waiting = run.timeout.lines?.length ? `; waiting${linesText(run.timeout.lines)}` : "";
     return fail(`The run was stopped after ${run.timeout.ms} ms with rank(s) ${run.timeout.running.join(", ")} ` +
-      "still running: a rank is waiting for a message that never comes, or loops forever.");
+      `still running${waiting}: a rank is waiting for a message that never comes, or loops forever.`);
   }
   return fail(`The run ended with status “${esc(run.status)}”.`);
 }

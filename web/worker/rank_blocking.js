@@ -26,6 +26,7 @@ export class BlockWatch {
 
   constructor(onChange) {
     this.onChange = onChange;
+    this.lineOf = () => null;   // (an Error taken at a call) → the learner's line of that call, or null (rank_worker.js)
     this.timers = new Set();  // ids of the learner's pending timers
     this.closed = false;
   }
@@ -62,17 +63,20 @@ export class BlockWatch {
   close() { this.closed = true; }
 
   // Only meaningful in a fresh task. null: the rank is running (or may be woken by its own timer); otherwise
-  // what it waits for: { on: [{ kind: "recv", from, tag } | { kind: "send", to, tag, id }], barrierGen }.
+  // what it waits for: { on: [{ kind: "recv", from, tag } | { kind: "send", to, tag, id }], barrierGen, line } —
+  // line: where in the learner's code the first of those calls was made (null if not in their code).
   state() {
     if (this.closed || this.#awaited.size === 0 || this.timers.size > 0) return null;
     const on = [];
     let barrierGen = null;
+    const first = this.#awaited.values().next().value;
+    if (first.line === undefined) first.line = first.site ? this.lineOf(first.site) : null;   // read once per call
     for (const w of this.#awaited) {
       if (w.kind === "recv") on.push({ kind: "recv", from: w.from, tag: w.tag });
       else if (w.kind === "send") on.push({ kind: "send", to: w.to, tag: w.tag, id: w.id });
       else barrierGen = w.gen;
     }
-    return { on, barrierGen };
+    return { on, barrierGen, line: first.line };
   }
 }
 

@@ -15,6 +15,8 @@
 //                                  messages already on their way are let in and a loop of probes cannot freeze
 //                                  the Worker; the message stays for a recv() to take.
 //   barrier()                      the page counts arrivals and releases everyone (cluster_run.js).
+// Every call a rank can block in keeps its call site (waiter.site: an Error, whose stack is read only if the rank
+// is reported blocked there): the deadlock and watchdog verdicts name the learner's line (rank_blocking.js).
 // Delivery fuzzing (a seed): every message that arrives is held for a seeded random delay before recv() may
 // take it, keeping per-sender order, so ranks see other interleavings of different senders' messages.
 import { mulberry32 } from "../exercise/random.js";
@@ -64,7 +66,7 @@ export class RankMessaging {
     this.reporter.sent(to, tag, id, bytes, start);
     this.spans.send(to, bytes, start, this.spans.now());
     if (!sync) return Promise.resolve();
-    const waiter = { kind: "send", to, tag, id, from: to };
+    const waiter = { kind: "send", to, tag, id, from: to, site: new Error() };
     this.#acks.set(id, waiter);
     return this.#pending(waiter);
   }
@@ -73,7 +75,7 @@ export class RankMessaging {
     this.live("recv");
     checkRank(from, this.size, "recv");
     checkTag(tag, "recv");
-    const waiter = { kind: "recv", from, tag, order: ++this.#posted };
+    const waiter = { kind: "recv", from, tag, order: ++this.#posted, site: new Error() };
     const promise = this.#pending(waiter);
     const box = this.#mailbox.get(boxKey(from, tag));
     if (box?.length) this.#consume(from, box.shift(), waiter);
@@ -84,7 +86,7 @@ export class RankMessaging {
   recvAny({ tag = 0 } = {}) {
     this.live("recvAny");
     checkTag(tag, "recvAny");
-    const waiter = { kind: "recv", from: "any", tag, order: ++this.#posted };
+    const waiter = { kind: "recv", from: "any", tag, order: ++this.#posted, site: new Error() };
     const promise = this.#pending(waiter);
     let first = null;
     for (let src = 0; src < this.size; src++) {
@@ -122,7 +124,7 @@ export class RankMessaging {
   barrier(post) {
     this.live("barrier");
     if (this.#barrier) throw new Error("barrier() was called again before the previous barrier() had resolved — await it");
-    const waiter = { kind: "barrier", gen: this.#barrierGen, from: null };
+    const waiter = { kind: "barrier", gen: this.#barrierGen, from: null, site: new Error() };
     this.#barrier = waiter;
     const promise = this.#pending(waiter);
     post(waiter.gen);

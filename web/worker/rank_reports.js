@@ -19,27 +19,29 @@ const CHECK_MS = 10;
 const FLUSH_MS = 100;
 
 // Records travel flat, SENT_FIELDS / RECVD_FIELDS values per message (no array per record: a report carries hundreds).
-export const SENT_FIELDS = 5;    // dst, tag, id, bytes, t
-export const RECVD_FIELDS = 4;   // src, tag, id, t
+// order: the record's place among this rank's sends and receives (0, 1, …) — program order, which the times cannot
+// always tell: a Worker's clock is coarse (0.1 ms in some browsers), so a send and the receive after it often tie.
+export const SENT_FIELDS = 6;    // dst, tag, id, bytes, t, order
+export const RECVD_FIELDS = 5;   // src, tag, id, t, order
 
 export class Reporter {
-  #sent = [];     // dst, tag, id, bytes, t, dst, tag, …
-  #recvd = [];    // src, tag, id, t, src, tag, …
+  #sent = [];     // dst, tag, id, bytes, t, order, dst, tag, …
+  #recvd = [];    // src, tag, id, t, order, src, tag, …
   #logs = [];
   #progress = [];
   #checkTimer = 0;
   #flushTimer = 0;
   #waitingSince = 0;   // performance.now() of the last change while the rank may be blocked
   #reportedKey = null;  // what the page was last told
-  #counts = 0;          // records so far: part of the key, so a rank that re-blocks after a receive re-reports
+  #counts = 0;          // records so far (the next record's order): part of the key, so a rank that re-blocks after a receive re-reports
 
   // post(message) sends to the page; timers: the Worker's native setTimeout/clearTimeout.
   constructor({ run, post, watch, spans, timers }) {
     Object.assign(this, { run, post, watch, spans, timers });
   }
 
-  sent(dst, tag, id, bytes, t) { this.#sent.push(dst, tag, id, bytes, t); this.#counts++; this.#armFlush(); }
-  received(src, tag, id, t) { this.#recvd.push(src, tag, id, t); this.#counts++; this.#armFlush(); }
+  sent(dst, tag, id, bytes, t) { this.#sent.push(dst, tag, id, bytes, t, this.#counts++); this.#armFlush(); }
+  received(src, tag, id, t) { this.#recvd.push(src, tag, id, t, this.#counts++); this.#armFlush(); }
   log(line) { this.#logs.push(line); this.#armFlush(); }
   progress(value) { this.#progress.push(value); this.#armFlush(); }
 
@@ -76,7 +78,7 @@ export class Reporter {
 
   #state() {
     const s = this.watch.state();
-    return s ? { kind: "blocked", on: s.on, barrierGen: s.barrierGen, since: this.spans.cursor } : { kind: "running" };
+    return s ? { kind: "blocked", on: s.on, barrierGen: s.barrierGen, line: s.line, since: this.spans.cursor } : { kind: "running" };
   }
 
   #key(state) { return JSON.stringify([state.on, state.barrierGen, this.#counts]); }

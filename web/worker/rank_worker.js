@@ -113,6 +113,7 @@ async function startRun(msg) {
     if (r.finished) return;
   }
   r.where = learner.where;
+  r.watch.lineOf = (site) => learner.where(site).line;
   r.spans.restart();  // the timeline starts when main() does
   const m = r.messaging;
   const base = {

@@ -81,14 +81,28 @@ export function describeWrongSum({ rank, where, indices, got, want, contrib }) {
     : `Rank ${rank}'s ${where} counts ${whose} twice (${first}).` };
 }
 
+// The trace as the core's replay reads it (core/include/dsml/trace_replay.h): it turns each rank's sends and
+// receives, ordered by their times on that rank, into that rank's program. The measured times cannot give that
+// order: a Worker's clock is coarse (0.1 ms in some browsers), so send k and the receive after it often tie, and
+// the replay, taking receives first on a tie, would make every send wait for the message before it — a chain
+// around the ring that the program does not have (145 µs instead of 80 µs at p = 9). Each record's place in its
+// rank's own sequence (sendOrder, recvOrder: the runtime's program order) is handed over as its time instead;
+// the replay compares times only within one rank, so it then replays exactly the program's order.
+export function programOrderTrace(trace) {
+  const ordered = trace.every((m) => Number.isInteger(m.sendOrder) && (m.recvTime == null || Number.isInteger(m.recvOrder)));
+  return trace.map(({ src, dst, bytes, sendTime, recvTime, sendOrder, recvOrder }) => (ordered
+    ? { src, dst, bytes, sendTime: sendOrder, recvTime: recvTime == null ? null : recvOrder }
+    : { src, dst, bytes, sendTime, recvTime }));
+}
+
 // Replays the trace on the reference network and words the comparison; "" when the core cannot
 // (no core on the page, or an older core without these functions) — the verdict never depends on it.
 export function replayNote(run, { collective, algorithm, ranks, bytes }, core) {
   if (!core?.simulateTrace || !core?.collectiveCost || !core?.lowerBound) return "";
   try {
     const params = { ranks, bytes, ...REFERENCE_NET, gamma: 0 };
-    const trace = (run.trace ?? []).map(({ src, dst, bytes: b, sendTime, recvTime }) => ({ src, dst, bytes: b, sendTime, recvTime }));
-    const sim = core.simulateTrace({ ranks, topology: { kind: "fully-connected", ...REFERENCE_NET }, gamma: 0, trace });
+    const sim = core.simulateTrace({ ranks, topology: { kind: "fully-connected", ...REFERENCE_NET }, gamma: 0,
+                                     trace: programOrderTrace(run.trace ?? []) });
     const formula = core.collectiveCost(collective, algorithm, params);
     const bound = core.lowerBound(collective, params);
     return ` Replayed on a simulated cluster (α = 5 µs, 25 GB/s links), your messages take ${formatSeconds(sim.makespan)}; ` +
