@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { answerLabel, toleranceText } from "../../web/exercise/answer_terms.js";
 import { withinTolerance } from "../../web/exercise/answer_check.js";
 import { mulberry32 } from "../../web/exercise/random.js";
-import { formatCount, formatSeconds, formatSI } from "../../web/units.js";
+import { formatBytes, formatCount, formatSeconds, formatSI } from "../../web/units.js";
+import { LINK_CHOICES } from "../../lessons/week3/overlap_setup.js";
 import { interleavedSchedule } from "../../lessons/week5/exercises/interleaved_schedule.js";
 
 const WEEKS = ["week1", "week2", "week3", "week4", "week5", "week6", "planner", "lab"];
@@ -30,6 +31,10 @@ const SHOWN_AS = {
   "w4-backup": { mean: (v) => formatSeconds(v) },
   "w5-optimal-m": { oMs: (v) => formatSeconds(v / 1000) },
   "w6-topk-bytes": { ratio: (v) => `${v * 100}%` },
+  "w3-overlap-fraction": { link: (v) => LINK_CHOICES[v].name, bucket: (v) => formatBytes(v) },
+  "w4-ssp-absorb": { base: (v) => formatSeconds(v) },
+  "w5-balance-loss": { counts: (v) => v.map((c, i) => `${i}: ${c}`).join(", "),
+    hundredths: (v) => v.map((h, i) => `${i}: ${(h / 100).toFixed(2)}`).join(", ") },
 };
 // → the forms the prompt may show: the named one, or the value as written or grouped (16 384).
 const shown = (id, key, value) => (SHOWN_AS[id]?.[key] ? [SHOWN_AS[id][key](value)]

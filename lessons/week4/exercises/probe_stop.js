@@ -75,7 +75,7 @@ const wrongs = [
 ];
 
 const oneCase = (target, limit) => ({ ranks: 2, inputs: [{ limit }, { target }], target, limit });
-const cases = (rng) => [oneCase(intBetween(rng, 12, 40), 400), oneCase(intBetween(rng, 5, 20), 300)];
+const cases = (rng) => [oneCase(intBetween(rng, 12, 60), 400), oneCase(intBetween(rng, 5, 30), 300)];
 const edgeCases = (rng) => [oneCase(1, 200), oneCase(intBetween(rng, 60, 80), 600)];
 
 function check(run, testCase) {
