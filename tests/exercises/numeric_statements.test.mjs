@@ -9,12 +9,11 @@ import assert from "node:assert/strict";
 import { answerLabel, toleranceText } from "../../web/exercise/answer_terms.js";
 import { withinTolerance } from "../../web/exercise/answer_check.js";
 import { mulberry32 } from "../../web/exercise/random.js";
-import { formatBytes, formatCount, formatSeconds, formatSI } from "../../web/units.js";
-import { LINK_CHOICES } from "../../lessons/week3/overlap_setup.js";
+import { formatCount } from "../../web/units.js";
+import { EXERCISES } from "./course.mjs";
 import { interleavedSchedule } from "../../lessons/week5/exercises/interleaved_schedule.js";
 
-const WEEKS = ["week1", "week2", "week3", "week4", "week5", "week6", "planner", "lab"];
-const all = (await Promise.all(WEEKS.map((w) => import(`../../lessons/${w}/exercises.js`)))).flatMap((m) => m.default);
+const all = EXERCISES;   // every page's exercises, found through web/lesson/course.js
 const numeric = all.filter((e) => e.kind === "numeric");
 const byId = (id) => all.find((e) => e.id === id);
 const text = (e, p) => (typeof e.prompt === "function" ? e.prompt(p) : e.prompt).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
@@ -22,22 +21,10 @@ const drawn = (e) => (e.params
   ? [...new Map(Array.from({ length: 200 }, (_, s) => e.params(mulberry32(s + 1))).map((p) => [JSON.stringify(p), p])).values()]
   : [{}]);
 
-// Parameters a prompt shows in another form than their value (a prefix, a name, a percentage).
-const SHOWN_AS = {
-  "w2-busbw": { sizeMB: (v) => formatSI(v * 1e6, "B"), seconds: (v) => formatSeconds(v) },
-  "w3-comm-bound": { link: (v) => ({ nvlink: "200 GB/s", nvlink4: "450 GB/s", ib: "25 GB/s", ib400: "50 GB/s" })[v] },
-  "w3-strong-64": { link: (v) => ({ nvlink: "NVLink", infiniband: "InfiniBand" })[v] },
-  "w4-barrier": { mean: (v) => formatSeconds(v) },
-  "w4-backup": { mean: (v) => formatSeconds(v) },
-  "w5-optimal-m": { oMs: (v) => formatSeconds(v / 1000) },
-  "w6-topk-bytes": { ratio: (v) => `${v * 100}%` },
-  "w3-overlap-fraction": { link: (v) => LINK_CHOICES[v].name, bucket: (v) => formatBytes(v) },
-  "w4-ssp-absorb": { base: (v) => formatSeconds(v) },
-  "w5-balance-loss": { counts: (v) => v.map((c, i) => `${i}: ${c}`).join(", "),
-    hundredths: (v) => v.map((h, i) => `${i}: ${(h / 100).toFixed(2)}`).join(", ") },
-};
+// A parameter the prompt writes in another form than its value (a prefix, a name, a percentage) is given by the
+// exercise's own promptShows: { key: (value) => text }; nothing here names an exercise.
 // → the forms the prompt may show: the named one, or the value as written or grouped (16 384).
-const shown = (id, key, value) => (SHOWN_AS[id]?.[key] ? [SHOWN_AS[id][key](value)]
+const shown = (e, key, value) => (e.promptShows?.[key] ? [e.promptShows[key](value)]
   : Array.isArray(value) ? [value.join(", ")] : typeof value === "number" ? [String(value), formatCount(value)] : [String(value)]);
 
 test("the numeric exercises under this check", () => {
@@ -54,7 +41,7 @@ for (const e of numeric) {
     for (const p of drawn(e)) {
       const prompt = text(e, p);
       for (const [key, value] of Object.entries(p)) {
-        const forms = shown(e.id, key, value);
+        const forms = shown(e, key, value);
         assert.ok(forms.some((f) => prompt.toLowerCase().includes(f.replace(/\s+/g, " ").toLowerCase())),
           `${JSON.stringify(p)}: ${key} (${forms.join(" or ")}) is not in “${prompt}”`);
       }

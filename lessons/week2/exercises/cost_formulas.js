@@ -3,7 +3,7 @@
 // chain broadcast, and NCCL's bus bandwidth. Answers come from the core (collectiveCost, messagesTime,
 // busBandwidth); each exercise has a wrongAnswer — the mistake learners make most — which CI checks fails.
 import { pick } from "../../../web/exercise/params.js";
-import { formatBytes, formatRate, formatSeconds } from "../../../web/units.js";
+import { formatBytes, formatRate, formatSI, formatSeconds } from "../../../web/units.js";
 
 const US = 1e-6;   // s per µs
 const GBS = 1e9;   // B/s per GB/s
@@ -141,6 +141,8 @@ const BUS_FACTOR = { "all-reduce": (p) => (2 * (p - 1)) / p, "all-gather": (p) =
 
 export const busBandwidth = {
   id: "w2-busbw",
+  // How the prompt writes the parameters it does not show as their plain value (tests/exercises/numeric_statements).
+  promptShows: { sizeMB: (v) => formatSI(v * 1e6, "B"), seconds: (v) => formatSeconds(v) },
   kind: "numeric",
   title: "Bus bandwidth from a measurement",
   // A true bus bandwidth is drawn, the time it implies is rounded to 3 significant digits, and the answer is

@@ -30,6 +30,8 @@ const ms = (x) => `${formatNumber(x, 4)} ms`;
 
 export const overlapFraction = {
   id: "w3-overlap-fraction",
+  // How the prompt writes the parameters it does not show as their plain value (tests/exercises/numeric_statements).
+  promptShows: { link: (v) => LINK_CHOICES[v].name, bucket: (v) => formatBytes(v) },
   kind: "numeric",
   title: "What overlap does a bucket size achieve?",
   params: (rng) => ({ link: pick(rng, Object.keys(LINK_CHOICES)), bucket: pick(rng, BUCKETS) }),

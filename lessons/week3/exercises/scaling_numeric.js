@@ -67,6 +67,8 @@ const LINKS_OF = { nvlink: ["NVLink", 200e9], nvlink4: ["NVLink 4", 450e9], ib: 
 
 export const commBoundNumeric = {
   id: "w3-comm-bound",
+  // How the prompt writes the parameters it does not show as their plain value (tests/exercises/numeric_statements).
+  promptShows: { link: (v) => ({ nvlink: "200 GB/s", nvlink4: "450 GB/s", ib: "25 GB/s", ib400: "50 GB/s" })[v] },
   kind: "numeric",
   title: "When does data parallelism become communication-bound?",
   params: (rng) => ({ device: pick(rng, Object.keys(DEVICES_OF)), link: pick(rng, Object.keys(LINKS_OF)), ranks: pick(rng, [8, 16, 64, 256]) }),
@@ -102,6 +104,8 @@ const strongAt64 = (core, p) => scaling(core, { mode: "strong", link: linkOf(p.l
 
 export const strong64 = {
   id: "w3-strong-64",
+  // How the prompt writes the parameters it does not show as their plain value (tests/exercises/numeric_statements).
+  promptShows: { link: (v) => ({ nvlink: "NVLink", infiniband: "InfiniBand" })[v] },
   kind: "numeric",
   title: "Strong scaling at P = 64",
   params: (rng) => ({ link: pick(rng, ["nvlink", "infiniband"]), batch: pick(rng, [8192, 16384, 65536]) }),

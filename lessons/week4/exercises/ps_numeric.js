@@ -15,6 +15,8 @@ const choose = (n, k) => { let r = 1; for (let i = 0; i < k; i++) r *= (n - i) /
 
 export const barrier = {
   id: "w4-barrier",
+  // How the prompt writes the parameters it does not show as their plain value (tests/exercises/numeric_statements).
+  promptShows: { mean: (v) => formatSeconds(v) },
   kind: "numeric",
   title: "The straggler barrier",
   params: (rng) => ({ workers: pick(rng, [4, 8, 16, 32, 64]), mean: pick(rng, [0.2, 0.5, 1, 2]) }),
@@ -40,6 +42,8 @@ export const barrier = {
 
 export const backup = {
   id: "w4-backup",
+  // How the prompt writes the parameters it does not show as their plain value (tests/exercises/numeric_statements).
+  promptShows: { mean: (v) => formatSeconds(v) },
   kind: "numeric",
   title: "Backup workers: the P-th of P + b",
   params: (rng) => ({ quota: pick(rng, [4, 8, 16, 32]), backup: pick(rng, [1, 2, 4]), mean: pick(rng, [0.5, 1, 2]) }),

@@ -24,6 +24,8 @@ function expectedMax(list, workers) {
 
 export const sspAbsorb = {
   id: "w4-ssp-absorb",
+  // How the prompt writes the parameters it does not show as their plain value (tests/exercises/numeric_statements).
+  promptShows: { base: (v) => formatSeconds(v) },
   kind: "numeric",
   title: "What SSP can absorb from stragglers that come and go",
   params: (rng) => ({ list: pick(rng, LISTS), workers: pick(rng, [3, 4, 6, 8]), base: pick(rng, [0.05, 0.1, 0.2]) }),

@@ -24,6 +24,9 @@ const probabilities = (p) => p.hundredths.map((h) => h / 100);
 
 export const balanceLoss = {
   id: "w5-balance-loss",
+  // How the prompt writes the parameters it does not show as their plain value (tests/exercises/numeric_statements).
+  promptShows: { counts: (v) => v.map((c, i) => `${i}: ${c}`).join(", "),
+    hundredths: (v) => v.map((h, i) => `${i}: ${(h / 100).toFixed(2)}`).join(", ") },
   kind: "numeric",
   title: "Switch's load-balancing loss",
   params: draw,

@@ -43,6 +43,8 @@ export const interleaveBubble = {
 
 export const optimalMicroBatches = {
   id: "w5-optimal-m",
+  // How the prompt writes the parameters it does not show as their plain value (tests/exercises/numeric_statements).
+  promptShows: { oMs: (v) => formatSeconds(v / 1000) },
   kind: "numeric",
   title: "How many micro-batches?",
   params: (rng) => ({ P: pick(rng, [4, 8, 16]), T1: pick(rng, [2, 4, 6, 8]), oMs: pick(rng, [0.5, 1, 2]) }),

@@ -8,6 +8,8 @@ const model = (p) => ({ layers: p.layers, width: p.width, hidden: 4 * p.width })
 
 export const topkBytes = {
   id: "w6-topk-bytes",
+  // How the prompt writes the parameters it does not show as their plain value (tests/exercises/numeric_statements).
+  promptShows: { ratio: (v) => `${v * 100}%` },
   kind: "numeric",
   title: "Bytes per step of top-k",
   params: (rng) => ({ layers: pick(rng, [1, 2, 4]), width: pick(rng, [250, 500, 1000]), ratio: pick(rng, [0.01, 0.001]),
