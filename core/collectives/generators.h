@@ -132,10 +132,31 @@ void reduce_scatter_recursive_halving(const Request& request, Schedule& s);
 void reduce_scatter_pairwise(const Request& request, Schedule& s);
 void alltoall_pairwise(const Request& request, Schedule& s);
 
-// ---- lazy generators (lazy_ring.cpp, lazy_pairwise.cpp) ------------------------------------------------------
+// ---- lazy generators (lazy_ring.cpp, lazy_pairwise.cpp, lazy_hierarchical.cpp) ---------------------------------
+// One step of a ring block as a formula: member i of a q-member ring, its step `within` (0 ≤ within < 2(q − 1)) of
+// append_ring_reduce_scatter (`reducing`) or append_ring_allgather, with the parts indexed as those blocks index
+// them. In round k = within / 2 member i sends (even `within`) to member i + 1 the part i − k − 1 (reducing) or
+// i − k (gathering), then receives from member i − 1 the part one further back (mod q).
+struct RingBlockStep {
+  bool send;
+  int peer;  // the member sent to or received from
+  int part;  // index into the block's parts
+};
+inline RingBlockStep ring_block_step(int i, int q, std::size_t within, bool reducing) {
+  const int k = static_cast<int>(within / 2);
+  const bool send = within % 2 == 0;
+  // With 0 ≤ i, k < q the part lies in (−q − 2, q): conditional adds bring it into [0, q) without a division.
+  int part = i - k - (reducing ? 1 : 0) - (send ? 0 : 1);
+  if (part < 0) part += q;
+  if (part < 0) part += q;
+  const int peer = send ? (i + 1 == q ? 0 : i + 1) : (i == 0 ? q - 1 : i - 1);
+  return {send, peer, part};
+}
+
 std::unique_ptr<LazySchedule> lazy_allreduce_ring(const Request& request, Schedule header);
 std::unique_ptr<LazySchedule> lazy_allgather_ring(const Request& request, Schedule header);
 std::unique_ptr<LazySchedule> lazy_reduce_scatter_ring(const Request& request, Schedule header);
 std::unique_ptr<LazySchedule> lazy_reduce_scatter_pairwise(const Request& request, Schedule header);
+std::unique_ptr<LazySchedule> lazy_allreduce_hierarchical(const Request& request, Schedule header);
 
 }  // namespace dsml::collectives

@@ -38,17 +38,12 @@ class RingSchedule : public LazySchedule {
       within -= per_phase;
       reducing = false;
     }
-    const int k = static_cast<int>(within / 2);
-    const bool send = within % 2 == 0;
-    // The part sent in round k is (r − k − 1) when reducing, (r − k) when gathering; the part received is one
-    // further back. With 0 ≤ r, k < p the sum lies in (−p − 2, p + 1]: two conditional adds bring it into [0, p).
-    int slot = r - k - (reducing ? 1 : 0) - (send ? 0 : 1) + shift_;
-    if (slot < 0) slot += p;
-    if (slot < 0) slot += p;
-    if (slot >= p) slot -= p;
-    out.kind = send ? ScheduleStep::Kind::kSend
-                    : (reducing ? ScheduleStep::Kind::kRecvReduce : ScheduleStep::Kind::kRecvCopy);
-    out.peer = send ? (r + 1 == p ? 0 : r + 1) : (r == 0 ? p - 1 : r - 1);
+    // The ring's member r is rank r; its part i is slot (i + shift) mod p.
+    const RingBlockStep s = ring_block_step(r, p, within, reducing);
+    const int slot = s.part + shift_ >= p ? s.part + shift_ - p : s.part + shift_;
+    out.kind = s.send ? ScheduleStep::Kind::kSend
+                      : (reducing ? ScheduleStep::Kind::kRecvReduce : ScheduleStep::Kind::kRecvCopy);
+    out.peer = s.peer;
     out.slots.set_single(slot);
     return true;
   }

@@ -58,7 +58,7 @@ Engine::Engine(const Topology& topology, StepSource& steps, const SimOptions& op
   if (options_.record_spans) spans_.resize(span_bound);
 }
 
-void Engine::schedule(double time, EventKind kind, int id) { queue_.push(Event{time, next_seq_++, id, kind}); }
+void Engine::schedule(double time, EventKind kind, int id) { queue_.push(time, Event{id, kind}); }
 
 void Engine::add_span(Span::Kind kind, int rank, double start, double end, int peer, double bytes) {
   if (!options_.record_spans) return;
@@ -82,11 +82,10 @@ int Engine::pop(Fifo& fifo) {
 SimResult Engine::run() {
   for (int r = 0; r < topology_.ranks(); ++r) schedule(0.0, EventKind::kResume, r);
   while (!queue_.empty()) {
-    const Event event = queue_.top();
-    queue_.pop();
+    const auto event = queue_.pop();
     ++events_;
-    if (event.kind == EventKind::kResume) run_rank(event.id, event.time);
-    else on_arrive(event.id, event.time);
+    if (event.payload.kind == EventKind::kResume) run_rank(event.payload.id, event.time);
+    else on_arrive(event.payload.id, event.time);
   }
   for (const Rank& rank : ranks_)
     if (!rank.finished) report_deadlock();

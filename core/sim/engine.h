@@ -14,12 +14,12 @@
 #pragma once
 
 #include <cstdint>
-#include <queue>
 #include <vector>
 
 #include "dsml/simulator.h"
 #include "dsml/topology.h"
 #include "sim/channel_table.h"
+#include "sim/event_queue.h"
 #include "sim/link_table.h"
 
 namespace dsml::sim {
@@ -36,15 +36,8 @@ class Engine {
  private:
   enum class EventKind : std::uint8_t { kResume, kArrive };
   struct Event {
-    double time;        // s
-    std::uint64_t seq;  // creation order: breaks ties between events at the same time
-    int id;             // rank (resume) or message id (arrive)
+    int id;  // rank (resume) or message id (arrive)
     EventKind kind;
-  };
-  struct Later {
-    bool operator()(const Event& a, const Event& b) const {
-      return a.time > b.time || (a.time == b.time && a.seq > b.seq);
-    }
   };
 
   struct Rank {
@@ -74,8 +67,7 @@ class Engine {
   const Topology& topology_;
   StepSource& steps_;
   const SimOptions options_;
-  std::priority_queue<Event, std::vector<Event>, Later> queue_;
-  std::uint64_t next_seq_ = 0;
+  EventQueue<Event> queue_;  // popped by time, then creation order
   std::size_t events_ = 0;
 
   std::vector<Rank> ranks_;

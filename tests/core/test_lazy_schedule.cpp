@@ -137,7 +137,7 @@ TEST(LazySchedule, RingAllReducePastTheBuiltCapMeetsItsClosedForm) {
 
 TEST(LazySchedule, RefusesMoreRanksThanItCanAffordAndNamesTheCap) {
   EXPECT_EQ(error_of([] { dsml::make_lazy_schedule("all-reduce", "ring", dsml::kMaxRanksLazy + 1, 64); }),
-            "ranks must be between 1 and 4096 for all-reduce ring (its simulation moves O(p²) messages), got 4097");
+            "ranks must be between 1 and 16384 for all-reduce ring (its simulation moves O(p²) messages), got 16385");
   EXPECT_EQ(error_of([] { dsml::make_lazy_schedule("all-gather", "bruck", 2000, 64); }),
             "ranks must be between 1 and 1024 for all-gather bruck (its schedule lists O(p²) steps), got 2000")
       << "algorithms without formulas keep make_schedule's cap";

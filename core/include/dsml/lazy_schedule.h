@@ -2,8 +2,9 @@
 //
 // A Schedule (schedule.h) lists every step of every rank: the ring all-reduce on p ranks has 4p(p − 1) of them,
 // 4.2 M at 1024 ranks (265 MB with its simulator programs) and 67 M at 4096. But the simulator only ever needs
-// each rank's next step. A LazySchedule answers "what is rank r's step i?" on demand — for the ring family and
-// the pairwise reduce-scatter in O(1) time from the algorithm's formula (lazy_ring.cpp, lazy_pairwise.cpp), with
+// each rank's next step. A LazySchedule answers "what is rank r's step i?" on demand — for the ring family, the
+// hierarchical all-reduce and the pairwise reduce-scatter from the algorithm's formula (lazy_ring.cpp,
+// lazy_hierarchical.cpp, lazy_pairwise.cpp; O(1) per step, O(p/d) for a hierarchical step inside a node), with
 // no per-step storage — so simulating it takes memory that grows with p (the header, one cursor per rank) and the
 // messages in flight, not with p².
 //
@@ -39,12 +40,13 @@ class LazySchedule {
 };
 
 // The largest p make_lazy_schedule accepts for an algorithm with a lazy generator. The simulation itself still
-// moves O(p²) messages (the ring all-reduce on 4096 ranks: 33.5 M, a few seconds natively), so the cap is what a
-// run can afford in time, no longer in memory.
-constexpr int kMaxRanksLazy = 4096;
+// moves O(p²) messages — the ring all-reduce on 16,384 ranks 537 M of them, the hierarchical one (8 devices per
+// node) 67 M — so the cap is what a run can afford in time, no longer in memory: natively, a 16,384-rank ring takes
+// well under a minute in a few MB (bench/collective_16k.sh). Above it make_lazy_schedule throws, naming the cap.
+constexpr int kMaxRanksLazy = 16384;
 
-// make_schedule's arguments and checks (schedule.h); the ring all-reduce, all-gather and reduce-scatter and the
-// pairwise reduce-scatter are generated step by step and accept up to kMaxRanksLazy ranks, every other algorithm
+// make_schedule's arguments and checks (schedule.h); the ring all-reduce, all-gather and reduce-scatter, the
+// hierarchical all-reduce and the pairwise reduce-scatter are generated step by step and accept up to kMaxRanksLazy ranks, every other algorithm
 // is built whole (make_schedule's limits).
 std::unique_ptr<LazySchedule> make_lazy_schedule(const std::string& collective, const std::string& algorithm, int ranks,
                                                  double bytes, int root = 0, int devices_per_node = 0,
