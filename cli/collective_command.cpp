@@ -5,6 +5,12 @@
 //   $ dsml collective --collective all-reduce --algorithm ring --ranks 8 --bytes 1e9 --alpha 5e-6 --bandwidth 25e9
 //   {"collective": "all-reduce", "algorithm": "ring", "ranks": 8, "bytes": 1000000000, "closed_form_s": 0.07007, …}
 //
+// At the planner's scale (bench/collective_16k.sh): 16,384 ranks, ring or hierarchical (8 GPUs a node), natively
+//   $ dsml collective --collective all-reduce --algorithm hierarchical --devices-per-node 8 --ranks 16384 \
+//       --bytes 1073741824 --alpha 5e-6 --bandwidth 25e9
+//   $ dsml collective --collective all-reduce --algorithm hierarchical --topology hierarchical --nodes 2048 \
+//       --per-node 8 --intra-alpha 5e-6 --intra-beta 3.33e-12 --inter-alpha 5e-6 --inter-beta 5e-12
+//
 // The pipelined broadcasts (pipelined-chain, pipelined-tree) take --segments K (default p) and also print the
 // best K for the network's α and β and its time (best_segments in collective_cost.h).
 #include <limits>
@@ -50,9 +56,10 @@ int collective(int argc, char** argv) {
   const bool hierarchical = args.has("topology") && args.text("topology") == "hierarchical";
   const Topology topology = args.has("topology") ? topology_from(args, ranks)
                                                  : Topology::fully_connected(ranks, model_from(args));
-  const int devices = args.whole_or("devices-per-node", 0);
+  // On a two-level cluster the hierarchical all-reduce groups ranks as the cluster does, unless told otherwise.
+  const int devices = args.whole_or("devices-per-node", hierarchical ? args.whole_or("per-node", 0) : 0);
   // Made step by step as the simulator reaches each rank's next step (lazy_schedule.h): memory O(p + messages in
-  // flight), so the ring family runs up to kMaxRanksLazy ranks.
+  // flight), so the ring family and the hierarchical all-reduce run up to kMaxRanksLazy (16,384) ranks.
   const int segments = args.whole_or("segments", 0);
   const bool pipelined = algorithm.rfind("pipelined-", 0) == 0;
   if (args.has("segments") && !pipelined)
@@ -63,8 +70,16 @@ int collective(int argc, char** argv) {
   JsonObject json;
   json.add_text("collective", name).add_text("algorithm", algorithm)
       .add("ranks", static_cast<double>(ranks)).add("bytes", bytes).add_text("topology", topology.kind());
-  if (hierarchical) {  // two link speeds: no single-model closed form
-    json.add_null("closed_form_s").add_null("lower_bound_s");
+  if (hierarchical) {  // two link speeds: a closed form only for the algorithm built for them, no lower bound
+    const int nodes = args.whole("nodes"), per_node = args.whole("per-node");
+    if (name == "all-reduce" && algorithm == "hierarchical" && devices == per_node) {
+      const CostModel intra{args.number("intra-alpha"), args.number("intra-beta"), gamma};
+      const CostModel inter{args.number("inter-alpha"), args.number("inter-beta"), 0.0};
+      json.add("closed_form_s", hierarchical_allreduce_two_level(nodes, per_node, bytes, intra, inter).total());
+    } else {
+      json.add_null("closed_form_s");
+    }
+    json.add_null("lower_bound_s");
   } else {
     CostModel model = model_from(args);
     json.add("closed_form_s", closed_form_time(name, algorithm, ranks, bytes, model, devices, segments).total())

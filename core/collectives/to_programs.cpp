@@ -112,8 +112,10 @@ class ScheduleSteps : public StepSource {
         break;
       case ScheduleStep::Kind::kRecvReduce:
         out = recv_step(scratch_.peer);
-        cursor.owes_compute = true;
         cursor.compute_seconds = gamma_ * bytes;
+        // A zero-length compute is skipped by the engine (no time, no span, no event): not handing it out at all
+        // changes nothing but the calls (γ = 0, the closed forms' usual case: a quarter of all steps of a ring).
+        cursor.owes_compute = cursor.compute_seconds != 0.0;
         if (!std::isfinite(cursor.compute_seconds))
           throw Error("schedule: rank " + std::to_string(rank) + " step " + std::to_string(cursor.index - 1) + " (" +
                       describe(scratch_) + "): gamma × bytes = " + format_number(cursor.compute_seconds) +

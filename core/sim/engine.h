@@ -9,6 +9,7 @@
 // into one reusable Route rather than stored per message. A channel's unreceived messages form a FIFO singly
 // linked through next_ (one int per message slot), so pushing and popping never allocates; the channels
 // sit in a flat hash table (channel_table.h).
+// Pending events wait in an EventQueue (event_queue.h): grouped by time, popped by (time, creation order).
 // Message slots: with record_messages, slot = posting order and every record is kept for the result; without,
 // a slot is recycled once its message is received, so memory follows the messages in flight.
 #pragma once

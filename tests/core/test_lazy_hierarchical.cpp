@@ -92,6 +92,26 @@ TEST(LazyHierarchical, AThousandRanksMeetThePlannersClosedForm) {
   }
 }
 
+// The same algorithm on the two-level cluster (128 nodes × 8 GPUs, NVLink inside, one NIC per node of 8 × 25 GB/s):
+// the 8 inter-node rings take turns on each NIC, and the simulated time is hierarchical_allreduce_two_level's.
+TEST(LazyHierarchical, OnTheTwoLevelClusterMeetsItsClosedForm) {
+  constexpr int nodes = 128, d = 8, p = nodes * d;
+  constexpr double bytes = 64.0 * 1024 * 1024;
+  const dsml::CostModel nic = dsml::CostModel::from_bandwidth(5e-6, 8 * 25e9);
+  const auto lazy = dsml::make_lazy_schedule("all-reduce", "hierarchical", p, bytes, 0, d);
+  const dsml::SimResult r =
+      dsml::simulate_schedule(dsml::Topology::hierarchical(nodes, d, kNvlink, nic), *lazy, 0.0, kLean);
+  const double formula = dsml::hierarchical_allreduce_two_level(nodes, d, bytes, kNvlink, nic).total();
+  EXPECT_NEAR(r.makespan, formula, 1e-9 * formula);
+  // With γ > 0 the reductions overlap other devices' turns on the NIC: the form is then an upper bound.
+  dsml::CostModel reducing = kNvlink;
+  reducing.gamma = 1e-11;
+  const double slower = dsml::simulate_schedule(dsml::Topology::hierarchical(nodes, d, kNvlink, nic), *lazy,
+                                                reducing.gamma, kLean).makespan;
+  EXPECT_GT(slower, r.makespan);
+  EXPECT_LE(slower, dsml::hierarchical_allreduce_two_level(nodes, d, bytes, reducing, nic).total());
+}
+
 TEST(LazyHierarchical, RefusesPastTheCapNamingIt) {
   EXPECT_EQ(dsml::kMaxRanksLazy, 16384);
   EXPECT_EQ(error_of([] { dsml::make_lazy_schedule("all-reduce", "hierarchical", 16392, 64, 0, 8); }),

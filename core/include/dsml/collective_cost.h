@@ -73,6 +73,14 @@ struct CostTerms {
 CostTerms closed_form_time(const std::string& collective, const std::string& algorithm, int ranks, double bytes,
                            const CostModel& model, int devices_per_node = 0, int segments = 0);
 
+// The hierarchical all-reduce on Topology::hierarchical(nodes, per_node, intra, inter) — one NIC per node, shared
+// by the per_node inter-node rings (two_level_cost.cpp): with d = per_node, m = nodes, T = α_i + α_e + max(β_i, β_e)·n/(dm),
+//   2(d − 1)(α_i + (n/d)β_i) + 2(m − 1)·d·T + ((d − 1)/d)nγ + ((m − 1)/m)(n/d)γ       (γ = intra.gamma)
+// Exact in the simulator for γ = 0 and n a multiple of 4p; an upper bound for γ > 0. Throws dsml::Error on
+// nodes or per_node < 1, bytes < 0, or an invalid model.
+CostTerms hierarchical_allreduce_two_level(int nodes, int per_node, double bytes, const CostModel& intra,
+                                           const CostModel& inter);
+
 // A pipelined broadcast ("pipelined-chain" or "pipelined-tree") costs T(k) = (a·k + c)(α + nβ/k): a segments'
 // worth of sends per step on the busiest rank (chain 1; tree 2, an inner rank sends each segment twice) and
 // c further steps of start-up (chain p − 2; tree A − 2). pipelined_broadcast.cpp.
