@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace dsml::sim {
@@ -64,7 +65,9 @@ class ChannelTable {
 
   // Closes the channel whose FIFO `find` or `open` returned.
   void close(Fifo* fifo) {
-    if (!first_.empty() && fifo >= &first_.front().fifo && fifo <= &first_.back().fifo) {
+    // std::less orders any two pointers (the built-in < only those into one array).
+    const std::less<const Fifo*> before;
+    if (!first_.empty() && !before(fifo, &first_.front().fifo) && !before(&first_.back().fifo, fifo)) {
       reinterpret_cast<Slot*>(fifo)->used = false;  // fifo is its Slot's first member
       return;
     }
