@@ -200,7 +200,7 @@ TEST(Planner, BadLayoutsGetErrorsThatNameTheRule) {
   }
   EXPECT_EQ(message(layout(8, 8, 8, 100)),
             "global batch 100 is not divisible by d·b = 8·1 (every data-parallel replica runs whole micro-batches)");
-  EXPECT_EQ(message(layout(8, 8, 4, 512)), "t·p·d = 8·8·4 = 256 must equal the cluster's 512 GPUs");
+  EXPECT_EQ(message(layout(8, 8, 4, 512)), "t·c·p·d = 8·1·8·4 = 256 must equal the cluster's 512 GPUs");
   EXPECT_EQ(message(layout(16, 4, 8, 512)), "tensor parallelism stays inside a node: t = 16 > 8 GPUs per node");
   EXPECT_EQ(message(layout(8, 4, 16, 528, 3)),
             "the interleaved schedule (v = 3) needs p >= 2 and the 33 micro-batches a multiple of p = 4");
