@@ -9,19 +9,13 @@
 #include "dsml/error.h"
 #include "dsml/lazy_schedule.h"
 #include "dsml/planner.h"
+#include "test_planner_support.h"
 #include "dsml/topology.h"
 
 using namespace dsml;
+using planner_test::a100;
 
 namespace {
-
-ClusterSpec a100(int nodes) {
-  ClusterSpec c;
-  c.gpu = gpu_preset("a100-80gb");
-  c.nodes = nodes;
-  c.gpus_per_node = 8;
-  return c;
-}
 
 PlannerLayout layout(int t, int p, int d, int B, int v = 1, int b = 1) {
   PlannerLayout l;

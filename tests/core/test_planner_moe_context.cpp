@@ -8,18 +8,12 @@
 #include "dsml/error.h"
 #include "dsml/memory_accountant.h"
 #include "dsml/planner.h"
+#include "test_planner_support.h"
 
 using namespace dsml;
+using planner_test::a100;
 
 namespace {
-
-ClusterSpec a100(int nodes) {
-  ClusterSpec c;
-  c.gpu = gpu_preset("a100-80gb");
-  c.nodes = nodes;
-  c.gpus_per_node = 8;
-  return c;
-}
 
 PlannerLayout layout(int t, int c, int p, int d, int e, int B) {
   PlannerLayout l;
