@@ -40,7 +40,8 @@
 // Left out (the page says so): kernel launch gaps, wave quantisation, NCCL protocol choice, link contention between
 // the TP, PP, DP, CP and EP traffic, stragglers, data loading; for MoE, routing imbalance, token dropping and
 // capacity factors, the router's auxiliary loss, expert tensor parallelism other than t; for context parallelism,
-// causal-mask load balancing and the overlap of the K/V ring with attention.
+// causal-mask load balancing and the overlap of the K/V ring with attention; FlashAttention (the s×s scores go
+// through HBM, as in Megatron 2021, so long contexts are priced memory-bound).
 #pragma once
 
 #include <string>
