@@ -7,11 +7,15 @@
 //   $ dsml plan --model llama3-70b --gpu h100-sxm --nodes 64 --global-batch 512 --search
 //   $ dsml plan --published gpt-1t            (Table 1's row, its layout, the published TFLOP/s beside)
 //
-// Flags: --model NAME [--layers L --hidden H --heads A --kv-heads K --ffn F --sequence S --vocabulary V]
-//        --gpu NAME --nodes N [--gpus-per-node 8] --t T --p P [--v 1] [--micro-batch 1] --global-batch B
-//        [--zero 0|1|2|3] [--sequence-parallel] [--recompute none|selective|full (default full)] [--overlap-dp]
-//        d is the GPUs left: N·G/(t·p). --search prices every layout instead (selective recomputation, sequence
-//        parallelism, overlap on; ZeRO 0–1; b in 1, 2, 4, 8) and prints the --keep (5) fastest that fit.
+// Flags: --model NAME [--layers L --hidden H --heads A --kv-heads K --ffn F --sequence S --vocabulary V
+//        --experts E --top-k K --moe-every M]
+//        --gpu NAME --nodes N [--gpus-per-node 8] --t T --p P [--v 1] [--c 1] [--e 1] [--micro-batch 1]
+//        --global-batch B [--zero 0|1|2|3] [--sequence-parallel] [--recompute none|selective|full (default full)]
+//        [--overlap-dp]
+//        d is the GPUs left: N·G/(t·c·p); e splits the experts over e of the d ranks. --search prices every layout
+//        instead (selective recomputation, sequence parallelism, overlap on; ZeRO 0–1; b in 1, 2, 4, 8; c in 1 and
+//        --c; every e) and prints the --keep (5) fastest that fit.
+//   $ dsml plan --model mixtral-8x7b --gpu h100-sxm --nodes 16 --t 4 --c 2 --p 2 --e 8 --global-batch 256
 #include <string>
 #include <vector>
 
@@ -47,13 +51,16 @@ JsonObject plan_json(const StepPlan& p) {
                                 .add("micro_batches", p.micro_batches).add("zero_stage", l.zero_stage)
                                 .add_bool("sequence_parallel", l.sequence_parallel)
                                 .add_text("recomputation", recomputation_name(l.recomputation))
-                                .add_bool("overlap_dp", l.overlap_dp))
+                                .add_bool("overlap_dp", l.overlap_dp)
+                                .add("c", l.c).add("e", l.e))
       .add("gpus", p.gpus)
       .add("parameters", p.parameters)
+      .add("active_parameters", p.active_parameters)
       .add("hardware_flops", p.hardware_flops)
       .add("model_flops", p.model_flops)
       .add_object("time_s", JsonObject()
                                 .add("compute", t.compute).add("bubble", t.bubble).add("tensor", t.tensor)
+                                .add("context", t.context).add("expert", t.expert)
                                 .add("pipeline", t.pipeline).add("data", t.data).add("optimizer", t.optimizer)
                                 .add("total", t.total))
       .add_object("memory_bytes", JsonObject()
@@ -76,6 +83,9 @@ PlannerModel planner_model_from(const Args& args) {
   m.ffn = args.whole_or("ffn", m.ffn);
   m.sequence = args.whole_or("sequence", m.sequence);
   m.vocabulary = args.whole_or("vocabulary", m.vocabulary);
+  m.experts = args.whole_or("experts", m.experts);
+  m.top_k = args.whole_or("top-k", m.top_k);
+  m.moe_every = args.whole_or("moe-every", m.moe_every);
   return m;
 }
 
@@ -103,9 +113,9 @@ int published(const Args& args) {
 
 int plan(int argc, char** argv) {
   const Args args("plan", argc, argv, 2,
-                  {"model", "layers", "hidden", "heads", "kv-heads", "ffn", "sequence", "vocabulary", "gpu", "nodes",
-                   "gpus-per-node", "t", "p", "v", "micro-batch", "global-batch", "zero", "recompute", "keep",
-                   "published"},
+                  {"model", "layers", "hidden", "heads", "kv-heads", "ffn", "sequence", "vocabulary", "experts", "top-k",
+                   "moe-every", "gpu", "nodes", "gpus-per-node", "t", "p", "v", "c", "e", "micro-batch",
+                   "global-batch", "zero", "recompute", "keep", "published"},
                   {"sequence-parallel", "overlap-dp", "search"});
   if (args.has("published")) return published(args);
   const PlannerModel model = planner_model_from(args);
@@ -119,6 +129,7 @@ int plan(int argc, char** argv) {
     SearchOptions o;
     o.global_batch = args.whole("global-batch");
     o.keep = args.whole_or("keep", o.keep);
+    if (args.whole_or("c", 1) > 1) o.contexts.push_back(args.whole("c"));
     std::vector<JsonObject> rows;
     for (const StepPlan& p : search_layouts(model, cluster, o)) rows.push_back(plan_json(p));
     print(head.add_objects("layouts", rows));
@@ -128,11 +139,13 @@ int plan(int argc, char** argv) {
   l.t = args.whole("t");
   l.p = args.whole("p");
   l.v = args.whole_or("v", 1);
+  l.c = args.whole_or("c", 1);
+  l.e = args.whole_or("e", 1);
   const long long gpus = 1LL * cluster.nodes * cluster.gpus_per_node;
-  if (l.t < 1 || l.p < 1 || gpus % (1LL * l.t * l.p) != 0)
-    throw Error("t·p = " + std::to_string(l.t) + "·" + std::to_string(l.p) + " must divide the cluster's " +
-                std::to_string(gpus) + " GPUs (d is what is left)");
-  l.d = static_cast<int>(gpus / (l.t * l.p));
+  if (l.t < 1 || l.p < 1 || l.c < 1 || gpus % (1LL * l.t * l.c * l.p) != 0)
+    throw Error("t·c·p = " + std::to_string(l.t) + "·" + std::to_string(l.c) + "·" + std::to_string(l.p) +
+                " must divide the cluster's " + std::to_string(gpus) + " GPUs (d is what is left)");
+  l.d = static_cast<int>(gpus / (1LL * l.t * l.c * l.p));
   l.micro_batch = args.whole_or("micro-batch", 1);
   l.global_batch = args.whole("global-batch");
   l.zero_stage = args.whole_or("zero", 0);

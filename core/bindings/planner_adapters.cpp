@@ -29,67 +29,72 @@ const char* recomputation_name(Recomputation r) {
   return r == Recomputation::kFull ? "full" : r == Recomputation::kSelective ? "selective" : "none";
 }
 
+std::string name_or_custom(const val& o) { return o["name"].isString() ? o["name"].as<std::string>() : "custom"; }
+
+// The model's and the GPU's fields, one row each: read (with its default and minimum) and written from the same
+// table, so the two directions cannot drift apart. fallback < 0: required.
+struct WholeField {
+  const char* key;
+  int PlannerModel::*member;
+  int fallback, minimum;
+};
+constexpr WholeField kModelWholes[] = {
+    {"layers", &PlannerModel::layers, -1, 1},     {"hidden", &PlannerModel::hidden, -1, 1},
+    {"heads", &PlannerModel::heads, -1, 1},       {"kvHeads", &PlannerModel::kv_heads, 0, 0},
+    {"ffn", &PlannerModel::ffn, 0, 0},            {"sequence", &PlannerModel::sequence, -1, 1},
+    {"vocabulary", &PlannerModel::vocabulary, -1, 1}, {"experts", &PlannerModel::experts, 0, 0},
+    {"topK", &PlannerModel::top_k, 1, 1},         {"moeEvery", &PlannerModel::moe_every, 1, 1},
+};
+struct FlagField {
+  const char* key;
+  bool PlannerModel::*member;
+  bool fallback;
+};
+constexpr FlagField kModelFlags[] = {{"gatedFfn", &PlannerModel::gated_ffn, false},
+                                     {"learnedPositions", &PlannerModel::learned_positions, true},
+                                     {"tiedEmbeddings", &PlannerModel::tied_embeddings, true}};
+struct NumberField {
+  const char* key;
+  double GpuSpec::*member;
+};
+constexpr NumberField kGpuNumbers[] = {
+    {"peakFlops", &GpuSpec::peak_flops},         {"hbmBytes", &GpuSpec::hbm_bytes},
+    {"hbmBandwidth", &GpuSpec::hbm_bandwidth},   {"nvlinkBandwidth", &GpuSpec::nvlink_bandwidth},
+    {"nvlinkLatency", &GpuSpec::nvlink_latency}, {"networkBandwidth", &GpuSpec::network_bandwidth},
+    {"networkLatency", &GpuSpec::network_latency}, {"gemmEfficiency", &GpuSpec::gemm_efficiency},
+    {"hbmEfficiency", &GpuSpec::hbm_efficiency},
+};
+
 PlannerModel model_from(const val& o, const std::string& ctx) {
   require_object(o, ctx, "{name?, layers, hidden, heads, kvHeads?, ffn?, gatedFfn?, sequence, vocabulary, …}");
   PlannerModel m;
-  m.name = o["name"].isString() ? o["name"].as<std::string>() : "custom";
-  m.layers = whole(o, "layers", ctx);
-  m.hidden = whole(o, "hidden", ctx);
-  m.heads = whole(o, "heads", ctx);
-  m.kv_heads = whole_or(o, "kvHeads", 0, ctx, 0);
-  m.ffn = whole_or(o, "ffn", 0, ctx, 0);
-  m.gated_ffn = flag_field_or(o, "gatedFfn", false, ctx);
-  m.sequence = whole(o, "sequence", ctx);
-  m.vocabulary = whole(o, "vocabulary", ctx);
-  m.learned_positions = flag_field_or(o, "learnedPositions", true, ctx);
-  m.tied_embeddings = flag_field_or(o, "tiedEmbeddings", true, ctx);
+  m.name = name_or_custom(o);
+  for (const WholeField& f : kModelWholes)
+    m.*f.member = f.fallback < 0 ? whole(o, f.key, ctx, f.minimum) : whole_or(o, f.key, f.fallback, ctx, f.minimum);
+  for (const FlagField& f : kModelFlags) m.*f.member = flag_field_or(o, f.key, f.fallback, ctx);
   return m;
 }
 
 val model_to(const PlannerModel& m) {
   val o = val::object();
   o.set("name", m.name);
-  o.set("layers", m.layers);
-  o.set("hidden", m.hidden);
-  o.set("heads", m.heads);
-  o.set("kvHeads", m.kv_heads);
-  o.set("ffn", m.ffn);
-  o.set("gatedFfn", m.gated_ffn);
-  o.set("sequence", m.sequence);
-  o.set("vocabulary", m.vocabulary);
-  o.set("learnedPositions", m.learned_positions);
-  o.set("tiedEmbeddings", m.tied_embeddings);
+  for (const WholeField& f : kModelWholes) o.set(f.key, m.*f.member);
+  for (const FlagField& f : kModelFlags) o.set(f.key, m.*f.member);
   return o;
 }
 
 GpuSpec gpu_from(const val& o, const std::string& ctx) {
   require_object(o, ctx, "{name?, peakFlops, hbmBytes, hbmBandwidth, nvlinkBandwidth, …}");
   GpuSpec g;
-  g.name = o["name"].isString() ? o["name"].as<std::string>() : "custom";
-  g.peak_flops = number_field(o, "peakFlops", ctx);
-  g.hbm_bytes = number_field(o, "hbmBytes", ctx);
-  g.hbm_bandwidth = number_field(o, "hbmBandwidth", ctx);
-  g.nvlink_bandwidth = number_field(o, "nvlinkBandwidth", ctx);
-  g.nvlink_latency = number_field(o, "nvlinkLatency", ctx);
-  g.network_bandwidth = number_field(o, "networkBandwidth", ctx);
-  g.network_latency = number_field(o, "networkLatency", ctx);
-  g.gemm_efficiency = number_field(o, "gemmEfficiency", ctx);
-  g.hbm_efficiency = number_field(o, "hbmEfficiency", ctx);
+  g.name = name_or_custom(o);
+  for (const NumberField& f : kGpuNumbers) g.*f.member = number_field(o, f.key, ctx);
   return g;
 }
 
 val gpu_to(const GpuSpec& g) {
   val o = val::object();
   o.set("name", g.name);
-  o.set("peakFlops", g.peak_flops);
-  o.set("hbmBytes", g.hbm_bytes);
-  o.set("hbmBandwidth", g.hbm_bandwidth);
-  o.set("nvlinkBandwidth", g.nvlink_bandwidth);
-  o.set("nvlinkLatency", g.nvlink_latency);
-  o.set("networkBandwidth", g.network_bandwidth);
-  o.set("networkLatency", g.network_latency);
-  o.set("gemmEfficiency", g.gemm_efficiency);
-  o.set("hbmEfficiency", g.hbm_efficiency);
+  for (const NumberField& f : kGpuNumbers) o.set(f.key, g.*f.member);
   return o;
 }
 
@@ -109,6 +114,8 @@ PlannerLayout layout_from(const val& o, const std::string& ctx) {
   l.p = whole(o, "p", ctx);
   l.v = whole_or(o, "v", 1, ctx);
   l.d = whole(o, "d", ctx);
+  l.c = whole_or(o, "c", 1, ctx);
+  l.e = whole_or(o, "e", 1, ctx);
   l.micro_batch = whole_or(o, "microBatch", 1, ctx);
   l.global_batch = whole(o, "globalBatch", ctx);
   l.zero_stage = whole_or(o, "zeroStage", 0, ctx, 0);
@@ -126,6 +133,8 @@ val plan_to(const StepPlan& p) {
   layout.set("p", l.p);
   layout.set("v", l.v);
   layout.set("d", l.d);
+  layout.set("c", l.c);
+  layout.set("e", l.e);
   layout.set("microBatch", l.micro_batch);
   layout.set("globalBatch", l.global_batch);
   layout.set("zeroStage", l.zero_stage);
@@ -136,6 +145,8 @@ val plan_to(const StepPlan& p) {
   time.set("compute", p.time.compute);
   time.set("bubble", p.time.bubble);
   time.set("tensor", p.time.tensor);
+  time.set("context", p.time.context);
+  time.set("expert", p.time.expert);
   time.set("pipeline", p.time.pipeline);
   time.set("data", p.time.data);
   time.set("optimizer", p.time.optimizer);
@@ -151,6 +162,7 @@ val plan_to(const StepPlan& p) {
   o.set("gpus", p.gpus);
   o.set("microBatches", p.micro_batches);
   o.set("parameters", p.parameters);
+  o.set("activeParameters", p.active_parameters);
   o.set("hardwareFlops", p.hardware_flops);
   o.set("modelFlops", p.model_flops);
   o.set("time", time);
@@ -191,6 +203,9 @@ val planner_presets() {
     row.set("gpus", r.gpus);
     row.set("globalBatch", r.global_batch);
     row.set("tflopsPerGpu", r.tflops_per_gpu);
+    row.set("percentOfPeak", r.percent_of_peak);
+    row.set("aggregatePflops", r.aggregate_pflops);
+    row.set("checked", r.checked);
     table.call<void>("push", row);
   }
   val out = val::object();
@@ -215,6 +230,7 @@ val search_layouts(const val& r) {
   o.global_batch = whole(r, "globalBatch", ctx);
   o.micro_batches = wholes_or(r, "microBatches", o.micro_batches, ctx);
   o.zero_stages = wholes_or(r, "zeroStages", o.zero_stages, ctx);
+  o.contexts = wholes_or(r, "contexts", o.contexts, ctx);
   o.sequence_parallel = flag_field_or(r, "sequenceParallel", o.sequence_parallel, ctx);
   if (!r["recomputation"].isUndefined())
     o.recomputation = recomputation_from(text_field(r, "recomputation", ctx), ctx);

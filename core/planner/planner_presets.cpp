@@ -8,6 +8,9 @@
 //   llama2-*   Touvron et al. 2023 (Llama 2), the released configs: SwiGLU FFN, RMSNorm, RoPE, V = 32,000,
 //              s = 4096; 70B uses grouped-query attention with 8 KV heads.
 //   llama3-*   Llama 3 herd of models (Dubey et al. 2024), Table 3: V = 128,256, s = 8192, 8 KV heads.
+//   mixtral-8x7b  Jiang et al. 2024 ("Mixtral of Experts", Table 1): Mistral 7B's shape (32 layers, h 4096, 32 heads,
+//              8 KV heads, SwiGLU FFN 14,336, V = 32,000, 32k context) with every FFN replaced by 8 experts, top-2
+//              routing: Ψ ≈ 46.7 B, 12.9 B active per token (the paper's 47B and 13B).
 // GPUs (datasheets; η_gemm and η_hbm are the planner's, not NVIDIA's):
 //   a100-80gb  NVIDIA A100 80GB SXM: 312 TFLOP/s dense BF16, 80 GB HBM2e at 2,039 GB/s, NVLink 3 600 GB/s
 //              (300 GB/s each way), one 200 Gb/s HDR InfiniBand NIC per GPU (DGX A100, as Selene in the paper).
@@ -48,6 +51,14 @@ PlannerModel llama(const char* name, int layers, int hidden, int heads, int kv_h
   return m;
 }
 
+PlannerModel moe(PlannerModel m, const char* name, int experts, int top_k, int every) {
+  m.name = name;
+  m.experts = experts;
+  m.top_k = top_k;
+  m.moe_every = every;
+  return m;
+}
+
 const std::vector<PlannerModel>& models() {
   static const std::vector<PlannerModel> table = {
       //  name          L    h      a    s     V
@@ -74,6 +85,8 @@ const std::vector<PlannerModel>& models() {
       llama("llama3-8b", 32, 4096, 32, 8, 14336, 8192, 128256),
       llama("llama3-70b", 80, 8192, 64, 8, 28672, 8192, 128256),
       llama("llama3-405b", 126, 16384, 128, 8, 53248, 8192, 128256),
+      //  Mistral 7B's shape                                               name          E  k  every
+      moe(llama("", 32, 4096, 32, 8, 14336, 32768, 32000), "mixtral-8x7b", 8, 2, 1),
   };
   return table;
 }
@@ -103,37 +116,28 @@ const std::vector<GpuSpec>& gpus() {
 }
 
 template <class T>
-std::string names_of(const std::vector<T>& rows) {
-  std::string out;
-  for (const T& r : rows) out += (out.empty() ? "" : ", ") + r.name;
+std::vector<std::string> names_of(const std::vector<T>& rows) {
+  std::vector<std::string> out;
+  for (const T& r : rows) out.push_back(r.name);
   return out;
+}
+
+// The row called `name`, or an error listing every row of the table (`kind`: "model", "GPU").
+template <class T>
+T named(const std::vector<T>& rows, const std::string& name, const char* kind) {
+  for (const T& r : rows)
+    if (r.name == name) return r;
+  std::string known;
+  for (const std::string& n : names_of(rows)) known += (known.empty() ? "" : ", ") + n;
+  throw Error(std::string("unknown ") + kind + " preset \"" + name + "\"; choose one of: " + known);
 }
 
 }  // namespace
 
-PlannerModel planner_model_preset(const std::string& name) {
-  for (const PlannerModel& m : models())
-    if (m.name == name) return m;
-  throw Error("unknown model preset \"" + name + "\"; choose one of: " + names_of(models()));
-}
-
-std::vector<std::string> planner_model_names() {
-  std::vector<std::string> out;
-  for (const PlannerModel& m : models()) out.push_back(m.name);
-  return out;
-}
-
-GpuSpec gpu_preset(const std::string& name) {
-  for (const GpuSpec& g : gpus())
-    if (g.name == name) return g;
-  throw Error("unknown GPU preset \"" + name + "\"; choose one of: " + names_of(gpus()));
-}
-
-std::vector<std::string> gpu_names() {
-  std::vector<std::string> out;
-  for (const GpuSpec& g : gpus()) out.push_back(g.name);
-  return out;
-}
+PlannerModel planner_model_preset(const std::string& name) { return named(models(), name, "model"); }
+std::vector<std::string> planner_model_names() { return names_of(models()); }
+GpuSpec gpu_preset(const std::string& name) { return named(gpus(), name, "GPU"); }
+std::vector<std::string> gpu_names() { return names_of(gpus()); }
 
 PlannerPresets planner_presets() { return {models(), gpus(), narayanan_table1()}; }
 

@@ -10,6 +10,9 @@
 //   FFN        (s·b × h) · (h × f/t), (s·b × f/t) · (f/t × h)   4·s·b·h·f/t (SwiGLU: 6·s·b·h·f/t)
 //   logits     (s·b × h) · (h × V/t), last stage only   2·s·b·h·V/t
 // With f = 4h: 24·s·b·h²/t + 4·b·s²·h/t per layer — eq. 3's bracket before recomputation.
+// Context parallel c: every row count s·b becomes s·b/c and QKᵀ, scores·V take s/c queries against s keys, so the
+// c GPUs together run the same FLOPs. MoE layer with E experts, top_k = k, over e GPUs: router (s·b/c × h)·(h × E);
+// E/e expert FFNs per GPU, each on s·b·k·e/(c·E) tokens (balanced routing) — k times the dense FFN's FLOPs.
 #include "transformer_shapes.h"
 
 #include <algorithm>
@@ -36,6 +39,15 @@ void validate_model(const PlannerModel& m) {
   if (m.heads % static_cast<int>(kv_heads(m)) != 0)
     throw Error(std::to_string(m.heads) + " heads are not divisible by " + std::to_string(m.kv_heads) +
                 " KV heads (grouped-query attention shares each KV head among a group of query heads)");
+  if (m.experts < 0) throw Error("experts must be >= 0 (0 = a dense model)");
+  if (m.experts > 0) {
+    if (m.top_k < 1 || m.top_k > m.experts)
+      throw Error("top-k must be between 1 and the " + std::to_string(m.experts) + " experts, got " +
+                  std::to_string(m.top_k));
+    if (m.moe_every < 1 || m.layers % m.moe_every != 0)
+      throw Error("the MoE interval " + std::to_string(m.moe_every) + " must be >= 1 and divide the " +
+                  std::to_string(m.layers) + " layers");
+  }
 }
 
 void validate_gpu(const GpuSpec& g) {
@@ -50,16 +62,24 @@ void validate_gpu(const GpuSpec& g) {
     throw Error("achievable fractions of peak (GEMM, HBM) must be in (0, 1]");
 }
 
-std::vector<Matmul> layer_matmuls(const PlannerModel& model, double b, int t) {
-  const double s = model.sequence, h = model.hidden, a = model.heads, dh = h / a;
-  const double kv = kv_heads(model), f = ffn_width(model), tp = t;
+std::vector<Matmul> layer_matmuls(const PlannerModel& model, const LayerPlace& at) {
+  const double s = model.sequence, h = model.hidden, a = model.heads, dh = h / a, b = at.micro_batch;
+  const double kv = kv_heads(model), f = ffn_width(model), tp = at.t, rows = s * b / at.c, q = s / at.c;
   std::vector<Matmul> out;
-  out.push_back({1, s * b, (h + 2 * kv * dh) / tp, h});           // QKV
-  out.push_back({a / tp * b, s, s, dh, true});                     // QKᵀ, one per head and sequence
-  out.push_back({a / tp * b, s, dh, s, true});                     // scores·V
-  out.push_back({1, s * b, h, h / tp});                            // output projection (row-parallel)
-  out.push_back({1, s * b, (model.gated_ffn ? 2 : 1) * f / tp, h});  // FFN up (gate and up for SwiGLU)
-  out.push_back({1, s * b, h, f / tp});                            // FFN down (row-parallel)
+  out.push_back({1, rows, (h + 2 * kv * dh) / tp, h});           // QKV
+  out.push_back({a / tp * b, q, s, dh, true});                    // QKᵀ, one per head and sequence
+  out.push_back({a / tp * b, q, dh, s, true});                    // scores·V
+  out.push_back({1, rows, h, h / tp});                            // output projection (row-parallel)
+  const double up = (model.gated_ffn ? 2 : 1) * f / tp;
+  if (!at.moe) {
+    out.push_back({1, rows, up, h});                              // FFN up (gate and up for SwiGLU)
+    out.push_back({1, rows, h, f / tp});                          // FFN down (row-parallel)
+    return out;
+  }
+  const double E = model.experts, local = E / at.e, tokens = rows * model.top_k * at.e / E;
+  out.push_back({1, rows, E, h});                                 // router logits
+  out.push_back({local, tokens, up, h});                          // each local expert's up (gate and up)
+  out.push_back({local, tokens, h, f / tp});                      // each local expert's down
   return out;
 }
 
@@ -67,13 +87,13 @@ Matmul logits_matmul(const PlannerModel& model, double b, int t) {
   return {1, model.sequence * b, static_cast<double>(model.vocabulary) / t, static_cast<double>(model.hidden)};
 }
 
-LayerTraffic layer_traffic(const PlannerModel& model, double b, int t, bool sequence_parallel) {
-  const double s = model.sequence, h = model.hidden, a = model.heads, f = ffn_width(model);
-  const double sbh = s * b * h;
+LayerTraffic layer_traffic(const PlannerModel& model, const LayerPlace& at, bool sequence_parallel) {
+  const double s = model.sequence, h = model.hidden, a = model.heads, f = ffn_width(model), b = at.micro_batch;
+  const double t = at.t, q = s / at.c, routed = at.moe ? model.top_k : 1;
   LayerTraffic tr;
-  tr.replicated = 22.0 * sbh / (sequence_parallel ? t : 1);
-  tr.ffn = (model.gated_ffn ? 6.0 : 4.0) * s * b * f / t;
-  tr.attention_core = 9.0 * a / t * b * s * s;
+  tr.replicated = 22.0 * q * b * h / (sequence_parallel ? t : 1);
+  tr.ffn = routed * (model.gated_ffn ? 6.0 : 4.0) * q * b * f / t;
+  tr.attention_core = 9.0 * a / t * b * q * s;
   return tr;
 }
 
@@ -86,13 +106,32 @@ double matmul_seconds(const Matmul& mm, const GpuSpec& gpu) {
 
 double stream_seconds(double bytes, const GpuSpec& gpu) { return bytes / (gpu.hbm_efficiency * gpu.hbm_bandwidth); }
 
-double layer_parameters(const PlannerModel& m) {
-  const double h = m.hidden, dh = h / m.heads, qkv = h + 2 * kv_heads(m) * dh, f = ffn_width(m);
-  double w = h * qkv + h * h + (m.gated_ffn ? 3 : 2) * h * f;
-  // GPT: biases on every linear and two LayerNorms with scale and shift (Narayanan's 13h per layer);
-  // Llama: no biases, two RMSNorm scales.
-  w += is_gpt(m) ? qkv + h + f + h + 4 * h : 2 * h;
-  return w;
+// GPT: biases on every linear and two LayerNorms with scale and shift (Narayanan's 13h per layer);
+// Llama: no biases, two RMSNorm scales.
+double ffn_parameters(const PlannerModel& m) {
+  const double h = m.hidden, f = ffn_width(m);
+  return (m.gated_ffn ? 3 : 2) * h * f + (is_gpt(m) ? f + h : 0.0);
+}
+
+namespace {
+double attention_and_norms(const PlannerModel& m) {
+  const double h = m.hidden, dh = h / m.heads, qkv = h + 2 * kv_heads(m) * dh;
+  return h * qkv + h * h + (is_gpt(m) ? qkv + h + 4 * h : 2 * h);
+}
+}  // namespace
+
+double layer_parameters(const PlannerModel& m) { return attention_and_norms(m) + ffn_parameters(m); }
+
+double moe_layer_parameters(const PlannerModel& m) {
+  return attention_and_norms(m) + static_cast<double>(m.hidden) * m.experts + m.experts * ffn_parameters(m);
+}
+
+int moe_layers(const PlannerModel& m, int layers) { return m.experts > 0 ? layers / m.moe_every : 0; }
+
+double moe_extra_activation_bytes(const PlannerModel& m, const LayerPlace& at, Recomputation r) {
+  if (!at.moe || r == Recomputation::kFull) return 0.0;
+  const double h = m.hidden, f = ffn_width(m), q = m.sequence / static_cast<double>(at.c);
+  return (m.top_k - 1.0) * q * at.micro_batch * (3.0 * h + (m.gated_ffn ? 6.0 : 4.0) * f) / at.t;
 }
 
 double embedding_parameters(const PlannerModel& m) {

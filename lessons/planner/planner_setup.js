@@ -15,14 +15,16 @@ const byName = (list, name) => {
   return found;
 };
 
-// { model, gpu, nodes, t, p, v?, b?, B, zero?, sp?, recompute?, overlap? } → core.planStep's result.
+// { model, gpu, nodes, t, p, v?, c?, e?, b?, B, zero?, sp?, recompute?, overlap? } → core.planStep's result;
+// d is the GPUs left, nodes·8/(t·c·p).
 export function plan(core, s) {
   const all = presets(core);
   const gpus = s.nodes * GPUS_PER_NODE;
   return core.planStep({
     model: byName(all.models, s.model),
     cluster: { gpu: byName(all.gpus, s.gpu), nodes: s.nodes, gpusPerNode: GPUS_PER_NODE },
-    layout: { t: s.t, p: s.p, v: s.v ?? 1, d: gpus / (s.t * s.p), microBatch: s.b ?? 1, globalBatch: s.B,
+    layout: { t: s.t, p: s.p, v: s.v ?? 1, c: s.c ?? 1, e: s.e ?? 1, d: gpus / (s.t * (s.c ?? 1) * s.p),
+      microBatch: s.b ?? 1, globalBatch: s.B,
       zeroStage: s.zero ?? 0, sequenceParallel: s.sp ?? false, recomputation: s.recompute ?? "full",
       overlapDp: s.overlap ?? false },
   });
@@ -30,7 +32,7 @@ export function plan(core, s) {
 
 // A Table 1 row (Narayanan et al. 2021) as the page's settings: A100s, b = 1, v = 1, full recomputation.
 export function publishedSettings(row) {
-  return { model: row.model, gpu: "a100-80gb", nodes: row.gpus / GPUS_PER_NODE, t: row.t, p: row.p, v: 1, b: 1,
+  return { model: row.model, gpu: "a100-80gb", nodes: row.gpus / GPUS_PER_NODE, t: row.t, p: row.p, v: 1, c: 1, e: 1, b: 1,
     B: row.globalBatch, zero: 0, sp: false, recompute: "full", overlap: false };
 }
 

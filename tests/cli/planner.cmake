@@ -23,3 +23,13 @@ dsml_cli_test(cli_plan_bad_gpu ${error_exit} ARGS plan --model gpt3-175b --gpu b
 # Week 5's `dsml layouts` stays (its widget and tests use it) and its help names the planner as the one to trust.
 dsml_cli_test(cli_layouts_help_names_planner 0 ARGS --help
   STDOUT "dsml layouts .*Week 5's pricer: 6.* FLOPs per token at one assumed rate; the planner, checked against Narayanan et al\\.\n *2021's Table 1, is `dsml plan --search`")
+# MoE and context parallelism: Mixtral 8x7B (8 experts, top-2) on 128 H100s as t = 4, c = 2, p = 2, e = 8.
+dsml_cli_test(cli_plan_moe_context 0 ARGS plan --model mixtral-8x7b --gpu h100-sxm --nodes 16 --t 4 --c 2 --p 2
+  --e 8 --global-batch 256 --recompute selective --sequence-parallel
+  STDOUT "\"d\": 8, .*\"c\": 2, \"e\": 8}, .*\"parameters\": 46702788608, \"active_parameters\": 12879921152, .*\"context\": 0\\.0[1-9].*\"expert\": [1-9]")
+dsml_cli_test(cli_plan_bad_experts ${error_exit} ARGS plan --model mixtral-8x7b --gpu h100-sxm --nodes 16 --t 4
+  --c 2 --p 2 --e 3 --global-batch 256
+  STDERR "^dsml: error: e = 3 must divide d = 8 \\(the experts are split over data-parallel ranks\\)\n$")
+dsml_cli_test(cli_plan_bad_context ${error_exit} ARGS plan --model gpt3-175b --sequence 2001 --gpu a100-80gb
+  --nodes 8 --t 8 --c 8 --p 1 --global-batch 8
+  STDERR "^dsml: error: sequence 2001 is not divisible by c = 8 \\(context parallelism gives each GPU an equal slice of every sequence\\)\n$")

@@ -9,19 +9,13 @@
 #include "dsml/error.h"
 #include "dsml/lazy_schedule.h"
 #include "dsml/planner.h"
+#include "test_planner_support.h"
 #include "dsml/topology.h"
 
 using namespace dsml;
+using planner_test::a100;
 
 namespace {
-
-ClusterSpec a100(int nodes) {
-  ClusterSpec c;
-  c.gpu = gpu_preset("a100-80gb");
-  c.nodes = nodes;
-  c.gpus_per_node = 8;
-  return c;
-}
 
 PlannerLayout layout(int t, int p, int d, int B, int v = 1, int b = 1) {
   PlannerLayout l;
@@ -200,7 +194,7 @@ TEST(Planner, BadLayoutsGetErrorsThatNameTheRule) {
   }
   EXPECT_EQ(message(layout(8, 8, 8, 100)),
             "global batch 100 is not divisible by d·b = 8·1 (every data-parallel replica runs whole micro-batches)");
-  EXPECT_EQ(message(layout(8, 8, 4, 512)), "t·p·d = 8·8·4 = 256 must equal the cluster's 512 GPUs");
+  EXPECT_EQ(message(layout(8, 8, 4, 512)), "t·c·p·d = 8·1·8·4 = 256 must equal the cluster's 512 GPUs");
   EXPECT_EQ(message(layout(16, 4, 8, 512)), "tensor parallelism stays inside a node: t = 16 > 8 GPUs per node");
   EXPECT_EQ(message(layout(8, 4, 16, 528, 3)),
             "the interleaved schedule (v = 3) needs p >= 2 and the 33 micro-batches a multiple of p = 4");

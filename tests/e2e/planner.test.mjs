@@ -24,10 +24,11 @@ function expected(page, { model, gpu, nodes, layout }) {
     const all = core.plannerPresets();
     const r = core.planStep({ model: all.models.find((m) => m.name === model),
       cluster: { gpu: all.gpus.find((g) => g.name === gpu), nodes, gpusPerNode: 8 },
-      layout: { ...layout, d: (nodes * 8) / (layout.t * layout.p) } });
+      layout: { ...layout, d: (nodes * 8) / (layout.t * (layout.c ?? 1) * layout.p) } });
     return { step: units.formatSeconds(r.time.total), mfu: `${units.formatNumber(100 * r.mfu)}%`,
       hfu: `${units.formatNumber(100 * r.hfu)}%`, tflops: units.formatNumber(r.tflopsPerGpu),
-      memory: units.formatBytes(r.memory.total), d: String(r.layout.d), fits: r.fits ? "fits" : "does not fit" };
+      memory: units.formatBytes(r.memory.total), d: String(r.layout.d), fits: r.fits ? "fits" : "does not fit",
+      expert: units.formatSeconds(r.time.expert), context: units.formatSeconds(r.time.context) };
   }, { model, gpu, nodes, layout });
 }
 async function shown(page) {
@@ -35,6 +36,7 @@ async function shown(page) {
   for (const k of ["step", "mfu", "hfu", "tflops", "memory", "d", "fits"]) o[k] = await out(page, k);
   return o;
 }
+const numbersOnly = ({ expert, context, ...rest }) => rest;  // what shown() reads
 
 describe("the planner page", () => {
   let page, problems;
@@ -50,7 +52,7 @@ describe("the planner page", () => {
     assert.deepEqual(mismatched, []);
     const base = { model: "gpt3-175b", gpu: "a100-80gb", nodes: 64, layout: { t: 8, p: 8, v: 1, microBatch: 1,
       globalBatch: 1536, zeroStage: 0, sequenceParallel: true, recomputation: "selective", overlapDp: true } };
-    assert.deepEqual(await shown(page), await expected(page, base));
+    assert.deepEqual(await shown(page), numbersOnly(await expected(page, base)));
     assert.equal(await out(page, "step"), await page.locator('[data-calc="ex-step"]').innerText());
     assert.equal(await out(page, "mfu"), await page.locator('[data-calc="ex-mfu"]').innerText());
   });
@@ -59,11 +61,11 @@ describe("the planner page", () => {
     const layout = { t: 8, p: 4, v: 1, microBatch: 1, globalBatch: 1536, zeroStage: 0, sequenceParallel: true,
       recomputation: "selective", overlapDp: true };
     await control(page, "Pipeline p").fill("4");
-    assert.deepEqual(await shown(page), await expected(page, { model: "gpt3-175b", gpu: "a100-80gb", nodes: 64, layout }));
+    assert.deepEqual(await shown(page), numbersOnly(await expected(page, { model: "gpt3-175b", gpu: "a100-80gb", nodes: 64, layout })));
     await control(page, "GPU").selectOption("h100-sxm");
-    assert.deepEqual(await shown(page), await expected(page, { model: "gpt3-175b", gpu: "h100-sxm", nodes: 64, layout }));
+    assert.deepEqual(await shown(page), numbersOnly(await expected(page, { model: "gpt3-175b", gpu: "h100-sxm", nodes: 64, layout })));
     await control(page, "ZeRO stage").selectOption("1");
-    const z1 = await expected(page, { model: "gpt3-175b", gpu: "h100-sxm", nodes: 64, layout: { ...layout, zeroStage: 1 } });
+    const z1 = numbersOnly(await expected(page, { model: "gpt3-175b", gpu: "h100-sxm", nodes: 64, layout: { ...layout, zeroStage: 1 } }));
     assert.deepEqual(await shown(page), z1);
     // The bars say the same numbers in words: the memory legend ends with the GPU's capacity.
     assert.match(await page.locator(`${PLANNER} .planner-legend`).nth(1).innerText(), /capacity 80 GB HBM/);
@@ -71,7 +73,7 @@ describe("the planner page", () => {
 
   test("a layout the core refuses is explained in words, and a good one brings the numbers back", async () => {
     await control(page, "Pipeline p").fill("7");
-    assert.match(await out(page, "error"), /Not a layout: t·p = 8·7 must divide the 512 GPUs/);
+    assert.match(await out(page, "error"), /Not a layout: t·c·p = 8·1·7 must divide the 512 GPUs/);
     await control(page, "Pipeline p").fill("32");
     await control(page, "Chunks per GPU v").fill("5");
     assert.match(await out(page, "error"), /96 layers are not divisible by p·v = 32·5/);
@@ -86,7 +88,7 @@ describe("the planner page", () => {
     assert.equal(await control(page, "Recomputation").inputValue(), "full");
     const row = { model: "gpt-1t", gpu: "a100-80gb", nodes: 384, layout: { t: 8, p: 64, v: 1, microBatch: 1,
       globalBatch: 3072, zeroStage: 0, sequenceParallel: false, recomputation: "full", overlapDp: false } };
-    const want = await expected(page, row);
+    const want = numbersOnly(await expected(page, row));
     assert.deepEqual(await shown(page), want);
     assert.equal(await page.locator("[data-widget=table1] [data-out=predicted]").nth(9).innerText(), want.tflops);
   });
@@ -98,11 +100,37 @@ describe("the planner page", () => {
     await page.getByRole("button", { name: "Find the fastest layouts that fit" }).click();
     const rows = page.locator(`${PLANNER} .planner-best tbody tr`);
     assert.ok(await rows.count() >= 1);
-    const steps = await rows.evaluateAll((trs) => trs.map((tr) => tr.children[6].textContent));
+    const steps = await rows.evaluateAll((trs) => trs.map((tr) => tr.children[8].textContent));
     await rows.first().getByRole("button", { name: /^Use / }).click();
     assert.equal(await out(page, "fits"), "fits");
     assert.equal(await out(page, "step"), steps[0]);
   });
+
+  test("Mixtral 8x7B with context and expert parallelism: the new parts of the step are the core's, bad e refused",
+    async () => {
+      await control(page, "Model").selectOption("mixtral-8x7b");
+      await control(page, "GPU").selectOption("h100-sxm");
+      await control(page, "Nodes (8 GPUs each)").fill("16");
+      for (const [label, v] of [["Tensor t", "4"], ["Pipeline p", "2"], ["Chunks per GPU v", "1"], ["Context c", "2"],
+        ["Expert e", "8"], ["Micro-batch b", "1"], ["Global batch B", "256"], ["ZeRO stage", "1"]]) {
+        const el = control(page, label);
+        if (label === "ZeRO stage") await el.selectOption(v); else await el.fill(v);
+      }
+      await control(page, "Recomputation").selectOption("selective");
+      await control(page, "Sequence parallel").check();
+      const layout = { t: 4, p: 2, v: 1, c: 2, e: 8, microBatch: 1, globalBatch: 256, zeroStage: 1,
+        sequenceParallel: true, recomputation: "selective", overlapDp: await control(page, "Overlap DP with backward").isChecked() };
+      const want = await expected(page, { model: "mixtral-8x7b", gpu: "h100-sxm", nodes: 16, layout });
+      assert.deepEqual(await shown(page), numbersOnly(want));
+      const legend = await page.locator(`${PLANNER} .planner-legend`).first().innerText();
+      assert.ok(legend.includes(`expert all-to-all ${want.expert}`), legend);
+      assert.ok(legend.includes(`context-parallel K/V ring ${want.context}`), legend);
+      assert.match(await out(page, "active"), /G$/);
+      await control(page, "Expert e").fill("3");
+      assert.match(await out(page, "error"), /Not a layout: e = 3 must divide d = 8/);
+      await control(page, "Expert e").fill("1");
+      await control(page, "Context c").fill("1");
+    });
 
   test("an exercise passes with its answer and fails with the usual mistake (HFU for MFU)", async () => {
     const id = "planner-mfu";

@@ -14,12 +14,15 @@ const cli = (args) => JSON.parse(execFileSync(DSML, ["plan", ...args], { encodin
 
 // The CLI's snake_case JSON beside the module's camelCase object: every number the same double.
 function assertSamePlan(js, c) {
-  for (const k of ["compute", "bubble", "tensor", "pipeline", "data", "optimizer", "total"])
+  for (const k of ["compute", "bubble", "tensor", "context", "expert", "pipeline", "data", "optimizer", "total"])
     assert.equal(js.time[k], c.time_s[k], `time.${k}`);
   for (const k of ["params", "grads", "optimizer", "activations", "total"])
     assert.equal(js.memory[k], c.memory_bytes[k], `memory.${k}`);
   assert.equal(js.hardwareFlops, c.hardware_flops);
   assert.equal(js.modelFlops, c.model_flops);
+  assert.equal(js.activeParameters, c.active_parameters);
+  assert.equal(js.layout.c, c.layout.c);
+  assert.equal(js.layout.e, c.layout.e);
   assert.equal(js.mfu, c.mfu);
   assert.equal(js.hfu, c.hfu);
   assert.equal(js.tflopsPerGpu, c.tflops_per_gpu);
@@ -82,3 +85,27 @@ test("bad input throws the core's sentence, as the CLI prints it", async () => {
   assert.throws(() => core.planStep({ ...request, layout: { ...request.layout, v: 1, recomputation: "most" } }),
     /recomputation must be "none", "selective" or "full"/);
 });
+
+test("MoE and context parallelism: Mixtral 8x7B planned by the module and by `dsml plan` alike",
+  { skip: !haveCli && "no native dsml" }, async () => {
+    const core = await loadCore();
+    const presets = core.plannerPresets();
+    const model = preset(presets.models, "mixtral-8x7b"), h100 = preset(presets.gpus, "h100-sxm");
+    assert.deepEqual([model.experts, model.topK, model.moeEvery], [8, 2, 1]);
+    const plan = core.planStep({
+      model, cluster: { gpu: h100, nodes: 16 },
+      layout: { t: 4, c: 2, p: 2, d: 8, e: 8, globalBatch: 256, sequenceParallel: true, recomputation: "selective" },
+    });
+    assert.ok(plan.time.context > 0 && plan.time.expert > 0, "both new terms priced");
+    assert.ok(plan.activeParameters < plan.parameters / 3, "top-2 of 8 experts: about 13B of 47B active");
+    assertSamePlan(plan, cli(["--model", "mixtral-8x7b", "--gpu", "h100-sxm", "--nodes", "16", "--t", "4", "--c", "2",
+      "--p", "2", "--e", "8", "--global-batch", "256", "--sequence-parallel", "--recompute", "selective"]).plan);
+    // A custom MoE model through the same fields, and the rules it breaks.
+    const bad = (layout, m = model) => () => core.planStep({ model: m, cluster: { gpu: h100, nodes: 16 },
+      layout: { t: 4, p: 2, globalBatch: 256, ...layout } });
+    assert.throws(bad({ c: 2, d: 8, e: 3 }), { message: "e = 3 must divide d = 8 (the experts are split over data-parallel ranks)" });
+    assert.throws(bad({ c: 1, d: 16, e: 16 }), { message: "8 experts are not divisible by e = 16 (each GPU holds experts/e)" });
+    assert.throws(bad({ c: 2, d: 8 }, { ...model, sequence: 32767 }),
+      { message: "sequence 32767 is not divisible by c = 2 (context parallelism gives each GPU an equal slice of every sequence)" });
+    assert.throws(bad({ c: 2, d: 8 }, { ...model, topK: 9 }), { message: "top-k must be between 1 and the 8 experts, got 9" });
+  });

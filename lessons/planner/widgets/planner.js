@@ -3,16 +3,17 @@
 // GPU's capacity, MFU/HFU and tokens/s, and the fastest layouts that fit (core.searchLayouts). A Table 1 row loaded
 // from the "table1" widget arrives through planner_setup.js's onPlannerLoad (this widget may be built after it).
 // Every number shown is a field of the core's answer; nothing here computes a cost.
-import { formatBytes, formatCount, formatNumber, formatSeconds } from "../../../web/units.js";
+import { formatBytes, formatCount, formatNumber, formatSeconds, formatSI } from "../../../web/units.js";
 import { GPUS_PER_NODE, onPlannerLoad, plan, presets } from "../planner_setup.js";
 import { barWithLegend } from "./stacked_bar.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 
 const STEP_PARTS = [["compute", "compute"], ["bubble", "pipeline bubble"], ["tensor", "tensor-parallel collectives"],
-  ["pipeline", "pipeline sends"], ["data", "data-parallel collectives"], ["optimizer", "optimizer"]];
+  ["context", "context-parallel K/V ring"], ["expert", "expert all-to-all"], ["pipeline", "pipeline sends"],
+  ["data", "data-parallel collectives"], ["optimizer", "optimizer"]];
 const MEMORY_PARTS = [["params", "weights"], ["grads", "gradients"], ["optimizer", "optimizer state"],
   ["activations", "activations"]];
-const NUMBERS = ["nodes", "t", "p", "v", "b", "B"];
+const NUMBERS = ["nodes", "t", "p", "v", "c", "e", "b", "B"];
 let uid = 0;
 
 function field(label, input, wide) {
@@ -48,19 +49,20 @@ const strong = (key, text) => `<strong data-out="${key}">${text}</strong>`;
 export function mountPlanner(figure, core) {
   const all = presets(core);
   // GPT-3 175B on 64 DGX nodes as Narayanan et al. would lay it out, with the newer memory savers on.
-  const s = { model: "gpt3-175b", gpu: "a100-80gb", nodes: 64, t: 8, p: 8, v: 1, b: 1, B: 1536, zero: 0, sp: true,
-    recompute: "selective", overlap: true };
+  const s = { model: "gpt3-175b", gpu: "a100-80gb", nodes: 64, t: 8, p: 8, v: 1, c: 1, e: 1, b: 1, B: 1536, zero: 0,
+    sp: true, recompute: "selective", overlap: true };
   const inputs = {
     model: selectInput(all.models.map((m) => [m.name, m.name]), s.model),
     gpu: selectInput(all.gpus.map((g) => [g.name, g.name]), s.gpu),
     nodes: numberInput(s.nodes, 1, 4096), t: numberInput(s.t, 1, GPUS_PER_NODE), p: numberInput(s.p, 1, 256),
-    v: numberInput(s.v, 1, 16), b: numberInput(s.b, 1, 64), B: numberInput(s.B, 1, 65536),
+    v: numberInput(s.v, 1, 16), c: numberInput(s.c, 1, 64), e: numberInput(s.e, 1, 256),
+    b: numberInput(s.b, 1, 64), B: numberInput(s.B, 1, 65536),
     zero: selectInput([["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]], String(s.zero)),
     recompute: selectInput([["none", "none"], ["selective", "selective"], ["full", "full"]], s.recompute),
     sp: checkbox(s.sp), overlap: checkbox(s.overlap),
   };
   const labels = { model: "Model", gpu: "GPU", nodes: `Nodes (${GPUS_PER_NODE} GPUs each)`, t: "Tensor t",
-    p: "Pipeline p", v: "Chunks per GPU v", b: "Micro-batch b", B: "Global batch B", zero: "ZeRO stage",
+    p: "Pipeline p", v: "Chunks per GPU v", c: "Context c", e: "Expert e", b: "Micro-batch b", B: "Global batch B", zero: "ZeRO stage",
     recompute: "Recomputation", sp: "Sequence parallel", overlap: "Overlap DP with backward" };
   const row = document.createElement("div");
   row.className = "widget-controls";
@@ -103,7 +105,9 @@ export function mountPlanner(figure, core) {
   function problem() {
     for (const k of NUMBERS) if (!Number.isInteger(s[k]) || s[k] < 1) return `${labels[k]} must be a whole number ≥ 1`;
     const gpus = s.nodes * GPUS_PER_NODE;
-    if (gpus % (s.t * s.p)) return `t·p = ${s.t}·${s.p} must divide the ${formatCount(gpus)} GPUs (d is what is left)`;
+    if (gpus % (s.t * s.c * s.p)) {
+      return `t·c·p = ${s.t}·${s.c}·${s.p} must divide the ${formatCount(gpus)} GPUs (d is what is left)`;
+    }
     return "";
   }
   function draw() {
@@ -123,8 +127,10 @@ export function mountPlanner(figure, core) {
     }
     const head = document.createElement("p");
     head.className = "widget-output";
-    head.innerHTML = `d = ${strong("d", r.layout.d)}, ${strong("m", formatCount(r.microBatches))} micro-batches per
-      pipeline. Step ${strong("step", formatSeconds(r.time.total))}; MFU ${strong("mfu", `${formatNumber(100 * r.mfu)}%`)},
+    const active = r.activeParameters < r.parameters
+      ? ` (${strong("active", formatSI(r.activeParameters, ""))} active per token)` : "";
+    head.innerHTML = `${strong("params", formatSI(r.parameters, ""))} parameters${active}; d = ${strong("d", r.layout.d)},
+      ${strong("m", formatCount(r.microBatches))} micro-batches per pipeline. Step ${strong("step", formatSeconds(r.time.total))}; MFU ${strong("mfu", `${formatNumber(100 * r.mfu)}%`)},
       HFU ${strong("hfu", `${formatNumber(100 * r.hfu)}%`)}; ${strong("tflops", formatNumber(r.tflopsPerGpu))} TFLOP/s per
       GPU; ${strong("tokens", formatCount(Math.round(r.tokensPerS)))} tokens/s. Memory per GPU
       ${strong("memory", formatBytes(r.memory.total))} of ${formatBytes(r.capacity)}:
@@ -159,7 +165,7 @@ export function mountPlanner(figure, core) {
   searchButton.addEventListener("click", () => {
     const found = core.searchLayouts({ model: all.models.find((m) => m.name === s.model),
       cluster: { gpu: all.gpus.find((g) => g.name === s.gpu), nodes: s.nodes, gpusPerNode: GPUS_PER_NODE },
-      globalBatch: s.B });
+      globalBatch: s.B, contexts: s.c > 1 ? [1, s.c] : [1] });
     best.replaceChildren();
     if (!found.length) {
       const p = document.createElement("p");
@@ -170,22 +176,24 @@ export function mountPlanner(figure, core) {
     const table = document.createElement("table");
     table.innerHTML = `<caption>The fastest layouts of ${s.model} that fit on ${formatCount(s.nodes * GPUS_PER_NODE)}
       ${s.gpu} GPUs, B = ${s.B} (selective recomputation, sequence parallelism, overlapped data parallelism)</caption>
-      <thead><tr><th scope="col">t</th><th scope="col">p</th><th scope="col">v</th><th scope="col">d</th>
+      <thead><tr><th scope="col">t</th><th scope="col">c</th><th scope="col">p</th><th scope="col">v</th>
+      <th scope="col">d</th><th scope="col">e</th>
       <th scope="col">b</th><th scope="col">ZeRO</th><th scope="col">step</th><th scope="col">MFU</th>
       <th scope="col">memory</th><th scope="col"><span class="visually-hidden">load</span></th></tr></thead>`;
     const body = document.createElement("tbody");
     for (const r of found) {
       const tr = document.createElement("tr");
       const L = r.layout;
-      tr.innerHTML = `<td>${L.t}</td><td>${L.p}</td><td>${L.v}</td><td>${L.d}</td><td>${L.microBatch}</td>
+      tr.innerHTML = `<td>${L.t}</td><td>${L.c}</td><td>${L.p}</td><td>${L.v}</td><td>${L.d}</td><td>${L.e}</td>
+        <td>${L.microBatch}</td>
         <td>${L.zeroStage}</td><td>${formatSeconds(r.time.total)}</td><td>${formatNumber(100 * r.mfu)}%</td>
         <td>${formatBytes(r.memory.total)}</td>`;
       const use = document.createElement("button");
       use.type = "button";
       use.textContent = "Use";
-      use.setAttribute("aria-label", `Use t ${L.t}, p ${L.p}, v ${L.v}, d ${L.d}, b ${L.microBatch}, ZeRO ${L.zeroStage}`);
+      use.setAttribute("aria-label", `Use t ${L.t}, c ${L.c}, p ${L.p}, v ${L.v}, d ${L.d}, e ${L.e}, b ${L.microBatch}, ZeRO ${L.zeroStage}`);
       use.addEventListener("click", () => {
-        Object.assign(s, { t: L.t, p: L.p, v: L.v, b: L.microBatch, zero: L.zeroStage, sp: L.sequenceParallel,
+        Object.assign(s, { t: L.t, c: L.c, p: L.p, v: L.v, e: L.e, b: L.microBatch, zero: L.zeroStage, sp: L.sequenceParallel,
           recompute: L.recomputation, overlap: L.overlapDp });
         write();
         draw();

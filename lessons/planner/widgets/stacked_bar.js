@@ -4,6 +4,11 @@
 // printout or a screen reader gets), each with the swatch of its colour.
 //   barWithLegend(title, [[label, value], …], whole, format, { limit, limitLabel }) → <div>
 const COLOURS = ["--chart-1", "--chart-2", "--chart-3", "--chart-4", "--chart-5", "--chart-6"];
+// The i-th part's fill: the palette's six colours, then the same colours striped (the step has eight parts).
+function fill(i) {
+  const colour = `var(${COLOURS[i % COLOURS.length]})`;
+  return i < COLOURS.length ? colour : `repeating-linear-gradient(45deg, ${colour} 0 3px, transparent 3px 6px)`;
+}
 
 export function barWithLegend(title, parts, whole, format, { limit, limitLabel } = {}) {
   const box = document.createElement("div");
@@ -19,7 +24,7 @@ export function barWithLegend(title, parts, whole, format, { limit, limitLabel }
     if (!(v > 0)) return;
     const seg = document.createElement("span");
     seg.style.width = `${(100 * v) / whole}%`;
-    seg.style.background = `var(${COLOURS[i % COLOURS.length]})`;
+    seg.style.background = fill(i);
     seg.title = `${label}: ${format(v)}`;
     bar.append(seg);
   });
@@ -36,7 +41,7 @@ export function barWithLegend(title, parts, whole, format, { limit, limitLabel }
     const li = document.createElement("li");
     const swatch = document.createElement("span");
     swatch.className = "planner-swatch";
-    swatch.style.background = `var(${COLOURS[i % COLOURS.length]})`;
+    swatch.style.background = fill(i);
     li.append(swatch, `${label} ${format(v)}`);
     legend.append(li);
   });
