@@ -87,9 +87,7 @@ int train(int argc, char** argv) {
   c.options = strategy_flags(args, c.strategy);
   c.batch = args.whole("batch");
   c.steps = args.whole("steps");
-  const int seed = args.whole_or("seed", 0);
-  if (seed < 0) throw UsageError("--seed must be a whole number >= 0, got " + args.text("seed"));
-  c.seed = static_cast<std::uint64_t>(seed);
+  c.seed = args.seed();
   const TrainComparison r = train_compare(c);
 
   JsonObject bytes;

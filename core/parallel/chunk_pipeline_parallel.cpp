@@ -58,8 +58,7 @@ ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSche
     throw Error("schedule \"" + schedule.name + "\" is for P = " + std::to_string(schedule.devices) + ", v = " +
                 std::to_string(schedule.chunks_per_device) + "; the trainer has P = " + std::to_string(P) +
                 ", v = " + std::to_string(chunks_per_device_));
-  const PipelineCheck check = check_chunk_schedule(schedule);
-  if (!check.valid) throw Error("schedule \"" + schedule.name + "\" is not valid: " + check.message);
+  micro_batches::require_valid_schedule(check_chunk_schedule(schedule), schedule.name);
   const int m = schedule.micro_batches;
   const micro_batches::Rows cut = micro_batches::cut(batch.inputs.rows(), m);  // micro-batch i's rows
 
@@ -94,17 +93,10 @@ ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSche
     ChunkWork& w = work[c];
     switch (op.kind) {
       case Kind::kForward: {
-        const Eigen::MatrixXd x = c == 0 ? micro_batches::inputs(batch, cut, i) : w.input[i];
-        w.input[i].resize(0, 0);
-        w.kept[i] = mlp_forward(chunk_model_, chunks_[c], x);
+        w.kept[i] = micro_batches::forward(chunk_model_, chunks_[c], batch, cut, i, c == 0, c == C - 1, w.input[i],
+                                           w.d_output[i], result.loss);
         result.peak_in_flight[d] = std::max(result.peak_in_flight[d], ++held[d]);
-        if (c == C - 1) {  // the loss of micro-batch i, weighted B_i/B so the sum is the global mean
-          micro_batches::WeightedLoss loss = micro_batches::weighted_loss(batch, cut, i, w.kept[i].output);
-          result.loss += loss.loss;
-          w.d_output[i] = std::move(loss.gradient);
-        } else {
-          hand(c, c + 1, "activation", w.kept[i].output, work[c + 1].input, i);
-        }
+        if (c < C - 1) hand(c, c + 1, "activation", w.kept[i].output, work[c + 1].input, i);
         break;
       }
       case Kind::kBackward: {
