@@ -9,6 +9,7 @@
 #include "dsml/moe_mlp.h"
 #include "fields.h"
 #include "js_arrays.h"
+#include "js_object.h"
 #include "lab_convert.h"
 #include "moe_convert.h"
 #include "training_convert.h"
@@ -46,11 +47,8 @@ val train_single_moe(const val& request) {
   const std::string fn = "trainSingleMoe";
   require_object(request, fn, "{model, moe: {experts, topK, capacityFactor, every?}, groups, optimizer, batch, steps, seed}");
   const MoeMlpRun run = train_moe(to_moe_training(request, fn, false), fn);
-  val out = val::object();
-  out.set("losses", float64_array(run.losses));
-  out.set("params", tensors_to_val(run.params));
-  out.set("load", to_val(run.last_load));
-  return out;
+  return object_of({{"losses", float64_array(run.losses)}, {"params", tensors_to_val(run.params)},
+                    {"load", to_val(run.last_load)}});
 }
 
 val moe_route(const val& x, const val& router, double rows, double width, double top_k, double capacity_factor) {
@@ -79,13 +77,8 @@ val moe_route(const val& x, const val& router, double rows, double width, double
       slot.push_back(r.slot[t][j]);
     }
   }
-  val out = val::object();
-  out.set("probs", to_row_major(r.probs));
-  out.set("expert", float64_array(expert));
-  out.set("gate", float64_array(gate));
-  out.set("slot", float64_array(slot));
-  out.set("capacity", r.capacity);
-  return out;
+  return object_of({{"probs", to_row_major(r.probs)}, {"expert", float64_array(expert)}, {"gate", float64_array(gate)},
+                    {"slot", float64_array(slot)}, {"capacity", r.capacity}});
 }
 
 val moe_router_backward(const val& probs, const val& expert, const val& d_gate, double rows, double top_k) {

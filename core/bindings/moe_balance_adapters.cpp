@@ -9,6 +9,7 @@
 #include "dsml/moe_mlp.h"
 #include "fields.h"
 #include "js_arrays.h"
+#include "js_object.h"
 #include "moe_convert.h"
 #include "training_convert.h"
 
@@ -19,13 +20,10 @@ val train_moe_balanced(const val& request) {
   require_object(request, fn, "{model, moe: {experts, topK, capacityFactor, every?, balance}, groups?, optimizer, batch, steps, seed?}");
   const MoeTrainingRequest r = to_moe_training(request, fn, true);
   const MoeMlpRun run = train_moe(r, fn);
-  val out = val::object();
-  out.set("losses", to_float64_array(run.losses));
-  out.set("balanceLosses", to_float64_array(run.balance_losses));
-  out.set("dropped", to_js_array(run.dropped));
-  out.set("assignments", static_cast<double>(routed_assignments(r.config, r.batch)));
-  out.set("load", to_val(run.last_load));
-  return out;
+  return object_of({{"losses", to_float64_array(run.losses)}, {"balanceLosses", to_float64_array(run.balance_losses)},
+                    {"dropped", to_js_array(run.dropped)},
+                    {"assignments", static_cast<double>(routed_assignments(r.config, r.batch))},
+                    {"load", to_val(run.last_load)}});
 }
 
 double moe_balance_loss(double alpha, const val& f, const val& P) {

@@ -5,6 +5,7 @@
 #include "dsml/error.h"
 #include "fields.h"
 #include "js_arrays.h"
+#include "js_object.h"
 #include "training_convert.h"
 
 namespace dsml::bindings {
@@ -53,11 +54,8 @@ MoeMlpRun train_moe(const MoeTrainingRequest& request, const std::string& contex
 val to_val(const std::vector<MoeBlockLoad>& load) {
   val out = val::array();
   for (const MoeBlockLoad& l : load) {
-    val entry = val::object();
-    entry.set("block", l.block);
-    entry.set("wanted", to_js_array(l.wanted));
-    entry.set("kept", to_js_array(l.kept));
-    entry.set("dropped", l.dropped);
+    val entry = object_of({{"block", l.block}, {"wanted", to_js_array(l.wanted)}, {"kept", to_js_array(l.kept)},
+                           {"dropped", l.dropped}});
     out.call<void>("push", entry);
   }
   return out;

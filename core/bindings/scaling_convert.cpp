@@ -4,6 +4,7 @@
 
 #include "dsml/error.h"
 #include "fields.h"
+#include "js_object.h"
 #include "training_convert.h"
 
 namespace dsml::bindings {
@@ -43,15 +44,9 @@ ScalingConfig to_scaling_config(const val& r) {
 val to_val(const std::vector<ScalingPoint>& points) {
   val out = val::array();
   for (const ScalingPoint& p : points) {
-    val point = val::object();
-    point.set("ranks", p.ranks);
-    point.set("globalBatch", p.global_batch);
-    point.set("step", p.step_s);
-    point.set("compute", p.compute_s);
-    point.set("comm", p.comm_s);
-    point.set("speedup", p.speedup);
-    point.set("ideal", p.ideal);
-    point.set("efficiency", p.efficiency);
+    val point = object_of({{"ranks", p.ranks}, {"globalBatch", p.global_batch}, {"step", p.step_s},
+                           {"compute", p.compute_s}, {"comm", p.comm_s}, {"speedup", p.speedup}, {"ideal", p.ideal},
+                           {"efficiency", p.efficiency}});
     out.call<void>("push", point);
   }
   return out;

@@ -4,6 +4,7 @@
 
 #include "dsml/error.h"
 #include "fields.h"
+#include "js_object.h"
 
 namespace dsml::bindings {
 
@@ -114,23 +115,16 @@ val to_object(const std::map<std::string, double>& by_kind) {
 val to_val(const std::vector<MemoryBreakdown>& memory) {
   val out = val::array();
   for (const MemoryBreakdown& m : memory) {
-    val rank = val::object();
-    rank.set("params", m.params);
-    rank.set("grads", m.grads);
-    rank.set("optimizer", m.optimizer);
-    rank.set("activations", m.activations);
-    rank.set("total", m.total);
+    val rank = object_of({{"params", m.params}, {"grads", m.grads}, {"optimizer", m.optimizer},
+                          {"activations", m.activations}, {"total", m.total}});
     out.call<void>("push", rank);
   }
   return out;
 }
 
 val to_val(const TrainComparison& r) {
-  val out = val::object();
-  out.set("losses", to_float64_array(r.losses));
-  out.set("singleLosses", to_float64_array(r.single_losses));
-  out.set("divergedAt", r.diverged_at);
-  out.set("singleDivergedAt", r.single_diverged_at);
+  val out = object_of({{"losses", to_float64_array(r.losses)}, {"singleLosses", to_float64_array(r.single_losses)},
+                       {"divergedAt", r.diverged_at}, {"singleDivergedAt", r.single_diverged_at}});
   val ratios = val::array();
   for (const std::vector<double>& step : r.trust_ratios) ratios.call<void>("push", to_float64_array(step));
   out.set("trustRatios", ratios);
@@ -144,23 +138,13 @@ val to_val(const TrainComparison& r) {
 val to_val(const StepCost& cost) {
   val spans = val::array();
   for (const StepSpan& s : cost.spans) {
-    val span = val::object();
-    span.set("rank", s.rank);
-    span.set("kind", s.kind);
-    span.set("start", s.start);
-    span.set("end", s.end);
-    span.set("stream", s.stream);
+    val span = object_of({{"rank", s.rank}, {"kind", s.kind}, {"start", s.start}, {"end", s.end},
+                          {"stream", s.stream}});
     if (!s.label.empty()) span.set("label", s.label);
     spans.call<void>("push", span);
   }
-  val out = val::object();
-  out.set("total", cost.total_s);
-  out.set("compute", cost.compute_s);
-  out.set("bubble", cost.bubble_s);
-  out.set("comm", to_object(cost.comm_s));
-  out.set("spans", spans);
-  out.set("memoryPerRank", to_val(cost.memory));
-  return out;
+  return object_of({{"total", cost.total_s}, {"compute", cost.compute_s}, {"bubble", cost.bubble_s},
+                    {"comm", to_object(cost.comm_s)}, {"spans", spans}, {"memoryPerRank", to_val(cost.memory)}});
 }
 
 }  // namespace dsml::bindings

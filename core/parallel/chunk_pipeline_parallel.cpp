@@ -29,6 +29,9 @@ struct ChunkWork {
   std::vector<MlpForward> kept;           // forward's stash, freed by the full backward or by W
   std::vector<MlpInputGradients> b_kept;  // B's stash (dY, dH per block), freed by W
   MlpParams grads;                        // accumulated over micro-batches
+
+  // Nothing held yet for any of m micro-batches; zero gradients for the chunk's blocks.
+  ChunkWork(int m, const MlpConfig& chunk) : input(m), d_output(m), kept(m), b_kept(m), grads(zeros_like(chunk)) {}
 };
 
 }  // namespace
@@ -63,14 +66,7 @@ ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSche
   const micro_batches::Rows cut = micro_batches::cut(batch.inputs.rows(), m);  // micro-batch i's rows
 
   ChunkPipelineStep result;
-  std::vector<ChunkWork> work(static_cast<std::size_t>(C));
-  for (ChunkWork& w : work) {
-    w.input.resize(m);
-    w.d_output.resize(m);
-    w.kept.resize(m);
-    w.b_kept.resize(m);
-    w.grads = zeros_like(chunk_model_);
-  }
+  std::vector<ChunkWork> work(static_cast<std::size_t>(C), ChunkWork(m, chunk_model_));
   std::vector<int> held(P, 0);
   result.peak_in_flight.assign(P, 0);
 

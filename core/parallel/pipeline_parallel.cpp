@@ -34,6 +34,9 @@ struct StageWork {
   MlpParams grads;                       // accumulated over micro-batches
   int in_flight = 0, peak_in_flight = 0;
   double kept_now = 0, kept_peak = 0;    // bytes
+
+  // Nothing held yet for any of m micro-batches; zero gradients for the stage's blocks.
+  StageWork(int m, const MlpConfig& stage) : input(m), kept(m), d_output(m), d_input(m), grads(zeros_like(stage)) {}
 };
 
 }  // namespace
@@ -95,14 +98,7 @@ PipelineParallelStep PipelineParallelTrainer::step(const Batch& batch, const Pip
 
   PipelineParallelStep result;
   PipelineMailboxes mail(pp, m, &result.comm);
-  std::vector<StageWork> work(static_cast<std::size_t>(pp));
-  for (StageWork& w : work) {
-    w.input.resize(m);
-    w.kept.resize(m);
-    w.d_output.resize(m);
-    w.d_input.resize(m);
-    w.grads = zeros_like(stage_model_);
-  }
+  std::vector<StageWork> work(static_cast<std::size_t>(pp), StageWork(m, stage_model_));
 
   // Run one op of stage s (the executor has checked that a receive's message is there).
   auto run = [&](int s, const PipelineOp& op) {

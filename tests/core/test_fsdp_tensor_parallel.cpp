@@ -17,7 +17,6 @@ namespace {
 
 using dsml::MlpConfig;
 using dsml::MlpParams;
-using dsml::OptimizerConfig;
 
 constexpr int kBatch = 16;  // B
 

@@ -18,11 +18,7 @@ struct AtomicAndPlain {
 
 // The same run (same supports, same schedule) with atomic writes and with plain ones.
 AtomicAndPlain atomic_and_plain(int threads, int features, double sparsity, int updates) {
-  HogwildConfig c;
-  c.threads = threads;
-  c.features = features;
-  c.sparsity = sparsity;
-  c.updates = updates;
+  HogwildConfig c{threads, features, sparsity, updates};
   AtomicAndPlain out;
   out.atomic = simulate_hogwild(c);
   c.atomic = false;

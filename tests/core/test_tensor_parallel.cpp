@@ -16,7 +16,6 @@ namespace {
 
 using dsml::MlpConfig;
 using dsml::MlpParams;
-using dsml::OptimizerConfig;
 
 constexpr int kBatch = 12;  // B; B·D = 96 splits evenly over 1, 2 and 4 ranks
 
