@@ -246,15 +246,9 @@ void optimizer_step_in_place(const val& options, double t, const val& w, const v
 val train_single(const val& request) {
   const std::string fn = "trainSingle";
   require_object(request, fn, "{model, optimizer, batch, steps, seed}");
-  const MlpConfig model = to_mlp_config(object_field(request, "model", fn), fn);
-  const OptimizerConfig optimizer = to_optimizer_config(object_field(request, "optimizer", fn), fn);
-  const int batch = static_cast<int>(whole_field(request, "batch", fn, 1, 1 << 30));
-  const int steps = static_cast<int>(whole_field(request, "steps", fn, 1, 1 << 30));
-  check_run_size(model, batch, steps, fn);
-  const auto seed = static_cast<std::uint64_t>(whole_field_or(request, "seed", 0, fn));
-
-  const SingleDeviceRun run =
-      single_device_run(model, optimizer, init_student(model, seed), teacher_batches(model, seed, steps, batch));
+  const TrainingRequest t = to_training_request(request, fn);
+  const SingleDeviceRun run = single_device_run(t.model, t.optimizer, init_student(t.model, t.seed),
+                                                teacher_batches(t.model, t.seed, t.steps, t.batch));
   return object_of({{"losses", to_float64_array(run.losses)}, {"params", params_to_val(run.params)}});
 }
 

@@ -30,14 +30,8 @@ MoeMlpConfig to_moe_mlp_config(const val& request, const std::string& context, b
 }
 
 MoeTrainingRequest to_moe_training(const val& request, const std::string& context, bool with_balance) {
-  MoeTrainingRequest r;
-  r.config = to_moe_mlp_config(request, context, with_balance);
-  r.optimizer = to_optimizer_config(object_field(request, "optimizer", context), context);
-  r.batch = static_cast<int>(whole_field(request, "batch", context, 1, 1 << 30));
-  r.steps = static_cast<int>(whole_field(request, "steps", context, 1, 1 << 30));
-  r.seed = static_cast<std::uint64_t>(whole_field_or(request, "seed", 0, context));
+  const MoeTrainingRequest r{to_moe_mlp_config(request, context, with_balance), to_training_request(request, context)};
   const MlpConfig& mlp = r.config.mlp;
-  check_run_size(mlp, r.batch, r.steps, context);
   if (static_cast<double>(r.config.experts) * mlp.layers * mlp.width * mlp.hidden > 1e8)
     throw Error(context + ": experts·layers·width·hidden must be <= 1e8 for a run in a tab");
   return r;
@@ -45,7 +39,8 @@ MoeTrainingRequest to_moe_training(const val& request, const std::string& contex
 
 MoeMlpRun train_moe(const MoeTrainingRequest& request, const std::string& context) {
   try {
-    return train_moe_mlp(request.config, request.optimizer, request.batch, request.steps, request.seed);
+    const TrainingRequest& run = request.run;
+    return train_moe_mlp(request.config, run.optimizer, run.batch, run.steps, run.seed);
   } catch (const Error& e) {
     throw Error(context + ": " + e.what());
   }

@@ -10,6 +10,7 @@
 
 #include "dsml/moe_mlp.h"
 #include "dsml/optimizer.h"
+#include "training_convert.h"
 
 namespace dsml::bindings {
 
@@ -20,13 +21,11 @@ using emscripten::val;
 // `with_balance`; otherwise it is 0 (no load-balancing loss).
 MoeMlpConfig to_moe_mlp_config(const val& request, const std::string& context, bool with_balance);
 
-// A training request on the MoE stack: the config above, {optimizer, batch, steps, seed?}.
+// A training request on the MoE stack: the config above and the run's {optimizer, batch, steps, seed?}
+// (run.model is config.mlp).
 struct MoeTrainingRequest {
   MoeMlpConfig config;
-  OptimizerConfig optimizer;
-  int batch = 0;
-  int steps = 0;
-  std::uint64_t seed = 0;
+  TrainingRequest run;
 };
 // Read and checked against what a tab trains in a moment (check_run_size, and E·L·D·F ≤ 1e8).
 MoeTrainingRequest to_moe_training(const val& request, const std::string& context, bool with_balance);

@@ -90,17 +90,12 @@ namespace dsml::bindings {
 val pipeline_train(const val& r) {
   const std::string ctx = "pipelineTrain";
   require_object(r, ctx, "{schedule, devices, microBatches, chunksPerDevice?, model, optimizer, batch, steps, seed?}");
-  const MlpConfig model = to_mlp_config(object_field(r, "model", ctx), ctx);
-  const OptimizerConfig optimizer = to_optimizer_config(object_field(r, "optimizer", ctx), ctx);
-  const int batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 20));
-  const int steps = static_cast<int>(whole_field(r, "steps", ctx, 1, 10000));
-  check_run_size(model, batch, steps, ctx);
+  const TrainingRequest t = to_training_request(r, ctx, 1 << 20, 10000);
   const ChunkSchedule schedule = chunk_schedule_by_name(
       text_field(r, "schedule", ctx), static_cast<int>(whole_field(r, "devices", ctx, 1, 64)),
       static_cast<int>(whole_field(r, "microBatches", ctx, 1, kMaxMicroBatches)),
       static_cast<int>(whole_field_or(r, "chunksPerDevice", 1, ctx, 1, kMaxChunks)));
-  const ChunkPipelineComparison c = compare_chunk_pipeline(
-      model, optimizer, schedule, batch, steps, static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx)));
+  const ChunkPipelineComparison c = compare_chunk_pipeline(t.model, t.optimizer, schedule, t.batch, t.steps, t.seed);
   return object_of({{"losses", to_float64_array(c.losses)}, {"singleLosses", to_float64_array(c.single_losses)},
                     {"maxRelativeDifference", c.max_relative_difference},
                     {"peakInFlight", to_js_array(c.peak_in_flight)}, {"messages", c.messages},

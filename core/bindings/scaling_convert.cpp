@@ -32,12 +32,7 @@ ScalingConfig to_scaling_config(const val& r) {
                                                    1, 1 << 20)));
   }
   if (!r["strategy"].isUndefined()) c.strategy = to_strategy(r, ctx);
-  c.micro_batches = static_cast<int>(whole_field_or(r, "microBatches", 1, ctx, 1, 1 << 30));
-  c.flops_per_s = number_field(r, "flops", ctx);
-  c.element_bytes = number_field_or(r, "elementBytes", c.element_bytes, ctx);
-  c.overlap = flag_field_or(r, "overlap", c.overlap, ctx);
-  c.bucket_bytes = number_field_or(r, "bucketBytes", c.bucket_bytes, ctx);
-  if (!r["algorithm"].isUndefined()) c.algorithm = text_field(r, "algorithm", ctx);
+  read_pricing_fields(r, ctx, c);
   return c;
 }
 

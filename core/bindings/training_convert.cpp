@@ -63,6 +63,17 @@ void check_run_size(const MlpConfig& model, int batch, int steps, const std::str
   if (static_cast<double>(batch) * model.width > 1e7) throw Error(context + ": batch·width must be at most 1e7");
 }
 
+TrainingRequest to_training_request(const val& request, const std::string& context, int max_batch, int max_steps) {
+  TrainingRequest r;
+  r.model = to_mlp_config(object_field(request, "model", context), context);
+  r.optimizer = to_optimizer_config(object_field(request, "optimizer", context), context);
+  r.batch = static_cast<int>(whole_field(request, "batch", context, 1, max_batch));
+  r.steps = static_cast<int>(whole_field(request, "steps", context, 1, max_steps));
+  r.seed = static_cast<std::uint64_t>(whole_field_or(request, "seed", 0, context));
+  check_run_size(r.model, r.batch, r.steps, context);
+  return r;
+}
+
 TrainConfig to_train_config(const val& r) {
   const std::string ctx = "trainCompare";
   require_object(r, ctx, "{strategy, grid, model, optimizer, batch, steps, seed, microBatches?, bucketBytes?}");
@@ -89,15 +100,10 @@ StepCostConfig to_step_cost_config(const val& r) {
   c.grid = to_grid(object_field(r, "grid", ctx), ctx);
   c.model = to_mlp_config(object_field(r, "model", ctx), ctx);
   c.batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 30));
-  c.micro_batches = static_cast<int>(whole_field_or(r, "microBatches", 1, ctx, 1, 1 << 30));
-  c.flops_per_s = number_field(r, "flops", ctx);
-  c.element_bytes = number_field_or(r, "elementBytes", c.element_bytes, ctx);
+  read_pricing_fields(r, ctx, c);
   c.optimizer_states = static_cast<int>(whole_field_or(r, "optimizerStates", c.optimizer_states, ctx, 0, 1 << 30));
-  c.bucket_bytes = number_field_or(r, "bucketBytes", c.bucket_bytes, ctx);
   c.recompute = flag_field_or(r, "recompute", c.recompute, ctx);
   c.layerwise_norms = flag_field_or(r, "layerwiseNorms", c.layerwise_norms, ctx);
-  c.overlap = flag_field_or(r, "overlap", c.overlap, ctx);
-  if (!r["algorithm"].isUndefined()) c.algorithm = text_field(r, "algorithm", ctx);
   return c;
 }
 

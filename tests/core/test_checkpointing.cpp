@@ -18,14 +18,9 @@ constexpr double kMinute = 60, kHour = 3600;
 // `runs` runs of W = work in segments of τ = interval, checkpoints of δ, restarts of R, on one node of MTBF m.
 CheckpointRunConfig study(double work, double interval, double checkpoint, double restart, double node_mtbf,
                           int runs) {
-  CheckpointRunConfig c;
-  c.work = work;
-  c.interval = interval;
-  c.checkpoint = checkpoint;
-  c.restart = restart;
-  c.node_mtbf = node_mtbf;
-  c.runs = runs;
-  return c;
+  const int nodes = 1;
+  const double heartbeat_period = 0, heartbeat_timeout = 0;
+  return {work, interval, checkpoint, restart, nodes, node_mtbf, heartbeat_period, heartbeat_timeout, runs};
 }
 }
 
