@@ -80,15 +80,15 @@ TrainConfig to_train_config(const val& r) {
   TrainConfig t;
   t.strategy = to_strategy(r, ctx);
   t.grid = to_grid(object_field(r, "grid", ctx), ctx);
-  t.model = to_mlp_config(object_field(r, "model", ctx), ctx);
-  t.optimizer = to_optimizer_config(object_field(r, "optimizer", ctx), ctx);
+  const TrainingRequest run = to_training_request(r, ctx);
+  t.model = run.model;
+  t.optimizer = run.optimizer;
+  t.batch = run.batch;
+  t.steps = run.steps;
+  t.seed = run.seed;
   t.options.micro_batches =
       static_cast<int>(whole_field_or(r, "microBatches", default_micro_batches(t.strategy), ctx, 1, 1 << 30));
   t.options.bucket_bytes = number_field_or(r, "bucketBytes", t.options.bucket_bytes, ctx);
-  t.batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 30));
-  t.steps = static_cast<int>(whole_field(r, "steps", ctx, 1, 1 << 30));
-  t.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
-  check_run_size(t.model, t.batch, t.steps, ctx);
   return t;
 }
 
