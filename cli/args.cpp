@@ -67,6 +67,12 @@ int Args::whole(const std::string& name) const {
 
 int Args::whole_or(const std::string& name, int fallback) const { return has(name) ? whole(name) : fallback; }
 
+std::uint64_t Args::seed() const {
+  const int seed = whole_or("seed", 0);
+  if (seed < 0) throw UsageError("--seed must be a whole number >= 0, got " + text("seed"));
+  return static_cast<std::uint64_t>(seed);
+}
+
 std::vector<double> Args::numbers(const std::string& name) const {
   const std::string list = text(name);
   std::vector<double> out;

@@ -3,6 +3,7 @@
 // Every mistake becomes a UsageError whose message main() prints as "dsml: error: <message>" (exit code 2).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -31,6 +32,8 @@ class Args {
   int whole(const std::string& name) const;                               // required integer, e.g. --rows 4
   int whole_or(const std::string& name, int fallback) const;              // an integer, e.g. --ranks 8
   std::vector<double> numbers(const std::string& name) const;             // required, comma-separated
+  // --seed, a whole number >= 0 (0 when absent): every command that draws random numbers reads it so.
+  std::uint64_t seed() const;
 
  private:
   std::string command_;  // "<program> <subcommand>", e.g. "dsml collective"

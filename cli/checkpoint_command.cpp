@@ -47,9 +47,7 @@ int checkpoint(int argc, char** argv) {
       .add("mean_detection_s", d);
   if (args.has("runs")) {
     c.runs = args.whole("runs");
-    const int seed = args.whole_or("seed", 0);
-    if (seed < 0) throw UsageError("--seed must be a whole number >= 0, got " + args.text("seed"));
-    c.seed = static_cast<std::uint64_t>(seed);
+    c.seed = args.seed();
     const CheckpointStudy s = simulate_checkpointing(c);
     json.add_object("simulated", JsonObject()
                                      .add("runs", c.runs)

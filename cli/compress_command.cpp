@@ -31,9 +31,7 @@ int compress(int argc, char** argv) {
   c.batch_per_worker = args.whole_or("batch", c.batch_per_worker);
   c.steps = args.whole_or("steps", c.steps);
   c.lr = args.number_or("lr", c.lr);
-  const int seed = args.whole_or("seed", 0);
-  if (seed < 0) throw UsageError("--seed must be a whole number >= 0, got " + args.text("seed"));
-  c.seed = static_cast<std::uint64_t>(seed);
+  c.seed = args.seed();
   c.eval_batch = args.whole_or("eval-batch", c.eval_batch);
   const CompressedTrainingResult r = train_compressed(c);
 

@@ -24,12 +24,6 @@
 namespace dsml::cli {
 namespace {
 
-int seed_flag(const Args& args) {
-  const int seed = args.whole_or("seed", 0);
-  if (seed < 0) throw UsageError("--seed must be a whole number >= 0, got " + args.text("seed"));
-  return seed;
-}
-
 SpeedModel speed_flags(const Args& args) {
   SpeedModel m;
   m.distribution = parse_speed_distribution(args.has("speed") ? args.text("speed") : "fixed");
@@ -43,7 +37,7 @@ SpeedModel speed_flags(const Args& args) {
   m.sigma = args.number_or("sigma", m.sigma);
   m.slow_probability = args.number_or("slow-probability", m.slow_probability);
   m.slowdown = args.number_or("slowdown", m.slowdown);
-  m.seed = static_cast<std::uint64_t>(seed_flag(args));
+  m.seed = args.seed();
   return m;
 }
 
@@ -179,7 +173,7 @@ int hogwild(int argc, char** argv) {
   c.lr = args.number_or("lr", c.lr);
   c.points = args.whole_or("points", c.points);
   c.atomic = !args.has("no-atomic");
-  c.seed = static_cast<std::uint64_t>(seed_flag(args));
+  c.seed = args.seed();
   const HogwildResult r = simulate_hogwild(c);
   print(JsonObject()
             .add("threads", c.threads)

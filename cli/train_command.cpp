@@ -55,6 +55,16 @@ JsonObject grid_json(const RankGrid& grid, int micro_batches) {
   return JsonObject().add("dp", grid.dp).add("tp", grid.tp).add("pp", grid.pp).add("micro_batches", micro_batches);
 }
 
+JsonObject strategy_json(Strategy strategy, const RankGrid& grid, int micro_batches) {
+  return JsonObject().add_text("strategy", strategy_name(strategy)).add_object("grid", grid_json(grid, micro_batches));
+}
+
+JsonObject by_kind_json(const std::map<std::string, double>& by_kind) {
+  JsonObject out;
+  for (const auto& [kind, value] : by_kind) out.add(kind, value);
+  return out;
+}
+
 std::vector<JsonObject> memory_json(const std::vector<MemoryBreakdown>& memory) {
   std::vector<JsonObject> out;
   for (const MemoryBreakdown& m : memory)
@@ -87,16 +97,10 @@ int train(int argc, char** argv) {
   c.options = strategy_flags(args, c.strategy);
   c.batch = args.whole("batch");
   c.steps = args.whole("steps");
-  const int seed = args.whole_or("seed", 0);
-  if (seed < 0) throw UsageError("--seed must be a whole number >= 0, got " + args.text("seed"));
-  c.seed = static_cast<std::uint64_t>(seed);
+  c.seed = args.seed();
   const TrainComparison r = train_compare(c);
 
-  JsonObject bytes;
-  for (const auto& [kind, value] : r.comm_bytes) bytes.add(kind, value);
-  print(JsonObject()
-            .add_text("strategy", strategy_name(c.strategy))
-            .add_object("grid", grid_json(c.grid, c.options.micro_batches))
+  print(strategy_json(c.strategy, c.grid, c.options.micro_batches)
             .add("steps", c.steps)
             .add("losses", r.losses)
             .add("single_losses", r.single_losses)
@@ -105,7 +109,7 @@ int train(int argc, char** argv) {
             .add("last_trust_ratios", r.trust_ratios.empty() ? std::vector<double>{} : r.trust_ratios.back())
             .add("max_loss_relative_difference", r.max_loss_relative_difference)
             .add("max_relative_difference", r.max_relative_difference)
-            .add_object("comm_bytes", bytes)
+            .add_object("comm_bytes", by_kind_json(r.comm_bytes))
             .add_objects("memory_per_rank_bytes", memory_json(r.memory)));
   return 0;
 }

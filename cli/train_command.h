@@ -4,6 +4,7 @@
 //   dsml scaling     strong or weak scaling of data parallelism (scaling_command.cpp, dsml/dp_scaling.h)
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,5 +32,9 @@ StrategyOptions strategy_flags(const Args& args, Strategy strategy);  // --micro
 // {"dp", "tp", "pp", "micro_batches"} and [{"params", "grads", "optimizer", "activations", "total"}, …]
 JsonObject grid_json(const RankGrid& grid, int micro_batches);
 std::vector<JsonObject> memory_json(const std::vector<MemoryBreakdown>& memory);
+// The head of a training command's line: {"strategy": NAME, "grid": grid_json(…)}, for the caller to continue.
+JsonObject strategy_json(Strategy strategy, const RankGrid& grid, int micro_batches);
+// {kind: value, …} of a by-kind map (bytes or seconds per collective kind).
+JsonObject by_kind_json(const std::map<std::string, double>& by_kind);
 
 }  // namespace dsml::cli

@@ -78,17 +78,13 @@ int train_step(int argc, char** argv) {
   const StepCostConfig c = config_from(args);
   const StepCost cost = args.has("topology") ? cost_on_topology(args, c) : step_cost(c, model_from(args));
 
-  JsonObject comm;
-  for (const auto& kv : cost.comm_s) comm.add(kv.first, kv.second);
-  print(JsonObject()
-            .add_text("strategy", strategy_name(c.strategy))
-            .add_object("grid", grid_json(c.grid, c.micro_batches))
+  print(strategy_json(c.strategy, c.grid, c.micro_batches)
             .add_text("network", args.has("topology") ? "simulated " + args.text("topology") : "closed form")
             .add_bool("overlap", c.overlap)
             .add("total_s", cost.total_s)
             .add("compute_s", cost.compute_s)
             .add("bubble_s", cost.bubble_s)
-            .add_object("comm_s", comm)
+            .add_object("comm_s", by_kind_json(cost.comm_s))
             .add_objects("memory_per_rank_bytes", memory_json(cost.memory)));
   return 0;
 }

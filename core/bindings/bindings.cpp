@@ -13,7 +13,9 @@
 #include "lab_adapters.h"
 #include "lab_moe_adapters.h"
 #include "moe_adapters.h"
+#include "moe_balance_adapters.h"
 #include "pipeline_adapters.h"
+#include "pipelined_broadcast_adapters.h"
 #include "split_backward_adapters.h"
 #include "scaling_adapters.h"
 #include "ps_adapters.h"
@@ -54,6 +56,9 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("busBandwidth", &Guarded<&b::bus_bandwidth>::call);
   function("simulateCollective", &Guarded<&b::simulate_collective>::call);
   function("simulateTrace", &Guarded<&b::simulate_trace>::call);
+  // Week 2: pipelined broadcasts (segments along a chain or a tree)
+  function("pipelinedBroadcast", &Guarded<&b::pipelined_broadcast>::call);
+  function("bestSegments", &Guarded<&b::best_segments>::call);
 
   // Lab: training
   function("trainCompare", &Guarded<&b::train_compare>::call);
@@ -106,6 +111,9 @@ EMSCRIPTEN_BINDINGS(dsml) {
   // Week 5: mixture of experts across expert-parallel ranks
   function("expertParallel", &Guarded<&b::expert_parallel>::call);
   function("priceExpertAllToAll", &Guarded<&b::price_expert_all_to_all>::call);
+  // Week 5: the load-balancing loss
+  function("trainMoeBalanced", &Guarded<&b::train_moe_balanced>::call);
+  function("moeBalanceLoss", &Guarded<&b::moe_balance_loss>::call);
   // Week 5: design helpers (micro-batches, recomputation, (t, p, d) layouts)
   function("optimalMicroBatches", &Guarded<&b::optimal_micro_batches>::call);
   function("recomputationTradeoff", &Guarded<&b::recomputation_tradeoff>::call);

@@ -4,15 +4,14 @@
 #include "dsml/checkpointing.h"
 #include "dsml/error.h"
 #include "fields.h"
+#include "js_object.h"
 #include "training_convert.h"
 
 namespace dsml::bindings {
 
 val checkpoint_intervals(double checkpoint, double mtbf) {
-  val out = val::object();
-  out.set("young", dsml::young_interval(checkpoint, mtbf));
-  out.set("daly", dsml::daly_interval(checkpoint, mtbf));
-  return out;
+  return object_of({{"young", dsml::young_interval(checkpoint, mtbf)},
+                    {"daly", dsml::daly_interval(checkpoint, mtbf)}});
 }
 
 double first_order_overhead(double interval, double checkpoint, double mtbf) {
@@ -62,16 +61,10 @@ val simulate_checkpointing(const val& r) {
     wall.push_back(run.wall);
     failures.push_back(run.failures);
   }
-  val out = val::object();
-  out.set("meanWall", s.mean_wall);
-  out.set("ci95", s.ci95);
-  out.set("meanFailures", s.mean_failures);
-  out.set("lostWorkPerFailure", s.lost_work_per_failure);
-  out.set("meanTimeBetweenFailures", s.mean_time_between_failures);
-  out.set("expectedWall", s.expected_wall);
-  out.set("wall", to_float64_array(wall));
-  out.set("failures", to_float64_array(failures));
-  return out;
+  return object_of({{"meanWall", s.mean_wall}, {"ci95", s.ci95}, {"meanFailures", s.mean_failures},
+                    {"lostWorkPerFailure", s.lost_work_per_failure},
+                    {"meanTimeBetweenFailures", s.mean_time_between_failures}, {"expectedWall", s.expected_wall},
+                    {"wall", to_float64_array(wall)}, {"failures", to_float64_array(failures)}});
 }
 
 }  // namespace dsml::bindings

@@ -12,6 +12,7 @@
 #include "dsml/schedule.h"
 #include "dsml/simulator.h"
 #include "dsml/trace_replay.h"
+#include "js_object.h"
 
 namespace dsml::bindings {
 
@@ -40,9 +41,7 @@ Topology topology_for(const val& request, int ranks, const std::string& context)
 val list_algorithms() {
   val out = val::array();
   for (const AlgorithmName& a : dsml::list_algorithms()) {
-    val entry = val::object();
-    entry.set("collective", a.collective);
-    entry.set("algorithm", a.algorithm);
+    val entry = object_of({{"collective", a.collective}, {"algorithm", a.algorithm}});
     out.call<void>("push", entry);
   }
   return out;
@@ -57,10 +56,7 @@ val schedule(const std::string& collective, const std::string& algorithm, const 
 
 val verify_schedule(const val& schedule) {
   const VerifyResult result = verify(to_schedule(schedule));
-  val out = val::object();
-  out.set("ok", result.ok);
-  out.set("message", result.message);
-  return out;
+  return object_of({{"ok", result.ok}, {"message", result.message}});
 }
 
 double collective_cost(const std::string& collective, const std::string& algorithm, const val& options) {
@@ -79,10 +75,7 @@ double lower_bound(const std::string& collective, const val& options) {
 
 val bus_bandwidth(const std::string& collective, double ranks, double bytes, double seconds) {
   const int p = static_cast<int>(whole_value(ranks, "busBandwidth: ranks", 1, 1000000000));
-  val out = val::object();
-  out.set("algbw", algbw(bytes, seconds));
-  out.set("busbw", busbw(collective, p, bytes, seconds));
-  return out;
+  return object_of({{"algbw", algbw(bytes, seconds)}, {"busbw", busbw(collective, p, bytes, seconds)}});
 }
 
 val simulate_collective(const val& request) {

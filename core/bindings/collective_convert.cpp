@@ -6,6 +6,7 @@
 
 #include "convert.h"
 #include "dsml/error.h"
+#include "js_object.h"
 
 namespace dsml::bindings {
 
@@ -30,11 +31,8 @@ int int_field(const val& obj, const char* name, const std::string& context) {
 }  // namespace
 
 val to_val(const Schedule& schedule) {
-  val out = val::object();
-  out.set("collective", schedule.collective);
-  out.set("algorithm", schedule.algorithm);
-  out.set("ranks", schedule.ranks);
-  out.set("root", schedule.root);
+  val out = object_of({{"collective", schedule.collective}, {"algorithm", schedule.algorithm},
+                       {"ranks", schedule.ranks}, {"root", schedule.root}});
   val slot_bytes = val::array(), owner = val::array(), steps = val::array();
   for (double b : schedule.slot_bytes) slot_bytes.call<void>("push", b);
   for (int o : schedule.owner) owner.call<void>("push", o);
@@ -129,9 +127,7 @@ val sim_to_val(const SimResult& result) {
   val out = to_val(result);
   val busy = val::array();
   for (std::size_t i = 0; i < result.link_busy.size(); ++i) {
-    val link = val::object();
-    link.set("name", result.topology.link_name(static_cast<int>(i)));
-    link.set("busy", result.link_busy[i]);
+    val link = object_of({{"name", result.topology.link_name(static_cast<int>(i))}, {"busy", result.link_busy[i]}});
     busy.call<void>("push", link);
   }
   out.set("linkBusy", busy);

@@ -5,6 +5,7 @@
 #include "dsml/compressed_training.h"
 #include "dsml/error.h"
 #include "fields.h"
+#include "js_object.h"
 #include "training_convert.h"
 
 namespace dsml::bindings {
@@ -24,9 +25,7 @@ namespace {
 val to_val(const std::vector<CollectiveCall>& calls) {
   val out = val::array();
   for (const CollectiveCall& call : calls) {
-    val o = val::object();
-    o.set("collective", call.collective);
-    o.set("bytes", call.bytes);
+    val o = object_of({{"collective", call.collective}, {"bytes", call.bytes}});
     out.call<void>("push", o);
   }
   return out;
@@ -49,10 +48,8 @@ val compress_gradient(const val& r) {
   // Row-major values as the (rows, cols) matrix, and back.
   using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const RowMajor out = compress_tensor(c, Eigen::Map<const RowMajor>(values.data(), rows, cols), seed);
-  val result = val::object();
-  result.set("values", to_float64_array(std::vector<double>(out.data(), out.data() + out.size())));
-  result.set("bytes", compressed_bytes(c, rows, cols));
-  return result;
+  return object_of({{"values", to_float64_array(std::vector<double>(out.data(), out.data() + out.size()))},
+                    {"bytes", compressed_bytes(c, rows, cols)}});
 }
 
 val compression_wire(const val& r) {
@@ -62,12 +59,10 @@ val compression_wire(const val& r) {
   const MlpConfig model = to_mlp_config(object_field(r, "model", ctx), ctx);
   const int workers = static_cast<int>(whole_field(r, "workers", ctx, 1, 4096));
   const CompressionWire wire = dsml::compression_wire(c, model, workers);
-  val out = val::object();
-  out.set("collectives", to_val(wire.collectives));
-  out.set("payloadBytes", wire.payload_bytes);
-  out.set("bytesPerStep", wire.bytes_per_step);
-  out.set("uncompressedBytesPerStep", wire.uncompressed_bytes_per_step);
-  out.set("composesWithAllReduce", wire.composes_with_all_reduce);
+  val out = object_of({{"collectives", to_val(wire.collectives)}, {"payloadBytes", wire.payload_bytes},
+                       {"bytesPerStep", wire.bytes_per_step},
+                       {"uncompressedBytesPerStep", wire.uncompressed_bytes_per_step},
+                       {"composesWithAllReduce", wire.composes_with_all_reduce}});
   if (!r["network"].isUndefined()) {
     const CompressionSeconds s =
         compression_seconds(c, model, workers, to_cost_model(object_field(r, "network", ctx), ctx + ": network"));
@@ -92,15 +87,10 @@ val train_compressed(const val& r) {
   c.eval_batch = static_cast<int>(whole_field_or(r, "evalBatch", c.eval_batch, ctx, 1, 1 << 20));
   check_run_size(c.model, c.workers * c.batch_per_worker, c.steps, ctx);
   const CompressedTrainingResult t = dsml::train_compressed(c);
-  val out = val::object();
-  out.set("losses", to_float64_array(t.losses));
-  out.set("cumulativeBytes", to_float64_array(t.cumulative_bytes));
-  out.set("bytesPerStep", t.bytes_per_step);
-  out.set("uncompressedBytesPerStep", t.uncompressed_bytes_per_step);
-  out.set("payloadBytes", t.payload_bytes);
-  out.set("collectives", to_val(t.collectives));
-  out.set("finalErrorNorm", t.final_error_norm);
-  return out;
+  return object_of({{"losses", to_float64_array(t.losses)}, {"cumulativeBytes", to_float64_array(t.cumulative_bytes)},
+                    {"bytesPerStep", t.bytes_per_step}, {"uncompressedBytesPerStep", t.uncompressed_bytes_per_step},
+                    {"payloadBytes", t.payload_bytes}, {"collectives", to_val(t.collectives)},
+                    {"finalErrorNorm", t.final_error_norm}});
 }
 
 double qsgd_variance_bound(double n, double levels) {

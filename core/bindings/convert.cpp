@@ -3,6 +3,7 @@
 #include "convert.h"
 
 #include "dsml/error.h"
+#include "js_object.h"
 
 namespace dsml::bindings {
 
@@ -107,10 +108,8 @@ val to_val(const std::vector<Program>& programs) {
 }
 
 val to_val(const SimResult& result) {
-  val out = val::object();
-  out.set("makespan", result.makespan);
-  out.set("totalBytes", result.total_bytes);
-  out.set("events", static_cast<double>(result.events));
+  val out = object_of({{"makespan", result.makespan}, {"totalBytes", result.total_bytes},
+                       {"events", static_cast<double>(result.events)}});
   val finish = val::array();
   for (double t : result.finish_time) finish.call<void>("push", t);
   out.set("finishTimes", finish);
@@ -136,11 +135,8 @@ val to_val(const SimResult& result) {
 }
 
 val summary_to_val(const SimResult& result) {
-  val out = val::object();
-  out.set("makespan", result.makespan);
-  out.set("events", static_cast<double>(result.events));
-  out.set("totalBytes", result.total_bytes);
-  return out;
+  return object_of({{"makespan", result.makespan}, {"events", static_cast<double>(result.events)},
+                    {"totalBytes", result.total_bytes}});
 }
 
 val to_val(const AlphaBetaFit& fit) {
@@ -152,10 +148,7 @@ val to_val(const AlphaBetaFit& fit) {
 
 val busiest_link_to_val(const Topology& topology, int link, const std::vector<double>& busy) {
   if (link < 0) return val::null();
-  val out = val::object();
-  out.set("name", topology.link_name(link));
-  out.set("busy", busy[static_cast<std::size_t>(link)]);
-  return out;
+  return object_of({{"name", topology.link_name(link)}, {"busy", busy[static_cast<std::size_t>(link)]}});
 }
 
 }  // namespace dsml::bindings

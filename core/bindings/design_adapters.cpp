@@ -7,6 +7,7 @@
 #include "dsml/parallel_design.h"
 #include "fields.h"
 #include "js_arrays.h"
+#include "js_object.h"
 
 namespace dsml::bindings {
 namespace {
@@ -24,12 +25,8 @@ val optimal_micro_batches(const val& r) {
   const double t = number_field(r, "compute", ctx), o = number_field(r, "overhead", ctx);
   const int max = static_cast<int>(whole_field(r, "max", ctx, 1, 1 << 16));
   const MicroBatchChoice c = dsml::optimal_micro_batches(P, t, o, max);
-  val out = val::object();
-  out.set("closedForm", c.closed_form);
-  out.set("best", c.best);
-  out.set("bestStep", c.best_step_s);
-  out.set("steps", to_js_array(c.step_s));
-  return out;
+  return object_of({{"closedForm", c.closed_form}, {"best", c.best}, {"bestStep", c.best_step_s},
+                    {"steps", to_js_array(c.step_s)}});
 }
 
 val recomputation_tradeoff(const val& r) {
@@ -39,12 +36,8 @@ val recomputation_tradeoff(const val& r) {
       number_field(r, "sequence", ctx), number_field(r, "microBatch", ctx), number_field(r, "hidden", ctx),
       number_field(r, "heads", ctx), static_cast<int>(whole_field_or(r, "tensorParallel", 1, ctx, 1, 1 << 16)),
       flag_field_or(r, "sequenceParallel", false, ctx));
-  val out = val::object();
-  out.set("keptBytes", t.kept_bytes);
-  out.set("recomputedBytes", t.recomputed_bytes);
-  out.set("savedFraction", t.saved_fraction);
-  out.set("computeFactor", t.compute_factor);
-  return out;
+  return object_of({{"keptBytes", t.kept_bytes}, {"recomputedBytes", t.recomputed_bytes},
+                    {"savedFraction", t.saved_fraction}, {"computeFactor", t.compute_factor}});
 }
 
 val price_3d_layouts(const val& r) {
@@ -64,30 +57,15 @@ val price_3d_layouts(const val& r) {
   c.full_recomputation = flag_field_or(r, "fullRecomputation", c.full_recomputation, ctx);
   val rows = val::array();
   for (const LayoutRow& l : dsml::price_3d_layouts(c)) {
-    val o = val::object();
-    o.set("t", l.t);
-    o.set("p", l.p);
-    o.set("d", l.d);
-    o.set("microBatches", l.micro_batches);
-    o.set("modelStateBytes", l.model_state_bytes);
-    o.set("modelStateZero1Bytes", l.model_state_zero1_bytes);
-    o.set("activationBytes", l.activation_bytes);
-    o.set("memoryBytes", l.memory_bytes);
-    o.set("memoryZero1Bytes", l.memory_zero1_bytes);
-    o.set("compute", l.compute_s);
-    o.set("bubble", l.bubble_s);
-    o.set("tensor", l.tensor_s);
-    o.set("pipeline", l.pipeline_s);
-    o.set("data", l.data_s);
-    o.set("step", l.step_s);
-    o.set("fits", l.fits);
-    o.set("fitsZero1", l.fits_zero1);
+    val o = object_of({{"t", l.t}, {"p", l.p}, {"d", l.d}, {"microBatches", l.micro_batches},
+                       {"modelStateBytes", l.model_state_bytes}, {"modelStateZero1Bytes", l.model_state_zero1_bytes},
+                       {"activationBytes", l.activation_bytes}, {"memoryBytes", l.memory_bytes},
+                       {"memoryZero1Bytes", l.memory_zero1_bytes}, {"compute", l.compute_s}, {"bubble", l.bubble_s},
+                       {"tensor", l.tensor_s}, {"pipeline", l.pipeline_s}, {"data", l.data_s}, {"step", l.step_s},
+                       {"fits", l.fits}, {"fitsZero1", l.fits_zero1}});
     rows.call<void>("push", o);
   }
-  val out = val::object();
-  out.set("parameters", c.model.parameters);
-  out.set("rows", rows);
-  return out;
+  return object_of({{"parameters", c.model.parameters}, {"rows", rows}});
 }
 
 }  // namespace dsml::bindings

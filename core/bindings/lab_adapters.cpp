@@ -16,6 +16,7 @@
 #include "dsml/teacher_task.h"
 #include "dsml/zero.h"
 #include "fields.h"
+#include "js_object.h"
 #include "lab_convert.h"
 #include "training_convert.h"
 
@@ -50,10 +51,7 @@ val block_in_forward(const val& x, const val& w_in, double rows, double width, c
 
   Values pre(s.rows * s.slice), a(s.rows * s.slice);  // (rows, Fl)
   row_major::block_in_forward(act, s, xv.data(), w.data(), pre.data(), a.data());
-  val out = val::object();
-  out.set("pre", float64_array(pre));
-  out.set("act", float64_array(a));
-  return out;
+  return object_of({{"pre", float64_array(pre)}, {"act", float64_array(a)}});
 }
 
 val lab_activate(const val& pre, const std::string& activation) {
@@ -153,10 +151,7 @@ val lab_mse_loss(const val& y, const val& t) {
   const Values tv = values_from(t, n, 1, fn, "t", "y.length");
   Values grad(yv.size());
   const double loss = row_major::mse_loss(yv.data(), tv.data(), n, grad.data());
-  val out = val::object();
-  out.set("loss", loss);
-  out.set("grad", float64_array(grad));
-  return out;
+  return object_of({{"loss", loss}, {"grad", float64_array(grad)}});
 }
 
 val mlp_init(const val& request) {
@@ -251,19 +246,10 @@ void optimizer_step_in_place(const val& options, double t, const val& w, const v
 val train_single(const val& request) {
   const std::string fn = "trainSingle";
   require_object(request, fn, "{model, optimizer, batch, steps, seed}");
-  const MlpConfig model = to_mlp_config(object_field(request, "model", fn), fn);
-  const OptimizerConfig optimizer = to_optimizer_config(object_field(request, "optimizer", fn), fn);
-  const int batch = static_cast<int>(whole_field(request, "batch", fn, 1, 1 << 30));
-  const int steps = static_cast<int>(whole_field(request, "steps", fn, 1, 1 << 30));
-  check_run_size(model, batch, steps, fn);
-  const auto seed = static_cast<std::uint64_t>(whole_field_or(request, "seed", 0, fn));
-
-  const SingleDeviceRun run =
-      single_device_run(model, optimizer, init_student(model, seed), teacher_batches(model, seed, steps, batch));
-  val out = val::object();
-  out.set("losses", to_float64_array(run.losses));
-  out.set("params", params_to_val(run.params));
-  return out;
+  const TrainingRequest t = to_training_request(request, fn);
+  const SingleDeviceRun run = single_device_run(t.model, t.optimizer, init_student(t.model, t.seed),
+                                                teacher_batches(t.model, t.seed, t.steps, t.batch));
+  return object_of({{"losses", to_float64_array(run.losses)}, {"params", params_to_val(run.params)}});
 }
 
 }  // namespace dsml::bindings

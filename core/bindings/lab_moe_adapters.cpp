@@ -9,30 +9,14 @@
 #include "dsml/moe_mlp.h"
 #include "fields.h"
 #include "js_arrays.h"
+#include "js_object.h"
 #include "lab_convert.h"
+#include "moe_convert.h"
 #include "training_convert.h"
 
 namespace dsml::bindings {
 
 namespace {
-
-MoeMlpConfig to_moe_mlp_config(const val& request, const std::string& fn) {
-  MoeMlpConfig c;
-  c.mlp = to_mlp_config(object_field(request, "model", fn), fn);
-  const val m = object_field(request, "moe", fn);
-  const std::string at = fn + ": moe";
-  c.experts = static_cast<int>(whole_field(m, "experts", at, 1, 256));
-  c.top_k = static_cast<int>(whole_field(m, "topK", at, 1, 2));
-  c.capacity_factor = number_field(m, "capacityFactor", at);
-  c.moe_every = static_cast<int>(whole_field_or(m, "every", 2, at, 1));
-  c.groups = static_cast<int>(whole_field_or(request, "groups", 1, fn, 1));
-  try {
-    validate(c);
-  } catch (const Error& e) {
-    throw Error(fn + ": " + e.what());
-  }
-  return c;
-}
 
 val tensors_to_val(const MoeMlpParams& params) {
   val out = val::array();
@@ -54,7 +38,7 @@ int top_k_arg(double top_k, const std::string& fn) {
 val moe_mlp_init(const val& request) {
   const std::string fn = "moeMlpInit";
   require_object(request, fn, "{model, moe: {experts, topK, capacityFactor, every?}, seed}");
-  const MoeMlpConfig c = to_moe_mlp_config(request, fn);
+  const MoeMlpConfig c = to_moe_mlp_config(request, fn, false);
   check_run_size(c.mlp, 1, 1, fn);
   return tensors_to_val(init_moe_mlp(c, static_cast<std::uint64_t>(whole_field_or(request, "seed", 0, fn))));
 }
@@ -62,33 +46,9 @@ val moe_mlp_init(const val& request) {
 val train_single_moe(const val& request) {
   const std::string fn = "trainSingleMoe";
   require_object(request, fn, "{model, moe: {experts, topK, capacityFactor, every?}, groups, optimizer, batch, steps, seed}");
-  const MoeMlpConfig c = to_moe_mlp_config(request, fn);
-  const OptimizerConfig optimizer = to_optimizer_config(object_field(request, "optimizer", fn), fn);
-  const int batch = static_cast<int>(whole_field(request, "batch", fn, 1, 1 << 30));
-  const int steps = static_cast<int>(whole_field(request, "steps", fn, 1, 1 << 30));
-  check_run_size(c.mlp, batch, steps, fn);
-  if (static_cast<double>(c.experts) * c.mlp.layers * c.mlp.width * c.mlp.hidden > 1e8)
-    throw Error(fn + ": experts·layers·width·hidden must be <= 1e8 for a run in a tab");
-  MoeMlpRun run;
-  try {
-    run = train_moe_mlp(c, optimizer, batch, steps, static_cast<std::uint64_t>(whole_field_or(request, "seed", 0, fn)));
-  } catch (const Error& e) {
-    throw Error(fn + ": " + e.what());
-  }
-  val load = val::array();
-  for (const MoeBlockLoad& l : run.last_load) {
-    val entry = val::object();
-    entry.set("block", l.block);
-    entry.set("wanted", to_js_array(l.wanted));
-    entry.set("kept", to_js_array(l.kept));
-    entry.set("dropped", l.dropped);
-    load.call<void>("push", entry);
-  }
-  val out = val::object();
-  out.set("losses", float64_array(run.losses));
-  out.set("params", tensors_to_val(run.params));
-  out.set("load", load);
-  return out;
+  const MoeMlpRun run = train_moe(to_moe_training(request, fn, false), fn);
+  return object_of({{"losses", float64_array(run.losses)}, {"params", tensors_to_val(run.params)},
+                    {"load", to_val(run.last_load)}});
 }
 
 val moe_route(const val& x, const val& router, double rows, double width, double top_k, double capacity_factor) {
@@ -117,13 +77,8 @@ val moe_route(const val& x, const val& router, double rows, double width, double
       slot.push_back(r.slot[t][j]);
     }
   }
-  val out = val::object();
-  out.set("probs", to_row_major(r.probs));
-  out.set("expert", float64_array(expert));
-  out.set("gate", float64_array(gate));
-  out.set("slot", float64_array(slot));
-  out.set("capacity", r.capacity);
-  return out;
+  return object_of({{"probs", to_row_major(r.probs)}, {"expert", float64_array(expert)}, {"gate", float64_array(gate)},
+                    {"slot", float64_array(slot)}, {"capacity", r.capacity}});
 }
 
 val moe_router_backward(const val& probs, const val& expert, const val& d_gate, double rows, double top_k) {

@@ -9,6 +9,7 @@
 #include "dsml/expert_parallel.h"
 #include "fields.h"
 #include "js_arrays.h"
+#include "js_object.h"
 #include "training_convert.h"
 
 namespace dsml::bindings {
@@ -41,15 +42,10 @@ val expert_parallel(const val& r) {
   const ExpertParallelCheck check =
       check_expert_parallel(c, ranks, batch, static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx)));
   const ExpertParallelStep& s = check.step;
-  val out = val::object();
-  out.set("load", to_js_array(s.load));
-  out.set("wanted", to_js_array(s.wanted));
-  out.set("dropped", s.dropped);
-  out.set("unroutedTokens", s.unrouted_tokens);
-  out.set("capacity", s.capacity);
-  out.set("loss", s.loss);
-  out.set("outputRelativeDifference", check.output_relative_difference);
-  out.set("gradientRelativeDifference", check.gradient_relative_difference);
+  val out = object_of({{"load", to_js_array(s.load)}, {"wanted", to_js_array(s.wanted)}, {"dropped", s.dropped},
+                       {"unroutedTokens", s.unrouted_tokens}, {"capacity", s.capacity}, {"loss", s.loss},
+                       {"outputRelativeDifference", check.output_relative_difference},
+                       {"gradientRelativeDifference", check.gradient_relative_difference}});
   val bytes = val::object();
   for (const CommRecord& rec : s.comm.records())
     bytes.set(rec.kind, s.comm.bytes(rec.kind));
@@ -65,12 +61,8 @@ val price_expert_all_to_all(const val& r) {
   const AllToAllPrice p = dsml::price_expert_all_to_all(
       c, static_cast<int>(whole_field(r, "tokensPerRank", ctx, 1, 1 << 24)), number_field_or(r, "elementBytes", 2, ctx),
       to_cost_model(r, ctx), to_topology(object_field(r, "topology", ctx)));
-  val out = val::object();
-  out.set("capacity", p.capacity);
-  out.set("bytesPerRank", p.bytes_per_rank);
-  out.set("closedForm", p.closed_form_s);
-  out.set("simulated", p.simulated_s);
-  return out;
+  return object_of({{"capacity", p.capacity}, {"bytesPerRank", p.bytes_per_rank}, {"closedForm", p.closed_form_s},
+                    {"simulated", p.simulated_s}});
 }
 
 }  // namespace dsml::bindings

@@ -8,6 +8,7 @@
 #include "dsml/chunk_schedule.h"
 #include "fields.h"
 #include "js_arrays.h"
+#include "js_object.h"
 #include "training_convert.h"
 
 namespace dsml::bindings {
@@ -47,23 +48,14 @@ val pipeline_timeline(const val& r) {
   const Times t = read_times(r, ctx);
   const ChunkSchedule schedule = chunk_schedule_by_name(name, P, m, v);
   const ChunkTiming timing = time_chunk_schedule(schedule, t.forward, t.backward_input, t.backward_weight, t.p2p);
-  val out = val::object();
-  out.set("name", schedule.name);
-  out.set("devices", P);
-  out.set("chunksPerDevice", v);
-  out.set("microBatches", m);
+  val out = object_of({{"name", schedule.name}, {"devices", P}, {"chunksPerDevice", v}, {"microBatches", m}});
   set_timing(out, timing);
   out.set("peakActivations", to_js_array(peak_chunk_activations(schedule)));
   out.set("messages", chunk_schedule_messages(schedule));
   val spans = val::array();
   for (const ChunkSpan& s : timing.spans) {
-    val span = val::object();
-    span.set("device", s.device);
-    span.set("kind", std::string(kind_name(s.kind)));
-    span.set("microBatch", s.micro_batch);
-    span.set("chunk", s.chunk);
-    span.set("start", s.start);
-    span.set("end", s.end);
+    val span = object_of({{"device", s.device}, {"kind", std::string(kind_name(s.kind))}, {"microBatch", s.micro_batch},
+                          {"chunk", s.chunk}, {"start", s.start}, {"end", s.end}});
     spans.call<void>("push", span);
   }
   out.set("timeline", spans);
@@ -80,9 +72,7 @@ val pipeline_compare(const val& r) {
   val out = val::array();
   for (const ScheduleComparison& row :
        compare_pipeline_schedules(P, m, v, t.forward, t.backward_input, t.backward_weight, t.p2p)) {
-    val o = val::object();
-    o.set("name", row.name);
-    o.set("chunksPerDevice", row.chunks_per_device);
+    val o = object_of({{"name", row.name}, {"chunksPerDevice", row.chunks_per_device}});
     set_timing(o, row.timing);
     o.set("formulaOverIdeal", row.formula_over_ideal);
     o.set("peakActivations", to_js_array(row.peak_activations));
@@ -100,25 +90,16 @@ namespace dsml::bindings {
 val pipeline_train(const val& r) {
   const std::string ctx = "pipelineTrain";
   require_object(r, ctx, "{schedule, devices, microBatches, chunksPerDevice?, model, optimizer, batch, steps, seed?}");
-  const MlpConfig model = to_mlp_config(object_field(r, "model", ctx), ctx);
-  const OptimizerConfig optimizer = to_optimizer_config(object_field(r, "optimizer", ctx), ctx);
-  const int batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 20));
-  const int steps = static_cast<int>(whole_field(r, "steps", ctx, 1, 10000));
-  check_run_size(model, batch, steps, ctx);
+  const TrainingRequest t = to_training_request(r, ctx, 1 << 20, 10000);
   const ChunkSchedule schedule = chunk_schedule_by_name(
       text_field(r, "schedule", ctx), static_cast<int>(whole_field(r, "devices", ctx, 1, 64)),
       static_cast<int>(whole_field(r, "microBatches", ctx, 1, kMaxMicroBatches)),
       static_cast<int>(whole_field_or(r, "chunksPerDevice", 1, ctx, 1, kMaxChunks)));
-  const ChunkPipelineComparison c = compare_chunk_pipeline(
-      model, optimizer, schedule, batch, steps, static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx)));
-  val out = val::object();
-  out.set("losses", to_float64_array(c.losses));
-  out.set("singleLosses", to_float64_array(c.single_losses));
-  out.set("maxRelativeDifference", c.max_relative_difference);
-  out.set("peakInFlight", to_js_array(c.peak_in_flight));
-  out.set("messages", c.messages);
-  out.set("bytesPerStep", c.bytes_per_step);
-  return out;
+  const ChunkPipelineComparison c = compare_chunk_pipeline(t.model, t.optimizer, schedule, t.batch, t.steps, t.seed);
+  return object_of({{"losses", to_float64_array(c.losses)}, {"singleLosses", to_float64_array(c.single_losses)},
+                    {"maxRelativeDifference", c.max_relative_difference},
+                    {"peakInFlight", to_js_array(c.peak_in_flight)}, {"messages", c.messages},
+                    {"bytesPerStep", c.bytes_per_step}});
 }
 
 }  // namespace dsml::bindings

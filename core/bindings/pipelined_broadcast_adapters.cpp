@@ -6,6 +6,7 @@
 
 #include "dsml/pipelined_broadcast.h"
 #include "fields.h"
+#include "js_object.h"
 
 namespace dsml::bindings {
 
@@ -20,11 +21,9 @@ int ranks_of(const val& options, const std::string& ctx) {
 }
 
 val best_to_val(const BestSegments& best) {
-  val out = val::object();
-  out.set("segments", best.segments);
-  out.set("optimum", std::isinf(best.optimum) ? val::global("Infinity") : val(best.optimum));
-  out.set("seconds", best.seconds);
-  return out;
+  return object_of({{"segments", best.segments},
+                    {"optimum", std::isinf(best.optimum) ? val::global("Infinity") : val(best.optimum)},
+                    {"seconds", best.seconds}});
 }
 
 }  // namespace
@@ -36,14 +35,9 @@ val pipelined_broadcast(const val& request) {
       text_field(request, "algorithm", ctx), ranks_of(request, ctx), number_field(request, "bytes", ctx),
       static_cast<int>(whole_field_or(request, "segments", 0, ctx, 0, 1000000000)),
       static_cast<int>(whole_field_or(request, "root", 0, ctx, 0, 1000000000)), model_of(request, ctx));
-  val out = val::object();
-  out.set("segments", r.segments);
-  out.set("perSegment", r.shape.per_segment);
-  out.set("startup", r.shape.startup);
-  val closed = val::object();
-  closed.set("latency", r.closed_form.latency);
-  closed.set("bandwidth", r.closed_form.bandwidth);
-  closed.set("total", r.closed_form.total());
+  val out = object_of({{"segments", r.segments}, {"perSegment", r.shape.per_segment}, {"startup", r.shape.startup}});
+  val closed = object_of({{"latency", r.closed_form.latency}, {"bandwidth", r.closed_form.bandwidth},
+                          {"total", r.closed_form.total()}});
   out.set("closedForm", closed);
   out.set("simulated", r.simulated_s);
   out.set("messages", r.messages);

@@ -3,6 +3,7 @@
 
 #include "dsml/error.h"
 #include "fields.h"
+#include "js_object.h"
 #include "ps_convert.h"
 #include "training_convert.h"
 
@@ -38,10 +39,7 @@ val train_param_server(const val& request) {
           static_cast<double>(parameter_count(t.model)) > 2e10)
     throw Error(ctx + ": workers·iterations·batch·parameters must be <= 2e10 (what a tab trains in seconds)");
   const ParamServerTraining out = dsml::train_param_server(to_ps_topology(request, c, ctx), c, t);
-  val result = val::object();
-  result.set("run", to_val(out.run));
-  result.set("training", to_val(out.training));
-  return result;
+  return object_of({{"run", to_val(out.run)}, {"training", to_val(out.training)}});
 }
 
 val hogwild(const val& request) { return to_val(simulate_hogwild(to_hogwild_config(request))); }

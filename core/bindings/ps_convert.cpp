@@ -4,6 +4,7 @@
 #include "convert.h"
 #include "dsml/error.h"
 #include "fields.h"
+#include "js_object.h"
 #include "training_convert.h"
 
 namespace dsml::bindings {
@@ -83,12 +84,8 @@ val to_val(const ParamServerResult& run) {
   static const char* const kKinds[] = {"compute", "push", "wait"};
   val spans = val::array();
   for (const PsSpan& s : run.spans) {
-    val o = val::object();
-    o.set("worker", s.worker);
-    o.set("kind", kKinds[static_cast<int>(s.kind)]);
-    o.set("start", s.start);
-    o.set("end", s.end);
-    o.set("iteration", s.iteration);
+    val o = object_of({{"worker", s.worker}, {"kind", kKinds[static_cast<int>(s.kind)]}, {"start", s.start},
+                       {"end", s.end}, {"iteration", s.iteration}});
     spans.call<void>("push", o);
   }
   std::vector<double> shard, worker, iteration, time, tau;
@@ -99,30 +96,19 @@ val to_val(const ParamServerResult& run) {
     time.push_back(u.time);
     tau.push_back(u.tau);
   }
-  val updates = val::object();
-  updates.set("shard", to_float64_array(shard));
-  updates.set("worker", to_float64_array(worker));
-  updates.set("iteration", to_float64_array(iteration));
-  updates.set("time", to_float64_array(time));
-  updates.set("tau", to_float64_array(tau));
+  val updates = object_of({{"shard", to_float64_array(shard)}, {"worker", to_float64_array(worker)},
+                           {"iteration", to_float64_array(iteration)}, {"time", to_float64_array(time)},
+                           {"tau", to_float64_array(tau)}});
   val names = val::array();
   for (int l = 0; l < run.topology.links(); ++l) names.call<void>("push", run.topology.link_name(l));
-  val out = val::object();
-  out.set("makespan", run.makespan);
-  out.set("spans", spans);
-  out.set("updates", updates);
-  out.set("dropped", run.dropped);
-  out.set("roundEnd", to_float64_array(run.round_end));
-  out.set("roundSeconds", to_float64_array(run.round_seconds));
-  out.set("computeSeconds", to_float64_array(run.compute_seconds));
-  out.set("waitSeconds", to_float64_array(run.wait_seconds));
-  out.set("stallFraction", run.stall_fraction);
-  out.set("messages", run.messages);
-  out.set("bytesIntoBusiestServer", run.bytes_into_busiest_server);
-  out.set("linkBusy", to_float64_array(run.link_busy));
-  out.set("linkNames", names);
-  out.set("busiestLink", busiest_link_to_val(run.topology, run.busiest_link, run.link_busy));
-  return out;
+  return object_of({{"makespan", run.makespan}, {"spans", spans}, {"updates", updates}, {"dropped", run.dropped},
+                    {"roundEnd", to_float64_array(run.round_end)},
+                    {"roundSeconds", to_float64_array(run.round_seconds)},
+                    {"computeSeconds", to_float64_array(run.compute_seconds)},
+                    {"waitSeconds", to_float64_array(run.wait_seconds)}, {"stallFraction", run.stall_fraction},
+                    {"messages", run.messages}, {"bytesIntoBusiestServer", run.bytes_into_busiest_server},
+                    {"linkBusy", to_float64_array(run.link_busy)}, {"linkNames", names},
+                    {"busiestLink", busiest_link_to_val(run.topology, run.busiest_link, run.link_busy)}});
 }
 
 val to_val(const StaleTrainingResult& training) {
@@ -132,51 +118,32 @@ val to_val(const StaleTrainingResult& training) {
     updates.push_back(p.updates);
     loss.push_back(p.loss);
   }
-  val out = val::object();
-  out.set("time", to_float64_array(time));
-  out.set("updates", to_float64_array(updates));
-  out.set("loss", to_float64_array(loss));
-  out.set("finalLoss", training.final_loss);
-  return out;
+  return object_of({{"time", to_float64_array(time)}, {"updates", to_float64_array(updates)},
+                    {"loss", to_float64_array(loss)}, {"finalLoss", training.final_loss}});
 }
 
 val to_val(const HogwildResult& r) {
-  val out = val::object();
-  out.set("support", r.support);
-  out.set("updates", r.updates);
-  out.set("collisionRate", r.collision_rate);
-  out.set("predictedCollisionRate", r.predicted_collision_rate);
-  out.set("lostWrites", r.lost_writes);
-  out.set("lossUpdates", to_float64_array(r.loss_updates));
-  out.set("loss", to_float64_array(r.loss));
-  out.set("finalLoss", r.final_loss);
-  return out;
+  return object_of({{"support", r.support}, {"updates", r.updates}, {"collisionRate", r.collision_rate},
+                    {"predictedCollisionRate", r.predicted_collision_rate}, {"lostWrites", r.lost_writes},
+                    {"lossUpdates", to_float64_array(r.loss_updates)}, {"loss", to_float64_array(r.loss)},
+                    {"finalLoss", r.final_loss}});
 }
 
 val to_val(const SspStall& stall) {
-  val out = val::object();
-  out.set("waitSeconds", to_float64_array(stall.wait_seconds));
-  out.set("finishSeconds", to_float64_array(stall.finish_seconds));
-  out.set("stallFraction", stall.stall_fraction);
-  return out;
+  return object_of({{"waitSeconds", to_float64_array(stall.wait_seconds)},
+                    {"finishSeconds", to_float64_array(stall.finish_seconds)},
+                    {"stallFraction", stall.stall_fraction}});
 }
 
 val to_val(const SspClockLimits& limits) {
-  val out = val::object();
-  out.set("barrierSeconds", limits.barrier_seconds);
-  out.set("unboundedSeconds", limits.unbounded_seconds);
-  out.set("absorbableSeconds", limits.absorbable_seconds);
-  out.set("absorbableFraction", limits.absorbable_fraction);
-  return out;
+  return object_of({{"barrierSeconds", limits.barrier_seconds}, {"unboundedSeconds", limits.unbounded_seconds},
+                    {"absorbableSeconds", limits.absorbable_seconds},
+                    {"absorbableFraction", limits.absorbable_fraction}});
 }
 
 val to_val(const PsBandwidth& b) {
-  val out = val::object();
-  out.set("serverBytes", b.server_bytes);
-  out.set("serverSeconds", b.server_seconds);
-  out.set("workerSeconds", b.worker_seconds);
-  out.set("serversBottleneck", b.servers_bottleneck);
-  return out;
+  return object_of({{"serverBytes", b.server_bytes}, {"serverSeconds", b.server_seconds},
+                    {"workerSeconds", b.worker_seconds}, {"serversBottleneck", b.servers_bottleneck}});
 }
 
 }  // namespace dsml::bindings

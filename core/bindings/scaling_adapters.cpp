@@ -3,6 +3,7 @@
 
 #include "dsml/dp_scaling.h"
 #include "fields.h"
+#include "js_object.h"
 #include "scaling_convert.h"
 #include "training_convert.h"
 
@@ -25,11 +26,7 @@ double comm_bound_batch(const val& r) {
 val ddp_variants(const val& request) {
   const StepCostConfig config = to_step_cost_config(request);
   const DdpVariants v = dsml::ddp_variants(config, to_cost_model(request, "ddpVariants"));
-  val out = val::object();
-  out.set("naive", to_val(v.naive));
-  out.set("flat", to_val(v.flat));
-  out.set("bucketed", to_val(v.bucketed));
-  return out;
+  return object_of({{"naive", to_val(v.naive)}, {"flat", to_val(v.flat)}, {"bucketed", to_val(v.bucketed)}});
 }
 
 }  // namespace dsml::bindings

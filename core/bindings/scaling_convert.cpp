@@ -4,6 +4,7 @@
 
 #include "dsml/error.h"
 #include "fields.h"
+#include "js_object.h"
 #include "training_convert.h"
 
 namespace dsml::bindings {
@@ -31,27 +32,16 @@ ScalingConfig to_scaling_config(const val& r) {
                                                    1, 1 << 20)));
   }
   if (!r["strategy"].isUndefined()) c.strategy = to_strategy(r, ctx);
-  c.micro_batches = static_cast<int>(whole_field_or(r, "microBatches", 1, ctx, 1, 1 << 30));
-  c.flops_per_s = number_field(r, "flops", ctx);
-  c.element_bytes = number_field_or(r, "elementBytes", c.element_bytes, ctx);
-  c.overlap = flag_field_or(r, "overlap", c.overlap, ctx);
-  c.bucket_bytes = number_field_or(r, "bucketBytes", c.bucket_bytes, ctx);
-  if (!r["algorithm"].isUndefined()) c.algorithm = text_field(r, "algorithm", ctx);
+  read_pricing_fields(r, ctx, c);
   return c;
 }
 
 val to_val(const std::vector<ScalingPoint>& points) {
   val out = val::array();
   for (const ScalingPoint& p : points) {
-    val point = val::object();
-    point.set("ranks", p.ranks);
-    point.set("globalBatch", p.global_batch);
-    point.set("step", p.step_s);
-    point.set("compute", p.compute_s);
-    point.set("comm", p.comm_s);
-    point.set("speedup", p.speedup);
-    point.set("ideal", p.ideal);
-    point.set("efficiency", p.efficiency);
+    val point = object_of({{"ranks", p.ranks}, {"globalBatch", p.global_batch}, {"step", p.step_s},
+                           {"compute", p.compute_s}, {"comm", p.comm_s}, {"speedup", p.speedup}, {"ideal", p.ideal},
+                           {"efficiency", p.efficiency}});
     out.call<void>("push", point);
   }
   return out;

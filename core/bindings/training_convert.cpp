@@ -4,6 +4,7 @@
 
 #include "dsml/error.h"
 #include "fields.h"
+#include "js_object.h"
 
 namespace dsml::bindings {
 
@@ -62,21 +63,32 @@ void check_run_size(const MlpConfig& model, int batch, int steps, const std::str
   if (static_cast<double>(batch) * model.width > 1e7) throw Error(context + ": batch·width must be at most 1e7");
 }
 
+TrainingRequest to_training_request(const val& request, const std::string& context, int max_batch, int max_steps) {
+  TrainingRequest r;
+  r.model = to_mlp_config(object_field(request, "model", context), context);
+  r.optimizer = to_optimizer_config(object_field(request, "optimizer", context), context);
+  r.batch = static_cast<int>(whole_field(request, "batch", context, 1, max_batch));
+  r.steps = static_cast<int>(whole_field(request, "steps", context, 1, max_steps));
+  r.seed = static_cast<std::uint64_t>(whole_field_or(request, "seed", 0, context));
+  check_run_size(r.model, r.batch, r.steps, context);
+  return r;
+}
+
 TrainConfig to_train_config(const val& r) {
   const std::string ctx = "trainCompare";
   require_object(r, ctx, "{strategy, grid, model, optimizer, batch, steps, seed, microBatches?, bucketBytes?}");
   TrainConfig t;
   t.strategy = to_strategy(r, ctx);
   t.grid = to_grid(object_field(r, "grid", ctx), ctx);
-  t.model = to_mlp_config(object_field(r, "model", ctx), ctx);
-  t.optimizer = to_optimizer_config(object_field(r, "optimizer", ctx), ctx);
+  const TrainingRequest run = to_training_request(r, ctx);
+  t.model = run.model;
+  t.optimizer = run.optimizer;
+  t.batch = run.batch;
+  t.steps = run.steps;
+  t.seed = run.seed;
   t.options.micro_batches =
       static_cast<int>(whole_field_or(r, "microBatches", default_micro_batches(t.strategy), ctx, 1, 1 << 30));
   t.options.bucket_bytes = number_field_or(r, "bucketBytes", t.options.bucket_bytes, ctx);
-  t.batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 30));
-  t.steps = static_cast<int>(whole_field(r, "steps", ctx, 1, 1 << 30));
-  t.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
-  check_run_size(t.model, t.batch, t.steps, ctx);
   return t;
 }
 
@@ -88,15 +100,10 @@ StepCostConfig to_step_cost_config(const val& r) {
   c.grid = to_grid(object_field(r, "grid", ctx), ctx);
   c.model = to_mlp_config(object_field(r, "model", ctx), ctx);
   c.batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 30));
-  c.micro_batches = static_cast<int>(whole_field_or(r, "microBatches", 1, ctx, 1, 1 << 30));
-  c.flops_per_s = number_field(r, "flops", ctx);
-  c.element_bytes = number_field_or(r, "elementBytes", c.element_bytes, ctx);
+  read_pricing_fields(r, ctx, c);
   c.optimizer_states = static_cast<int>(whole_field_or(r, "optimizerStates", c.optimizer_states, ctx, 0, 1 << 30));
-  c.bucket_bytes = number_field_or(r, "bucketBytes", c.bucket_bytes, ctx);
   c.recompute = flag_field_or(r, "recompute", c.recompute, ctx);
   c.layerwise_norms = flag_field_or(r, "layerwiseNorms", c.layerwise_norms, ctx);
-  c.overlap = flag_field_or(r, "overlap", c.overlap, ctx);
-  if (!r["algorithm"].isUndefined()) c.algorithm = text_field(r, "algorithm", ctx);
   return c;
 }
 
@@ -114,23 +121,16 @@ val to_object(const std::map<std::string, double>& by_kind) {
 val to_val(const std::vector<MemoryBreakdown>& memory) {
   val out = val::array();
   for (const MemoryBreakdown& m : memory) {
-    val rank = val::object();
-    rank.set("params", m.params);
-    rank.set("grads", m.grads);
-    rank.set("optimizer", m.optimizer);
-    rank.set("activations", m.activations);
-    rank.set("total", m.total);
+    val rank = object_of({{"params", m.params}, {"grads", m.grads}, {"optimizer", m.optimizer},
+                          {"activations", m.activations}, {"total", m.total}});
     out.call<void>("push", rank);
   }
   return out;
 }
 
 val to_val(const TrainComparison& r) {
-  val out = val::object();
-  out.set("losses", to_float64_array(r.losses));
-  out.set("singleLosses", to_float64_array(r.single_losses));
-  out.set("divergedAt", r.diverged_at);
-  out.set("singleDivergedAt", r.single_diverged_at);
+  val out = object_of({{"losses", to_float64_array(r.losses)}, {"singleLosses", to_float64_array(r.single_losses)},
+                       {"divergedAt", r.diverged_at}, {"singleDivergedAt", r.single_diverged_at}});
   val ratios = val::array();
   for (const std::vector<double>& step : r.trust_ratios) ratios.call<void>("push", to_float64_array(step));
   out.set("trustRatios", ratios);
@@ -144,23 +144,13 @@ val to_val(const TrainComparison& r) {
 val to_val(const StepCost& cost) {
   val spans = val::array();
   for (const StepSpan& s : cost.spans) {
-    val span = val::object();
-    span.set("rank", s.rank);
-    span.set("kind", s.kind);
-    span.set("start", s.start);
-    span.set("end", s.end);
-    span.set("stream", s.stream);
+    val span = object_of({{"rank", s.rank}, {"kind", s.kind}, {"start", s.start}, {"end", s.end},
+                          {"stream", s.stream}});
     if (!s.label.empty()) span.set("label", s.label);
     spans.call<void>("push", span);
   }
-  val out = val::object();
-  out.set("total", cost.total_s);
-  out.set("compute", cost.compute_s);
-  out.set("bubble", cost.bubble_s);
-  out.set("comm", to_object(cost.comm_s));
-  out.set("spans", spans);
-  out.set("memoryPerRank", to_val(cost.memory));
-  return out;
+  return object_of({{"total", cost.total_s}, {"compute", cost.compute_s}, {"bubble", cost.bubble_s},
+                    {"comm", to_object(cost.comm_s)}, {"spans", spans}, {"memoryPerRank", to_val(cost.memory)}});
 }
 
 }  // namespace dsml::bindings

@@ -5,6 +5,7 @@
 
 #include <emscripten/val.h>
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -36,6 +37,30 @@ Strategy to_strategy(const val& request, const std::string& context);
 // trainSingle, mlpInit, teacherBatch): layers·width·hidden ≤ 1e8, batch·width ≤ 1e7, steps ≤ 10000.
 // stepCost allocates nothing per parameter and has no such limit.
 void check_run_size(const MlpConfig& model, int batch, int steps, const std::string& context);
+
+// {model, optimizer, batch, steps, seed?}: what every run on one model reads (trainSingle, pipelineTrain, the MoE
+// runs), batch and steps capped by `max_batch` and `max_steps`, then checked by check_run_size.
+struct TrainingRequest {
+  MlpConfig model;
+  OptimizerConfig optimizer;
+  int batch = 0;
+  int steps = 0;
+  std::uint64_t seed = 0;
+};
+TrainingRequest to_training_request(const val& request, const std::string& context, int max_batch = 1 << 30,
+                                    int max_steps = 1 << 30);
+
+// The pricing fields stepCost and dpScaling share, into a StepCostConfig or a ScalingConfig (which name them alike):
+// {microBatches? (1), flops, elementBytes?, bucketBytes?, overlap?, algorithm?}.
+template <typename PricedConfig>
+void read_pricing_fields(const val& r, const std::string& context, PricedConfig& c) {
+  c.micro_batches = static_cast<int>(whole_field_or(r, "microBatches", 1, context, 1, 1 << 30));
+  c.flops_per_s = number_field(r, "flops", context);
+  c.element_bytes = number_field_or(r, "elementBytes", c.element_bytes, context);
+  c.bucket_bytes = number_field_or(r, "bucketBytes", c.bucket_bytes, context);
+  c.overlap = flag_field_or(r, "overlap", c.overlap, context);
+  if (!r["algorithm"].isUndefined()) c.algorithm = text_field(r, "algorithm", context);
+}
 
 // trainCompare's request (training_adapters.h) → TrainConfig, checked by check_run_size.
 TrainConfig to_train_config(const val& request);

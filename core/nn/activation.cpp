@@ -7,25 +7,20 @@
 
 #include "dsml/block_kernels.h"
 #include "dsml/error.h"
+#include "dsml/named_values.h"
 #include "dsml/mlp.h"
 
 namespace dsml {
 
+constexpr NamedValue<Activation> kActivationNames[] = {
+    {Activation::relu, "relu"}, {Activation::gelu, "gelu"}, {Activation::tanh, "tanh"}};
+
 Activation parse_activation(const std::string& name) {
-  if (name == "relu") return Activation::relu;
-  if (name == "gelu") return Activation::gelu;
-  if (name == "tanh") return Activation::tanh;
+  if (const auto activation = find_named(kActivationNames, name)) return *activation;
   throw Error("activation must be one of relu, gelu, tanh, got \"" + name + "\"");
 }
 
-const char* activation_name(Activation activation) {
-  switch (activation) {
-    case Activation::relu: return "relu";
-    case Activation::gelu: return "gelu";
-    case Activation::tanh: return "tanh";
-  }
-  return "unknown";
-}
+const char* activation_name(Activation activation) { return name_of(kActivationNames, activation); }
 
 // (B, F) → (B, F), elementwise.
 Eigen::MatrixXd activate(Activation activation, const Eigen::MatrixXd& h) { return activate<double>(activation, h); }

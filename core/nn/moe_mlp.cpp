@@ -33,6 +33,12 @@ void validate(const MoeMlpConfig& c) {
 
 bool is_moe_block(const MoeMlpConfig& c, int block) { return (block + 1) % c.moe_every == 0; }
 
+long long routed_assignments(const MoeMlpConfig& c, int batch) {
+  long long moe_blocks = 0;
+  for (int l = 0; l < c.mlp.layers; ++l) moe_blocks += is_moe_block(c, l) ? 1 : 0;
+  return static_cast<long long>(batch) * c.top_k * moe_blocks;
+}
+
 MoeConfig moe_layer_config(const MoeMlpConfig& c) {
   MoeConfig m;
   m.width = c.mlp.width;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "dsml/error.h"
+#include "dsml/named_values.h"
 
 namespace dsml {
 
@@ -23,25 +24,15 @@ std::string shape(const Eigen::MatrixXd& m) { return std::to_string(m.rows()) + 
 bool uses_first_moment(OptimizerKind kind) { return kind != OptimizerKind::sgd; }
 bool uses_second_moment(OptimizerKind kind) { return kind == OptimizerKind::adam || kind == OptimizerKind::lamb; }
 
+constexpr NamedValue<OptimizerKind> kOptimizerNames[] = {{OptimizerKind::sgd, "sgd"}, {OptimizerKind::momentum, "momentum"},
+    {OptimizerKind::adam, "adam"}, {OptimizerKind::lars, "lars"}, {OptimizerKind::lamb, "lamb"}};
+
 OptimizerKind parse_optimizer(const std::string& name) {
-  if (name == "sgd") return OptimizerKind::sgd;
-  if (name == "momentum") return OptimizerKind::momentum;
-  if (name == "adam") return OptimizerKind::adam;
-  if (name == "lars") return OptimizerKind::lars;
-  if (name == "lamb") return OptimizerKind::lamb;
+  if (const auto kind = find_named(kOptimizerNames, name)) return *kind;
   throw Error("optimizer must be one of sgd, momentum, adam, lars, lamb, got \"" + name + "\"");
 }
 
-const char* optimizer_name(OptimizerKind kind) {
-  switch (kind) {
-    case OptimizerKind::sgd: return "sgd";
-    case OptimizerKind::momentum: return "momentum";
-    case OptimizerKind::adam: return "adam";
-    case OptimizerKind::lars: return "lars";
-    case OptimizerKind::lamb: return "lamb";
-  }
-  return "unknown";
-}
+const char* optimizer_name(OptimizerKind kind) { return name_of(kOptimizerNames, kind); }
 
 void validate(const OptimizerConfig& config) {
   require_positive("learning rate", config.lr);

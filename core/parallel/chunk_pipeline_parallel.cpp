@@ -29,6 +29,9 @@ struct ChunkWork {
   std::vector<MlpForward> kept;           // forward's stash, freed by the full backward or by W
   std::vector<MlpInputGradients> b_kept;  // B's stash (dY, dH per block), freed by W
   MlpParams grads;                        // accumulated over micro-batches
+
+  // Nothing held yet for any of m micro-batches; zero gradients for the chunk's blocks.
+  ChunkWork(int m, const MlpConfig& chunk) : input(m), d_output(m), kept(m), b_kept(m), grads(zeros_like(chunk)) {}
 };
 
 }  // namespace
@@ -58,20 +61,12 @@ ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSche
     throw Error("schedule \"" + schedule.name + "\" is for P = " + std::to_string(schedule.devices) + ", v = " +
                 std::to_string(schedule.chunks_per_device) + "; the trainer has P = " + std::to_string(P) +
                 ", v = " + std::to_string(chunks_per_device_));
-  const PipelineCheck check = check_chunk_schedule(schedule);
-  if (!check.valid) throw Error("schedule \"" + schedule.name + "\" is not valid: " + check.message);
+  micro_batches::require_valid_schedule(check_chunk_schedule(schedule), schedule.name);
   const int m = schedule.micro_batches;
   const micro_batches::Rows cut = micro_batches::cut(batch.inputs.rows(), m);  // micro-batch i's rows
 
   ChunkPipelineStep result;
-  std::vector<ChunkWork> work(static_cast<std::size_t>(C));
-  for (ChunkWork& w : work) {
-    w.input.resize(m);
-    w.d_output.resize(m);
-    w.kept.resize(m);
-    w.b_kept.resize(m);
-    w.grads = zeros_like(chunk_model_);
-  }
+  std::vector<ChunkWork> work(static_cast<std::size_t>(C), ChunkWork(m, chunk_model_));
   std::vector<int> held(P, 0);
   result.peak_in_flight.assign(P, 0);
 
@@ -94,17 +89,10 @@ ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSche
     ChunkWork& w = work[c];
     switch (op.kind) {
       case Kind::kForward: {
-        const Eigen::MatrixXd x = c == 0 ? micro_batches::inputs(batch, cut, i) : w.input[i];
-        w.input[i].resize(0, 0);
-        w.kept[i] = mlp_forward(chunk_model_, chunks_[c], x);
+        w.kept[i] = micro_batches::forward(chunk_model_, chunks_[c], batch, cut, i, c == 0, c == C - 1, w.input[i],
+                                           w.d_output[i], result.loss);
         result.peak_in_flight[d] = std::max(result.peak_in_flight[d], ++held[d]);
-        if (c == C - 1) {  // the loss of micro-batch i, weighted B_i/B so the sum is the global mean
-          micro_batches::WeightedLoss loss = micro_batches::weighted_loss(batch, cut, i, w.kept[i].output);
-          result.loss += loss.loss;
-          w.d_output[i] = std::move(loss.gradient);
-        } else {
-          hand(c, c + 1, "activation", w.kept[i].output, work[c + 1].input, i);
-        }
+        if (c < C - 1) hand(c, c + 1, "activation", w.kept[i].output, work[c + 1].input, i);
         break;
       }
       case Kind::kBackward: {

@@ -1,6 +1,7 @@
 #include "parallel/micro_batches.h"
 
 #include <string>
+#include <utility>
 
 #include "dsml/comm.h"
 #include "dsml/error.h"
@@ -11,6 +12,10 @@ void check_batch(const Batch& batch, int width) {
   const Eigen::Index rows = batch.inputs.rows();
   if (rows < 1 || batch.inputs.cols() != width || batch.targets.rows() != rows || batch.targets.cols() != width)
     throw Error("batch inputs and targets must both be B x D = B x " + std::to_string(width) + " with B >= 1");
+}
+
+void require_valid_schedule(const PipelineCheck& check, const std::string& name) {
+  if (!check.valid) throw Error("schedule \"" + name + "\" is not valid: " + check.message);
 }
 
 Rows cut(Eigen::Index batch_rows, int m) {
@@ -37,6 +42,19 @@ WeightedLoss weighted_loss(const Batch& batch, const Rows& cut, int i, const Eig
   const Eigen::MatrixXd target = batch.targets.middleRows(cut.offset[i], cut.rows[i]);
   const double weight = static_cast<double>(cut.rows[i]) / static_cast<double>(batch.inputs.rows());
   return {weight * mse_loss(output, target), weight * mse_loss_gradient(output, target)};
+}
+
+MlpForward forward(const MlpConfig& stage_model, const MlpParams& params, const Batch& batch, const Rows& cut, int i,
+                   bool first, bool last, Eigen::MatrixXd& input, Eigen::MatrixXd& d_output, double& loss) {
+  const Eigen::MatrixXd x = first ? inputs(batch, cut, i) : std::move(input);
+  input.resize(0, 0);
+  MlpForward kept = mlp_forward(stage_model, params, x);  // (B_i, D) out, blocks' x and H kept
+  if (last) {  // the loss of micro-batch i, weighted B_i/B so the sum is the global mean
+    WeightedLoss weighted = weighted_loss(batch, cut, i, kept.output);
+    loss += weighted.loss;
+    d_output = std::move(weighted.gradient);
+  }
+  return kept;
 }
 
 void accumulate(MlpParams& into, const MlpParams& add) {

@@ -3,16 +3,22 @@
 // stage's input and the last stage's loss of a micro-batch, and the gradient accumulation over micro-batches.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include <Eigen/Core>
 
+#include "dsml/mlp.h"
+#include "dsml/pipeline_schedule.h"
 #include "dsml/teacher_task.h"
 
 namespace dsml::micro_batches {
 
 // Throws dsml::Error unless inputs and targets are both B × width with B >= 1.
 void check_batch(const Batch& batch, int width);
+
+// Throws dsml::Error("schedule \"<name>\" is not valid: <why>") unless the schedule's check passed.
+void require_valid_schedule(const PipelineCheck& check, const std::string& name);
 
 // Micro-batch i is rows [offset[i], offset[i] + rows[i]) of the global batch: shard_sizes(B, m), the first B mod m
 // one row larger. Throws dsml::Error unless 1 <= m <= B.
@@ -32,6 +38,13 @@ struct WeightedLoss {
   Eigen::MatrixXd gradient;  // (B_i, D)
 };
 WeightedLoss weighted_loss(const Batch& batch, const Rows& cut, int i, const Eigen::MatrixXd& output);
+
+// Forward of micro-batch i on one stage (or chunk) of `stage_model` holding `params`: on the batch's rows of
+// micro-batch i when it is the first, else on `input` (the previous stage's activation, consumed: left empty). On
+// the last, the weighted loss is added to `loss` and its gradient written to `d_output`. Returns forward's stash
+// (every block's x and H), kept for the backward.
+MlpForward forward(const MlpConfig& stage_model, const MlpParams& params, const Batch& batch, const Rows& cut, int i,
+                   bool first, bool last, Eigen::MatrixXd& input, Eigen::MatrixXd& d_output, double& loss);
 
 // into += add, tensor by tensor: gradient accumulation over micro-batches.
 void accumulate(MlpParams& into, const MlpParams& add);

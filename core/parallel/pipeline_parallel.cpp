@@ -34,6 +34,9 @@ struct StageWork {
   MlpParams grads;                       // accumulated over micro-batches
   int in_flight = 0, peak_in_flight = 0;
   double kept_now = 0, kept_peak = 0;    // bytes
+
+  // Nothing held yet for any of m micro-batches; zero gradients for the stage's blocks.
+  StageWork(int m, const MlpConfig& stage) : input(m), kept(m), d_output(m), d_input(m), grads(zeros_like(stage)) {}
 };
 
 }  // namespace
@@ -89,21 +92,13 @@ PipelineParallelStep PipelineParallelTrainer::step(const Batch& batch, const Pip
   if (schedule.stages != pp)
     throw Error("schedule \"" + schedule.name + "\" has " + std::to_string(schedule.stages) +
                 " stages, the grid has pp = " + std::to_string(pp));
-  const PipelineCheck check = check_pipeline_schedule(schedule);
-  if (!check.valid) throw Error("schedule \"" + schedule.name + "\" is not valid: " + check.message);
+  micro_batches::require_valid_schedule(check_pipeline_schedule(schedule), schedule.name);
   const int m = schedule.micro_batches;
   const micro_batches::Rows cut = micro_batches::cut(batch.inputs.rows(), m);  // micro-batch i's rows
 
   PipelineParallelStep result;
   PipelineMailboxes mail(pp, m, &result.comm);
-  std::vector<StageWork> work(static_cast<std::size_t>(pp));
-  for (StageWork& w : work) {
-    w.input.resize(m);
-    w.kept.resize(m);
-    w.d_output.resize(m);
-    w.d_input.resize(m);
-    w.grads = zeros_like(stage_model_);
-  }
+  std::vector<StageWork> work(static_cast<std::size_t>(pp), StageWork(m, stage_model_));
 
   // Run one op of stage s (the executor has checked that a receive's message is there).
   auto run = [&](int s, const PipelineOp& op) {
@@ -113,17 +108,11 @@ PipelineParallelStep PipelineParallelTrainer::step(const Batch& batch, const Pip
       case Kind::kRecvActivation: w.input[i] = mail.recv_activation(s, i); break;
       case Kind::kRecvGrad: w.d_output[i] = mail.recv_grad(s, i); break;
       case Kind::kForward: {
-        const Eigen::MatrixXd x = s == 0 ? micro_batches::inputs(batch, cut, i) : w.input[i];
-        w.input[i].resize(0, 0);
-        w.kept[i] = mlp_forward(stage_model_, stages_[s], x);  // (B_i, D) out, blocks' x and H kept
+        w.kept[i] = micro_batches::forward(stage_model_, stages_[s], batch, cut, i, s == 0, s == pp - 1, w.input[i],
+                                           w.d_output[i], result.loss);
         w.kept_now += kept_bytes(w.kept[i]);
         w.kept_peak = std::max(w.kept_peak, w.kept_now);
         w.peak_in_flight = std::max(w.peak_in_flight, ++w.in_flight);
-        if (s == pp - 1) {  // the loss of micro-batch i, weighted B_i/B so the sum is the global mean
-          micro_batches::WeightedLoss loss = micro_batches::weighted_loss(batch, cut, i, w.kept[i].output);
-          result.loss += loss.loss;
-          w.d_output[i] = std::move(loss.gradient);
-        }
         break;
       }
       case Kind::kSendActivation: mail.send_activation(s, i, w.kept[i].output); break;

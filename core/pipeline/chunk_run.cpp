@@ -167,17 +167,14 @@ ChunkTiming time_chunk_schedule(const ChunkSchedule& schedule, double forward_s,
   require_non_negative("p2p time", p2p_s);
   require_valid(schedule);
   Run run = run_devices(schedule, forward_s, backward_input_s, backward_weight_s, p2p_s);
+  pipeline_detail::IdleTime idle = pipeline_detail::idle_time(run.finish, run.busy);
   ChunkTiming timing;
-  timing.makespan = *std::max_element(run.finish.begin(), run.finish.end());
+  timing.makespan = idle.makespan;
   timing.ideal = schedule.chunks_per_device * schedule.micro_batches *
                  (forward_s + backward_input_s + backward_weight_s);
   timing.busy = run.busy;
-  double idle_total = 0;
-  for (double busy : timing.busy) {
-    timing.idle.push_back(timing.makespan - busy);
-    idle_total += timing.idle.back();
-  }
-  timing.bubble_fraction = idle_total / (schedule.devices * timing.makespan);
+  timing.idle = std::move(idle.idle);
+  timing.bubble_fraction = idle.bubble_fraction;
   timing.bubble_over_ideal = (timing.makespan - timing.ideal) / timing.ideal;
   timing.spans = std::move(run.spans);
   return timing;
@@ -185,16 +182,9 @@ ChunkTiming time_chunk_schedule(const ChunkSchedule& schedule, double forward_s,
 
 std::vector<int> peak_chunk_activations(const ChunkSchedule& schedule) {
   require_valid(schedule);
-  std::vector<int> peak;
-  for (const auto& ops : schedule.ops) {
-    int held = 0, most = 0;
-    for (const ChunkOp& op : ops) {
-      if (op.kind == Kind::kForward) most = std::max(most, ++held);
-      if (op.kind == Kind::kBackward || op.kind == Kind::kBackwardWeight) --held;
-    }
-    peak.push_back(most);
-  }
-  return peak;
+  return pipeline_detail::peak_held(
+      schedule.ops, [](const ChunkOp& op) { return op.kind == Kind::kForward; },
+      [](const ChunkOp& op) { return op.kind == Kind::kBackward || op.kind == Kind::kBackwardWeight; });
 }
 
 }  // namespace dsml

@@ -94,5 +94,17 @@ PipelineRun run_pipeline(const PipelineSchedule& schedule, double forward_s, dou
   return run;
 }
 
+IdleTime idle_time(const std::vector<double>& finish, const std::vector<double>& busy) {
+  IdleTime out;
+  out.makespan = *std::max_element(finish.begin(), finish.end());
+  double total = 0;
+  for (double b : busy) {
+    out.idle.push_back(out.makespan - b);
+    total += out.idle.back();
+  }
+  out.bubble_fraction = total / (static_cast<double>(busy.size()) * out.makespan);
+  return out;
+}
+
 }  // namespace pipeline_detail
 }  // namespace dsml

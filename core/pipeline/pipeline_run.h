@@ -11,6 +11,7 @@
 // describe in their own terms from the op each device stopped at.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -54,6 +55,33 @@ PipelineRun run_pipeline(const PipelineSchedule& schedule, double forward_s, dou
 
 // The per-stage rules alone (everything but deadlock): empty if they hold, else the first broken one.
 std::string check_stages(const PipelineSchedule& schedule);
+
+// ---- what both front-ends report of a run ----
+
+// Each device's idle time (makespan − busy) and the bubble Σ idle / (devices · makespan), from a run's per-device
+// finish and busy times.
+struct IdleTime {
+  double makespan = 0.0;
+  std::vector<double> idle;
+  double bubble_fraction = 0.0;
+};
+IdleTime idle_time(const std::vector<double>& finish, const std::vector<double>& busy);
+
+// Per device, the most micro-batches whose activations it holds at once, walking its ops in order: +1 at an op
+// for which takes(op), −1 at one for which frees(op).
+template <typename Op, typename Takes, typename Frees>
+std::vector<int> peak_held(const std::vector<std::vector<Op>>& ops, Takes takes, Frees frees) {
+  std::vector<int> peak;
+  for (const std::vector<Op>& device : ops) {
+    int held = 0, most = 0;
+    for (const Op& op : device) {
+      if (takes(op)) most = std::max(most, ++held);
+      if (frees(op)) --held;
+    }
+    peak.push_back(most);
+  }
+  return peak;
+}
 
 }  // namespace pipeline_detail
 }  // namespace dsml

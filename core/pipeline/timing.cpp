@@ -31,15 +31,12 @@ PipelineTiming time_pipeline_schedule(const PipelineSchedule& schedule, double f
   pipeline_detail::PipelineRun run = pipeline_detail::run_pipeline(schedule, forward_s, backward_s, p2p_s);
   if (!run.deadlock.empty()) throw DeadlockError("invalid pipeline schedule: " + run.deadlock);
 
+  pipeline_detail::IdleTime idle = pipeline_detail::idle_time(run.finish, run.busy);
   PipelineTiming timing;
-  timing.makespan = *std::max_element(run.finish.begin(), run.finish.end());
+  timing.makespan = idle.makespan;
   timing.busy = run.busy;
-  double idle_total = 0;
-  for (double busy : timing.busy) {
-    timing.idle.push_back(timing.makespan - busy);
-    idle_total += timing.idle.back();
-  }
-  timing.bubble_fraction = idle_total / (schedule.stages * timing.makespan);
+  timing.idle = std::move(idle.idle);
+  timing.bubble_fraction = idle.bubble_fraction;
   timing.spans = std::move(run.spans);
   return timing;
 }
@@ -47,17 +44,9 @@ PipelineTiming time_pipeline_schedule(const PipelineSchedule& schedule, double f
 std::vector<int> peak_in_flight_activations(const PipelineSchedule& schedule) {
   const PipelineCheck check = check_pipeline_schedule(schedule);
   if (!check.valid) throw Error("invalid pipeline schedule: " + check.message);
-  std::vector<int> peak;
-  for (const auto& ops : schedule.ops) {
-    int held = 0;
-    int most = 0;
-    for (const PipelineOp& op : ops) {
-      if (op.kind == PipelineOp::Kind::kForward) most = std::max(most, ++held);
-      if (op.kind == PipelineOp::Kind::kBackward) --held;
-    }
-    peak.push_back(most);
-  }
-  return peak;
+  return pipeline_detail::peak_held(
+      schedule.ops, [](const PipelineOp& op) { return op.kind == PipelineOp::Kind::kForward; },
+      [](const PipelineOp& op) { return op.kind == PipelineOp::Kind::kBackward; });
 }
 
 }  // namespace dsml

@@ -3,28 +3,21 @@
 #include <cmath>
 
 #include "dsml/error.h"
+#include "dsml/named_values.h"
 #include "dsml/param_server.h"
 #include "dsml/ps_closed_forms.h"
 
 namespace dsml {
 
+constexpr NamedValue<Consistency> kConsistencyNames[] = {
+    {Consistency::bsp, "bsp"}, {Consistency::asp, "asp"}, {Consistency::ssp, "ssp"}, {Consistency::backup, "backup"}};
+
 Consistency parse_consistency(const std::string& name) {
-  if (name == "bsp") return Consistency::bsp;
-  if (name == "asp") return Consistency::asp;
-  if (name == "ssp") return Consistency::ssp;
-  if (name == "backup") return Consistency::backup;
+  if (const auto consistency = find_named(kConsistencyNames, name)) return *consistency;
   throw Error("unknown regime \"" + name + "\"; choose bsp, asp, ssp or backup");
 }
 
-const char* consistency_name(Consistency consistency) {
-  switch (consistency) {
-    case Consistency::bsp: return "bsp";
-    case Consistency::asp: return "asp";
-    case Consistency::ssp: return "ssp";
-    case Consistency::backup: return "backup";
-  }
-  return "bsp";
-}
+const char* consistency_name(Consistency consistency) { return name_of(kConsistencyNames, consistency, "bsp"); }
 
 void validate(const ParamServerConfig& config) {
   if (config.workers < 1 || config.workers > 4096)

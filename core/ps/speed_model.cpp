@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "dsml/error.h"
+#include "dsml/named_values.h"
 #include "nn/gaussian.h"
 
 namespace dsml {
@@ -46,24 +47,17 @@ double speed_factor(const SpeedModel& model, int worker, std::int64_t iteration)
 
 }  // namespace
 
+constexpr NamedValue<SpeedDistribution> kSpeedDistributionNames[] = {{SpeedDistribution::fixed, "fixed"},
+    {SpeedDistribution::exponential, "exponential"}, {SpeedDistribution::lognormal, "lognormal"},
+    {SpeedDistribution::slow_node, "slow-node"}, {SpeedDistribution::per_round, "per-round"}};
+
 SpeedDistribution parse_speed_distribution(const std::string& name) {
-  if (name == "fixed") return SpeedDistribution::fixed;
-  if (name == "exponential") return SpeedDistribution::exponential;
-  if (name == "lognormal") return SpeedDistribution::lognormal;
-  if (name == "slow-node") return SpeedDistribution::slow_node;
-  if (name == "per-round") return SpeedDistribution::per_round;
+  if (const auto distribution = find_named(kSpeedDistributionNames, name)) return *distribution;
   throw Error("unknown speed model \"" + name + "\"; choose fixed, exponential, lognormal, slow-node or per-round");
 }
 
 const char* speed_distribution_name(SpeedDistribution distribution) {
-  switch (distribution) {
-    case SpeedDistribution::fixed: return "fixed";
-    case SpeedDistribution::exponential: return "exponential";
-    case SpeedDistribution::lognormal: return "lognormal";
-    case SpeedDistribution::slow_node: return "slow-node";
-    case SpeedDistribution::per_round: return "per-round";
-  }
-  return "fixed";
+  return name_of(kSpeedDistributionNames, distribution, "fixed");
 }
 
 void validate(const SpeedModel& model, int workers) {

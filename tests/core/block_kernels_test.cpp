@@ -25,13 +25,7 @@ double relative_error(const A& a, const B& b) {
 }
 
 dsml::MlpConfig small_model(bool residual, Activation activation) {
-  dsml::MlpConfig c;
-  c.layers = 3;
-  c.width = 5;
-  c.hidden = 8;
-  c.activation = activation;
-  c.residual = residual;
-  return c;
+  return dsml::MlpConfig{3, 5, 8, activation, residual};
 }
 
 struct Case {

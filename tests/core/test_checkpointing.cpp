@@ -14,6 +14,14 @@ using namespace dsml;
 
 namespace {
 constexpr double kMinute = 60, kHour = 3600;
+
+// `runs` runs of W = work in segments of τ = interval, checkpoints of δ, restarts of R, on one node of MTBF m.
+CheckpointRunConfig study(double work, double interval, double checkpoint, double restart, double node_mtbf,
+                          int runs) {
+  const int nodes = 1;
+  const double heartbeat_period = 0, heartbeat_timeout = 0;
+  return {work, interval, checkpoint, restart, nodes, node_mtbf, heartbeat_period, heartbeat_timeout, runs};
+}
 }
 
 TEST(Checkpointing, YoungsIntervalMinimisesTheFirstOrderOverhead) {
@@ -54,13 +62,7 @@ TEST(Checkpointing, ExpectedWallTimeByHand) {
 
 // The simulation against the closed form: 4000 runs of 10 segments, M = 1 h. Within 3 standard errors.
 TEST(Checkpointing, SimulationMatchesDalysExpectedWallTime) {
-  CheckpointRunConfig c;
-  c.work = 6000;
-  c.interval = 600;
-  c.checkpoint = 60;
-  c.restart = 120;
-  c.node_mtbf = kHour;
-  c.runs = 4000;
+  CheckpointRunConfig c = study(6000, 600, 60, 120, kHour, 4000);
   c.seed = 1;
   const CheckpointStudy s = simulate_checkpointing(c);
   EXPECT_NEAR(s.expected_wall, expected_wall_time(6000, 600, 60, 120, kHour), 1e-9);
@@ -80,12 +82,7 @@ TEST(Checkpointing, SimulationMatchesDalysExpectedWallTime) {
 // = 0.10833; the simulated (wall − W)/W lands within 3% of it (the second-order terms, (τ+δ)²/(2Mτ) − τ/2M ≈ δ/M,
 // are 1.7% of it).
 TEST(Checkpointing, FirstOrderOverheadAgreesWhenFailuresAreRare) {
-  CheckpointRunConfig c;
-  c.work = 60000;
-  c.interval = 600;
-  c.checkpoint = 60;
-  c.node_mtbf = 10 * kHour;
-  c.runs = 4000;
+  const CheckpointRunConfig c = study(60000, 600, 60, 0, 10 * kHour, 4000);
   const CheckpointStudy s = simulate_checkpointing(c);
   const double first = first_order_overhead(600, 60, 10 * kHour), simulated = s.mean_wall / c.work - 1;
   EXPECT_NEAR(first, 0.1 + 600 / (2 * 10 * kHour), 1e-15);
@@ -99,15 +96,9 @@ TEST(Checkpointing, HeartbeatDetectionByHand) {
   EXPECT_EQ(detection_time(37, 10, 25), 60);
   EXPECT_EQ(detection_time(37, 0, 25), 62);
   EXPECT_EQ(mean_detection_delay(10, 25), 25);
-  CheckpointRunConfig c;
-  c.work = 6000;
-  c.interval = 600;
-  c.checkpoint = 60;
-  c.restart = 120;
-  c.node_mtbf = kHour;
+  CheckpointRunConfig c = study(6000, 600, 60, 120, kHour, 4000);
   c.heartbeat_period = 10;
   c.heartbeat_timeout = 25;
-  c.runs = 4000;
   const CheckpointStudy s = simulate_checkpointing(c);
   EXPECT_NEAR(s.expected_wall, expected_wall_time(6000, 600, 60, 120, kHour, 25), 1e-9);
   EXPECT_NEAR(s.mean_wall, s.expected_wall, 3 * s.ci95 / 1.96);
@@ -147,11 +138,7 @@ TEST(Checkpointing, ExpectedFailuresGrowLikeEToTheSegmentOverTheMtbf) {
   EXPECT_DOUBLE_EQ(expected_failures(6000, 600, 60, 120, kHour, 30),
                    expected_wall_time(6000, 600, 60, 120, kHour, 30) / kHour);
   // Simulated: 20 runs of one 1100 s segment on M = 100 s see e^11 − 1 = 59 873 failures each, on average.
-  CheckpointRunConfig c;
-  c.work = c.interval = 1100;
-  c.checkpoint = 0;
-  c.node_mtbf = 100;
-  c.runs = 20;
+  const CheckpointRunConfig c = study(1100, 1100, 0, 0, 100, 20);
   const CheckpointStudy s = simulate_checkpointing(c);
   double squares = 0;
   for (const CheckpointRun& r : s.runs) squares += (r.failures - s.mean_failures) * (r.failures - s.mean_failures);
@@ -162,13 +149,8 @@ TEST(Checkpointing, ExpectedFailuresGrowLikeEToTheSegmentOverTheMtbf) {
 // A run expected to fail more than kMaxExpectedFailures times is refused at once, with its numbers and the interval
 // that would finish: 1200 s in one segment on a fleet MTBF of 100 s expects e^{12.1} − 1 ≈ 1.8e5 failures.
 TEST(Checkpointing, ARunThatWouldPracticallyNeverFinishIsRefusedWithItsNumbers) {
-  CheckpointRunConfig c;
-  c.work = c.interval = 1200;
-  c.checkpoint = 10;
-  c.restart = 0;
+  CheckpointRunConfig c = study(1200, 1200, 10, 0, 400, 1);
   c.nodes = 4;
-  c.node_mtbf = 400;
-  c.runs = 1;
   const double best = optimal_interval(1200, 10, 0, 100);
   char advice[160];
   std::snprintf(advice, sizeof advice, "checkpoint more often — every %.3g s of work, Daly's best interval, expects about %.2g "
@@ -190,14 +172,7 @@ TEST(Checkpointing, ARunThatWouldPracticallyNeverFinishIsRefusedWithItsNumbers) 
 }
 
 TEST(Checkpointing, ATinyIntervalIsRefusedBeforeSimulatingItsCheckpoints) {
-  CheckpointRunConfig c;
-  c.work = 86400;
-  c.interval = 0.001;
-  c.checkpoint = 0;
-  c.restart = 0;
-  c.nodes = 1;
-  c.node_mtbf = 1e9;
-  c.runs = 1;
+  CheckpointRunConfig c = study(86400, 0.001, 0, 0, 1e9, 1);
   EXPECT_EQ(error_of([&] { simulate_checkpointing(c); }),
             "a checkpoint every 0.001 s over 86400 s of work is 8.64e+07 checkpoints a run, × 1 run: more than the "
             "5e+07 this simulation takes; use a longer interval or fewer runs");

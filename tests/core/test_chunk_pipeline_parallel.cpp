@@ -50,24 +50,14 @@ TEST(SplitBackward, InputThenWeightIsMlpBackwardBitForBit) {
 
 double run_side_by_side(const MlpConfig& m, const dsml::OptimizerConfig& opt, const std::string& schedule, int P,
                         int micro_batches, int v, int steps, int batch = 16) {
-  const dsml::TeacherTask task(m, 7);
-  MlpParams reference = dsml::init_mlp(m, 42);
-  dsml::Optimizer single(opt);
-  dsml::ChunkPipelineTrainer trainer(m, opt, reference, P, v);
+  SingleDeviceReference reference(m, opt);
+  dsml::ChunkPipelineTrainer trainer(m, opt, reference.initial(), P, v);
   const dsml::ChunkSchedule plan = dsml::chunk_schedule_by_name(schedule, P, micro_batches, v);
-  double worst = 0;
-  for (int step = 0; step < steps; ++step) {
-    const dsml::Batch b = task.make_batch(static_cast<std::uint64_t>(step), batch);
-    const dsml::MlpForward fwd = dsml::mlp_forward(m, reference, b.inputs);
-    const double loss = dsml::mse_loss(fwd.output, b.targets);
-    single.step(reference, dsml::mlp_backward(m, reference, fwd, dsml::mse_loss_gradient(fwd.output, b.targets)).params);
-    const dsml::ChunkPipelineStep result = trainer.step(b, plan);
-    EXPECT_NEAR(result.loss, loss, 1e-12 * loss) << "step " << step;
+  return difference_beside_single_device(trainer, reference, batch, steps, [&](auto& t, const dsml::Batch& b) {
+    const dsml::ChunkPipelineStep result = t.step(b, plan);
     EXPECT_EQ(result.peak_in_flight, dsml::peak_chunk_activations(plan));
-    if (step == 0 || step == steps - 1)
-      worst = std::max(worst, max_relative_difference(trainer.full_params(), reference));
-  }
-  return worst;
+    return result.loss;
+  });
 }
 
 class ChunkPipelineEquality

@@ -26,6 +26,13 @@ std::size_t find_step(const Schedule& s, int r, Kind kind, int peer) {
   return 0;
 }
 
+// verify()'s message on a broken schedule (a test failure, and "", when it accepts it).
+std::string failure_of(const Schedule& s) {
+  const dsml::VerifyResult v = dsml::verify(s);
+  EXPECT_FALSE(v.ok) << "verify() accepted a broken schedule";
+  return v.ok ? "" : v.message;
+}
+
 void expect_contains(const std::string& text, const std::string& part) {
   EXPECT_NE(text.find(part), std::string::npos) << "\"" << text << "\" should contain \"" << part << "\"";
 }
@@ -41,10 +48,8 @@ TEST(VerifyCatches, AReductionDoneTwice) {
   ASSERT_EQ(r0[send].slots, std::vector<int>{0});
   r0.insert(r0.begin() + static_cast<long>(send), r0[send]);
   r1.insert(r1.begin() + static_cast<long>(recv), r1[recv]);
-  const dsml::VerifyResult v = dsml::verify(s);
-  ASSERT_FALSE(v.ok);
   // v(q, g) = (q + 1) + 5g; chunk 0 is element g = 0: the sum is 1 + 2 + 3 + 4 = 10, plus rank 0's 1 again.
-  EXPECT_EQ(v.message, "rank 0 slot 0: expected 10, got 11 (rank 0's contribution is counted twice)");
+  EXPECT_EQ(failure_of(s), "rank 0 slot 0: expected 10, got 11 (rank 0's contribution is counted twice)");
 }
 
 TEST(VerifyCatches, AMissingTransfer) {
@@ -54,27 +59,22 @@ TEST(VerifyCatches, AMissingTransfer) {
   auto& r3 = s.steps[3];
   r3.erase(r3.begin() + static_cast<long>(find_step(s, 3, Kind::kSend, 2)));
   r2.erase(r2.begin() + static_cast<long>(find_step(s, 2, Kind::kRecvReduce, 3)));
-  const dsml::VerifyResult v = dsml::verify(s);
-  ASSERT_FALSE(v.ok);
-  EXPECT_EQ(v.message, "rank 0 slot 0: expected 10, got 6 (rank 3's contribution is missing)");
+  EXPECT_EQ(failure_of(s), "rank 0 slot 0: expected 10, got 6 (rank 3's contribution is missing)");
 }
 
 TEST(VerifyCatches, AMissingSendAsAWaitForAFinishedRank) {
   Schedule s = dsml::make_schedule("broadcast", "linear", 3, 8);
   s.steps[0].pop_back();  // the root never sends to rank 2
-  const dsml::VerifyResult v = dsml::verify(s);
-  ASSERT_FALSE(v.ok);
-  expect_contains(v.message, "deadlock: rank 2 waits for rank 0, which finished without sending");
-  expect_contains(v.message, "rank 2 step 0 (recv-copy slot 0 from rank 0) never gets its message");
+  const std::string message = failure_of(s);
+  expect_contains(message, "deadlock: rank 2 waits for rank 0, which finished without sending");
+  expect_contains(message, "rank 2 step 0 (recv-copy slot 0 from rank 0) never gets its message");
 }
 
 TEST(VerifyCatches, AMismatchedPeerAsADeadlockCycle) {
   // Recursive doubling on 2 ranks: each sends, then receives. Make both receive first: neither ever sends.
   Schedule s = dsml::make_schedule("all-reduce", "recursive-doubling", 2, 8);
   for (auto& steps : s.steps) std::swap(steps[0], steps[1]);
-  const dsml::VerifyResult v = dsml::verify(s);
-  ASSERT_FALSE(v.ok);
-  expect_contains(v.message, "deadlock: rank 0 waits for rank 1, rank 1 waits for rank 0");
+  expect_contains(failure_of(s), "deadlock: rank 0 waits for rank 1, rank 1 waits for rank 0");
   // The simulator, running the same schedule as programs, names the same cycle.
   try {
     dsml::simulate(dsml::Network{2, {1e-6, 1e-9, 0}}, dsml::to_programs(s, 0));
@@ -89,10 +89,9 @@ TEST(VerifyCatches, AReceiveFromTheWrongRank) {
   // for rank 2, and rank 2 waits for rank 1's second send, which comes after that receive.
   Schedule s = dsml::make_schedule("all-gather", "ring", 3, 12);
   s.steps[1][find_step(s, 1, Kind::kRecvCopy, 0)].peer = 2;
-  const dsml::VerifyResult v = dsml::verify(s);
-  ASSERT_FALSE(v.ok);
-  expect_contains(v.message, "deadlock: rank 1 waits for rank 2, rank 2 waits for rank 1");
-  expect_contains(v.message, "rank 1 step 1 (recv-copy slot 0 from rank 2) never gets its message");
+  const std::string message = failure_of(s);
+  expect_contains(message, "deadlock: rank 1 waits for rank 2, rank 2 waits for rank 1");
+  expect_contains(message, "rank 1 step 1 (recv-copy slot 0 from rank 2) never gets its message");
 }
 
 TEST(VerifyCatches, DataCopiedIntoTheWrongSlot) {
@@ -100,10 +99,8 @@ TEST(VerifyCatches, DataCopiedIntoTheWrongSlot) {
   const std::size_t recv = find_step(s, 1, Kind::kRecvCopy, 0);
   ASSERT_EQ(s.steps[1][recv].slots, std::vector<int>{0});
   s.steps[1][recv].slots = {2};  // rank 0's chunk 0 lands in rank 1's slot 2; slot 0 is never filled
-  const dsml::VerifyResult v = dsml::verify(s);
-  ASSERT_FALSE(v.ok);
   // Rank 1 then forwards its slot 0 — which it does not hold.
-  EXPECT_EQ(v.message,
+  EXPECT_EQ(failure_of(s),
             "rank 1 step 2 (send slot 0 to rank 2): slot 0 is not held by rank 1 yet (nothing has been received "
             "into it)");
 }
@@ -114,27 +111,22 @@ TEST(VerifyCatches, AWrongRanksDataInACopy) {
   Schedule s = dsml::make_schedule("all-to-all", "pairwise", 2, 8);
   ASSERT_EQ(s.steps[1][0].slots, std::vector<int>{2});
   s.steps[1][0].slots = {3};
-  const dsml::VerifyResult v = dsml::verify(s);
-  ASSERT_FALSE(v.ok);
   // v(q, g) = (q + 1) + 3g: rank 0 expects slot 2 = v(1, 2) = 8, gets slot 3's v(1, 3) = 11.
-  EXPECT_EQ(v.message, "rank 0 slot 2: expected 8, got 11 (that is rank 1's data for slot 3)");
+  EXPECT_EQ(failure_of(s), "rank 0 slot 2: expected 8, got 11 (that is rank 1's data for slot 3)");
 }
 
 TEST(VerifyCatches, AMessageOfTheWrongShape) {
   Schedule s = dsml::make_schedule("all-gather", "bruck", 4, 16);
   s.steps[0].back().slots.pop_back();  // the last receive takes one slot fewer than was sent
-  const dsml::VerifyResult v = dsml::verify(s);
-  ASSERT_FALSE(v.ok);
-  expect_contains(v.message, "rank 0 step");
-  expect_contains(v.message, "2 chunk(s) for 1 slot(s)");
+  const std::string message = failure_of(s);
+  expect_contains(message, "rank 0 step");
+  expect_contains(message, "2 chunk(s) for 1 slot(s)");
 }
 
 TEST(VerifyCatches, ASendNobodyReceives) {
   Schedule s = dsml::make_schedule("broadcast", "linear", 3, 8);
   s.steps[2].clear();  // rank 2 forgets to receive
-  const dsml::VerifyResult v = dsml::verify(s);
-  ASSERT_FALSE(v.ok);
-  EXPECT_EQ(v.message,
+  EXPECT_EQ(failure_of(s),
             "rank 0 step 1 (send slot 0 to rank 2) is never received: rank 2 finished without a matching recv from "
             "rank 0");
 }
@@ -144,10 +136,8 @@ TEST(VerifyCatches, AMissingPairwiseExchange) {
   Schedule s = dsml::make_schedule("reduce-scatter", "pairwise", 3, 12);
   s.steps[0].erase(s.steps[0].begin() + static_cast<long>(find_step(s, 0, Kind::kSend, 1)));
   s.steps[1].erase(s.steps[1].begin() + static_cast<long>(find_step(s, 1, Kind::kRecvReduce, 0)));
-  const dsml::VerifyResult v = dsml::verify(s);
-  ASSERT_FALSE(v.ok);
   // v(q, g) = (q + 1) + 4g; slot 1 is element g = 1: the sum is (1 + 2 + 3) + 3·4 = 18; rank 0's v(0, 1) = 5.
-  EXPECT_EQ(v.message, "rank 1 slot 1: expected 18, got 13 (rank 0's contribution is missing)");
+  EXPECT_EQ(failure_of(s), "rank 1 slot 1: expected 18, got 13 (rank 0's contribution is missing)");
 }
 
 TEST(ValidateRejects, MalformedSteps) {

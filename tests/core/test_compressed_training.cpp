@@ -43,7 +43,7 @@ TEST(CompressedTraining, UncompressedIsSgdOnTheGlobalBatch) {
   const CompressedTrainingResult r = train_compressed(c);
   // One device: plain SGD on all P·b rows of make_batch(t, P·b).
   const TeacherTask task(c.model, c.seed);
-  MlpParams params = init_mlp(c.model, c.seed + 1);
+  MlpParams params = init_student(c.model, c.seed);
   for (int t = 0; t < c.steps; ++t) {
     const Batch b = task.make_batch(static_cast<std::uint64_t>(t), c.workers * c.batch_per_worker);
     const MlpForward f = mlp_forward(c.model, params, b.inputs);
@@ -68,7 +68,7 @@ TEST(CompressedTraining, ErrorFeedbackAppliesEveryGradientEventually) {
                                     CompressorKind::qsgd, CompressorKind::powersgd}) {
     const CompressedTrainingConfig c = small(kind, true);
     const CompressedTrainingResult r = train_compressed(c);
-    MlpParams want = init_mlp(c.model, c.seed + 1);
+    MlpParams want = init_student(c.model, c.seed);
     auto w = parameter_tensors(want);
     const auto g = parameter_tensors(r.gradient_sum), e = parameter_tensors(r.mean_error);
     for (std::size_t i = 0; i < w.size(); ++i) *w[i] -= c.lr * (*g[i] - *e[i]);
@@ -78,7 +78,7 @@ TEST(CompressedTraining, ErrorFeedbackAppliesEveryGradientEventually) {
   // Without error feedback the identity fails: what top-k dropped is gone.
   const CompressedTrainingConfig c = small(CompressorKind::top_k, false);
   const CompressedTrainingResult r = train_compressed(c);
-  MlpParams want = init_mlp(c.model, c.seed + 1);
+  MlpParams want = init_student(c.model, c.seed);
   auto w = parameter_tensors(want);
   const auto g = parameter_tensors(r.gradient_sum);
   for (std::size_t i = 0; i < w.size(); ++i) *w[i] -= c.lr * *g[i];
@@ -92,7 +92,7 @@ TEST(CompressedTraining, SignWithOneWorkerIsScaledSignSgd) {
   c.steps = 1;
   const CompressedTrainingResult r = train_compressed(c);
   const TeacherTask task(c.model, c.seed);
-  MlpParams params = init_mlp(c.model, c.seed + 1);
+  MlpParams params = init_student(c.model, c.seed);
   const Batch b = task.make_batch(0, c.batch_per_worker);
   const MlpForward f = mlp_forward(c.model, params, b.inputs);
   const MlpGradients g = mlp_backward(c.model, params, f, mse_loss_gradient(f.output, b.targets));

@@ -15,20 +15,11 @@
 
 namespace {
 
-dsml::MlpConfig model() {
-  dsml::MlpConfig c;
-  c.layers = 2;
-  c.width = 6;
-  c.hidden = 12;  // Ψ = 2·2·6·12 = 288 values, 72 per tensor
-  return c;
-}
+// Ψ = 2·2·6·12 = 288 values, 72 per tensor
+dsml::MlpConfig model() { return dsml::MlpConfig{2, 6, 12}; }
 
-dsml::OptimizerConfig optimizer(const std::string& kind) {
-  dsml::OptimizerConfig o;
-  o.kind = dsml::parse_optimizer(kind);
-  o.lr = kind == "adam" ? 0.01 : 0.05;
-  return o;
-}
+// The strategy tests' settings (parallel_test_support.h).
+dsml::OptimizerConfig optimizer(const std::string& kind) { return test_optimizer(kind); }
 
 constexpr int kBatch = 24;  // divisible by dp ∈ {1, 2, 3, 4} times 2 micro-batches
 
@@ -57,20 +48,16 @@ class DataParallelEquality : public ::testing::TestWithParam<Case> {};
 TEST_P(DataParallelEquality, MatchesTheSingleDeviceRunAfter1And20Steps) {
   const Case c = GetParam();
   const dsml::MlpConfig config = model();
-  const dsml::TeacherTask task(config, 1);
-  dsml::MlpParams reference = dsml::init_mlp(config, 2);
-  dsml::Optimizer reference_optimizer(optimizer(c.optimizer));
-  dsml::DataParallel dp(dsml::RankGrid{c.dp, 1, 1}, config, optimizer(c.optimizer), reference, options_for(c.variant));
-  for (int step = 0; step < 20; ++step) {
-    const dsml::Batch batch = task.make_batch(static_cast<std::uint64_t>(step), kBatch);
-    const double want_loss = dsml::reference_step(config, reference_optimizer, reference, batch);
-    const dsml::ParallelStep got = dp.step(batch);
-    EXPECT_NEAR(got.loss, want_loss, 1e-12 * want_loss) << "step " << step;
-    if (step == 0 || step == 19) {
-      for (int d = 0; d < c.dp; ++d)
-        EXPECT_LT(max_relative_difference(dp.params(d), reference), kSameModel) << "rank " << d << ", step " << step;
-    }
-  }
+  SingleDeviceReference reference(config, optimizer(c.optimizer), 1, 2);
+  dsml::DataParallel dp(dsml::RankGrid{c.dp, 1, 1}, config, optimizer(c.optimizer), reference.initial(),
+                        options_for(c.variant));
+  const auto step = [&](dsml::DataParallel& t, const dsml::Batch& batch) {
+    const double loss = t.step(batch).loss;
+    for (int d = 1; d < c.dp; ++d)  // every replica holds rank 0's parameters (full_params)
+      EXPECT_LT(max_relative_difference(t.params(d), t.params(0)), kSameModel) << "rank " << d;
+    return loss;
+  };
+  EXPECT_LT(difference_beside_single_device(dp, reference, kBatch, 20, step), kSameModel);
 }
 
 std::vector<Case> cases() {

@@ -13,13 +13,7 @@
 namespace {
 
 // L = 2 blocks of D = 4, F = 8: a block holds 2DF = 64 values (256 fp32 bytes), Ψ = 128.
-dsml::MlpConfig small() {
-  dsml::MlpConfig m;
-  m.layers = 2;
-  m.width = 4;
-  m.hidden = 8;
-  return m;
-}
+dsml::MlpConfig small() { return dsml::MlpConfig{2, 4, 8}; }
 
 dsml::CostModel bandwidth_only(double bytes_per_s) { return dsml::CostModel{0, 1 / bytes_per_s, 0}; }
 

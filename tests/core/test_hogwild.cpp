@@ -10,6 +10,24 @@
 
 using namespace dsml;
 
+namespace {
+
+struct AtomicAndPlain {
+  HogwildResult atomic, plain;
+};
+
+// The same run (same supports, same schedule) with atomic writes and with plain ones.
+AtomicAndPlain atomic_and_plain(int threads, int features, double sparsity, int updates) {
+  HogwildConfig c{threads, features, sparsity, updates};
+  AtomicAndPlain out;
+  out.atomic = simulate_hogwild(c);
+  c.atomic = false;
+  out.plain = simulate_hogwild(c);
+  return out;
+}
+
+}  // namespace
+
 TEST(Hogwild, ClosedFormCollisionProbability) {
   // k = 1: 1 − (1 − 1/n)^(T−1).
   EXPECT_DOUBLE_EQ(hogwild_collision_probability(4, 100, 1), 1 - std::pow(0.99, 3));
@@ -48,28 +66,14 @@ TEST(Hogwild, MeasuredCollisionRateMatchesThePrediction) {
 }
 
 TEST(Hogwild, OneThreadIsSequentialAndLearns) {
-  HogwildConfig c;
-  c.threads = 1;
-  c.features = 200;
-  c.sparsity = 0.05;
-  c.updates = 20000;
-  const HogwildResult atomic = simulate_hogwild(c);
-  c.atomic = false;
-  const HogwildResult plain = simulate_hogwild(c);
+  const auto [atomic, plain] = atomic_and_plain(1, 200, 0.05, 20000);
   EXPECT_EQ(atomic.collision_rate, 0.0);
   EXPECT_EQ(atomic.loss, plain.loss);  // nothing to lose with one thread
   EXPECT_LT(atomic.final_loss, 1e-3 * atomic.loss.front());
 }
 
 TEST(Hogwild, OnlyPlainWritesLoseUpdates) {
-  HogwildConfig c;
-  c.threads = 16;
-  c.features = 100;
-  c.sparsity = 0.2;
-  c.updates = 4000;
-  const HogwildResult atomic = simulate_hogwild(c);
-  c.atomic = false;
-  const HogwildResult plain = simulate_hogwild(c);
+  const auto [atomic, plain] = atomic_and_plain(16, 100, 0.2, 4000);
   EXPECT_EQ(atomic.lost_writes, 0);
   EXPECT_GT(plain.lost_writes, 1000);
   EXPECT_EQ(atomic.collision_rate, plain.collision_rate);  // same supports, same schedule

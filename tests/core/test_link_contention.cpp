@@ -50,6 +50,16 @@ const dsml::MessageRecord& from(const SimResult& r, int src) {
   return r.messages.front();
 }
 
+// Two runs of the same programs that must agree on every timing and every link's load.
+void expect_same_timings_and_loads(const SimResult& a, const SimResult& b) {
+  EXPECT_EQ(a.makespan, b.makespan);
+  EXPECT_EQ(a.finish_time, b.finish_time);
+  EXPECT_EQ(a.events, b.events);
+  EXPECT_EQ(a.total_bytes, b.total_bytes);
+  EXPECT_EQ(a.link_busy, b.link_busy);
+  EXPECT_EQ(a.busiest_link, b.busiest_link);
+}
+
 TEST(LinkContention, OneMessageCostsSumOfAlphasPlusSlowestBeta) {
   const CostModel intra = model(1e-6, 1e-10), inter = model(5e-6, 1e-9);
   struct Case {
@@ -198,12 +208,7 @@ TEST(LinkContention, FullyConnectedIsWeek1sNetwork) {
     const SimResult b = dsml::simulate(Topology::fully_connected(network.ranks, network.model), programs);
     SCOPED_TRACE(name);
     EXPECT_EQ(dsml::format_trace(a), dsml::format_trace(b));
-    EXPECT_EQ(a.makespan, b.makespan);
-    EXPECT_EQ(a.finish_time, b.finish_time);
-    EXPECT_EQ(a.events, b.events);
-    EXPECT_EQ(a.total_bytes, b.total_bytes);
-    EXPECT_EQ(a.link_busy, b.link_busy);
-    EXPECT_EQ(a.busiest_link, b.busiest_link);
+    expect_same_timings_and_loads(a, b);
     EXPECT_EQ(a.topology.kind(), "fully-connected");
     ASSERT_EQ(a.spans.size(), b.spans.size());
     for (std::size_t i = 0; i < a.spans.size(); ++i) {
@@ -263,12 +268,7 @@ TEST(LinkContention, LeanRunKeepsTimingsAndLinkLoads) {
   EXPECT_TRUE(thin.messages.empty());
   EXPECT_TRUE(thin.spans.empty());
   EXPECT_EQ(full.messages.size(), static_cast<std::size_t>(2 * (p - 1) * p));
-  EXPECT_EQ(thin.makespan, full.makespan);
-  EXPECT_EQ(thin.finish_time, full.finish_time);
-  EXPECT_EQ(thin.events, full.events);
-  EXPECT_EQ(thin.total_bytes, full.total_bytes);
-  EXPECT_EQ(thin.link_busy, full.link_busy);
-  EXPECT_EQ(thin.busiest_link, full.busiest_link);
+  expect_same_timings_and_loads(thin, full);
 
   // Spans without messages, on a run with contention and unreceived-then-received mailboxes.
   dsml::SimOptions spans_only;

@@ -11,6 +11,7 @@
 #include "dsml/expert_parallel.h"
 #include "dsml/moe.h"
 #include "dsml/teacher_task.h"
+#include "moe_test_support.h"
 #include "test_support.h"
 
 namespace {
@@ -18,25 +19,7 @@ namespace {
 using dsml::MoeConfig;
 using dsml::MoeParams;
 
-MoeConfig config(int top_k, double capacity_factor, int groups = 1) {
-  MoeConfig c;
-  c.width = 6;
-  c.hidden = 10;
-  c.experts = 4;
-  c.top_k = top_k;
-  c.capacity_factor = capacity_factor;
-  c.groups = groups;
-  c.activation = dsml::Activation::gelu;
-  return c;
-}
-
-Eigen::MatrixXd random_matrix(int rows, int cols, std::uint64_t seed) {
-  dsml::MlpConfig shape;
-  shape.layers = 1;
-  shape.width = cols;
-  shape.hidden = rows;
-  return dsml::init_mlp(shape, seed).blocks[0].w_in * 2.0;  // (rows, cols), entries ~ N(0, 4/cols)
-}
+MoeConfig config(int top_k, double capacity_factor, int groups = 1) { return small_moe(top_k, capacity_factor, groups); }
 
 TEST(MoeRouter, CapacityDropsTheLateTokensWhichPassThrough) {
   // D = 1, E = 2, router rows (+1, −1): a positive x prefers expert 0. Four positive tokens, k = 1, factor 1:

@@ -12,30 +12,13 @@
 #include "dsml/moe_mlp.h"
 #include "dsml/optimizer.h"
 #include "dsml/teacher_task.h"
+#include "moe_test_support.h"
 
 namespace {
 
 using dsml::MoeConfig;
 
-MoeConfig config(int top_k, int groups, double alpha) {
-  MoeConfig c;
-  c.width = 6;
-  c.hidden = 10;
-  c.experts = 4;
-  c.top_k = top_k;
-  c.capacity_factor = 1.0;
-  c.groups = groups;
-  c.balance_coefficient = alpha;
-  return c;
-}
-
-Eigen::MatrixXd random_matrix(int rows, int cols, std::uint64_t seed) {
-  dsml::MlpConfig shape;
-  shape.layers = 1;
-  shape.width = cols;
-  shape.hidden = rows;
-  return dsml::init_mlp(shape, seed).blocks[0].w_in * 2.0;
-}
+MoeConfig config(int top_k, int groups, double alpha) { return small_moe(top_k, 1.0, groups, alpha); }
 
 double relative(const Eigen::MatrixXd& a, const Eigen::MatrixXd& ref) {
   return (a - ref).norm() / std::max(ref.norm(), 1e-300);

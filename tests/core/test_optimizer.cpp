@@ -45,11 +45,18 @@ dsml::OptimizerConfig config_for(dsml::OptimizerKind kind, double lr) {
   return c;
 }
 
+// The Sgd/Momentum/Adam cases: from w = [1, −2] with g₁ = [0.5, −1], g₂ = [0.25, 0.5] at lr 0.1, w after step 1 is
+// [a1, b1] and after step 2 [a2, b2].
+void expect_two_steps_from_the_common_start(dsml::OptimizerKind kind, double a1, double b1, double a2, double b2) {
+  const dsml::OptimizerConfig c = config_for(kind, 0.1);
+  const auto w = two_steps(c, row(1, -2), row(0.5, -1), row(0.25, 0.5));
+  expect_row(w[0], a1, b1);
+  expect_row(w[1], a2, b2);
+}
+
 TEST(Optim, SgdTwoSteps) {
   // w ← w − γ·g, γ = 0.1:  [1, −2] − 0.1·[0.5, −1] = [0.95, −1.9];  − 0.1·[0.25, 0.5] = [0.925, −1.95]
-  const auto w = two_steps(config_for(dsml::OptimizerKind::sgd, 0.1), row(1, -2), row(0.5, -1), row(0.25, 0.5));
-  expect_row(w[0], 0.95, -1.9);
-  expect_row(w[1], 0.925, -1.95);
+  expect_two_steps_from_the_common_start(dsml::OptimizerKind::sgd, 0.95, -1.9, 0.925, -1.95);
 }
 
 TEST(Optim, SgdWithWeightDecayAddsLambdaW) {
@@ -64,9 +71,7 @@ TEST(Optim, MomentumTwoSteps) {
   //   m₁ = g₁ = [0.5, −1]                          w₁ = [1, −2] − 0.1·m₁ = [0.95, −1.9]
   //   m₂ = 0.9·m₁ + g₂ = [0.45 + 0.25, −0.9 + 0.5] = [0.7, −0.4]
   //                                                w₂ = w₁ − 0.1·m₂ = [0.88, −1.86]
-  const auto w = two_steps(config_for(dsml::OptimizerKind::momentum, 0.1), row(1, -2), row(0.5, -1), row(0.25, 0.5));
-  expect_row(w[0], 0.95, -1.9);
-  expect_row(w[1], 0.88, -1.86);
+  expect_two_steps_from_the_common_start(dsml::OptimizerKind::momentum, 0.95, -1.9, 0.88, -1.86);
 }
 
 TEST(Optim, AdamTwoSteps) {
@@ -78,9 +83,7 @@ TEST(Optim, AdamTwoSteps) {
   //                  w₂ = 0.900000002 − 0.1·0.368421…/(0.395225… + ε) = 0.806782040477…
   //         entry 1: m = 0.9·(−0.1) + 0.1·0.5 = −0.04, v = 0.999·0.001 + 0.001·0.25 = 0.001249
   //                  w₂ = −1.900000001 + 0.1·0.210526…/(0.790467… + ε) = −1.873366297370…
-  const auto w = two_steps(config_for(dsml::OptimizerKind::adam, 0.1), row(1, -2), row(0.5, -1), row(0.25, 0.5));
-  expect_row(w[0], 0.900000002, -1.900000001);
-  expect_row(w[1], 0.8067820404774624, -1.873366297370903);
+  expect_two_steps_from_the_common_start(dsml::OptimizerKind::adam, 0.900000002, -1.900000001, 0.8067820404774624, -1.873366297370903);
 }
 
 TEST(Optim, LarsTwoSteps) {

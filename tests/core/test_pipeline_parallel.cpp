@@ -21,37 +21,18 @@ using dsml::OptimizerConfig;
 
 constexpr int kBatch = 16;  // B
 
-MlpConfig model(bool residual) {
-  MlpConfig c;
-  c.layers = 4;
-  c.width = 8;
-  c.hidden = 16;
-  c.activation = dsml::Activation::tanh;
-  c.residual = residual;
-  return c;
-}
+MlpConfig model(bool residual) { return MlpConfig{4, 8, 16, dsml::Activation::tanh, residual}; }
 
 // Train `steps` steps single-device and pipelined side by side; returns the worst relative difference seen
 // after step 1 and after the last step.
 double run_side_by_side(const MlpConfig& m, const OptimizerConfig& opt, int pp, int micro_batches,
                         const std::string& schedule, int steps, int batch = kBatch) {
-  const dsml::TeacherTask task(m, 7);
-  MlpParams reference = dsml::init_mlp(m, 42);
-  dsml::Optimizer single(opt);
-  dsml::PipelineParallelTrainer trainer(dsml::RankGrid{1, 1, pp}, m, opt, reference);
+  SingleDeviceReference reference(m, opt);
+  dsml::PipelineParallelTrainer trainer(dsml::RankGrid{1, 1, pp}, m, opt, reference.initial());
   const dsml::PipelineSchedule plan = dsml::pipeline_schedule_by_name(schedule, pp, micro_batches);
-  double worst = 0;
-  for (int step = 0; step < steps; ++step) {
-    const dsml::Batch b = task.make_batch(static_cast<std::uint64_t>(step), batch);
-    const dsml::MlpForward fwd = dsml::mlp_forward(m, reference, b.inputs);
-    const double loss = dsml::mse_loss(fwd.output, b.targets);
-    single.step(reference, dsml::mlp_backward(m, reference, fwd, dsml::mse_loss_gradient(fwd.output, b.targets)).params);
-    const dsml::PipelineParallelStep result = trainer.step(b, plan);
-    EXPECT_NEAR(result.loss, loss, 1e-12 * loss) << "step " << step;
-    if (step == 0 || step == steps - 1)
-      worst = std::max(worst, max_relative_difference(trainer.full_params(), reference));
-  }
-  return worst;
+  return difference_beside_single_device(trainer, reference, batch, steps, [&](auto& t, const dsml::Batch& b) {
+    return t.step(b, plan).loss;
+  });
 }
 
 class PipelineParallelEquality
@@ -128,15 +109,6 @@ TEST(PipelineParallel, BytesHeldAndTrace) {
   ASSERT_EQ(result.trace.size(), ops);
   EXPECT_EQ(result.trace.front(), "round 0 stage 0: forward(0)");
   EXPECT_EQ(dsml::gather_pipeline_stages(trainer.stages()).blocks.size(), static_cast<std::size_t>(m.layers));
-}
-
-void expect_error(const std::function<void()>& f, const std::string& fragment) {
-  try {
-    f();
-    ADD_FAILURE() << "expected dsml::Error containing \"" << fragment << "\"";
-  } catch (const dsml::Error& e) {
-    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-  }
 }
 
 TEST(PipelineParallel, BadGridsAndSchedulesThrowReadableErrors) {

@@ -10,6 +10,7 @@
 #include "dsml/error.h"
 #include "dsml/scenarios.h"
 #include "dsml/simulator.h"
+#include "test_support.h"
 
 namespace {
 
@@ -37,6 +38,14 @@ std::string label(const Link& l, int p, double n) {
          " n=" + std::to_string(n);
 }
 
+// check(l, p, n, t) for every link, message size and rank count, t = α + β·n the time of one message.
+template <typename Check>
+void for_each_link_size_and_ranks(Check check) {
+  for (const Link& l : kLinks)
+    for (double n : kSizes)
+      for (int p : kRanks) check(l, p, n, l.alpha + l.beta * n);
+}
+
 TEST(Scenarios, PingPongIsTwoRoundsOfT) {
   for (const Link& l : kLinks)
     for (double n : kSizes)
@@ -47,41 +56,27 @@ TEST(Scenarios, PingPongIsTwoRoundsOfT) {
 }
 
 TEST(Scenarios, TokenRingIsLapsTimesPHops) {
-  for (const Link& l : kLinks)
-    for (double n : kSizes)
-      for (int p : kRanks)
-        for (int laps : {1, 3}) {
-          const double t = l.alpha + l.beta * n;
-          expect_close(run(dsml::token_ring(p, n, laps), l), laps * p * t, label(l, p, n));
-        }
+  for_each_link_size_and_ranks([](const Link& l, int p, double n, double t) {
+    for (int laps : {1, 3}) expect_close(run(dsml::token_ring(p, n, laps), l), laps * p * t, label(l, p, n));
+  });
 }
 
 TEST(Scenarios, LinearBroadcastIsPMinusOneMessages) {
-  for (const Link& l : kLinks)
-    for (double n : kSizes)
-      for (int p : kRanks) {
-        const double t = l.alpha + l.beta * n;
-        expect_close(run(dsml::linear_broadcast(p, n), l), (p - 1) * t, label(l, p, n));
-      }
+  for_each_link_size_and_ranks([](const Link& l, int p, double n, double t) {
+    expect_close(run(dsml::linear_broadcast(p, n), l), (p - 1) * t, label(l, p, n));
+  });
 }
 
 TEST(Scenarios, GatherToRootSerialisesOnTheRoot) {
-  for (const Link& l : kLinks)
-    for (double n : kSizes)
-      for (int p : kRanks) {
-        const double t = l.alpha + l.beta * n;
-        expect_close(run(dsml::gather_to_root(p, n), l), (p - 1) * t, label(l, p, n));
-      }
+  for_each_link_size_and_ranks([](const Link& l, int p, double n, double t) {
+    expect_close(run(dsml::gather_to_root(p, n), l), (p - 1) * t, label(l, p, n));
+  });
 }
 
 TEST(Scenarios, ComputeThenExchangeIsOneSuperstep) {
-  for (const Link& l : kLinks)
-    for (double n : kSizes)
-      for (int p : kRanks)
-        for (double c : {0.0, 1e-6, 0.25}) {
-          const double t = l.alpha + l.beta * n;
-          expect_close(run(dsml::compute_then_exchange(p, n, c), l), c + t, label(l, p, n));
-        }
+  for_each_link_size_and_ranks([](const Link& l, int p, double n, double t) {
+    for (double c : {0.0, 1e-6, 0.25}) expect_close(run(dsml::compute_then_exchange(p, n, c), l), c + t, label(l, p, n));
+  });
 }
 
 TEST(Scenarios, ZeroCostIsZeroTime) {
@@ -121,29 +116,19 @@ TEST(Scenarios, ByName) {
 }
 
 TEST(Scenarios, RejectBadParameters) {
-  auto error_of = [](auto call) -> std::string {
-    try {
-      call();
-    } catch (const dsml::Error& e) {
-      return e.what();
-    }
-    ADD_FAILURE() << "expected dsml::Error";
-    return "";
-  };
-  EXPECT_NE(error_of([] { dsml::token_ring(1, 10); }).find("ranks must be a whole number from 2"), std::string::npos);
-  EXPECT_NE(error_of([] { dsml::token_ring(4, 10, 0); }).find("laps"), std::string::npos);
-  EXPECT_NE(error_of([] { dsml::ping_pong(0, 10); }).find("rounds"), std::string::npos);
-  EXPECT_NE(error_of([] { dsml::linear_broadcast(0, 10); }).find("ranks"), std::string::npos);
-  EXPECT_NE(error_of([] { dsml::gather_to_root(4, -1); }).find("bytes must be a finite number >= 0, got -1"),
-            std::string::npos);
-  EXPECT_NE(error_of([] { dsml::compute_then_exchange(4, 10, -1); }).find("compute seconds"), std::string::npos);
-  EXPECT_NE(error_of([] { dsml::token_ring(1000000, 1, 1000); }).find("accepts up to 1e8"), std::string::npos);
+  expect_error([] { dsml::token_ring(1, 10); }, "ranks must be a whole number from 2");
+  expect_error([] { dsml::token_ring(4, 10, 0); }, "laps");
+  expect_error([] { dsml::ping_pong(0, 10); }, "rounds");
+  expect_error([] { dsml::linear_broadcast(0, 10); }, "ranks");
+  expect_error([] { dsml::gather_to_root(4, -1); }, "bytes must be a finite number >= 0, got -1");
+  expect_error([] { dsml::compute_then_exchange(4, 10, -1); }, "compute seconds");
+  expect_error([] { dsml::token_ring(1000000, 1, 1000); }, "accepts up to 1e8");
   dsml::ScenarioOptions options;
   EXPECT_NE(error_of([&] { dsml::make_scenario("telepathy", options); })
                 .find("unknown scenario \"telepathy\"; expected one of ping-pong, token-ring"),
             std::string::npos);
   options.ranks = 3;
-  EXPECT_NE(error_of([&] { dsml::make_scenario("ping-pong", options); }).find("exactly 2 ranks"), std::string::npos);
+  expect_error([&] { dsml::make_scenario("ping-pong", options); }, "exactly 2 ranks");
 }
 
 }  // namespace

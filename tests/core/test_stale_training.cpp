@@ -50,7 +50,7 @@ SingleDeviceRun single_device(const StaleTrainingConfig& t, int workers, int ste
   OptimizerConfig sgd;
   sgd.kind = OptimizerKind::sgd;
   sgd.lr = t.lr;
-  return single_device_run(t.model, sgd, init_mlp(t.model, t.seed + 1),
+  return single_device_run(t.model, sgd, init_student(t.model, t.seed),
                            teacher_batches(t.model, t.seed, steps, workers * t.batch_per_worker));
 }
 
@@ -84,7 +84,7 @@ TEST(StaleTraining, AspUpdatesUseTheParametersTauUpdatesOld) {
     const ParamServerConfig c = regime(Consistency::asp, 4, 1, 8);
     const auto out = train_param_server(star(c), c, t);
     const TeacherTask task(t.model, t.seed);
-    std::vector<MlpParams> theta{init_mlp(t.model, t.seed + 1)};
+    std::vector<MlpParams> theta{init_student(t.model, t.seed)};
     int stale = 0;
     for (const PsUpdate& u : out.run.updates) {
       stale += u.tau > 0;

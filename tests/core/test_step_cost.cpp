@@ -21,34 +21,13 @@
 #include "dsml/tensor_parallel.h"
 #include "dsml/topology.h"
 #include "dsml/zero.h"
+#include "step_cost_test_support.h"
 #include "test_support.h"
 
 namespace {
 
 using dsml::StepCost;
 using dsml::StepCostConfig;
-
-constexpr double kSpeed = 1e12;  // FLOP/s
-
-dsml::CostModel network() {
-  dsml::CostModel m;
-  m.alpha = 5e-6;
-  m.beta = 1e-10;
-  return m;
-}
-
-StepCostConfig config(const std::string& strategy, dsml::RankGrid grid, int micro_batches = 1) {
-  StepCostConfig c;
-  c.model.layers = 4;
-  c.model.width = 8;
-  c.model.hidden = 32;
-  c.batch = 12;
-  c.grid = grid;
-  c.strategy = dsml::parse_strategy(strategy);
-  c.micro_batches = micro_batches;
-  c.flops_per_s = kSpeed;
-  return c;
-}
 
 double comm_total(const StepCost& cost) {
   double total = 0;
@@ -57,10 +36,10 @@ double comm_total(const StepCost& cost) {
 }
 
 TEST(StepCost, SingleDeviceIsThreeForwardsOfFlops) {
-  const StepCostConfig c = config("single", {});
-  const StepCost cost = dsml::step_cost(c, network());
+  const StepCostConfig c = small_step_cost("single", {});
+  const StepCost cost = dsml::step_cost(c, step_cost_network());
   const double forward = c.model.layers * 2.0 * (2.0 * 12 * 8 * 32);  // two (B,D)·(D,F) products per block
-  EXPECT_DOUBLE_EQ(cost.total_s, 3 * forward / kSpeed);
+  EXPECT_DOUBLE_EQ(cost.total_s, 3 * forward / kStepCostSpeed);
   EXPECT_DOUBLE_EQ(cost.compute_s, cost.total_s);
   EXPECT_TRUE(cost.comm_s.empty());
   EXPECT_EQ(cost.bubble_s, 0);
@@ -68,38 +47,38 @@ TEST(StepCost, SingleDeviceIsThreeForwardsOfFlops) {
 }
 
 TEST(StepCost, RecomputationAddsOneProductPerBlock) {
-  StepCostConfig c = config("single", {});
-  const double plain = dsml::step_cost(c, network()).total_s;
+  StepCostConfig c = small_step_cost("single", {});
+  const double plain = dsml::step_cost(c, step_cost_network()).total_s;
   c.recompute = true;
-  const double extra = c.model.layers * 2.0 * 12 * 8 * 32 / kSpeed;
-  EXPECT_NEAR(dsml::step_cost(c, network()).total_s - plain, extra, 1e-12 * extra);
-  EXPECT_LT(dsml::step_memory(c)[0].activations, dsml::step_memory(config("single", {}))[0].activations);
+  const double extra = c.model.layers * 2.0 * 12 * 8 * 32 / kStepCostSpeed;
+  EXPECT_NEAR(dsml::step_cost(c, step_cost_network()).total_s - plain, extra, 1e-12 * extra);
+  EXPECT_LT(dsml::step_memory(c)[0].activations, dsml::step_memory(small_step_cost("single", {}))[0].activations);
 }
 
 TEST(StepCost, DataParallelAddsOneRingAllReduceOfPsi) {
-  const StepCostConfig single = config("single", {}), dp = config("dp-bucketed", {4, 1, 1});
+  const StepCostConfig single = small_step_cost("single", {}), dp = small_step_cost("dp-bucketed", {4, 1, 1});
   const double psi = static_cast<double>(dsml::parameter_count(single.model));
-  const StepCost cost = dsml::step_cost(dp, network());
-  const double ring = dsml::closed_form_time("all-reduce", "ring", 4, psi * 4, network()).total();
+  const StepCost cost = dsml::step_cost(dp, step_cost_network());
+  const double ring = dsml::closed_form_time("all-reduce", "ring", 4, psi * 4, step_cost_network()).total();
   EXPECT_DOUBLE_EQ(cost.comm_s.at("all-reduce"), ring);
-  EXPECT_DOUBLE_EQ(cost.compute_s * 4, dsml::step_cost(single, network()).compute_s);
+  EXPECT_DOUBLE_EQ(cost.compute_s * 4, dsml::step_cost(single, step_cost_network()).compute_s);
   EXPECT_DOUBLE_EQ(cost.total_s, cost.compute_s + ring);
   // Naive DDP: the same bytes in 2L all-reduces of D·F values — more α terms.
-  const StepCost naive = dsml::step_cost(config("dp", {4, 1, 1}), network());
+  const StepCost naive = dsml::step_cost(small_step_cost("dp", {4, 1, 1}), step_cost_network());
   EXPECT_DOUBLE_EQ(naive.comm_s.at("all-reduce"),
-                   8 * dsml::closed_form_time("all-reduce", "ring", 4, 8 * 32 * 4, network()).total());
+                   8 * dsml::closed_form_time("all-reduce", "ring", 4, 8 * 32 * 4, step_cost_network()).total());
   // Accumulation over k micro-batches: the same FLOPs and the same collectives, a k-th of the activations.
-  const StepCost accumulated = dsml::step_cost(config("dp-accumulate", {4, 1, 1}, 3), network());
+  const StepCost accumulated = dsml::step_cost(small_step_cost("dp-accumulate", {4, 1, 1}, 3), step_cost_network());
   EXPECT_NEAR(accumulated.compute_s, naive.compute_s, 1e-15 * naive.compute_s);
   EXPECT_DOUBLE_EQ(accumulated.comm_s.at("all-reduce"), naive.comm_s.at("all-reduce"));
   EXPECT_DOUBLE_EQ(accumulated.memory[0].activations * 3, naive.memory[0].activations);
 }
 
 TEST(StepCost, TensorParallelDividesComputeAndAddsTwoAllReducesPerBlock) {
-  const StepCost single = dsml::step_cost(config("single", {}), network());
-  const StepCost tp = dsml::step_cost(config("tp", {1, 4, 1}), network());
+  const StepCost single = dsml::step_cost(small_step_cost("single", {}), step_cost_network());
+  const StepCost tp = dsml::step_cost(small_step_cost("tp", {1, 4, 1}), step_cost_network());
   EXPECT_DOUBLE_EQ(tp.compute_s, single.compute_s / 4);
-  const double one = dsml::closed_form_time("all-reduce", "ring", 4, 12 * 8 * 4, network()).total();
+  const double one = dsml::closed_form_time("all-reduce", "ring", 4, 12 * 8 * 4, step_cost_network()).total();
   EXPECT_DOUBLE_EQ(tp.comm_s.at("all-reduce"), 2 * 4 * one);
   EXPECT_EQ(tp.comm.records().size(), 8u);
   EXPECT_EQ(tp.spans.size(), 16u * 4);  // 16 phases × 4 ranks
@@ -107,11 +86,11 @@ TEST(StepCost, TensorParallelDividesComputeAndAddsTwoAllReducesPerBlock) {
 
 TEST(StepCost, PipelineIsTimedByItsSchedule) {
   for (const std::string name : {"pp-gpipe", "pp-1f1b"}) {
-    const StepCostConfig c = config(name, {1, 1, 2}, 3);
-    const StepCost cost = dsml::step_cost(c, network());
-    const double t_f = 2 * dsml::block_forward_flops(4, 8, 32) / kSpeed;  // 2 blocks per stage, 4 rows per micro-batch
+    const StepCostConfig c = small_step_cost(name, {1, 1, 2}, 3);
+    const StepCost cost = dsml::step_cost(c, step_cost_network());
+    const double t_f = 2 * dsml::block_forward_flops(4, 8, 32) / kStepCostSpeed;  // 2 blocks per stage, 4 rows per micro-batch
     const dsml::PipelineSchedule schedule = name == "pp-gpipe" ? dsml::gpipe(2, 3) : dsml::one_f_one_b(2, 3);
-    const double p2p = dsml::message_time(network(), 4 * 8 * 4);
+    const double p2p = dsml::message_time(step_cost_network(), 4 * 8 * 4);
     EXPECT_DOUBLE_EQ(cost.total_s, dsml::time_pipeline_schedule(schedule, t_f, 2 * t_f, p2p).makespan) << name;
     EXPECT_DOUBLE_EQ(cost.compute_s, 3 * 3 * t_f) << name;
     EXPECT_NEAR(cost.compute_s + cost.bubble_s + comm_total(cost), cost.total_s, 1e-15) << name;
@@ -120,15 +99,15 @@ TEST(StepCost, PipelineIsTimedByItsSchedule) {
 }
 
 TEST(StepCost, SimulatedOnTheSwitchEqualsTheClosedForm) {
-  const StepCostConfig c = config("zero2", {4, 1, 1});  // Ψ = 2048 values: a multiple of 4p bytes
-  const StepCost closed = dsml::step_cost(c, network());
-  const StepCost simulated = dsml::step_cost(c, dsml::Topology::fully_connected(4, network()));
+  const StepCostConfig c = small_step_cost("zero2", {4, 1, 1});  // Ψ = 2048 values: a multiple of 4p bytes
+  const StepCost closed = dsml::step_cost(c, step_cost_network());
+  const StepCost simulated = dsml::step_cost(c, dsml::Topology::fully_connected(4, step_cost_network()));
   EXPECT_NEAR(simulated.total_s, closed.total_s, 1e-12 * closed.total_s);
-  EXPECT_THROW(dsml::step_cost(c, dsml::Topology::ring(3, network())), dsml::Error);
+  EXPECT_THROW(dsml::step_cost(c, dsml::Topology::ring(3, step_cost_network())), dsml::Error);
 }
 
 TEST(StepCost, PhasesTileTheTimelineWithoutOverlap) {
-  const StepCost cost = dsml::step_cost(config("fsdp-tp", {2, 2, 1}), network());
+  const StepCost cost = dsml::step_cost(small_step_cost("fsdp-tp", {2, 2, 1}), step_cost_network());
   EXPECT_NEAR(cost.total_s, cost.compute_s + comm_total(cost), 1e-15);
   double end = 0;
   for (const dsml::StepSpan& span : cost.spans)
@@ -138,28 +117,28 @@ TEST(StepCost, PhasesTileTheTimelineWithoutOverlap) {
     }
   EXPECT_DOUBLE_EQ(end, cost.total_s);
   // On a ring the two TP groups' all-reduces share links with each other: never faster than the switch.
-  const StepCost ring = dsml::step_cost(config("fsdp-tp", {2, 2, 1}), dsml::Topology::ring(4, network()));
+  const StepCost ring = dsml::step_cost(small_step_cost("fsdp-tp", {2, 2, 1}), dsml::Topology::ring(4, step_cost_network()));
   EXPECT_GE(ring.comm_s.at("all-reduce"), cost.comm_s.at("all-reduce") * (1 - 1e-12));
 }
 
 TEST(StepCost, RejectsWhatTheStrategiesReject) {
-  EXPECT_NE(error_of([] { dsml::step_cost(config("dp", {1, 2, 1}), network()); })
+  EXPECT_NE(error_of([] { dsml::step_cost(small_step_cost("dp", {1, 2, 1}), step_cost_network()); })
                 .find("dp runs on a grid with tp = pp = 1 (it uses only dp), got dp = 1, tp = 2, pp = 1"),
             std::string::npos);
-  EXPECT_THROW(dsml::step_cost(config("tp", {1, 5, 1}), network()), dsml::Error);    // F = 32 over 5
-  EXPECT_THROW(dsml::step_cost(config("pp-1f1b", {1, 1, 3}), network()), dsml::Error);  // L = 4 over 3
-  EXPECT_THROW(dsml::step_cost(config("dp", {5, 1, 1}), network()), dsml::Error);    // B = 12 over 5
-  EXPECT_NE(error_of([] { config("warp", {}); }).find("unknown strategy \"warp\"; choose single, dp, dp-bucketed"),
+  EXPECT_THROW(dsml::step_cost(small_step_cost("tp", {1, 5, 1}), step_cost_network()), dsml::Error);    // F = 32 over 5
+  EXPECT_THROW(dsml::step_cost(small_step_cost("pp-1f1b", {1, 1, 3}), step_cost_network()), dsml::Error);  // L = 4 over 3
+  EXPECT_THROW(dsml::step_cost(small_step_cost("dp", {5, 1, 1}), step_cost_network()), dsml::Error);    // B = 12 over 5
+  EXPECT_NE(error_of([] { small_step_cost("warp", {}); }).find("unknown strategy \"warp\"; choose single, dp, dp-bucketed"),
             std::string::npos);
-  EXPECT_NE(error_of([] { dsml::step_cost(config("zero1", {2, 1, 1}, 2), network()); })
+  EXPECT_NE(error_of([] { dsml::step_cost(small_step_cost("zero1", {2, 1, 1}, 2), step_cost_network()); })
                 .find("micro-batches must be 1 for strategy zero1"),
             std::string::npos);
-  EXPECT_NE(error_of([] { dsml::step_cost(config("dp-accumulate", {4, 1, 1}, 5), network()); })
+  EXPECT_NE(error_of([] { dsml::step_cost(small_step_cost("dp-accumulate", {4, 1, 1}, 5), step_cost_network()); })
                 .find("batch 12 is not divisible by dp · micro-batches = 4 · 5"),
             std::string::npos);
-  StepCostConfig slow = config("single", {});
+  StepCostConfig slow = small_step_cost("single", {});
   slow.flops_per_s = 0;
-  EXPECT_THROW(dsml::step_cost(slow, network()), dsml::Error);
+  EXPECT_THROW(dsml::step_cost(slow, step_cost_network()), dsml::Error);
 }
 
 // ---- the model against the implementations: one real fp64 step on a tiny model ------------------------------
@@ -204,7 +183,7 @@ struct Tiny {
   dsml::MlpParams initial;
   dsml::Batch batch;
   explicit Tiny(const std::string& strategy, dsml::RankGrid grid, int micro_batches = 1)
-      : cost(config(strategy, grid, micro_batches)) {
+      : cost(small_step_cost(strategy, grid, micro_batches)) {
     cost.model.layers = 2;
     cost.model.width = 4;
     cost.model.hidden = 6;  // Ψ = 96: uneven shards over 5 ranks
@@ -214,6 +193,19 @@ struct Tiny {
   }
 };
 
+// One step of `trainer` (built from t) against t's priced step: the same collectives record for record and the same
+// memory on every rank of t's grid, × 0.5 for fp32.
+void expect_priced_like(dsml::ParallelTrainer& trainer, const Tiny& t) {
+  const dsml::ParallelStep step = trainer.step(t.batch);
+  const StepCost model = dsml::step_cost(t.cost, step_cost_network());
+  const std::string name = dsml::strategy_name(t.cost.strategy);
+  expect_same_bytes(step.comm, model, name);
+  const std::size_t ranks = static_cast<std::size_t>(t.cost.grid.size());
+  ASSERT_EQ(model.memory.size(), ranks) << name;
+  ASSERT_EQ(step.memory.size(), ranks) << name;
+  for (std::size_t r = 0; r < ranks; ++r) expect_same_memory(model.memory[r], step.memory[r], name);
+}
+
 TEST(StepCostVsImplementation, DataParallelNaiveAndBucketed) {
   for (const bool bucketed : {false, true}) {
     Tiny t(bucketed ? "dp-bucketed" : "dp", {5, 1, 1});
@@ -222,10 +214,7 @@ TEST(StepCostVsImplementation, DataParallelNaiveAndBucketed) {
     options.sync = bucketed ? dsml::GradientSync::bucketed : dsml::GradientSync::naive;
     options.bucket_bytes = 40 * 8;
     dsml::DataParallel dp(t.cost.grid, t.cost.model, adam(), t.initial, options);
-    const dsml::ParallelStep step = dp.step(t.batch);
-    const StepCost model = dsml::step_cost(t.cost, network());
-    expect_same_bytes(step.comm, model, dsml::strategy_name(t.cost.strategy));
-    for (std::size_t r = 0; r < 5; ++r) expect_same_memory(model.memory[r], step.memory[r], "dp");
+    expect_priced_like(dp, t);
   }
 }
 
@@ -237,30 +226,20 @@ TEST(StepCostVsImplementation, ZeroStages) {
     options.stage = stage;
     options.bucket_bytes = 40 * 8;
     dsml::Zero zero(t.cost.grid, t.cost.model, adam(), t.initial, options);
-    const dsml::ParallelStep step = zero.step(t.batch);
-    const StepCost model = dsml::step_cost(t.cost, network());
-    expect_same_bytes(step.comm, model, dsml::strategy_name(t.cost.strategy));
-    for (std::size_t r = 0; r < 5; ++r)
-      expect_same_memory(model.memory[r], step.memory[r], dsml::strategy_name(t.cost.strategy));
+    expect_priced_like(zero, t);
   }
 }
 
 TEST(StepCostVsImplementation, TensorParallel) {
   Tiny t("tp", {1, 3, 1});
   dsml::TensorParallelTrainer tp(t.cost.grid, t.cost.model, adam(), t.initial);
-  const dsml::ParallelStep step = tp.step(t.batch);
-  const StepCost model = dsml::step_cost(t.cost, network());
-  expect_same_bytes(step.comm, model, "tp");
-  for (std::size_t r = 0; r < 3; ++r) expect_same_memory(model.memory[r], step.memory[r], "tp");
+  expect_priced_like(tp, t);
 }
 
 TEST(StepCostVsImplementation, FsdpTensorParallel) {
   Tiny t("fsdp-tp", {5, 2, 1});
   dsml::FsdpTensorParallelTrainer trainer(t.cost.grid, t.cost.model, adam(), t.initial);
-  const dsml::ParallelStep step = trainer.step(t.batch);
-  const StepCost model = dsml::step_cost(t.cost, network());
-  expect_same_bytes(step.comm, model, "fsdp-tp");
-  for (std::size_t r = 0; r < 10; ++r) expect_same_memory(model.memory[r], step.memory[r], "fsdp-tp");
+  expect_priced_like(trainer, t);
 }
 
 // LARS/LAMB: the strategies that split tensors all-reduce 2 sums of squares per tensor before the update — the
@@ -273,7 +252,7 @@ TEST(StepCostVsImplementation, LayerwiseNorms) {
     Tiny t(strategy, grid);
     t.cost.bucket_bytes = 40 * 4;
     t.cost.layerwise_norms = true;
-    const StepCost model = dsml::step_cost(t.cost, network());
+    const StepCost model = dsml::step_cost(t.cost, step_cost_network());
     dsml::ParallelStep step;
     if (strategy == "tp") step = dsml::TensorParallelTrainer(grid, t.cost.model, lars, t.initial).step(t.batch);
     else if (strategy == "fsdp-tp") step = dsml::FsdpTensorParallelTrainer(grid, t.cost.model, lars, t.initial).step(t.batch);
@@ -289,9 +268,9 @@ TEST(StepCostVsImplementation, LayerwiseNorms) {
     EXPECT_EQ(norms, 1) << strategy;
   }
   Tiny dp("dp-bucketed", {5, 1, 1});
-  const StepCost without = dsml::step_cost(dp.cost, network());
+  const StepCost without = dsml::step_cost(dp.cost, step_cost_network());
   dp.cost.layerwise_norms = true;
-  EXPECT_EQ(dsml::step_cost(dp.cost, network()).comm.records().size(), without.comm.records().size());
+  EXPECT_EQ(dsml::step_cost(dp.cost, step_cost_network()).comm.records().size(), without.comm.records().size());
 }
 
 TEST(StepCostVsImplementation, Pipelines) {
@@ -300,7 +279,7 @@ TEST(StepCostVsImplementation, Pipelines) {
     dsml::PipelineParallelTrainer trainer(t.cost.grid, t.cost.model, adam(), t.initial);
     const dsml::PipelineParallelStep step =
         trainer.step(t.batch, name == "pp-gpipe" ? dsml::gpipe(2, 5) : dsml::one_f_one_b(2, 5));
-    const StepCost model = dsml::step_cost(t.cost, network());
+    const StepCost model = dsml::step_cost(t.cost, step_cost_network());
     expect_same_bytes(step.comm, model, name);
     for (std::size_t s = 0; s < 2; ++s) expect_same_memory(model.memory[s], step.memory[s], name);
   }

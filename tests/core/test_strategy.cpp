@@ -18,13 +18,7 @@
 namespace {
 
 // L = 4 blocks of D = 8, F = 16: Ψ = 4·2·8·16 = 1024 values; divisible by every grid below.
-dsml::MlpConfig model() {
-  dsml::MlpConfig c;
-  c.layers = 4;
-  c.width = 8;
-  c.hidden = 16;
-  return c;
-}
+dsml::MlpConfig model() { return dsml::MlpConfig{4, 8, 16}; }
 
 dsml::RankGrid grid_for(dsml::Strategy s) {
   if (s == dsml::Strategy::single) return {};

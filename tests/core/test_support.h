@@ -18,3 +18,11 @@ std::string error_of(F call) {
   ADD_FAILURE() << "expected dsml::Error";
   return "";
 }
+
+// `call` throws a dsml::Error whose message contains `fragment`.
+template <typename F>
+void expect_error(F call, const std::string& fragment) {
+  const std::string message = error_of(call);
+  EXPECT_NE(message.find(fragment), std::string::npos) << "expected an error containing \"" << fragment << "\", got \""
+                                                       << message << "\"";
+}

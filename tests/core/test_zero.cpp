@@ -17,13 +17,8 @@
 
 namespace {
 
-dsml::MlpConfig model() {
-  dsml::MlpConfig c;
-  c.layers = 3;
-  c.width = 6;
-  c.hidden = 12;  // Ψ = 3·2·72 = 432; each block 144 values, divisible by 1, 2, 3, 4
-  return c;
-}
+// Ψ = 3·2·72 = 432; each block 144 values, divisible by 1, 2, 3, 4
+dsml::MlpConfig model() { return dsml::MlpConfig{3, 6, 12}; }
 
 dsml::OptimizerConfig optimizer(const std::string& kind) {
   dsml::OptimizerConfig o;
@@ -56,18 +51,9 @@ class ZeroEquality : public ::testing::TestWithParam<Case> {};
 TEST_P(ZeroEquality, MatchesTheSingleDeviceRunAfter1And20Steps) {
   const Case c = GetParam();
   const dsml::MlpConfig config = model();
-  const dsml::TeacherTask task(config, 1);
-  dsml::MlpParams reference = dsml::init_mlp(config, 2);
-  dsml::Optimizer reference_optimizer(optimizer(c.optimizer));
-  dsml::Zero zero(dsml::RankGrid{c.dp, 1, 1}, config, optimizer(c.optimizer), reference, stage(c.stage));
-  for (int step = 0; step < 20; ++step) {
-    const dsml::Batch batch = task.make_batch(static_cast<std::uint64_t>(step), kBatch);
-    const double want_loss = dsml::reference_step(config, reference_optimizer, reference, batch);
-    EXPECT_NEAR(zero.step(batch).loss, want_loss, 1e-12 * want_loss) << "step " << step;
-    if (step == 0 || step == 19) {
-      EXPECT_LT(max_relative_difference(zero.full_params(), reference), kSameModel) << "after step " << step + 1;
-    }
-  }
+  SingleDeviceReference reference(config, optimizer(c.optimizer), 1, 2);
+  dsml::Zero zero(dsml::RankGrid{c.dp, 1, 1}, config, optimizer(c.optimizer), reference.initial(), stage(c.stage));
+  expect_matches_single_device(zero, reference, kBatch);
 }
 
 std::vector<Case> cases() {
@@ -214,14 +200,10 @@ TEST(Zero, LayerwiseOptimizersAllReduceTheirSquaredNorms) {
   for (int s : {1, 3}) {
     dsml::Zero zero(dsml::RankGrid{4, 1, 1}, config, optimizer("lamb"), dsml::init_mlp(config, 2), stage(s));
     const dsml::ParallelStep step = zero.step(task.make_batch(0, kBatch));
-    int found = 0;
-    for (const dsml::CommRecord& r : step.comm.records()) {
-      if (r.label != "trust-ratio norms") continue;
-      ++found;
-      EXPECT_EQ(r.kind, "all-reduce");
-      EXPECT_EQ(r.ranks, 4);
-    }
-    EXPECT_EQ(found, 1) << "stage " << s;
+    const std::vector<dsml::CommRecord> norms = records_labelled(step.comm, "trust-ratio norms");
+    ASSERT_EQ(norms.size(), 1u) << "stage " << s;
+    EXPECT_EQ(norms[0].kind, "all-reduce");
+    EXPECT_EQ(norms[0].ranks, 4);
   }
   // update_shard alone still refuses them: one shard cannot know the whole tensor's norm.
   dsml::Buffer w(3, 1.0), g(3, 1.0);

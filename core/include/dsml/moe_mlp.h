@@ -38,6 +38,8 @@ struct MoeMlpConfig {
 // layer (validate(MoeConfig)).
 void validate(const MoeMlpConfig& config);
 bool is_moe_block(const MoeMlpConfig& config, int block);
+// Token-to-expert assignments one step routes: batch · k per MoE block (what the dropped counts are out of).
+long long routed_assignments(const MoeMlpConfig& config, int batch);
 // The MoE layer of every MoE block: D, F, the activation, E, k, the capacity factor, G.
 MoeConfig moe_layer_config(const MoeMlpConfig& config);
 

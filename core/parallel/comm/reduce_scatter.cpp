@@ -9,27 +9,13 @@
 namespace dsml {
 
 std::vector<Buffer> reduce_scatter(const std::vector<Buffer>& full, const CommOptions& options) {
-  comm::require_ranks(full.size(), "reduce_scatter");
-  const std::size_t n = full[0].size();
-  for (std::size_t r = 1; r < full.size(); ++r)
-    if (full[r].size() != n)
-      throw Error("reduce_scatter: rank " + std::to_string(r) + " has " + std::to_string(full[r].size()) +
-                  " elements but rank 0 has " + std::to_string(n) + "; every rank must bring the same size");
+  const std::size_t n = comm::require_same_sizes(full, "reduce_scatter");
   const int p = static_cast<int>(full.size());
   const Schedule schedule = comm::build_schedule("reduce-scatter", options, p, n);
   const std::vector<std::size_t> slots = comm::slot_elements(schedule);
 
-  Buffers buffers(full.size(), RankBuffers(slots.size()));
-  for (std::size_t r = 0; r < full.size(); ++r) {
-    std::size_t at = 0;
-    for (std::size_t s = 0; s < slots.size(); ++s) {
-      buffers[r][s].held = true;
-      buffers[r][s].values.assign(full[r].begin() + static_cast<std::ptrdiff_t>(at),
-                                  full[r].begin() + static_cast<std::ptrdiff_t>(at + slots[s]));
-      at += slots[s];
-    }
-  }
-  buffers = execute_on_buffers(schedule, std::move(buffers));
+  // Every rank holds every slot of its own vector at the start, as for an all-reduce.
+  const Buffers buffers = execute_on_buffers(schedule, comm::holding_everything(full, slots));
 
   // Rank r's result: the slots it owns, in order — by the shard rule, exactly shard r.
   const std::vector<std::size_t> expected = shard_sizes(n, p);

@@ -41,4 +41,28 @@ void require_ranks(std::size_t ranks, const char* what) {
   if (ranks == 0) throw Error(std::string(what) + " needs at least one rank buffer, got none");
 }
 
+std::size_t require_same_sizes(const std::vector<Buffer>& per_rank, const char* what) {
+  require_ranks(per_rank.size(), what);
+  const std::size_t n = per_rank[0].size();
+  for (std::size_t r = 1; r < per_rank.size(); ++r)
+    if (per_rank[r].size() != n)
+      throw Error(std::string(what) + ": rank " + std::to_string(r) + " has " + std::to_string(per_rank[r].size()) +
+                  " elements but rank 0 has " + std::to_string(n) + "; every rank must bring the same size");
+  return n;
+}
+
+Buffers holding_everything(const std::vector<Buffer>& per_rank, const std::vector<std::size_t>& slots) {
+  Buffers buffers(per_rank.size(), RankBuffers(slots.size()));
+  for (std::size_t r = 0; r < per_rank.size(); ++r) {
+    std::size_t at = 0;
+    for (std::size_t s = 0; s < slots.size(); ++s) {
+      buffers[r][s].held = true;
+      buffers[r][s].values.assign(per_rank[r].begin() + static_cast<std::ptrdiff_t>(at),
+                                  per_rank[r].begin() + static_cast<std::ptrdiff_t>(at + slots[s]));
+      at += slots[s];
+    }
+  }
+  return buffers;
+}
+
 }  // namespace dsml::comm

@@ -27,4 +27,12 @@ void log_call(const Schedule& schedule, const std::string& kind, const CommOptio
 // Throws Error unless there is at least one rank buffer.
 void require_ranks(std::size_t ranks, const char* what);
 
+// At least one rank buffer, all of rank 0's size, which it returns; throws Error("<what>: rank r has … elements but
+// rank 0 has n; every rank must bring the same size") otherwise.
+std::size_t require_same_sizes(const std::vector<Buffer>& per_rank, const char* what);
+
+// The start of an all-reduce or a reduce-scatter: every rank holds every slot of its own flat vector, cut into
+// slots of these sizes in order.
+Buffers holding_everything(const std::vector<Buffer>& per_rank, const std::vector<std::size_t>& slots);
+
 }  // namespace dsml::comm
