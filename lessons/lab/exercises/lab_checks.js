@@ -7,6 +7,7 @@ import { formatNumber, formatPercent, formatRatio, plural } from "../../../web/u
 import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { LAB_DEFAULTS, assembleParams, labInputs, labProgram } from "../programs/lab_program.js";
 import { lossesFromProgress, maxRelativeDifference } from "../../../web/exercise/compare_training.js";
+import { trainerExercise } from "../../../web/exercise/code_exercise.js";
 
 export { fail, pass, unfinished };
 
@@ -27,15 +28,13 @@ export function labCase(fields) {
 // The exercise's `program`: the learner's functions in place of the reference ones.
 export const programWith = (replaces) => (code) => labProgram({ learnerCode: code, replaces });
 
-// A lab code exercise: its own fields (id, title, prompt, starter, solution, wrongs, cases, edgeCases, check, hints,
-// solutionText) and the ones every lab exercise shares — 4 Workers, 20 s, the lab trainer with the learner's
-// `replaces` functions in place of the reference's, the first wrong program as the page test's, and one delivery
-// order per case (each case trains a model; the judge adds the synchronous-send and hidden runs).
-export function labExercise({ replaces, wrongs, ...own }) {
-  return { kind: "code", ranks: 4, timeoutMs: 20000, program: programWith(replaces), wrong: wrongs[0].code, wrongs,
-    // Each case trains the lab's model: one delivery order per case; a third attempt adds nothing the cases lack.
-    judge: { interleavings: 1 }, exempt: { thirdAttempt: "every run trains the lab's model on its grid of ranks" },
-    ...own };
+// A lab code exercise: its own fields (id, title, prompt, hints, solutionText), its code (web/exercise/code_exercise.js)
+// and what every lab exercise shares — 4 Workers, 20 s, the lab trainer with the learner's `replaces` functions in
+// place of the reference's, and one delivery order per case (each case trains the lab's model; the judge adds the
+// synchronous-send and hidden runs).
+export function labExercise({ replaces, ...own }, code) {
+  return trainerExercise({ ranks: 4, timeoutMs: 20000,
+    program: programWith(replaces), trains: "the lab's model on its grid of ranks", ...own }, code);
 }
 
 const TENSOR = (i) => `block ${Math.floor(i / 2)}'s ${i % 2 ? "W_out" : "W_in"}`;

@@ -14,6 +14,7 @@ import {
 import {
   BYTES_PER_NUMBER, asNumbers, chunkOf, chunkText, describeWrongSum, nonZeroInt, plainArrayNote, replayNote,
 } from "./collective_checks.js";
+import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 const RULE = "In step k of the ring (k = 0 … 2p − 3), rank r sends chunk (r − k) mod p and receives chunk " +
   "(r − k − 1) mod p: it <em>adds</em> what arrives in steps 0 … p − 2 (reduce-scatter) and <em>copies</em> it " +
@@ -196,9 +197,8 @@ function check(run, testCase, core) {
     replayNote(run, { collective: "all-reduce", algorithm: "ring", ranks: p, bytes: n * BYTES_PER_NUMBER }, core));
 }
 
-export const ringAllreduce = {
+export const ringAllreduce = codeExercise({
   id: "w2-ring-allreduce",
-  kind: "code",
   title: "Ring all-reduce",
   prompt: `<p>Write <code>main(ctx)</code> for p ranks (2 to 16) arranged in a ring. Each rank holds a vector
     <code>ctx.input.data</code> of n numbers (not always divisible by p; when n &lt; p some chunks are empty). Every rank must return the
@@ -210,15 +210,8 @@ export const ringAllreduce = {
     synchronous sends, and on sizes you do not see; it then replays your messages in the simulator and compares
     them with the formula and the lower bound.</p>`,
   ranks: (rng) => intBetween(rng, 2, 8),
-  starter,
-  solution,
-  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
-  wrongs,
-  cases,
-  edgeCases,
   mustCover: { ranks: [2, 16], odd: true, emptyChunks: true },   // the hidden cases reach these p (judging.test.mjs)
   visibleRanks: [2, 3, 4, 5, 6, 7, 8],   // every p the visible cases draw (exercise_rules.test.mjs)
-  check,
   hints: [
     "Loop <code>for (let k = 0; k &lt; 2 * (p - 1); k++)</code>. In each step send one chunk to <code>next</code> " +
       "without awaiting it, then <code>await ctx.recv(prev)</code> one chunk. A send that is not awaited never blocks, so " +
@@ -235,4 +228,4 @@ export const ringAllreduce = {
     each complete chunk travels p − 1 more hops, copied rather than added. Every step moves one chunk of n/p numbers
     over every link at once: 2(p − 1) steps of α + (n/p)·β, i.e. 2(p − 1)α + 2((p − 1)/p)·nβ, which meets the bandwidth
     lower bound for all-reduce. The α term grows with p — the reason small messages prefer recursive doubling.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -7,6 +7,7 @@ import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { formatNumber, formatPercent, formatRatio, plural } from "../../../web/units.js";
 import { dpConfig, dpInputs, dpProgram, replicaGap } from "../programs/dp_program.js";
 import { lossesFromProgress, maxRelativeDifference } from "../../../web/exercise/compare_training.js";
+import { trainerExercise } from "../../../web/exercise/code_exercise.js";
 
 export { fail, pass };
 
@@ -21,6 +22,12 @@ export function dpCase(ranks, fields) {
 }
 
 export const programWith = (name) => (code) => dpProgram({ learnerCode: code, replaces: [name] });
+
+// A code exercise whose `replaces` function runs inside the data-parallel trainer on 4 Workers.
+export function dpExercise(replaces, own, code) {
+  return trainerExercise({ ranks: 4, timeoutMs: 30000, program: programWith(replaces),
+    trains: "a model with the data-parallel trainer", ...own }, code);
+}
 
 const TENSOR = (i) => `block ${Math.floor(i / 2)}'s ${i % 2 ? "W_out" : "W_in"}`;
 
