@@ -163,9 +163,8 @@ export const tokenRing = codeExercise({
     (r + 1) mod p. After one lap rank 0 receives the token back and returns it; the other ranks return nothing.
     The checker varies p (2 to 16) and the inputs, runs your code under several delivery orders, and checks the
     recorded messages as well as the result.</p>`,
-  ranks: (rng) => intBetween(rng, 3, 8),
+  ranks: (rng) => intBetween(rng, 3, 8), visibleRanks: [3, 4, 5, 6, 7, 8],   // every p ranks draws (exercise_rules.test.mjs)
   mustCover: { ranks: [2, 16], odd: true },   // the hidden cases reach these p (judging.test.mjs)
-  visibleRanks: [3, 4, 5, 6, 7, 8],   // every p the visible cases draw (exercise_rules.test.mjs)
   hints: [
     "Rank r's neighbours are next = (r + 1) mod p and prev = (r − 1) mod p. Rank p − 1's next is rank 0.",
     "In JavaScript <code>(0 - 1) % 5</code> is <code>-1</code>, not 4. Write <code>(ctx.rank - 1 + ctx.size) % ctx.size</code>.",
