@@ -10,3 +10,15 @@ export const ran = (page, widget, before = null, { timeout = 120000 } = {}) => p
   const ms = document.querySelector(`[data-widget=${w}]`)?.dataset.runMs;
   return ms != null && ms !== b;
 }, [widget, before], { timeout });
+
+// Press a Worker-backed widget's run button and wait until its readout has changed and it is done (no longer
+// "Running…", its button enabled again): → the new readout.
+export async function runAndRead(page, figure, button, { timeout = 120000 } = {}) {
+  const before = await page.locator(`${figure} .widget-readout`).innerText();
+  await page.locator(figure).getByRole("button", { name: button }).click();
+  await page.waitForFunction(([sel, was]) => {
+    const text = document.querySelector(`${sel} .widget-readout`).textContent;
+    return text !== was && !/^Running/.test(text) && !document.querySelector(`${sel} button`).disabled;
+  }, [figure, before], { timeout });
+  return page.locator(`${figure} .widget-readout`).innerText();
+}
