@@ -20,11 +20,8 @@ const RULE = "In step k of the ring (k = 0 … 2p − 3), rank r sends chunk (r 
   "(r − k − 1) mod p: it <em>adds</em> what arrives in steps 0 … p − 2 (reduce-scatter) and <em>copies</em> it " +
   "in steps p − 1 … 2p − 3 (all-gather).";
 
-const starter = `// Runs on p ranks (2 to 16) in a ring. ctx.input = { data: [n numbers] }, this rank's vector
-// (n ≥ 1, not always divisible by p; if n < p some chunks are empty). Every rank must return the
-// elementwise sum over all ranks.
-// Send chunks as Float64Array views (8 bytes per number): the checker counts the bytes.
-async function main(ctx) {
+// The ring and the chunks — the first n mod p chunks one element longer: what the starter gives and the solution keeps.
+const SETUP = `async function main(ctx) {
   const p = ctx.size, r = ctx.rank;
   const buf = Float64Array.from(ctx.input.data);
   const n = buf.length;
@@ -32,21 +29,19 @@ async function main(ctx) {
   const start = (c) => c * Math.floor(n / p) + Math.min(c, n % p);    // chunk c = [start(c), start(c + 1))
   const chunk = (c) => buf.subarray(start(c), start(c + 1));
   const next = mod(r + 1), prev = mod(r - 1);
-  // TODO: 2(p − 1) steps. Reduce-scatter first (add what arrives), then all-gather (copy what arrives).
+`;
+
+const starter = `// Runs on p ranks (2 to 16) in a ring. ctx.input = { data: [n numbers] }, this rank's vector
+// (n ≥ 1, not always divisible by p; if n < p some chunks are empty). Every rank must return the
+// elementwise sum over all ranks.
+// Send chunks as Float64Array views (8 bytes per number): the checker counts the bytes.
+${SETUP}  // TODO: 2(p − 1) steps. Reduce-scatter first (add what arrives), then all-gather (copy what arrives).
   return buf;
 }
 `;
 
 const solution = `// Ring all-reduce = reduce-scatter (p − 1 steps) + all-gather (p − 1 steps) around a ring.
-async function main(ctx) {
-  const p = ctx.size, r = ctx.rank;
-  const buf = Float64Array.from(ctx.input.data);
-  const n = buf.length;
-  const mod = (x) => ((x % p) + p) % p;                               // JavaScript's % keeps the sign
-  const start = (c) => c * Math.floor(n / p) + Math.min(c, n % p);    // chunk c = [start(c), start(c + 1))
-  const chunk = (c) => buf.subarray(start(c), start(c + 1));
-  const next = mod(r + 1), prev = mod(r - 1);
-  for (let k = 0; k < 2 * (p - 1); k++) {
+${SETUP}  for (let k = 0; k < 2 * (p - 1); k++) {
     ctx.send(next, chunk(mod(r - k)));        // n/p numbers, copied at the send; not awaited (nonblocking)
     const got = await ctx.recv(prev);         // chunk (r − k − 1) mod p, from the left neighbour
     const mine = chunk(mod(r - k - 1));
