@@ -105,6 +105,21 @@ export function readout(figure, className = "widget-readout") {
   return p;
 }
 
+// A readout that is also the widget's status line (role="status"): what a run is doing, then how it ended.
+export function statusReadout(figure) {
+  const p = readout(figure);
+  p.setAttribute("role", "status");
+  return p;
+}
+
+// A box that scrolls sideways for a wide table, placed right after `el` (a readout, a chart's box).
+export function tableScroll(el) {
+  const box = document.createElement("div");
+  box.className = "table-scroll";
+  el.after(box);
+  return box;
+}
+
 // A canvas inside a scroll-safe box, for a Chart.js chart.
 export function chartBox(figure, label) {
   const box = document.createElement("div");

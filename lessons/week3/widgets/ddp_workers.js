@@ -4,7 +4,7 @@
 // against one device, and draws the bucketed run's last step per Worker on two lanes: compute (the core's
 // kernels) and communication (each bucket's all-reduce from launch to completion). "Sweep" measures the bucketed
 // step time against bucket size. Wall-clock times on the learner's machine: Workers share its cores.
-import { button, chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { button, chartBox, controlRow, select, slider, statusReadout } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { formatBytes, formatSeconds, plural } from "../../../web/units.js";
 import { renderPhases } from "../../lab/widgets/phase_timeline.js";
@@ -34,8 +34,7 @@ export function mountDdpWorkers(figure, core, clusters) {
   const measure = button("Measure the three", () => guarded(measureThree));
   const sweep = button("Sweep bucket sizes", () => guarded(sweepBuckets), { secondary: true });
   controlRow(figure, workers, bucket, measure, sweep);
-  const status = readout(figure);
-  status.setAttribute("role", "status");
+  const status = statusReadout(figure);
   const tableBox = document.createElement("div");
   tableBox.className = "table-scroll ddp-results";
   const timeline = document.createElement("div");

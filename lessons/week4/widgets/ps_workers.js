@@ -3,7 +3,7 @@
 // workers, next to the simulator (core.trainParamServer) on the same speed model. Every run is replayed from its
 // own record (ps_program.js replayRun) and must end exactly at the shard's θ. The Workers' staleness is real: two
 // runs of the same settings apply the updates in different orders; the simulator's is the same every time.
-import { button, chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { button, chartBox, controlRow, select, statusReadout, tableScroll } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { formatNumber, formatSeconds, plural } from "../../../web/units.js";
 import { finished, runGuard } from "../../../web/ui/worker_run.js";
@@ -23,12 +23,9 @@ export function mountPsWorkers(figure, core, clusters) {
   const rate = select({ label: "Learning rate", value: "plain", options: [["plain", "η"], ["aware", "η / (τ + 1)"]], onChange: changed });
   const run = button("Run on the Workers", () => runOnWorkers());
   controlRow(figure, regime, workers, speed, rate, run);
-  const status = readout(figure);
-  status.setAttribute("role", "status");
+  const status = statusReadout(figure);
   const guard = runGuard(figure, [run], status);
-  const tableBox = document.createElement("div");
-  tableBox.className = "table-scroll";
-  status.after(tableBox);
+  const tableBox = tableScroll(status);
   const tauChart = createLineChart(chartBox(figure, "Staleness of the applied gradients"),
     { xLabel: "staleness τ (updates)", yLabel: "share of updates", datasets: [] });
   const lossChart = createLineChart(chartBox(figure, "Held-out loss against updates"),

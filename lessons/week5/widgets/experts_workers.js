@@ -3,7 +3,7 @@
 // `dispatch` and `combine`, so what runs here is what CI judges). Shows, from the run: assignments kept and dropped
 // per expert (the slots the ranks returned), the bytes every rank sent in each all-to-all (the trace, against
 // (R − 1)·(E/R)·C·D·8), and the loss of the gathered outputs against core.expertParallel's.
-import { button, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { button, controlRow, select, statusReadout, tableScroll } from "../../../web/ui/controls.js";
 import { formatBytes, formatNumber, plural } from "../../../web/units.js";
 import { moeDispatch } from "../exercises/moe_dispatch.js";
 import { moeInputs, moeProgram } from "../programs/moe_program.js";
@@ -18,12 +18,9 @@ export function mountExpertsWorkers(figure, core, clusters) {
     options: ["1", "1.25", "2"].map((c) => [c, c]), onChange: stale });
   const run = button(`Run on ${RANKS} Workers`, () => runOnWorkers());
   controlRow(figure, topK, factor, run);
-  const status = readout(figure);
-  status.setAttribute("role", "status");
+  const status = statusReadout(figure);
   const guard = runGuard(figure, [run], status);
-  const tables = document.createElement("div");
-  tables.className = "table-scroll";
-  status.after(tables);
+  const tables = tableScroll(status);
   status.textContent = `Press “Run on ${RANKS} Workers”: each Worker is one expert-parallel rank with ` +
     `${MOE_EXAMPLE.batch / RANKS} tokens and ${MOE_EXAMPLE.moe.experts / RANKS} experts, and runs the reference dispatch and combine of the MoE code exercise.`;
 

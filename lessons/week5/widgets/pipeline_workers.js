@@ -5,7 +5,7 @@
 // every device's measured timeline (the ops' ends as the devices recorded them, in units of one forward); in the
 // table: the measured bubble (the idle share of the step per device, from the RunResult's spans) beside the
 // paper's formula (core.pipelineCompare) and the parameters beside one device (core.trainSingle).
-import { button, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { button, controlRow, select, statusReadout } from "../../../web/ui/controls.js";
 import { formatNumber, formatPercent } from "../../../web/units.js";
 import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 import { EXAMPLE_PIPE, SCHEDULES, SCHEDULE_NAMES, compareSchedules } from "../pipeline_setup.js";
@@ -37,8 +37,7 @@ export function mountPipelineWorkers(figure, core, clusters) {
     onChange: () => { rows = {}; show(); } });
   const run = button("Run the four schedules on the Workers", () => runAll());
   controlRow(figure, unit, run);
-  const status = readout(figure);
-  status.setAttribute("role", "status");
+  const status = statusReadout(figure);
   const guard = runGuard(figure, [run], status);
   const tableBox = document.createElement("div");
   tableBox.className = "table-scroll";

@@ -3,7 +3,7 @@
 // (programs/live_train.js compressedMean: the core's compressGradient per tensor, the k values as fp32 with int32
 // indices, gathered round the ring). The held-out loss per step beside the core's trainCompressed on the same
 // settings, and the bytes each run's trace shows one Worker sending per step beside compressionWire's prediction.
-import { button, chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { button, chartBox, controlRow, select, statusReadout, tableScroll } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { formatBytes, formatNumber, formatPercent } from "../../../web/units.js";
 import { LIVE_COMPRESSION as C, compressedReference, compressionInput, liveProgram, traceBytesPerStep } from "../programs/live_program.js";
@@ -19,14 +19,11 @@ export function mountCompressionLive(figure, core, clusters) {
   const ratio = select({ label: "k/n", value: "0.01", options: [["0.01", "1%"], ["0.1", "10%"]], onChange: () => {} });
   const run = button(`Run on ${C.workers} Workers`, () => start());
   controlRow(figure, ratio, run);
-  const status = readout(figure);
-  status.setAttribute("role", "status");
+  const status = statusReadout(figure);
   const guard = runGuard(figure, [run], status);
   const chart = createLineChart(chartBox(figure, "Held-out loss per step on the Workers and in the core"),
     { xLabel: "step", yLabel: "held-out MSE", datasets: [] });
-  const tableBox = document.createElement("div");
-  tableBox.className = "table-scroll";
-  figure.querySelector(".chart-box").after(tableBox);
+  const tableBox = tableScroll(figure.querySelector(".chart-box"));
   status.textContent = `${C.workers} Workers, ${C.batch / C.workers} rows each, ${C.steps} SGD steps at η = ${C.lr}, ` +
     "three times: the full gradient, top-k alone and top-k with error feedback.";
 
