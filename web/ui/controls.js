@@ -120,6 +120,15 @@ export function tableScroll(el) {
   return box;
 }
 
+// A drawing of HTML boxes (bars) that reads as one image, placed right after `el`; it says what it shows in aria-label.
+export function drawingBox(el, className) {
+  const box = document.createElement("div");
+  box.className = className;
+  box.setAttribute("role", "img");
+  el.after(box);
+  return box;
+}
+
 // A canvas inside a scroll-safe box, for a Chart.js chart.
 export function chartBox(figure, label) {
   const box = document.createElement("div");

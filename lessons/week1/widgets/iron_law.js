@@ -1,7 +1,7 @@
 // iron_law.js — widget "iron-law": a step computes for C and communicates for M = α + β·G. Without overlap
 // it lasts C + M, with perfect overlap max(C, M) (core.stepTime). Drawn as two bars of HTML, which re-theme
 // and print like text.
-import { controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { controlRow, drawingBox, readout, slider } from "../../../web/ui/controls.js";
 import { formatBytes, formatRate, formatSeconds } from "../../../web/units.js";
 
 function bar(label, segments, scale) {
@@ -31,10 +31,7 @@ export function mountIronLaw(figure, core) {
   const bandwidth = slider({ label: "Bandwidth 1/β", min: 1e8, max: 1e12, value: 12.5e9, log: true, format: formatRate, onInput: draw });
   controlRow(figure, compute, grad, alpha, bandwidth);
   const out = readout(figure);
-  const bars = document.createElement("div");
-  bars.className = "bars";
-  bars.setAttribute("role", "img");
-  out.after(bars);
+  const bars = drawingBox(out, "bars");
 
   function draw() {
     const c = compute.value, m = core.messageTime(alpha.value, 1 / bandwidth.value, grad.value);
