@@ -2,7 +2,8 @@
 // it lasts C + M, with perfect overlap max(C, M) (core.stepTime). Drawn as two bars of HTML, which re-theme
 // and print like text.
 import { controlRow, drawingBox, readout, slider } from "../../../web/ui/controls.js";
-import { formatBytes, formatRate, formatSeconds } from "../../../web/units.js";
+import { costSliders } from "../../../web/ui/cost_sliders.js";
+import { formatBytes, formatSeconds } from "../../../web/units.js";
 
 function bar(label, segments, scale) {
   const row = document.createElement("div");
@@ -27,8 +28,7 @@ function bar(label, segments, scale) {
 export function mountIronLaw(figure, core) {
   const compute = slider({ label: "Compute C", min: 1e-3, max: 0.2, value: 0.03, log: true, format: formatSeconds, onInput: draw });
   const grad = slider({ label: "Gradient size G", min: 1e6, max: 1e10, value: 496e6, log: true, format: formatBytes, onInput: draw });
-  const alpha = slider({ label: "Latency α", min: 1e-7, max: 1e-3, value: 5e-6, log: true, format: formatSeconds, onInput: draw });
-  const bandwidth = slider({ label: "Bandwidth 1/β", min: 1e8, max: 1e12, value: 12.5e9, log: true, format: formatRate, onInput: draw });
+  const { alpha, bandwidth } = costSliders({ alpha: [1e-7, 1e-3, 5e-6], bandwidth: [1e8, 1e12, 12.5e9] }, draw);
   controlRow(figure, compute, grad, alpha, bandwidth);
   const out = readout(figure);
   const bars = drawingBox(out, "bars");
