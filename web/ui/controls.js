@@ -112,20 +112,21 @@ export function statusReadout(figure) {
   return p;
 }
 
-// A box that scrolls sideways for a wide table, placed right after `el` (a readout, a chart's box).
-export function tableScroll(el) {
+// A <div class="…"> placed right after `el` (a readout, a chart's box): a timeline's or a drawing's box.
+export function boxAfter(el, className) {
   const box = document.createElement("div");
-  box.className = "table-scroll";
+  box.className = className;
   el.after(box);
   return box;
 }
 
+// A box that scrolls sideways for a wide table, placed right after `el`.
+export const tableScroll = (el) => boxAfter(el, "table-scroll");
+
 // A drawing of HTML boxes (bars) that reads as one image, placed right after `el`; it says what it shows in aria-label.
 export function drawingBox(el, className) {
-  const box = document.createElement("div");
-  box.className = className;
+  const box = boxAfter(el, className);
   box.setAttribute("role", "img");
-  el.after(box);
   return box;
 }
 

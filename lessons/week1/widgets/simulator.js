@@ -1,7 +1,7 @@
 // simulator.js — widget "simulator": a scenario from the course runs in the core's discrete-event
 // simulator; the per-rank timeline shows compute, send and wait spans, and the total is compared
 // with the closed form the lesson derives.
-import { controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { boxAfter, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
 import { costSliders } from "../../../web/ui/cost_sliders.js";
 import { renderTimeline } from "../../../web/ui/timeline.js";
 import { formatBytes, formatSeconds, plural } from "../../../web/units.js";
@@ -28,9 +28,7 @@ export function mountSimulator(figure, core) {
   }, draw);
   controlRow(figure, scenario, ranks, bytes, alpha, bandwidth);
   const out = readout(figure);
-  const box = document.createElement("div");
-  box.className = "timeline";
-  out.after(box);
+  const box = boxAfter(out, "timeline");
 
   function draw() {
     const spec = SCENARIOS[scenario.value];

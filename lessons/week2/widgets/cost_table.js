@@ -1,7 +1,7 @@
 // cost_table.js — widgets "cost-counter" and "gather-scatter": per algorithm, the rounds (messages on the
 // busiest rank), bytes on the busiest rank, the closed-form time and the simulated time — counted from the
 // core's schedule, so the table and the formula can be checked against each other.
-import { controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { controlRow, readout, select, slider, tableScroll } from "../../../web/ui/controls.js";
 import { costSliders } from "../../../web/ui/cost_sliders.js";
 import { formatBytes, formatSeconds } from "../../../web/units.js";
 
@@ -34,12 +34,10 @@ function mountTable(figure, core, collectives, initial) {
   const { bandwidth } = costSliders({ bandwidth: [1e9, 1e12, 25e9] }, draw);
   controlRow(figure, ...(collective ? [collective] : []), ranks, size, bandwidth);
   const out = readout(figure);
-  const box = document.createElement("div");
-  box.className = "table-scroll";
+  const box = tableScroll(out);
   const table = document.createElement("table");
   table.className = "trace-table";
   box.append(table);
-  out.after(box);
   const algorithms = core.listAlgorithms();
 
   function draw() {

@@ -1,6 +1,6 @@
 // topology.js — widget "topology": one collective on a chosen network. The core simulates the schedule with
 // link contention; the readout compares with the contention-free closed form and names the busiest link.
-import { controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { boxAfter, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
 import { costSliders } from "../../../web/ui/cost_sliders.js";
 import { renderTimeline } from "../../../web/ui/timeline.js";
 import { formatBytes, formatSeconds, plural } from "../../../web/units.js";
@@ -17,9 +17,7 @@ export function mountTopology(figure, core) {
   const { size } = costSliders({ size: [1e3, 1e9, 64e6] }, draw);
   controlRow(figure, topo, algorithm, nodes, perNode, size);
   const out = readout(figure);
-  const box = document.createElement("div");
-  box.className = "timeline";
-  out.after(box);
+  const box = boxAfter(out, "timeline");
 
   function draw() {
     const n = Math.round(nodes.value), d = Math.round(perNode.value), p = n * d, bytes = Math.round(size.value / (4 * p)) * 4 * p;
