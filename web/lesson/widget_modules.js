@@ -3,10 +3,10 @@
 // widgets/pipeline_timeline.js (beside the page's module), called as mountPipelineTimeline(figure, core, clusters)
 // — a widget that needs neither the core nor the clusters ignores them. Each module is imported when its figure
 // comes near (widgets_on_demand.js).
-//   widgets: widgetsOf(new URL("./widgets/", import.meta.url), document, {
+//   widgets: widgetsOf(widgetsDir, document, {            // widgetsDir: the URL of the page's widgets/ folder
 //     "busbw": "busbw#mountBusBandwidth",                  // another module or export: "module[#export]"
-//     "ping-pong": { load: () => import("./widgets/pingpong.js"), mount: (w, { figure, core, clusters }) => … },
-//   })                                                     // or a { load, mount } / function as widgets_on_demand takes
+//     "ping-pong": { load, mount },                        // or a { load, mount } / function as widgets_on_demand takes
+//   })
 
 /** "pipeline-timeline" → { module: "pipeline_timeline", mount: "mountPipelineTimeline" }. */
 export function widgetConvention(name) {
