@@ -10,6 +10,7 @@
 import { controlRow, select, slider } from "../../../web/ui/controls.js";
 import { plural } from "../../../web/units.js";
 import { MODEL } from "./presets.js";
+import { showScroller } from "../../../web/ui/timeline.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 let counter = 0;
@@ -152,12 +153,7 @@ export function renderMoves(container, { grid, fsdp = false, strategy, model = M
   const s = document.createElement("summary");
   s.textContent = "Rank by rank";
   details.append(s, holdingsTable(grid, sharding, model));
-  container.replaceChildren(scroll, summary, details);
-  if (scroll.scrollWidth > scroll.clientWidth + 1) {
-    scroll.tabIndex = 0;
-    scroll.setAttribute("role", "group");
-    scroll.setAttribute("aria-label", "Rank grid (scrolls sideways)");
-  }
+  showScroller(container, scroll, "Rank grid (scrolls sideways)", summary, details);
   return svg;
 }
 
