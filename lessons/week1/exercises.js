@@ -13,14 +13,7 @@ import { tokenRing } from "./exercises/token_ring.js";
 import { bspStep } from "./exercises/bsp_superstep.js";
 
 export default [
-  crossover,        // w1-crossover
-  bucketing,        // w1-bucketing
-  consensus,        // w1-consensus
-  amdahlFraction,   // w1-amdahl
-  amdahlCeiling,    // w1-amdahl-limit
-  ironLaw,          // w1-iron-law
-  predictSim,       // w1-predict-sim
-  pingPong,         // w1-ping-pong
-  tokenRing,        // w1-token-ring
-  bspStep,          // w1-bsp-step
+  crossover, bucketing, consensus, amdahlFraction, amdahlCeiling,   // warm-up: numbers and a choice
+  ironLaw, predictSim,                                              // predict, then run
+  pingPong, tokenRing, bspStep,                                     // implementation: code on the Workers
 ];

@@ -1,32 +1,22 @@
-// week2.js — Week 2's page module: its exercises, the numbers in its prose, and its widgets.
+// week2.js — Week 2's page module: its exercises, the numbers in its prose, and its widgets (each figure[data-widget]
+// built by widgets/<name>.js's mount<Name>, web/lesson/widget_modules.js; the others name theirs).
 import { startLesson } from "../../web/lesson/lesson_page.js";
+import { widgetsOf } from "../../web/lesson/widget_modules.js";
 import exercises from "./exercises.js";
+
+// The three animations of one widget module, each with its own collectives and algorithms.
+const animate = (options) => ({ load: () => import("./widgets/animate.js"),
+  mount: (w, { figure, core, clusters }) => w.mountAnimate(figure, core, clusters, options) });
 
 await startLesson({
   exercises,
   calcs: new URL("./calcs.js", import.meta.url),
-  widgets: {
-    "primitives": { load: () => import("./widgets/animate.js"), mount: (w, { figure, core, clusters }) =>
-      w.mountAnimate(figure, core, clusters, { collective: "broadcast", algorithm: "linear", ranks: 4 }) },
-    "cost-counter": { load: () => import("./widgets/cost_table.js"), mount: (w, { figure, core }) =>
-      w.mountCostCounter(figure, core) },
-    "broadcast": { load: () => import("./widgets/broadcast.js"), mount: (w, { figure, core }) =>
-      w.mountBroadcast(figure, core) },
-    "animate": { load: () => import("./widgets/animate.js"), mount: (w, { figure, core, clusters }) =>
-      w.mountAnimate(figure, core, clusters, { collective: "all-reduce", algorithm: "ring", ranks: 4 }) },
-    "recursive": { load: () => import("./widgets/animate.js"), mount: (w, { figure, core, clusters }) =>
-      w.mountAnimate(figure, core, clusters, {
-      collectives: ["all-reduce", "all-gather", "reduce-scatter"],
-      only: ["recursive-doubling", "rabenseifner", "recursive-halving"], algorithm: "recursive-doubling", ranks: 6 }) },
-    "gather-scatter": { load: () => import("./widgets/cost_table.js"), mount: (w, { figure, core }) =>
-      w.mountGatherScatter(figure, core) },
-    "time-vs-size": { load: () => import("./widgets/cost_curves.js"), mount: (w, { figure, core }) =>
-      w.mountTimeVsSize(figure, core) },
-    "time-vs-p": { load: () => import("./widgets/cost_curves.js"), mount: (w, { figure, core }) =>
-      w.mountTimeVsP(figure, core) },
-    "topology": { load: () => import("./widgets/topology.js"), mount: (w, { figure, core }) =>
-      w.mountTopology(figure, core) },
-    "busbw": { load: () => import("./widgets/busbw.js"), mount: (w, { figure, core }) =>
-      w.mountBusBandwidth(figure, core) },
-  },
+  widgets: widgetsOf(new URL("./widgets/", import.meta.url), document, {
+    "primitives": animate({ collective: "broadcast", algorithm: "linear", ranks: 4 }),
+    "animate": animate({ collective: "all-reduce", algorithm: "ring", ranks: 4 }),
+    "recursive": animate({ collectives: ["all-reduce", "all-gather", "reduce-scatter"],
+      only: ["recursive-doubling", "rabenseifner", "recursive-halving"], algorithm: "recursive-doubling", ranks: 6 }),
+    "cost-counter": "cost_table", "gather-scatter": "cost_table", "time-vs-size": "cost_curves", "time-vs-p": "cost_curves",
+    "busbw": "busbw#mountBusBandwidth",
+  }),
 });

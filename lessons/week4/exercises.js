@@ -26,16 +26,8 @@ import { backupRound } from "./exercises/backup_round.js";
 import { probeStop } from "./exercises/probe_stop.js";
 
 export default [
-  barrier,            // w4-barrier
-  servers,            // w4-servers
-  keyRangesExercise,  // w4-key-ranges
-  staleLr,            // w4-stale-lr
-  sspStall,           // w4-ssp-stall
-  sspGate,            // w4-ssp-gate
-  sspAbsorb,          // w4-ssp-absorb
-  backup,             // w4-backup
-  backupRound,        // w4-backup-round
-  hogwildCollision,   // w4-hogwild
-  regimeChoice,       // w4-regime
-  probeStop,          // w4-probe-stop
+  barrier, servers, keyRangesExercise, staleLr,       // § 1–3: the barrier, the shards, staleness
+  sspStall, sspGate, sspAbsorb,                       // § 4: SSP
+  backup, backupRound, hogwildCollision, regimeChoice,   // § 5–6: backups, Hogwild!, the regimes
+  probeStop,                                          // § 9: the loader's probe
 ];

@@ -16,13 +16,6 @@ import { moeDispatch } from "./exercises/moe_dispatch.js";
 import { balanceLoss } from "./exercises/moe_balance.js";
 
 export default [
-  megatronBlock,         // w5-megatron
-  interleaveBubble,      // w5-interleave
-  interleavedSchedule,   // w5-interleaved-schedule
-  zeroBubbleSchedule,    // w5-zero-bubble
-  optimalMicroBatches,   // w5-optimal-m
-  zeroBytes,             // w5-zero-bytes
-  moeDispatch,           // w5-moe-dispatch
-  layoutChoice,          // w5-layout
-  balanceLoss,           // w5-balance-loss
+  megatronBlock, interleaveBubble, interleavedSchedule, zeroBubbleSchedule, optimalMicroBatches,   // § 1–5
+  zeroBytes, moeDispatch, layoutChoice, balanceLoss,                                                // § 6–8
 ];

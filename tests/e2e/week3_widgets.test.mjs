@@ -7,13 +7,12 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openSite } from "./harness.mjs";
 import { openLesson, waitVerdict } from "./pages.mjs";
+import { calc, readout } from "./widget_probes.mjs";
 
 let site;
 before(async () => { site = await openSite(); });
 after(async () => { await site?.close(); });
 
-const readout = (page, widget) => page.locator(`[data-widget=${widget}] .widget-readout`).first().innerText();
-const calc = (page, key) => page.locator(`[data-calc="${key}"]`).first().innerText();
 
 describe("week 3 widgets", () => {
   let page, problems;

@@ -6,6 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openSite } from "./harness.mjs";
 import { openLesson, waitVerdict } from "./pages.mjs";
+import { runAndRead } from "./widget_probes.mjs";
 
 let site;
 before(async () => { site = await openSite(); });
@@ -13,15 +14,7 @@ after(async () => { await site?.close(); });
 
 const FIG = "[data-widget=ps-workers]";
 
-async function runOnce(page) {
-  const before = await page.locator(`${FIG} .widget-readout`).innerText();
-  await page.locator(FIG).getByRole("button", { name: "Run on the Workers" }).click();
-  await page.waitForFunction(([sel, was]) => {
-    const text = document.querySelector(`${sel} .widget-readout`).textContent;
-    return text !== was && !/^Running/.test(text) && !document.querySelector(`${sel} button`).disabled;
-  }, [FIG, before], { timeout: 120000 });
-  return page.locator(`${FIG} .widget-readout`).innerText();
-}
+const runOnce = (page) => runAndRead(page, FIG, "Run on the Workers");
 
 describe("week 4: a parameter server on the Workers", () => {
   let page, problems;

@@ -7,6 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openSite } from "./harness.mjs";
 import { openLesson } from "./pages.mjs";
+import { runAndRead } from "./widget_probes.mjs";
 
 let site;
 before(async () => { site = await openSite(); });
@@ -16,15 +17,7 @@ const FIG = "[data-widget=experts-workers]";
 const choose = (page, label, value) =>
   page.locator(`${FIG} .widget-controls label`, { hasText: label }).locator("xpath=..").locator("select").selectOption(value);
 
-async function runOnce(page) {
-  const was = await page.locator(`${FIG} .widget-readout`).innerText();
-  await page.locator(FIG).getByRole("button", { name: "Run on 4 Workers" }).click();
-  await page.waitForFunction(([sel, before]) => {
-    const text = document.querySelector(`${sel} .widget-readout`).textContent;
-    return text !== before && !/^Running/.test(text) && !document.querySelector(`${sel} button`).disabled;
-  }, [FIG, was], { timeout: 60000 });
-  return page.locator(`${FIG} .widget-readout`).innerText();
-}
+const runOnce = (page) => runAndRead(page, FIG, "Run on 4 Workers", { timeout: 60000 });
 
 describe("week 5: the MoE layer on the Workers", () => {
   let page, problems;

@@ -6,6 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openSite } from "./harness.mjs";
 import { openLesson } from "./pages.mjs";
+import { calc, readout } from "./widget_probes.mjs";
 import { LAYOUT_EXAMPLE } from "../../lessons/week5/scale_setup.js";
 import { formatSeconds } from "../../web/units.js";
 
@@ -13,8 +14,6 @@ let site;
 before(async () => { site = await openSite(); });
 after(async () => { await site?.close(); });
 
-const readout = (page, widget) => page.locator(`[data-widget=${widget}] .widget-readout`).first().innerText();
-const calc = (page, key) => page.locator(`[data-calc="${key}"]`).first().innerText();
 const choose = (page, widget, label, value) =>
   page.locator(`[data-widget=${widget}] .widget-controls label`, { hasText: label }).locator("xpath=..").locator("select").selectOption(value);
 

@@ -6,20 +6,13 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openSite } from "./harness.mjs";
 import { openLesson } from "./pages.mjs";
+import { calc, esc, ran as ranWithin, readout, runMs } from "./widget_probes.mjs";
 
 let site;
 before(async () => { site = await openSite(); });
 after(async () => { await site?.close(); });
 
-const readout = (page, widget) => page.locator(`[data-widget=${widget}] .widget-readout`).first().innerText();
-const calc = (page, key) => page.locator(`[data-calc="${key}"]`).first().innerText();
-const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-// Wait until a Worker-backed widget has drawn (again): its run time changes or appears.
-const ran = (page, widget, before = null) => page.waitForFunction(([w, b]) => {
-  const ms = document.querySelector(`[data-widget=${w}]`)?.dataset.runMs;
-  return ms != null && ms !== b;
-}, [widget, before], { timeout: 240000 });
-const runMs = (page, widget) => page.locator(`[data-widget=${widget}]`).getAttribute("data-run-ms");
+const ran = (page, widget, before = null) => ranWithin(page, widget, before, { timeout: 240000 });
 const WORKER_WIDGETS = ["ckpt-overhead", "ckpt-progress", "elastic", "compression-curves", "compression-pareto"];
 
 describe("week 6 widgets", () => {

@@ -46,19 +46,26 @@ const SHAPES = [
   { grid: { dp: 2, tp: 2, pp: 2 }, microBatches: 4, schedule: "gpipe", fsdp: true },
 ];
 
+// Trains `config` on the Workers' program and asserts the run equals core.trainSingle's: the parameters to 1e-12
+// (relative), the dp replicas to 1e-14, and every step's loss. → the run.
+async function trainsAsOneDevice(config) {
+  const run = await train(config);
+  assert.equal(run.status, "ok", run.error?.message);
+  const { params, replicaGap } = assembleParams(run.results, config);
+  const ref = reference(config);
+  assert.ok(maxRelativeDifference(params, ref.params) < 1e-12, `params differ by ${maxRelativeDifference(params, ref.params)}`);
+  assert.ok(replicaGap < 1e-14, `dp replicas drifted apart by ${replicaGap}`);
+  const losses = lossesFromProgress(run.progress, config.steps);
+  losses.forEach((l, s) => assert.ok(Math.abs(l - ref.losses[s]) <= 1e-12 * ref.losses[s], `step ${s}: ${l} vs ${ref.losses[s]}`));
+  return run;
+}
+
 for (const shape of SHAPES) {
   const config = lab(shape);
   const name = `dp=${config.grid.dp} tp=${config.grid.tp} pp=${config.grid.pp}` +
     `${config.fsdp ? " FSDP" : ""} m=${config.microBatches} ${config.schedule} ${config.optimizer.kind}`;
   test(`lab ${name}: equals single-device training after ${config.steps} steps`, async () => {
-    const run = await train(config);
-    assert.equal(run.status, "ok", run.error?.message);
-    const { params, replicaGap } = assembleParams(run.results, config);
-    const ref = reference(config);
-    assert.ok(maxRelativeDifference(params, ref.params) < 1e-12, `params differ by ${maxRelativeDifference(params, ref.params)}`);
-    assert.ok(replicaGap < 1e-14, `dp replicas drifted apart by ${replicaGap}`);
-    const losses = lossesFromProgress(run.progress, config.steps);
-    losses.forEach((l, s) => assert.ok(Math.abs(l - ref.losses[s]) <= 1e-12 * ref.losses[s], `step ${s}: ${l} vs ${ref.losses[s]}`));
+    await trainsAsOneDevice(config);
   });
 }
 
@@ -161,14 +168,7 @@ for (const schedule of ["interleaved", "zb-h1"]) {
     const config = lab({ ...shape, schedule });
     const { dp, tp, pp } = config.grid, m = config.microBatches;
     test(`lab ${schedule} dp=${dp} tp=${tp} pp=${pp}${config.fsdp ? " FSDP" : ""} m=${m}: equals one device; ops, makespan and peak are the schedule's`, async () => {
-      const run = await train(config);
-      assert.equal(run.status, "ok", run.error?.message);
-      const { params, replicaGap } = assembleParams(run.results, config);
-      const ref = reference(config);
-      assert.ok(maxRelativeDifference(params, ref.params) < 1e-12, `params differ by ${maxRelativeDifference(params, ref.params)}`);
-      assert.ok(replicaGap < 1e-14, `dp replicas drifted apart by ${replicaGap}`);
-      const losses = lossesFromProgress(run.progress, config.steps);
-      losses.forEach((l, s) => assert.ok(Math.abs(l - ref.losses[s]) <= 1e-12 * ref.losses[s], `step ${s}: ${l} vs ${ref.losses[s]}`));
+      const run = await trainsAsOneDevice(config);
 
       const ran = Array.from({ length: pp }, (_, p) => run.results.find((r) => r.coord.p === p && r.coord.d === 0 && r.coord.t === 0).ops);
       const lists = ran.map((_, p) => deviceOps({ devices: pp, microBatches: m, schedule, chunksPerDevice: 2 }, p));

@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import exercises from "../../lessons/week1/exercises.js";
 import { withinTolerance } from "../../web/exercise/answer_check.js";
 import { mulberry32 } from "../../web/exercise/random.js";
+import { expectFailWith, okRun } from "./run_results.mjs";
 
 const byId = Object.fromEntries(exercises.map((e) => [e.id, e]));
 const SEEDS = Array.from({ length: 40 }, (_, i) => 1000 + 7919 * i);
@@ -97,15 +98,8 @@ test("withinTolerance: relative, absolute, and bad input", () => {
 
 // ---- code exercises (their cases: exercise_rules.test.mjs; judged as a whole: judging.test.mjs) ---------------------
 // ---- hand-made RunResults: one correct, then one per way of being wrong -------------------------------
-const okRun = (trace, results) => ({ status: "ok", elapsedMs: 1, results, logs: [], trace, spans: [],
-  error: null, deadlock: null, timeout: null });
 const clone = (x) => structuredClone(x);
-
-function expectFail(e, run, testCase, pattern) {
-  const v = e.check(run, testCase, fakeCore);
-  assert.ok(!v.pass, `expected a failure matching ${pattern}, got a pass: ${v.message}`);
-  assert.match(v.message, pattern);
-}
+const expectFail = expectFailWith(fakeCore);
 
 test("w1-ping-pong checker: synthetic traces", () => {
   const e = byId["w1-ping-pong"];

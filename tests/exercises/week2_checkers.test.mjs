@@ -15,6 +15,7 @@ import { chunkOf, chunkStart, explainBySubsets } from "../../lessons/week2/exerc
 import { withinTolerance } from "../../web/exercise/answer_check.js";
 import { mulberry32 } from "../../web/exercise/random.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";
+import { expectFailWith, okRun } from "./run_results.mjs";
 
 const byId = Object.fromEntries(exercises.map((e) => [e.id, e]));
 const SEEDS = Array.from({ length: 40 }, (_, i) => 2000 + 7919 * i);
@@ -252,14 +253,8 @@ test("explainBySubsets: finds who is missing or counted twice, smallest set firs
 });
 
 // ---- hand-made RunResults: one correct, then one per way of being wrong ---------------------------------------
-const okRun = (trace, results) => ({ status: "ok", elapsedMs: 1, results, logs: [], trace, spans: [],
-  error: null, deadlock: null, timeout: null });
 const clone = (x) => structuredClone(x);
-function expectFail(e, run, testCase, pattern) {
-  const v = e.check(run, testCase, fakeCore);
-  assert.ok(!v.pass, `expected a failure matching ${pattern}, got a pass: ${v.message}`);
-  assert.match(v.message, pattern);
-}
+const expectFail = expectFailWith(fakeCore);
 const sumOf = (vectors) => vectors[0].map((_, i) => vectors.reduce((acc, v) => acc + v[i], 0));
 
 // The ring schedule's trace: in step k rank r sends chunk (r − k) mod p to r + 1.

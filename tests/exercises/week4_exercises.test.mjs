@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { regimeChoice } from "../../lessons/week4/exercises/regime_choice.js";
 import { CALCS } from "../../lessons/week4/calcs.js";
 import * as S from "../../lessons/week4/ps_setup.js";
+import { assertProseMatchesCalcs } from "./prose_calcs.mjs";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 const H = (n) => Array.from({ length: n }, (_, i) => 1 / (i + 1)).reduce((a, b) => a + b, 0);
@@ -129,12 +130,5 @@ test("section 7: sequential consistency allows the reads BSP forbids; the models
 });
 
 test("every number in the page's prose is calcs.js's, and every calc is used", () => {
-  const page = readFileSync(new URL("../../lessons/week4/index.html", import.meta.url), "utf8").replace(/<!--[\s\S]*?-->/g, "");
-  const used = new Set();
-  for (const [, key, text] of page.matchAll(/<span data-calc="([^"]+)">([^<]*)</g)) {
-    assert.ok(key in CALCS, `no calc for ${key}`);
-    assert.equal(text, CALCS[key](core), key);
-    used.add(key);
-  }
-  for (const key of Object.keys(CALCS)) assert.ok(used.has(key), `calc ${key} is not in the prose`);
+  assertProseMatchesCalcs("week4", CALCS, core);
 });

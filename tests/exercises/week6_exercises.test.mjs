@@ -5,7 +5,6 @@
 // compressed runs with compressed_training.h's measured table; every data-calc number in index.html equals calcs.js's.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 import { ringChoice } from "../../lessons/week6/exercises/ring_choice.js";
@@ -13,6 +12,7 @@ import { CALCS } from "../../lessons/week6/calcs.js";
 import * as K from "../../lessons/week6/checkpoint_setup.js";
 import * as X from "../../lessons/week6/compression_setup.js";
 import { elasticRun } from "../../lessons/week6/elastic_setup.js";
+import { assertProseMatchesCalcs } from "./prose_calcs.mjs";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 const HOUR = 3600;
@@ -90,12 +90,5 @@ test("section 4: on the wire, top-k 1% sends more than the dense all-reduce exac
 });
 
 test("every number in the page's prose is calcs.js's, and every calc is used", () => {
-  const page = readFileSync(new URL("../../lessons/week6/index.html", import.meta.url), "utf8").replace(/<!--[\s\S]*?-->/g, "");
-  const used = new Set();
-  for (const [, key, text] of page.matchAll(/<span data-calc="([^"]+)">([^<]*)</g)) {
-    assert.ok(key in CALCS, `no calc for ${key}`);
-    assert.equal(text, CALCS[key](core), key);
-    used.add(key);
-  }
-  for (const key of Object.keys(CALCS)) assert.ok(used.has(key), `calc ${key} is not in the prose`);
+  assertProseMatchesCalcs("week6", CALCS, core);
 });

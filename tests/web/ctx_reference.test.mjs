@@ -1,12 +1,13 @@
 // ctx_reference.test.mjs — issue 25 §6.2: a code exercise is doable from its own page. One short reference of `ctx`
 // (web/cluster/CTX.md, rendered as the guide lessons/ctx/) gives every call's signature, the delivery orders,
 // synchronous sends and why sending first deadlocks, and what a Check runs; every page with a code exercise links it
-// from its exercises section; it names every ctx member web/README.md's "The Worker cluster" documents.
+// from its exercises section (the layout writes that paragraph: scripts/page_layout.mjs); it names every ctx member web/README.md's "The Worker cluster" documents.
 //   node --test tests/web/ctx_reference.test.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { GUIDES, renderGuide } from "../../scripts/render_guide.mjs";
+import { layoutPage } from "../../scripts/page_layout.mjs";
 import { COURSE } from "../exercises/course.mjs";   // every page with an exercises.js, from web/lesson/course.js
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
@@ -37,7 +38,7 @@ test("the reference names every ctx member web/README.md documents", () => {
 for (const { week, exercises } of COURSE) {
   test(`${week.slug}: a page with code exercises links the ctx reference from its exercises section`, () => {
     if (!exercises.some((e) => e.kind === "code")) return;
-    const html = read(`lessons/${week.slug}/index.html`);
+    const html = layoutPage(read(`lessons/${week.slug}/index.html`), { page: `${week.slug}/index.html` });   // as served
     const section = html.slice(html.indexOf('<section id="exercises">'));
     assert.match(section.slice(0, section.indexOf("</section>")), /<a href="\.\.\/ctx\/index\.html">/);
   });

@@ -56,3 +56,49 @@ test("a page that still writes a shared block is refused, naming the block to de
   assert.throws(() => layoutPage(footer, { page: "week7/index.html" }), /footer\.site-footer/);
   assert.throws(() => layoutPage(NEW_WEEK.replace("</main>", ""), { page: "week7/index.html" }), /exactly one <\/main>/);
 });
+
+// A lesson page of the course as its author writes it (issue 24 §2): its description, module and content only.
+const lessonSource = (week, content = "") => `<!doctype html>
+<!-- A lesson. -->
+<meta name="description" content="A lesson.">
+<script type="module" src="${"./"}lesson.js"></script>
+<body data-week="${week}">
+<header class="lesson-head">
+  <p class="abstract">What it teaches.</p>
+</header>
+${content}<section id="exercises" data-exercises="code">
+  <h2>Exercises</h2>
+  <p>Its intro.</p>
+</section>
+`;
+
+test("a lesson page of its content only gets <html>, <head>, its title, kicker and <h1> from course.js, the contents, the ctx paragraph and the end", () => {
+  const html = layoutPage(lessonSource("4"), { page: "week4/index.html" });
+  const order = ["<!doctype html>", "<!-- A lesson. -->", '<html lang="en">', "<head>", '<meta charset="utf-8">', "../../web/style.css",
+    "<title>Week 4 — Parameter servers and asynchrony · dsml</title>", 'content="A lesson."', "./lesson.js", "</head>",
+    '<body data-week="4">', 'class="skip-link"', '<header class="site-header"></header>', '<main id="main" class="lesson"><article>',
+    '<header class="lesson-head">', '<p class="kicker">Week 4</p>', "<h1>Week 4 — Parameter servers and asynchrony</h1>",
+    "What it teaches.</p>\n</header>", '<nav class="toc" aria-label="Contents"></nav>', '<section id="exercises">', "Its intro.",
+    `<a href="${"../"}ctx/index.html">`, "<div data-exercises></div>", "</section>", "</article>", '<nav class="prev-next"', "</main>",
+    '<footer class="site-footer">', "</body>", "</html>"];
+  const at = order.map((s) => html.indexOf(s));
+  assert.ok(at.every((i) => i >= 0), `missing: ${order.filter((_, k) => at[k] < 0)}`);
+  assert.deepEqual([...at].sort((a, b) => a - b), at, "in this order");
+  assert.doesNotMatch(html, /data-exercises="code"/);
+  for (const once of ["<html", "<head>", "<title>", "<h1>", "<main", 'class="toc"', "ctx/index.html", "</body>"]) {
+    assert.equal(html.split(once).length, 2, `${once} once`);
+  }
+  const lab = layoutPage(lessonSource("lab"), { page: "lab/index.html" });
+  assert.match(lab, /<p class="kicker">Lab<\/p>\n  <h1>The parallelism lab<\/h1>/);
+  assert.match(lab, /<title>The parallelism lab · dsml<\/title>/);
+});
+
+test("a lesson page that writes what course.js or the layout writes, or names no page of the course, is refused", () => {
+  const src = lessonSource("4");
+  const h1 = src.replace('<header class="lesson-head">\n', '<header class="lesson-head">\n  <h1>Week 4</h1>\n');
+  assert.throws(() => layoutPage(h1, { page: "week4/index.html" }), /writes the <h1> itself: delete it/);
+  const toc = lessonSource("4", '<nav class="toc" aria-label="Contents"></nav>\n');
+  assert.throws(() => layoutPage(toc, { page: "week4/index.html" }), /writes nav\.toc itself/);
+  assert.throws(() => layoutPage(src.replace("<body", "</head>\n<body"), { page: "week4/index.html" }), /writes <\/head> itself/);
+  assert.throws(() => layoutPage(lessonSource("9"), { page: "week9/index.html" }), /names no page of web\/lesson\/course\.js/);
+});

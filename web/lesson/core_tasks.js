@@ -61,3 +61,20 @@ export function coreTasks(moduleUrl) {
     latest: (key, name, ...args) => enqueue(key, name, args),
   };
 }
+
+// A widget's drawing computed by `tasks` (its latest "draw" call): `working` is said in `out` meanwhile; the answer
+// comes back, or null — when a newer draw replaced this one, or when it failed (then `out` says `failure` and why);
+// figure.dataset.runMs records how long an answer took, queue included (the page tests read it).
+export async function latestDraw(tasks, figure, out, { working, failure = "The simulation could not run" }, name, ...args) {
+  if (working) out.textContent = working;
+  const started = performance.now();
+  let answer;
+  try {
+    answer = await tasks.latest("draw", name, ...args);
+  } catch (err) {
+    out.textContent = `${failure}: ${err.message}`;
+    return null;
+  }
+  if (answer) figure.dataset.runMs = (performance.now() - started).toFixed(0);
+  return answer;
+}

@@ -105,6 +105,31 @@ export function readout(figure, className = "widget-readout") {
   return p;
 }
 
+// A readout that is also the widget's status line (role="status"): what a run is doing, then how it ended.
+export function statusReadout(figure) {
+  const p = readout(figure);
+  p.setAttribute("role", "status");
+  return p;
+}
+
+// A <div class="…"> placed right after `el` (a readout, a chart's box): a timeline's or a drawing's box.
+export function boxAfter(el, className) {
+  const box = document.createElement("div");
+  box.className = className;
+  el.after(box);
+  return box;
+}
+
+// A box that scrolls sideways for a wide table, placed right after `el`.
+export const tableScroll = (el) => boxAfter(el, "table-scroll");
+
+// A drawing of HTML boxes (bars) that reads as one image, placed right after `el`; it says what it shows in aria-label.
+export function drawingBox(el, className) {
+  const box = boxAfter(el, className);
+  box.setAttribute("role", "img");
+  return box;
+}
+
 // A canvas inside a scroll-safe box, for a Chart.js chart.
 export function chartBox(figure, label) {
   const box = document.createElement("div");

@@ -130,14 +130,20 @@ function draw(container, s) {
   scroll.className = "timeline-scroll";
   scroll.append(svg);
   const { summary, details } = textAlternative(spans, ranks, tEnd, id);
-  container.replaceChildren(scroll, summary, details);
-  // Wider than its box (a narrow screen): make the scroll box reachable by keyboard.
+  showScroller(container, scroll, "Timeline (scrolls sideways)", summary, details);
+  return svg;
+}
+
+// Shows `scroll` (a drawing in its sideways-scrolling box) and then `after` in `container`. Wider than its box (a
+// narrow screen), the scroll box gets a tab stop, a role and `label` at once, so a keyboard reaches it
+// (axe: scrollable-region-focusable).
+export function showScroller(container, scroll, label, ...after) {
+  container.replaceChildren(scroll, ...after);
   if (scroll.scrollWidth > scroll.clientWidth + 1) {
     scroll.tabIndex = 0;
-    scroll.setAttribute("aria-label", "Timeline (scrolls sideways)");
     scroll.setAttribute("role", "group");
+    scroll.setAttribute("aria-label", label);
   }
-  return svg;
 }
 
 /** Per-rank totals in seconds: [{ rank, compute, send, wait, finish }]. */

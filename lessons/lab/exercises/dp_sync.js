@@ -129,12 +129,6 @@ export const dpSync = labExercise({
     2 × tp × 2 grid with pipeline stages — and the checker compares the parameters after the run with single-device
     training on the same batches, and counts your all-reduce messages in the trace.</p>`,
   replaces: ["syncGradients"],
-  starter,
-  solution,
-  wrongs,   // the page's own test (tests/e2e) uses the first
-  cases,
-  edgeCases,
-  check,
   hints: [
     "The loss is a mean over the batch. Replica d's gradient is the mean over its B/dp rows, so the full-batch " +
       "gradient is the mean of the replicas' gradients — a sum over the group divided by <code>dp.size</code>.",
@@ -147,4 +141,4 @@ export const dpSync = labExercise({
     2(dp − 1) ring messages per rank instead of 2(dp − 1) per tensor — the α term of Week 1's bucketing argument.
     PyTorch DDP does the same with 25 MB buckets, launched during backward as soon as a bucket's gradients are ready,
     so the communication overlaps the rest of backward (Li et al. 2020).</p>`,
-});
+}, { starter, solution, wrongs, cases, edgeCases, check });

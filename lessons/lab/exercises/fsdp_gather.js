@@ -126,12 +126,6 @@ export const fsdpGather = labExercise({
     a 2 × 2 FSDP + tensor-parallel grid; the checker compares the trained parameters with one device and reads
     your messages from the trace.</p>`,
   replaces: ["gatherWeights"],
-  starter,
-  solution,
-  wrongs,   // the page's own test (tests/e2e) uses the first
-  cases,
-  edgeCases,
-  check,
   hints: [
     "Member i's chunk starts at i·q + min(i, r) with q = ⌊n/p⌋, r = n mod p: the first r chunks are q + 1 long.",
     "Start the p − 1 sends without <code>await</code> (a send that is not awaited never blocks), then await the p − 1 " +
@@ -146,4 +140,4 @@ export const fsdpGather = labExercise({
     gathers every tensor twice per step (forward, and again in backward because it was dropped) and
     reduce-scatters its gradient once: 3 × (p − 1)/p·Ψ values per step, 1.5× DDP's all-reduce, in exchange for
     holding Ψ/p parameters instead of Ψ (Rajbhandari et al. 2020; Zhao et al. 2023).</p>`,
-});
+}, { starter, solution, wrongs, cases, edgeCases, check });

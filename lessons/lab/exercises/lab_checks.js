@@ -6,7 +6,9 @@ import { esc } from "../../../web/exercise/params.js";
 import { formatNumber, formatPercent, formatRatio, plural } from "../../../web/units.js";
 import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { LAB_DEFAULTS, assembleParams, labInputs, labProgram } from "../programs/lab_program.js";
-import { lossesFromProgress, maxRelativeDifference } from "../../../web/exercise/compare_training.js";
+import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
+import { trainingDrift } from "../../../web/exercise/training_drift.js";
+import { trainerExercise } from "../../../web/exercise/code_exercise.js";
 
 export { fail, pass, unfinished };
 
@@ -27,18 +29,14 @@ export function labCase(fields) {
 // The exercise's `program`: the learner's functions in place of the reference ones.
 export const programWith = (replaces) => (code) => labProgram({ learnerCode: code, replaces });
 
-// A lab code exercise: its own fields (id, title, prompt, starter, solution, wrongs, cases, edgeCases, check, hints,
-// solutionText) and the ones every lab exercise shares — 4 Workers, 20 s, the lab trainer with the learner's
-// `replaces` functions in place of the reference's, the first wrong program as the page test's, and one delivery
-// order per case (each case trains a model; the judge adds the synchronous-send and hidden runs).
-export function labExercise({ replaces, wrongs, ...own }) {
-  return { kind: "code", ranks: 4, timeoutMs: 20000, program: programWith(replaces), wrong: wrongs[0].code, wrongs,
-    // Each case trains the lab's model: one delivery order per case; a third attempt adds nothing the cases lack.
-    judge: { interleavings: 1 }, exempt: { thirdAttempt: "every run trains the lab's model on its grid of ranks" },
-    ...own };
+// A lab code exercise: its own fields (id, title, prompt, hints, solutionText), its code (web/exercise/code_exercise.js)
+// and what every lab exercise shares — 4 Workers, 20 s, the lab trainer with the learner's `replaces` functions in
+// place of the reference's, and one delivery order per case (each case trains the lab's model; the judge adds the
+// synchronous-send and hidden runs).
+export function labExercise({ replaces, ...own }, code) {
+  return trainerExercise({ ranks: 4, timeoutMs: 20000,
+    program: programWith(replaces), trains: "the lab's model on its grid of ranks", ...own }, code);
 }
-
-const TENSOR = (i) => `block ${Math.floor(i / 2)}'s ${i % 2 ? "W_out" : "W_in"}`;
 
 // Parameters and loss curve against the single-device run. Explains a mismatch by how far the parameters
 // moved compared with the reference: a run that moved k× as far in the same direction scaled its gradient.
@@ -64,17 +62,12 @@ export function trainingVerdict(run, testCase, core) {
   }
   const worst = maxRelativeDifference(params, ref.params);
   if (!(worst < EQUALITY)) {
-    const init = core.mlpInit({ ...config.model, seed: config.seed + 1 });
-    const per = params.map((p, i) => maxRelativeDifference([p], [ref.params[i]]));
-    const i = per.indexOf(Math.max(...per));
-    const moved = (a) => Math.hypot(...a.map((v, e) => v - init[i][e]));
-    const ratio = moved(params[i]) / moved(ref.params[i]);
-    const losses = lossesFromProgress(run.progress, config.steps);
-    const firstLoss = Math.abs(losses[0] - ref.losses[0]) <= 1e-9 * ref.losses[0]
+    const drift = trainingDrift(run, params, config, core, ref), { ratio } = drift;
+    const firstLoss = drift.firstLossMatches
       ? "The loss of step 0 matches, so the forward pass is right and the gradient or its sync is not. "
-      : `The loss of step 0 is ${formatNumber(losses[0], 6)} instead of ${formatNumber(ref.losses[0], 6)}: the forward pass already differs. `;
+      : `The loss of step 0 is ${formatNumber(drift.firstLoss, 6)} instead of ${formatNumber(ref.losses[0], 6)}: the forward pass already differs. `;
     return fail(`After ${plural(config.steps, "step")} the parameters differ from single-device training by ` +
-      `${formatPercent(worst)} (worst: ${TENSOR(i)}, which moved ${formatRatio(ratio)} as far as it ` +
+      `${formatPercent(worst)} (worst: ${drift.name}, which moved ${formatRatio(ratio)} as far as it ` +
       `should). ${firstLoss}${Number.isFinite(ratio) && Math.abs(ratio - 1) > 0.05 ? hintForRatio(ratio, config) : ""}`);
   }
   return pass(`Parameters equal single-device training to ${formatNumber(worst, 2)} (relative) after ${plural(config.steps, "step")}.`);

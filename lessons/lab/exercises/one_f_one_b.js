@@ -189,12 +189,6 @@ export const oneFOneBSchedule = labExercise({
     stage actually kept, and replays your schedule with unit forward and backward times: it must finish in
     (m + P − 1)·(t_f + t_b), as 1F1B does.</p>`,
   replaces: ["oneFOneB"],
-  starter,
-  solution,
-  wrongs,   // the page's own test (tests/e2e) uses the first
-  cases,
-  edgeCases,
-  check,
   hints: [
     "The last stage (s = P − 1) can run B right after each F: F0 B0 F1 B1 … The first stage must first push " +
       "P − 1 micro-batches into the pipeline before the first gradient can come back.",
@@ -208,4 +202,4 @@ export const oneFOneBSchedule = labExercise({
     most P − s micro-batches are alive on stage s, against m for GPipe, while the bubble stays
     (P − 1)/(m + P − 1): so m can grow to shrink the bubble without growing activation memory (Narayanan et al.
     2021, PipeDream-Flush; Huang et al. 2019 for GPipe).</p>`,
-});
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -123,12 +123,6 @@ export const tpFg = labExercise({
     <p>The trainer runs on 2 or 4 tensor-parallel ranks and on a 2 × 2 data × tensor grid; the checker compares the
     trained parameters with one device and counts the all-reduces in the trace: two per block per micro-batch.</p>`,
   replaces: ["tpBlockForward", "tpBlockBackward"],
-  starter,
-  solution,
-  wrongs,   // the page's own test (tests/e2e) uses the first
-  cases,
-  edgeCases,
-  check,
   hints: [
     "Y = A·W_outᵀ = Σ_t A_t·W_out,tᵀ: each rank's <code>y</code> is one term of that sum. Which call makes it whole?",
     "In backward, dX = dH·W_in = Σ_t dH_t·W_in,t — again one term per rank. dY needs nothing: it is whole on every rank.",
@@ -141,4 +135,4 @@ export const tpFg = labExercise({
     g's backward is the identity and f's backward all-reduces the input gradient. Two all-reduces of a (B, D)
     activation per block per step, forward and backward — traffic that grows with the batch, not the parameters,
     which is why tensor parallelism stays inside a node on NVLink (Shoeybi et al. 2019; Narayanan et al. 2021).</p>`,
-});
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -10,6 +10,8 @@
 import { controlRow, select, slider } from "../../../web/ui/controls.js";
 import { plural } from "../../../web/units.js";
 import { MODEL } from "./presets.js";
+import { showScroller } from "../../../web/ui/timeline.js";
+import { make } from "../../../web/ui/element.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 let counter = 0;
@@ -140,24 +142,12 @@ export function renderMoves(container, { grid, fsdp = false, strategy, model = M
     }
   }
 
-  const scroll = document.createElement("div");
-  scroll.className = "moves-scroll";
+  const scroll = make("div", { class: "moves-scroll" });
   scroll.append(svg);
-  const summary = document.createElement("p");
-  summary.className = "moves-summary";
-  summary.id = `${id}-summary`;
-  summary.textContent = describeMoves(grid, sharding, microBatches);
-  const details = document.createElement("details");
-  details.className = "moves-data";
-  const s = document.createElement("summary");
-  s.textContent = "Rank by rank";
-  details.append(s, holdingsTable(grid, sharding, model));
-  container.replaceChildren(scroll, summary, details);
-  if (scroll.scrollWidth > scroll.clientWidth + 1) {
-    scroll.tabIndex = 0;
-    scroll.setAttribute("role", "group");
-    scroll.setAttribute("aria-label", "Rank grid (scrolls sideways)");
-  }
+  const summary = make("p", { class: "moves-summary", id: `${id}-summary` }, describeMoves(grid, sharding, microBatches));
+  const details = make("details", { class: "moves-data" });
+  details.append(make("summary", {}, "Rank by rank"), holdingsTable(grid, sharding, model));
+  showScroller(container, scroll, "Rank grid (scrolls sideways)", summary, details);
   return svg;
 }
 

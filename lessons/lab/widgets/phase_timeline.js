@@ -17,7 +17,7 @@
 // spans: [{ rank, kind, start, end, label?, chunk? }] in seconds (core.stepCost's spans, or the lab trainer's phases).
 // Rows are 0 … ranks − 1; with fillIdle every gap up to the end of the step is drawn as idle.
 import { formatSeconds } from "../../../web/units.js";
-import { niceTicks } from "../../../web/ui/timeline.js";
+import { niceTicks, showScroller } from "../../../web/ui/timeline.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 export const PHASE_KINDS = [
@@ -255,12 +255,6 @@ export function renderPhases(container, spans, { ranks, rowLabel = (r) => `rank 
   wrap.className = "table-scroll";
   wrap.append(table);
   details.append(sum, wrap);
-  container.replaceChildren(scroll, summary, details);
-  // Wider than its box (a narrow screen): make the scroll box reachable by keyboard.
-  if (scroll.scrollWidth > scroll.clientWidth + 1) {
-    scroll.tabIndex = 0;
-    scroll.setAttribute("role", "group");
-    scroll.setAttribute("aria-label", "Timeline (scrolls sideways)");
-  }
+  showScroller(container, scroll, "Timeline (scrolls sideways)", summary, details);
   return svg;
 }

@@ -8,7 +8,7 @@
 // While it trains the controls are locked (the report always describes the run that produced it), a progress
 // bar counts steps and estimates the time left, and Stop ends the run; long training is not a hang, so there is
 // no time limit, only a watchdog for Workers that stop reporting (STALL_MS).
-import { button, chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { button, chartBox, controlRow, select, statusReadout } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatNumber, formatSeconds, plural, withArticle } from "../../../web/units.js";
@@ -83,8 +83,7 @@ export function mountTrainPanel(figure, core, clusters) {
   const stop = button("Stop", () => stopper?.abort(), { secondary: true });
   stop.hidden = true;
   const row = controlRow(figure, ...Object.values(c), train, stop);
-  const status = readout(figure);
-  status.setAttribute("role", "status");
+  const status = statusReadout(figure);
   const progress = document.createElement("progress");
   progress.className = "train-progress";
   progress.hidden = true;

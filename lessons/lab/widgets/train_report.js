@@ -3,17 +3,11 @@
 // bytes a step moved by kind (from the cluster's trace, beside the C++ strategy's own log where one exists) and,
 // with MoE blocks, the tokens each expert wanted and kept (the ranks' routers, beside core.trainSingleMoe's).
 import { formatBytes } from "../../../web/units.js";
+import { make } from "../../../web/ui/element.js";
 import { bytesByKind } from "../programs/lab_program.js";
 
 const PARTS = [["params", "parameters"], ["grads", "gradients"], ["optimizer", "optimizer state"],
   ["activations", "activations (peak)"], ["gathered", "gathered weights (FSDP, transient)"]];
-
-const make = (tag, attrs = {}, text = "") => {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  if (text) el.textContent = text;
-  return el;
-};
 
 // The C++ strategy that runs the same configuration, if there is one: its memory accountant (stepCost) and its
 // communication log (trainCompare) can then be set beside what the Workers measured.

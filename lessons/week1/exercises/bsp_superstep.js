@@ -6,6 +6,7 @@
 // is the one-number partial sum (≤ 64 B, not the raw data); then every rank's result is compared.
 import { esc, intBetween, pick, term } from "../../../web/exercise/params.js";
 import { centralMessage, fail, hubOf, pass, sameNumber, sentBy, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
+import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 const MAX_BYTES = 64;   // a number is 8 B; a small JSON value a few dozen; the raw block is far larger
 
@@ -139,9 +140,8 @@ function check(run, testCase) {
     "ranks returned the right neighbourhood sum.");
 }
 
-export const bspStep = {
+export const bspStep = codeExercise({
   id: "w1-bsp-step",
-  kind: "code",
   title: "One BSP superstep",
   prompt: `<p>Write <code>main(ctx)</code> for p ranks in a ring. Each rank holds a block of integers in
     <code>ctx.input.values</code>. In one superstep each rank (1) computes the sum of its block, (2) sends that
@@ -150,15 +150,8 @@ export const bspStep = {
     delivery orders and once with synchronous sends, and reads the message trace: exactly one message to each
     neighbour, each at most ${MAX_BYTES} bytes.</p>`,
   ranks: (rng) => intBetween(rng, 3, 8),
-  starter,
-  solution,
-  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
-  wrongs,
-  cases,
-  edgeCases,
   mustCover: { ranks: [3, 16], odd: true },   // the hidden cases reach these p (judging.test.mjs)
   visibleRanks: [3, 4, 5, 6, 7, 8],   // every p the visible cases draw (exercise_rules.test.mjs)
-  check,
   hints: [
     "Compute first, with no messages: <code>const mine = ctx.input.values.reduce((a, b) => a + b, 0);</code>",
     "Then send <code>mine</code> to <code>left</code> and to <code>right</code>, and receive one number from each. A number travels as 8 bytes.",
@@ -171,4 +164,4 @@ export const bspStep = {
     and l the synchronisation. In α–β terms the communication is 2·(α + 8β) per rank on a single-port network, far less
     than shipping the block. Step time = compute + communicate here, because nothing overlaps; the iron law of the lesson
     asks when overlapping the two would pay.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

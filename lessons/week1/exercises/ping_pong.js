@@ -19,6 +19,7 @@ import { formatBytes, formatSeconds } from "../../../web/units.js";
 import {
   clockResolution, clockSkew, describeMessage, fail, median, ordinal, pass, undelivered, unfinished,
 } from "../../../web/exercise/run_checks.js";
+import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 const LADDER = [8, 64, 512, 4096, 32768, 262144, 1048576];
 
@@ -254,9 +255,8 @@ function explainTime({ bytes, got, M, mean, lo, hi, slack }, rows) {
   return `${said}.${how}`;
 }
 
-export const pingPong = {
+export const pingPong = codeExercise({
   id: "w1-ping-pong",
-  kind: "code",
   title: "Ping-pong: measure a message",
   prompt: `<p>Write <code>main(ctx)</code> for 2 ranks that measures one-way message time. For each size in
     <code>ctx.input.sizes</code> (bytes), do <code>ctx.input.repeats</code> round trips: rank 0 sends a
@@ -267,15 +267,8 @@ export const pingPong = {
     timestamps the cluster recorded for the same round trips; yours must agree to within the clock's resolution
     (on a busy machine, allowing a few round trips to have been delayed between your reading and the cluster's).</p>`,
   ranks: 2,
-  starter,
-  solution,
-  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
-  wrongs,
   timeoutMs: 10000,
-  cases,
-  edgeCases,
   exempt: { variedRanks: "a ping-pong is between two ranks: the sizes and repeats vary per case instead" },
-  check,
   hints: [
     "Branch on <code>ctx.rank</code>: rank 0 does send-then-recv, rank 1 does recv-then-send. Both loop over the same sizes and repeats, so the messages pair up.",
     "Rank 1 can echo the very object it received: <code>const m = await ctx.recv(0); ctx.send(0, m);</code>",
@@ -287,4 +280,4 @@ export const pingPong = {
     repeats is robust to the occasional slow round trip. Halving the round trip assumes both directions cost the same — true
     here, not always on real networks. The page's ping-pong widget runs this very program for 8 B … 4 MB and fits
     T(n) = α + β·n to the medians.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -9,6 +9,7 @@ import {
   bySendTime, centralMessage, clockSkew, fail, hubOf, ordinal, pass, reversedMessage, reversedRing, sameNumber, sentBy,
   undelivered, unfinished,
 } from "../../../web/exercise/run_checks.js";
+import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 const starter = `// Runs on p ranks (2 to 16). Rank 0 gets ctx.input = { start, value }; the others { value }.
 // The token starts on rank 0 as ctx.input.start. Each rank adds its own value and passes the token
@@ -154,25 +155,16 @@ function check(run, testCase) {
   return pass(`The token went 0 → 1 → … → ${p - 1} → 0 in ${p} messages and came back as ${expected}.`);
 }
 
-export const tokenRing = {
+export const tokenRing = codeExercise({
   id: "w1-token-ring",
-  kind: "code",
   title: "Token ring",
   prompt: `<p>Write <code>main(ctx)</code> for p ranks arranged in a ring. Rank 0 holds a token, initially
     <code>ctx.input.start</code>. Every rank adds its <code>ctx.input.value</code> to the token and passes it to rank
     (r + 1) mod p. After one lap rank 0 receives the token back and returns it; the other ranks return nothing.
     The checker varies p (2 to 16) and the inputs, runs your code under several delivery orders, and checks the
     recorded messages as well as the result.</p>`,
-  ranks: (rng) => intBetween(rng, 3, 8),
-  starter,
-  solution,
-  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
-  wrongs,
-  cases,
-  edgeCases,
+  ranks: (rng) => intBetween(rng, 3, 8), visibleRanks: [3, 4, 5, 6, 7, 8],   // every p ranks draws (exercise_rules.test.mjs)
   mustCover: { ranks: [2, 16], odd: true },   // the hidden cases reach these p (judging.test.mjs)
-  visibleRanks: [3, 4, 5, 6, 7, 8],   // every p the visible cases draw (exercise_rules.test.mjs)
-  check,
   hints: [
     "Rank r's neighbours are next = (r + 1) mod p and prev = (r − 1) mod p. Rank p − 1's next is rank 0.",
     "In JavaScript <code>(0 - 1) % 5</code> is <code>-1</code>, not 4. Write <code>(ctx.rank - 1 + ctx.size) % ctx.size</code>.",
@@ -182,4 +174,4 @@ export const tokenRing = {
     receives from rank r − 1, adds its value and sends to rank (r + 1) mod p. There are p messages, strictly one after
     another, so one lap costs p·(α + β·n) — the simulator's token-ring scenario shows it. If every rank instead waited to
     receive first, nobody would ever send: a deadlock whose wait-for cycle is the whole ring.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -1,15 +1,16 @@
 // alpha_beta.js — widget "alpha-beta": T(n) = α + β·n on log–log axes, with the latency floor α,
 // the bandwidth line β·n, and the crossover n* = α/β where they meet. Every number comes from the core.
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
-import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { chartBox, controlRow, readout } from "../../../web/ui/controls.js";
+import { costSliders } from "../../../web/ui/cost_sliders.js";
 import { formatBytes, formatRate, formatSeconds } from "../../../web/units.js";
 
 const SIZES = Array.from({ length: 73 }, (_, i) => 10 ** (i / 8));  // 1 B … 1 GB, 8 points per decade
 
 export function mountAlphaBeta(figure, core) {
-  const alpha = slider({ label: "Latency α", min: 1e-7, max: 1e-3, value: 1e-6, log: true, format: formatSeconds, onInput: draw });
-  const bandwidth = slider({ label: "Bandwidth 1/β", min: 1e8, max: 1e12, value: 1e11, log: true, format: formatRate, onInput: draw });
-  const size = slider({ label: "Message size n", min: 1, max: 1e9, value: 1e6, log: true, format: formatBytes, onInput: draw });
+  const { alpha, bandwidth, size } = costSliders({
+    alpha: [1e-7, 1e-3, 1e-6], bandwidth: [1e8, 1e12, 1e11], size: [1, 1e9, 1e6],
+  }, draw);
   controlRow(figure, alpha, bandwidth, size);
   const out = readout(figure);
   const canvas = chartBox(figure, "Message time T(n) against message size n, log–log");

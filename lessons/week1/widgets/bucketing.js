@@ -2,15 +2,15 @@
 // T(b) = (N/b)·(α + β·b) = (N/b)·α + β·N; a bucket achieves b/(b + n*) of the bandwidth.
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
-import { formatBytes, formatCount, formatPercent as pct, formatRate, formatSeconds, plural } from "../../../web/units.js";
+import { costSliders } from "../../../web/ui/cost_sliders.js";
+import { formatBytes, formatCount, formatPercent as pct, formatSeconds, plural } from "../../../web/units.js";
 
 const MIB25 = 25 * 2 ** 20;  // PyTorch DDP's default bucket_cap_mb = 25
 
 export function mountBucketing(figure, core) {
   const total = slider({ label: "Gradient size N", min: 1e6, max: 1e9, value: 4e8, log: true, format: formatBytes, onInput: draw });
   const bucket = slider({ label: "Bucket size b", min: 1e3, max: 1e9, value: 1e5, log: true, format: formatBytes, onInput: draw });
-  const alpha = slider({ label: "Latency α", min: 1e-7, max: 1e-3, value: 5e-6, log: true, format: formatSeconds, onInput: draw });
-  const bandwidth = slider({ label: "Bandwidth 1/β", min: 1e8, max: 1e12, value: 12.5e9, log: true, format: formatRate, onInput: draw });
+  const { alpha, bandwidth } = costSliders({ alpha: [1e-7, 1e-3, 5e-6], bandwidth: [1e8, 1e12, 12.5e9] }, draw);
   controlRow(figure, total, bucket, alpha, bandwidth);
   const out = readout(figure);
   const canvas = chartBox(figure, "Total time to send N bytes in buckets of size b, against b");

@@ -1,8 +1,9 @@
 // iron_law.js — widget "iron-law": a step computes for C and communicates for M = α + β·G. Without overlap
 // it lasts C + M, with perfect overlap max(C, M) (core.stepTime). Drawn as two bars of HTML, which re-theme
 // and print like text.
-import { controlRow, readout, slider } from "../../../web/ui/controls.js";
-import { formatBytes, formatRate, formatSeconds } from "../../../web/units.js";
+import { controlRow, drawingBox, readout, slider } from "../../../web/ui/controls.js";
+import { costSliders } from "../../../web/ui/cost_sliders.js";
+import { formatBytes, formatSeconds } from "../../../web/units.js";
 
 function bar(label, segments, scale) {
   const row = document.createElement("div");
@@ -27,14 +28,10 @@ function bar(label, segments, scale) {
 export function mountIronLaw(figure, core) {
   const compute = slider({ label: "Compute C", min: 1e-3, max: 0.2, value: 0.03, log: true, format: formatSeconds, onInput: draw });
   const grad = slider({ label: "Gradient size G", min: 1e6, max: 1e10, value: 496e6, log: true, format: formatBytes, onInput: draw });
-  const alpha = slider({ label: "Latency α", min: 1e-7, max: 1e-3, value: 5e-6, log: true, format: formatSeconds, onInput: draw });
-  const bandwidth = slider({ label: "Bandwidth 1/β", min: 1e8, max: 1e12, value: 12.5e9, log: true, format: formatRate, onInput: draw });
+  const { alpha, bandwidth } = costSliders({ alpha: [1e-7, 1e-3, 5e-6], bandwidth: [1e8, 1e12, 12.5e9] }, draw);
   controlRow(figure, compute, grad, alpha, bandwidth);
   const out = readout(figure);
-  const bars = document.createElement("div");
-  bars.className = "bars";
-  bars.setAttribute("role", "img");
-  out.after(bars);
+  const bars = drawingBox(out, "bars");
 
   function draw() {
     const c = compute.value, m = core.messageTime(alpha.value, 1 / bandwidth.value, grad.value);

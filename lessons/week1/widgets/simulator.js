@@ -1,9 +1,10 @@
 // simulator.js — widget "simulator": a scenario from the course runs in the core's discrete-event
 // simulator; the per-rank timeline shows compute, send and wait spans, and the total is compared
 // with the closed form the lesson derives.
-import { controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { boxAfter, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { costSliders } from "../../../web/ui/cost_sliders.js";
 import { renderTimeline } from "../../../web/ui/timeline.js";
-import { formatBytes, formatRate, formatSeconds, plural } from "../../../web/units.js";
+import { formatBytes, formatSeconds, plural } from "../../../web/units.js";
 
 // Each scenario: its closed form in words and in numbers (p ranks, T = α + β·n, c = compute time).
 const SCENARIOS = {
@@ -22,14 +23,12 @@ export function mountSimulator(figure, core) {
   const scenario = select({ label: "Scenario", value: "linear-broadcast", onChange: draw,
     options: Object.entries(SCENARIOS).map(([k, v]) => [k, v.name]) });
   const ranks = slider({ label: "Ranks p", min: 2, max: 16, step: 1, value: 4, format: String, onInput: draw });
-  const bytes = slider({ label: "Message size n", min: 8, max: 1e8, value: 1e5, log: true, format: formatBytes, onInput: draw });
-  const alpha = slider({ label: "Latency α", min: 1e-7, max: 1e-3, value: 5e-6, log: true, format: formatSeconds, onInput: draw });
-  const bandwidth = slider({ label: "Bandwidth 1/β", min: 1e8, max: 1e12, value: 12.5e9, log: true, format: formatRate, onInput: draw });
+  const { size: bytes, alpha, bandwidth } = costSliders({
+    size: [8, 1e8, 1e5], alpha: [1e-7, 1e-3, 5e-6], bandwidth: [1e8, 1e12, 12.5e9],
+  }, draw);
   controlRow(figure, scenario, ranks, bytes, alpha, bandwidth);
   const out = readout(figure);
-  const box = document.createElement("div");
-  box.className = "timeline";
-  out.after(box);
+  const box = boxAfter(out, "timeline");
 
   function draw() {
     const spec = SCENARIOS[scenario.value];

@@ -9,6 +9,7 @@ import { intBetween, pick } from "../../../web/exercise/params.js";
 import { formatBytes } from "../../../web/units.js";
 import { centralMessage, fail, hubOf, pass, sentBy, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
 import { BYTES_PER_NUMBER, asNumbers, nonZeroInt, plainArrayNote, replayNote, isPowerOfTwo } from "./collective_checks.js";
+import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 const starter = `// Runs on p = 2, 4, 8 or 16 ranks. ctx.input = { block: [b numbers] }, this rank's block.
 // Return all p blocks concatenated in rank order (p·b numbers): block j comes from rank j.
@@ -186,9 +187,8 @@ function check(run, testCase, core) {
     replayNote(run, { collective: "all-gather", algorithm: "recursive-doubling", ranks: p, bytes: p * b * BYTES_PER_NUMBER }, core));
 }
 
-export const allgatherDoubling = {
+export const allgatherDoubling = codeExercise({
   id: "w2-allgather-rd",
-  kind: "code",
   title: "All-gather by recursive doubling",
   prompt: `<p>Write <code>main(ctx)</code> for p = 2, 4, 8 or 16 ranks. Rank r holds one block
     <code>ctx.input.block</code> of b numbers; every rank must return all p blocks concatenated in rank order
@@ -198,15 +198,8 @@ export const allgatherDoubling = {
     carrying 2<sup>k</sup> blocks — and compares every block with the case's inputs, under several delivery orders,
     once with synchronous sends, and on sizes you do not see.</p>`,
   ranks: (rng) => pick(rng, [2, 4, 8]),
-  starter,
-  solution,
-  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
-  wrongs,
-  cases,
-  edgeCases,
   mustCover: { ranks: [2, 16] },   // the hidden cases reach these p (judging.test.mjs)
   visibleRanks: [2, 4, 8],   // every p the visible cases draw (exercise_rules.test.mjs)
-  check,
   hints: [
     "Write d = 2<sup>k</sup> and loop <code>for (let d = 1; d &lt; p; d *= 2)</code>; the partner is <code>r ^ d</code>.",
     "Before the step with distance d, rank r holds the d blocks of its aligned group: blocks " +
@@ -219,4 +212,4 @@ export const allgatherDoubling = {
     Exchanging the runs doubles what both hold. Messages carry b, 2b, 4b, … numbers: (p − 1)·b in total, which is the
     all-gather bandwidth lower bound ((p − 1)/p)·n, in only log₂p rounds — the latency bound too. For p not a power of two,
     Bruck's algorithm gets the same cost with partners r − 2<sup>k</sup> and r + 2<sup>k</sup> (mod p) and a final local rotation.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -9,6 +9,7 @@ import { intBetween, pick } from "../../../web/exercise/params.js";
 import { formatBytes } from "../../../web/units.js";
 import { centralMessage, fail, hubOf, pass, sentBy, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
 import { BYTES_PER_NUMBER, asNumbers, describeWrongSum, nonZeroInt, plainArrayNote, replayNote } from "./collective_checks.js";
+import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 const starter = `// Runs on p = 2, 4, 8 or 16 ranks. ctx.input = { data: [n numbers] } with n = p·b: p blocks of b numbers.
 // Rank r must return block r of the elementwise sum over all ranks (b numbers).
@@ -182,9 +183,8 @@ function check(run, testCase, core) {
     replayNote(run, { collective: "reduce-scatter", algorithm: "recursive-halving", ranks: p, bytes: n * BYTES_PER_NUMBER }, core));
 }
 
-export const reduceScatterHalving = {
+export const reduceScatterHalving = codeExercise({
   id: "w2-reduce-scatter-rh",
-  kind: "code",
   title: "Reduce-scatter by recursive halving",
   prompt: `<p>Write <code>main(ctx)</code> for p = 2, 4, 8 or 16 ranks. Every rank holds a vector
     <code>ctx.input.data</code> of n = p·b numbers, seen as p blocks of b. Rank r must return block r of the
@@ -194,15 +194,8 @@ export const reduceScatterHalving = {
     n/p numbers, ((p − 1)/p)·n in all — and recomputes each block's sum, under several delivery orders, once with
     synchronous sends, and on sizes you do not see.</p>`,
   ranks: (rng) => pick(rng, [2, 4, 8]),
-  starter,
-  solution,
-  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
-  wrongs,
-  cases,
-  edgeCases,
   mustCover: { ranks: [2, 16] },   // the hidden cases reach these p (judging.test.mjs)
   visibleRanks: [2, 4, 8],   // every p the visible cases draw (exercise_rules.test.mjs)
-  check,
   hints: [
     "Keep a range of blocks [lo, hi) that you still reduce; it starts as [0, p) and always contains block r. " +
       "Loop <code>for (let d = p / 2; d >= 1; d /= 2)</code> with partner <code>r ^ d</code>.",
@@ -217,4 +210,4 @@ export const reduceScatterHalving = {
     carry n/2 + n/4 + … + n/p = ((p − 1)/p)·n numbers: the reduce-scatter bandwidth lower bound, in log₂p rounds. Followed
     by recursive-doubling all-gather (the previous exercise, run backwards in distance) it is Rabenseifner's all-reduce:
     2 log₂p·α + 2((p − 1)/p)·nβ. ZeRO and FSDP reduce-scatter gradients exactly so that each rank keeps only its shard's sum.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

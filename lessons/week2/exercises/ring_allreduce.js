@@ -14,16 +14,14 @@ import {
 import {
   BYTES_PER_NUMBER, asNumbers, chunkOf, chunkText, describeWrongSum, nonZeroInt, plainArrayNote, replayNote,
 } from "./collective_checks.js";
+import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 const RULE = "In step k of the ring (k = 0 … 2p − 3), rank r sends chunk (r − k) mod p and receives chunk " +
   "(r − k − 1) mod p: it <em>adds</em> what arrives in steps 0 … p − 2 (reduce-scatter) and <em>copies</em> it " +
   "in steps p − 1 … 2p − 3 (all-gather).";
 
-const starter = `// Runs on p ranks (2 to 16) in a ring. ctx.input = { data: [n numbers] }, this rank's vector
-// (n ≥ 1, not always divisible by p; if n < p some chunks are empty). Every rank must return the
-// elementwise sum over all ranks.
-// Send chunks as Float64Array views (8 bytes per number): the checker counts the bytes.
-async function main(ctx) {
+// The ring and the chunks — the first n mod p chunks one element longer: what the starter gives and the solution keeps.
+const SETUP = `async function main(ctx) {
   const p = ctx.size, r = ctx.rank;
   const buf = Float64Array.from(ctx.input.data);
   const n = buf.length;
@@ -31,21 +29,19 @@ async function main(ctx) {
   const start = (c) => c * Math.floor(n / p) + Math.min(c, n % p);    // chunk c = [start(c), start(c + 1))
   const chunk = (c) => buf.subarray(start(c), start(c + 1));
   const next = mod(r + 1), prev = mod(r - 1);
-  // TODO: 2(p − 1) steps. Reduce-scatter first (add what arrives), then all-gather (copy what arrives).
+`;
+
+const starter = `// Runs on p ranks (2 to 16) in a ring. ctx.input = { data: [n numbers] }, this rank's vector
+// (n ≥ 1, not always divisible by p; if n < p some chunks are empty). Every rank must return the
+// elementwise sum over all ranks.
+// Send chunks as Float64Array views (8 bytes per number): the checker counts the bytes.
+${SETUP}  // TODO: 2(p − 1) steps. Reduce-scatter first (add what arrives), then all-gather (copy what arrives).
   return buf;
 }
 `;
 
 const solution = `// Ring all-reduce = reduce-scatter (p − 1 steps) + all-gather (p − 1 steps) around a ring.
-async function main(ctx) {
-  const p = ctx.size, r = ctx.rank;
-  const buf = Float64Array.from(ctx.input.data);
-  const n = buf.length;
-  const mod = (x) => ((x % p) + p) % p;                               // JavaScript's % keeps the sign
-  const start = (c) => c * Math.floor(n / p) + Math.min(c, n % p);    // chunk c = [start(c), start(c + 1))
-  const chunk = (c) => buf.subarray(start(c), start(c + 1));
-  const next = mod(r + 1), prev = mod(r - 1);
-  for (let k = 0; k < 2 * (p - 1); k++) {
+${SETUP}  for (let k = 0; k < 2 * (p - 1); k++) {
     ctx.send(next, chunk(mod(r - k)));        // n/p numbers, copied at the send; not awaited (nonblocking)
     const got = await ctx.recv(prev);         // chunk (r − k − 1) mod p, from the left neighbour
     const mine = chunk(mod(r - k - 1));
@@ -196,9 +192,8 @@ function check(run, testCase, core) {
     replayNote(run, { collective: "all-reduce", algorithm: "ring", ranks: p, bytes: n * BYTES_PER_NUMBER }, core));
 }
 
-export const ringAllreduce = {
+export const ringAllreduce = codeExercise({
   id: "w2-ring-allreduce",
-  kind: "code",
   title: "Ring all-reduce",
   prompt: `<p>Write <code>main(ctx)</code> for p ranks (2 to 16) arranged in a ring. Each rank holds a vector
     <code>ctx.input.data</code> of n numbers (not always divisible by p; when n &lt; p some chunks are empty). Every rank must return the
@@ -210,15 +205,8 @@ export const ringAllreduce = {
     synchronous sends, and on sizes you do not see; it then replays your messages in the simulator and compares
     them with the formula and the lower bound.</p>`,
   ranks: (rng) => intBetween(rng, 2, 8),
-  starter,
-  solution,
-  wrong: wrongs[0].code,   // the page's own test (tests/e2e) uses the first
-  wrongs,
-  cases,
-  edgeCases,
   mustCover: { ranks: [2, 16], odd: true, emptyChunks: true },   // the hidden cases reach these p (judging.test.mjs)
   visibleRanks: [2, 3, 4, 5, 6, 7, 8],   // every p the visible cases draw (exercise_rules.test.mjs)
-  check,
   hints: [
     "Loop <code>for (let k = 0; k &lt; 2 * (p - 1); k++)</code>. In each step send one chunk to <code>next</code> " +
       "without awaiting it, then <code>await ctx.recv(prev)</code> one chunk. A send that is not awaited never blocks, so " +
@@ -235,4 +223,4 @@ export const ringAllreduce = {
     each complete chunk travels p − 1 more hops, copied rather than added. Every step moves one chunk of n/p numbers
     over every link at once: 2(p − 1) steps of α + (n/p)·β, i.e. 2(p − 1)α + 2((p − 1)/p)·nβ, which meets the bandwidth
     lower bound for all-reduce. The α term grows with p — the reason small messages prefer recursive doubling.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

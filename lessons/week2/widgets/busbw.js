@@ -3,12 +3,14 @@
 // link speed once n is well above the latency-bound regime.
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
+import { costSliders } from "../../../web/ui/cost_sliders.js";
 import { formatBytes, formatRate, formatSeconds } from "../../../web/units.js";
 
 export function mountBusBandwidth(figure, core) {
   const ranks = slider({ label: "Ranks p", min: 2, max: 16, step: 1, value: 8, format: String, onInput: draw });
-  const alpha = slider({ label: "Latency α", min: 1e-7, max: 1e-4, value: 5e-6, log: true, format: formatSeconds, onInput: draw });
-  const bandwidth = slider({ label: "Link bandwidth 1/β", min: 1e9, max: 1e12, value: 25e9, log: true, format: formatRate, onInput: draw });
+  const { alpha, bandwidth } = costSliders({
+    alpha: [1e-7, 1e-4, 5e-6], bandwidth: [1e9, 1e12, 25e9],
+  }, draw, { bandwidth: "Link bandwidth 1/β" });
   controlRow(figure, ranks, alpha, bandwidth);
   const out = readout(figure);
   const canvas = chartBox(figure, "Algorithm and bus bandwidth of a simulated ring all-reduce against message size");

@@ -2,7 +2,8 @@
 // algorithm (core.collectiveCost) against message size or rank count, with the lower bound.
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
-import { formatBytes, formatRatio, formatRate, formatSeconds } from "../../../web/units.js";
+import { costSliders } from "../../../web/ui/cost_sliders.js";
+import { formatBytes, formatRatio, formatSeconds } from "../../../web/units.js";
 
 const ALGORITHMS = ["naive", "ring", "recursive-doubling", "rabenseifner"];
 
@@ -11,8 +12,7 @@ function winners(core, costs) {
 }
 
 export function mountTimeVsSize(figure, core) {
-  const alpha = slider({ label: "Latency α", min: 1e-7, max: 1e-4, value: 5e-6, log: true, format: formatSeconds, onInput: draw });
-  const bandwidth = slider({ label: "Bandwidth 1/β", min: 1e9, max: 1e12, value: 25e9, log: true, format: formatRate, onInput: draw });
+  const { alpha, bandwidth } = costSliders({ alpha: [1e-7, 1e-4, 5e-6], bandwidth: [1e9, 1e12, 25e9] }, draw);
   const ranks = slider({ label: "Ranks p (power of two)", min: 1, max: 10, step: 1, value: 6, format: (k) => String(2 ** k), onInput: draw });
   controlRow(figure, alpha, bandwidth, ranks);
   const out = readout(figure);
@@ -40,9 +40,9 @@ export function mountTimeVsSize(figure, core) {
 }
 
 export function mountTimeVsP(figure, core) {
-  const alpha = slider({ label: "Latency α", min: 1e-7, max: 1e-4, value: 5e-6, log: true, format: formatSeconds, onInput: draw });
-  const bandwidth = slider({ label: "Bandwidth 1/β", min: 1e9, max: 1e12, value: 25e9, log: true, format: formatRate, onInput: draw });
-  const size = slider({ label: "Message size n", min: 1e3, max: 1e9, value: 256e6, log: true, format: formatBytes, onInput: draw });
+  const { alpha, bandwidth, size } = costSliders({
+    alpha: [1e-7, 1e-4, 5e-6], bandwidth: [1e9, 1e12, 25e9], size: [1e3, 1e9, 256e6],
+  }, draw);
   controlRow(figure, alpha, bandwidth, size);
   const out = readout(figure);
   const canvas = chartBox(figure, "All-reduce time against number of ranks for four algorithms");

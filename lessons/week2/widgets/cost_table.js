@@ -1,8 +1,9 @@
 // cost_table.js — widgets "cost-counter" and "gather-scatter": per algorithm, the rounds (messages on the
 // busiest rank), bytes on the busiest rank, the closed-form time and the simulated time — counted from the
 // core's schedule, so the table and the formula can be checked against each other.
-import { controlRow, readout, select, slider } from "../../../web/ui/controls.js";
-import { formatBytes, formatRate, formatSeconds } from "../../../web/units.js";
+import { controlRow, readout, select, slider, tableScroll } from "../../../web/ui/controls.js";
+import { costSliders } from "../../../web/ui/cost_sliders.js";
+import { formatBytes, formatSeconds } from "../../../web/units.js";
 
 // Messages and bytes sent by the busiest rank of a schedule.
 export function countSchedule(schedule) {
@@ -30,15 +31,13 @@ function mountTable(figure, core, collectives, initial) {
     ? select({ label: "Collective", value: initial, options: collectives.map((c) => [c, c]), onChange: draw }) : null;
   const ranks = slider({ label: "Ranks p", min: 2, max: 64, step: 1, value: 8, format: String, onInput: draw });
   const size = slider({ label: "Data size n", min: 1e3, max: 1e9, value: 1e6, log: true, format: formatBytes, onInput: draw });
-  const bandwidth = slider({ label: "Bandwidth 1/β", min: 1e9, max: 1e12, value: 25e9, log: true, format: formatRate, onInput: draw });
+  const { bandwidth } = costSliders({ bandwidth: [1e9, 1e12, 25e9] }, draw);
   controlRow(figure, ...(collective ? [collective] : []), ranks, size, bandwidth);
   const out = readout(figure);
-  const box = document.createElement("div");
-  box.className = "table-scroll";
+  const box = tableScroll(out);
   const table = document.createElement("table");
   table.className = "trace-table";
   box.append(table);
-  out.after(box);
   const algorithms = core.listAlgorithms();
 
   function draw() {

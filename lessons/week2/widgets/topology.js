@@ -1,6 +1,7 @@
 // topology.js — widget "topology": one collective on a chosen network. The core simulates the schedule with
 // link contention; the readout compares with the contention-free closed form and names the busiest link.
-import { controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { boxAfter, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { costSliders } from "../../../web/ui/cost_sliders.js";
 import { renderTimeline } from "../../../web/ui/timeline.js";
 import { formatBytes, formatSeconds, plural } from "../../../web/units.js";
 
@@ -13,12 +14,10 @@ export function mountTopology(figure, core) {
     options: ["naive", "ring", "recursive-doubling", "rabenseifner", "hierarchical"].map((a) => [a, a]) });
   const nodes = slider({ label: "Nodes (or torus rows)", min: 2, max: 8, step: 1, value: 2, format: String, onInput: draw });
   const perNode = slider({ label: "Devices per node (or torus columns)", min: 2, max: 8, step: 1, value: 4, format: String, onInput: draw });
-  const size = slider({ label: "Message size n", min: 1e3, max: 1e9, value: 64e6, log: true, format: formatBytes, onInput: draw });
+  const { size } = costSliders({ size: [1e3, 1e9, 64e6] }, draw);
   controlRow(figure, topo, algorithm, nodes, perNode, size);
   const out = readout(figure);
-  const box = document.createElement("div");
-  box.className = "timeline";
-  out.after(box);
+  const box = boxAfter(out, "timeline");
 
   function draw() {
     const n = Math.round(nodes.value), d = Math.round(perNode.value), p = n * d, bytes = Math.round(size.value / (4 * p)) * 4 * p;

@@ -4,7 +4,7 @@
 // batch, and by the trace: exactly one all-reduce of Ψ values per step.
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { sourceOf } from "../programs/dp_program.js";
-import { allReducesOf, dpCase, fail, programWith, trainingVerdict } from "./dp_checks.js";
+import { allReducesOf, dpCase, dpExercise, fail, trainingVerdict } from "./dp_checks.js";
 
 const starter = `// k: micro-batches per step. await microGrads(j) runs forward and backward on micro-batch j (j = 0 … k − 1)
 // and resolves to its gradient tensors (Float64Arrays, each the MEAN over that micro-batch's rows).
@@ -64,9 +64,8 @@ function check(run, testCase, core) {
   return verdict;
 }
 
-export const accumulation = {
+export const accumulation = dpExercise("accumulateAndSync", {
   id: "w3-accumulate",
-  kind: "code",
   title: "Gradient accumulation: k micro-steps, one sync",
   prompt: `<p>Each replica's rows are split into <code>k</code> micro-batches (to fit memory, or to make a large global
     batch from few devices). Write <code>accumulateAndSync(k, microGrads, grads, dp)</code>: run the k micro-batches, sum
@@ -74,18 +73,6 @@ export const accumulation = {
     batch.</p>
     <p>The trainer runs on the Workers with your function; every replica is compared with single-device training, and the
     trace must show one all-reduce per step.</p>`,
-  ranks: 4,
-  timeoutMs: 30000,
-  program: programWith("accumulateAndSync"),
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
-  exempt: { thirdAttempt: "every run trains a model with the data-parallel trainer" },
-  judge: { interleavings: 1 },
-  check,
   hints: [
     "All micro-batches have the same number of rows, so the mean over this replica's rows is the mean of its k micro-batch gradients.",
     "Add each <code>await microGrads(j)</code> into <code>grads</code>; only after the loop copy everything into one buffer and all-reduce it.",
@@ -96,4 +83,4 @@ export const accumulation = {
     PyTorch DDP spells this <code>with model.no_sync():</code> around the first k − 1 backward passes (Li et al. 2020);
     DeepSpeed's <code>gradient_accumulation_steps</code> does the same. Memory holds one micro-batch's activations, and the
     all-reduce's cost is shared by k× as many samples.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

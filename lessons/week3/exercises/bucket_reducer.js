@@ -7,7 +7,7 @@
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { formatBytes, plural } from "../../../web/units.js";
 import { bucketRanges, sourceOf } from "../programs/dp_program.js";
-import { allReducesOf, dpCase, fail, programWith, trainingVerdict } from "./dp_checks.js";
+import { allReducesOf, dpCase, dpExercise, fail, trainingVerdict } from "./dp_checks.js";
 
 const starter = `// sizes[i]: values in tensor i (mlpInit's order: W_in0, W_out0, W_in1, …). Their concatenation is the flat
 // gradient, Ψ values. Cut it into buckets of per = floor(bucketBytes / 8) values FROM THE END: bucket 0 is the
@@ -127,9 +127,8 @@ function check(run, testCase, core) {
   return verdict;
 }
 
-export const bucketedDdp = {
+export const bucketedDdp = dpExercise("makeBucketReducer", {
   id: "w3-bucketed-ddp",
-  kind: "code",
   title: "DDP's reducer: buckets launched during backward",
   prompt: `<p>Write <code>makeBucketReducer(sizes, dp, bucketBytes)</code>, the part of PyTorch DDP that overlaps
     communication with the backward pass. Backward calls <code>ready(i, grad)</code> as it finishes tensor
@@ -140,18 +139,6 @@ export const bucketedDdp = {
     <p>The whole trainer then runs on the Workers with your reducer. The checker compares every replica with
     single-device training, reads your buckets' sizes and order from the trace, and checks that each was launched the
     moment it was complete, while backward still had work to do.</p>`,
-  ranks: 4,
-  timeoutMs: 30000,
-  program: programWith("makeBucketReducer"),
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
-  exempt: { thirdAttempt: "every run trains a model with the data-parallel trainer" },
-  judge: { interleavings: 1 },
-  check,
   hints: [
     "Keep one <code>Float64Array</code> of Ψ values and each tensor's offset in it (a running sum of <code>sizes</code>). " +
       "Bucket b covers <code>[max(0, Ψ − (b+1)·per), Ψ − b·per)</code>.",
@@ -166,4 +153,4 @@ export const bucketedDdp = {
     computed. Only the last bucket's communication is exposed after backward. DDP also copies gradients into its bucket
     views; it cuts buckets at tensor boundaries and rebuilds them after the first iteration in the order gradients really
     arrived — the core cuts a flat buffer, which prices the same.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

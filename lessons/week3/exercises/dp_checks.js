@@ -6,7 +6,9 @@ import { esc } from "../../../web/exercise/params.js";
 import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { formatNumber, formatPercent, formatRatio, plural } from "../../../web/units.js";
 import { dpConfig, dpInputs, dpProgram, replicaGap } from "../programs/dp_program.js";
-import { lossesFromProgress, maxRelativeDifference } from "../../../web/exercise/compare_training.js";
+import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
+import { trainingDrift } from "../../../web/exercise/training_drift.js";
+import { trainerExercise } from "../../../web/exercise/code_exercise.js";
 
 export { fail, pass };
 
@@ -22,7 +24,11 @@ export function dpCase(ranks, fields) {
 
 export const programWith = (name) => (code) => dpProgram({ learnerCode: code, replaces: [name] });
 
-const TENSOR = (i) => `block ${Math.floor(i / 2)}'s ${i % 2 ? "W_out" : "W_in"}`;
+// A code exercise whose `replaces` function runs inside the data-parallel trainer on 4 Workers.
+export function dpExercise(replaces, own, code) {
+  return trainerExercise({ ranks: 4, timeoutMs: 30000, program: programWith(replaces),
+    trains: "a model with the data-parallel trainer", ...own }, code);
+}
 
 // Parameters against the single-device run. A run that moved its parameters k× as far as it should have
 // scaled its gradient by k: named when k is P, 1/P, k or the shards' imbalance.
@@ -47,16 +53,11 @@ export function trainingVerdict(run, testCase, core) {
   if (worst < EQUALITY) {
     return pass(`Every replica equals single-device training to ${formatNumber(worst, 2)} (relative) after ${plural(config.steps, "step")}.`);
   }
-  const init = core.mlpInit({ ...config.model, seed: config.seed + 1 });
-  const per = params.map((p, i) => maxRelativeDifference([p], [ref.params[i]]));
-  const i = per.indexOf(Math.max(...per));
-  const moved = (a) => Math.hypot(...a.map((v, e) => v - init[i][e]));
-  const ratio = moved(params[i]) / moved(ref.params[i]);
-  const losses = lossesFromProgress(run.progress, config.steps);
-  const first = Math.abs(losses[0] - ref.losses[0]) <= 1e-9 * ref.losses[0]
+  const { name, ratio, firstLossMatches } = trainingDrift(run, params, config, core, ref);
+  const first = firstLossMatches
     ? "The loss of step 0 matches, so each replica's forward pass is right and the synchronised gradient is not. " : "";
   return fail(`After ${plural(config.steps, "step")} the parameters differ from single-device training by ` +
-    `${formatPercent(worst)} (worst: ${TENSOR(i)}, which moved ${formatRatio(ratio)} as far as it should). ${first}` +
+    `${formatPercent(worst)} (worst: ${name}, which moved ${formatRatio(ratio)} as far as it should). ${first}` +
     hintForRatio(ratio, ranks, config));
 }
 

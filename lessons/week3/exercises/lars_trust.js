@@ -11,6 +11,7 @@
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { formatNumber } from "../../../web/units.js";
 import { fail, pass, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
+import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 const BYTES_PER_NUMBER = 8;
 
@@ -191,9 +192,8 @@ function check(run, testCase) {
     `unsharded LARS would.`);
 }
 
-export const larsTrust = {
+export const larsTrust = codeExercise({
   id: "w3-lars-trust",
-  kind: "code",
   title: "The LARS trust ratio on sharded tensors",
   prompt: `<p>Under ZeRO or FSDP each of p ranks holds only a <em>shard</em> of every tensor — cut anywhere, even through
     the middle. LARS needs each whole tensor's norms: λ = η_trust·‖w‖/(‖g‖ + β·‖w‖) (You, Gitman &amp; Ginsburg 2017),
@@ -206,14 +206,7 @@ export const larsTrust = {
     sends — a send that resolves only when its receiver has taken the message, so a program in which every rank awaits
     its send before it receives deadlocks — and on cases you do not see (16 ranks, a zero tensor).</p>`,
   ranks: (rng) => intBetween(rng, 2, 8),
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
   exempt: { thirdAttempt: "week3_core.test.mjs judges every wrong program on attempts 1–3 as well" },
-  check,
   hints: [
     "A norm of a concatenation is not the sum of the parts' norms — but its square is the sum of the parts' squares.",
     "On each rank compute, per tensor, Σw² and Σg² over your shard: 2T numbers. All-reduce them (every rank sends its " +
@@ -226,4 +219,4 @@ export const larsTrust = {
     <code>update_shards_layerwise</code> does this under ZeRO-1/2/3, and its tests compare it with the single device).
     LAMB is the same with ‖u‖ of its Adam direction in place of ‖g‖. Using each shard's own norm would give every rank
     a different ratio for the same tensor; summing norms overestimates them (√a + √b ≥ √(a + b)).</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -4,7 +4,7 @@
 // training equality with one device on unequal shards, and by the trace: one all-reduce per step.
 import { intBetween } from "../../../web/exercise/params.js";
 import { sourceOf } from "../programs/dp_program.js";
-import { allReducesOf, dpCase, fail, programWith, trainingVerdict } from "./dp_checks.js";
+import { allReducesOf, dpCase, dpExercise, fail, trainingVerdict } from "./dp_checks.js";
 
 const starter = `// grads: this replica's gradient tensors (Float64Arrays), each the MEAN over its own rows of the batch — and
 // rows is how many it had. Replicas hold different numbers of rows, and none knows the others'.
@@ -78,9 +78,8 @@ function check(run, testCase, core) {
   return verdict;
 }
 
-export const weightedSync = {
+export const weightedSync = dpExercise("syncWeighted", {
   id: "w3-weighted",
-  kind: "code",
   title: "Unequal shards: a weighted all-reduce",
   prompt: `<p>The replicas hold shards of different sizes. Each computed the mean gradient of its own <code>rows</code>
     rows. Write <code>syncWeighted(grads, rows, dp)</code> so that every replica ends with the gradient of the mean loss
@@ -88,18 +87,6 @@ export const weightedSync = {
     row counts.</p>
     <p>The trainer runs on the Workers with your function on shards such as [3, 11, 5, 8], and every replica is compared with
     single-device training on the whole batch.</p>`,
-  ranks: 4,
-  timeoutMs: 30000,
-  program: programWith("syncWeighted"),
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
-  exempt: { thirdAttempt: "every run trains a model with the data-parallel trainer" },
-  judge: { interleavings: 1 },
-  check,
   hints: [
     "The full-batch loss is a mean over all B rows. Replica d's gradient is a mean over rows_d rows, so it stands for rows_d rows: the full gradient is Σ_d rows_d·g_d / Σ_d rows_d.",
     "Multiply your gradient by <code>rows</code> before the all-reduce. The sum of the rows is unknown: put <code>rows</code> in one extra value at the end of the buffer, and the all-reduce sums it too.",
@@ -111,4 +98,4 @@ export const weightedSync = {
     drops rows so that shards are equal; <code>Join</code> handles replicas that run out of data), and a loss summed
     rather than averaged over rows sidesteps it: then summing the replicas' gradients and dividing by the global row count
     is exact.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

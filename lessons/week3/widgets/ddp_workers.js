@@ -4,9 +4,8 @@
 // against one device, and draws the bucketed run's last step per Worker on two lanes: compute (the core's
 // kernels) and communication (each bucket's all-reduce from launch to completion). "Sweep" measures the bucketed
 // step time against bucket size. Wall-clock times on the learner's machine: Workers share its cores.
-import { button, chartBox, controlRow, lockSettings, readout, select, slider } from "../../../web/ui/controls.js";
+import { button, chartBox, controlRow, select, slider, statusReadout } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
-import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatBytes, formatSeconds, plural } from "../../../web/units.js";
 import { renderPhases } from "../../lab/widgets/phase_timeline.js";
 import { dpConfig, dpInputs, dpProgram, replicaGap } from "../programs/dp_program.js";
@@ -15,6 +14,7 @@ import { allReducesOf } from "../exercises/dp_checks.js";
 import { coreTasks } from "../../../web/lesson/core_tasks.js";
 import { priceDdps } from "../calcs.js";
 import { measuredAgainstModel } from "../ddp_measured.js";
+import { finished, runGuard } from "../../../web/ui/worker_run.js";
 
 const tasks = coreTasks(new URL("../dp_reference.js", import.meta.url));   // the single-device run, off the main thread
 
@@ -34,8 +34,7 @@ export function mountDdpWorkers(figure, core, clusters) {
   const measure = button("Measure the three", () => guarded(measureThree));
   const sweep = button("Sweep bucket sizes", () => guarded(sweepBuckets), { secondary: true });
   controlRow(figure, workers, bucket, measure, sweep);
-  const status = readout(figure);
-  status.setAttribute("role", "status");
+  const status = statusReadout(figure);
   const tableBox = document.createElement("div");
   tableBox.className = "table-scroll ddp-results";
   const timeline = document.createElement("div");
@@ -45,22 +44,13 @@ export function mountDdpWorkers(figure, core, clusters) {
       empty: "Press “Sweep bucket sizes” to draw this chart." });
   status.textContent = `Each Worker holds a ${DDP_MODEL.layers}-block MLP of Ψ = ${PSI} parameters (${formatBytes(8 * PSI)} of fp64 ` +
     `gradients) and trains ${ROWS} rows a step. Press “Measure the three”.`;
-  let busy = false;
-
-  async function guarded(work) {
-    if (busy) return;
-    busy = true;
-    measure.disabled = sweep.disabled = true;
-    lockSettings(figure, true);
-    try { await work(); } catch (err) { status.textContent = `The run could not start: ${err.message}`; }
-    finally { busy = false; measure.disabled = sweep.disabled = false; lockSettings(figure, false); }
-  }
+  const guarded = runGuard(figure, [measure, sweep], status, { failure: "The run could not start" });
 
   // One run: its median step time (steps 2 … end: the first ones warm up), all-reduces per step, equality.
   async function runOne(P, sync, bucketBytes) {
     const cfg = ddpConfig(P, sync, bucketBytes);
     const result = await clusters.run(P, dpProgram(), { inputs: dpInputs(cfg, P), timeoutMs: Infinity, stallMs: 60000 });
-    if (result.status !== "ok") throw new Error(describeFailure(result).replace(/<[^>]+>/g, ""));
+    finished(result);
     const ref = await tasks.call("singleDevice", cfg);   // after the run: it must not share the CPU with the timed Workers
     const step = median(result.results[0].stepSeconds.slice(2));
     return { sync, step, result, calls: allReducesOf(result, cfg.steps - 1, P).length,

@@ -2,7 +2,7 @@
 // Workers (or one P of the learner's choice), the same model and global batch each time; every run's loss curve
 // over the single-device one (core.trainSingle), and a report of how far each run's parameters are from one device
 // and how many steps per second it made. Runs one after another, so their speeds are comparable; Stop ends them.
-import { button, chartBox, controlRow, lockSettings, readout, select } from "../../../web/ui/controls.js";
+import { button, chartBox, controlRow, lockSettings, select, statusReadout } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatNumber, plural } from "../../../web/units.js";
@@ -25,8 +25,7 @@ export function mountDpCurves(figure, core, clusters) {
   const stop = button("Stop", () => stopper?.abort(), { secondary: true });
   stop.hidden = true;
   controlRow(figure, pick, all, one, stop);
-  const status = readout(figure);
-  status.setAttribute("role", "status");
+  const status = statusReadout(figure);
   const chart = createLineChart(chartBox(figure, "Loss per step of each run on the Workers over the single-device run"),
     { xLabel: "step", yLabel: "loss (mean squared error)", datasets: [] });
   const cfg = CURVES_CONFIG;

@@ -1,7 +1,7 @@
 // exactness.js — widgets "exactness" (section 1) and "unequal" (section 5): the teacher task's full-batch gradient
 // against the mean, the sum and the row-weighted mean of its shards' gradients (programs/shard_gradients.js: the
 // trainer's own forward and backward, fp64), and what a forgotten 1/P does to one SGD and one Adam step.
-import { controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { controlRow, readout, select, slider, tableScroll } from "../../../web/ui/controls.js";
 import { formatNumber, formatPercent, formatRatio, plural } from "../../../web/units.js";
 import { EXACT_BATCH, shardExperiment, sumVersusMean } from "../programs/shard_gradients.js";
 
@@ -20,9 +20,7 @@ export function mountExactness(figure, core) {
   const P = slider({ label: "Shards P", min: 1, max: 8, step: 1, value: 8, onInput: draw });
   controlRow(figure, P);
   const out = readout(figure);
-  const box = document.createElement("div");
-  box.className = "table-scroll";
-  out.after(box);
+  const box = tableScroll(out);
   function draw() {
     const p = Math.round(P.value), rows = EXACT_BATCH / p;
     const r = shardExperiment(core, Array.from({ length: p }, () => rows));
@@ -50,9 +48,7 @@ export function mountUnequal(figure, core) {
   const split = select({ label: "Rows per shard", value: "2,6,10,14", options: SPLITS, onChange: draw });
   controlRow(figure, split);
   const out = readout(figure);
-  const box = document.createElement("div");
-  box.className = "table-scroll";
-  out.after(box);
+  const box = tableScroll(out);
   function draw() {
     const shards = split.value.split(",").map(Number);
     const r = shardExperiment(core, shards);

@@ -3,7 +3,7 @@
 // batch and for a fixed batch per Worker; speed-up = rows/s over one Worker's, from the median step time. The
 // Workers share the machine's cores (navigator.hardwareConcurrency), so beyond that many the compute does not
 // divide any more: the measured curve shows the same wall as the priced one, for a different reason.
-import { button, chartBox, controlRow, readout } from "../../../web/ui/controls.js";
+import { button, chartBox, controlRow, statusReadout } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatCount, formatNumber, formatRatio, formatSeconds, plural } from "../../../web/units.js";
@@ -20,8 +20,7 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
 export function mountScalingWorkers(figure, core, clusters) {
   const measure = button("Measure on the Workers", () => run());
   controlRow(figure, measure);
-  const out = readout(figure);
-  out.setAttribute("role", "status");
+  const out = statusReadout(figure);
   const cores = globalThis.navigator?.hardwareConcurrency ?? null;
   const chart = createLineChart(chartBox(figure, "Measured speed-up of the data-parallel trainer against the number of Workers"),
     { xLabel: "Workers P", yLabel: "speed-up (rows/s ÷ one Worker's)", logX: true, logY: true, datasets: [],

@@ -6,7 +6,8 @@
 // exactly.
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { sourceOf } from "../programs/ps_program.js";
-import { fail, pass, programWith, psCase, ranksOf, replayVerdict, summarizeResult } from "./ps_checks.js";
+import { fail, pass, psCase, psExercise, ranksOf, replayVerdict } from "./ps_checks.js";
+import { deadlockVerdict } from "../../../web/exercise/deadlock_verdict.js";
 
 const starter = `// One round of synchronous SGD with backup workers, on the shard. Take pushes with
 //   const { from, data } = await ctx.recvAny({ tag: "push" });    // data: { grad, version, clock }
@@ -73,7 +74,7 @@ function roundsWithoutDropping(run, K, workers, k, quota) {
 function check(run, testCase, core) {
   const { config } = testCase, K = config.servers, W = testCase.ranks - K, quota = W - config.backup;
   if (run?.status === "deadlock" && /waits for a message from any rank/.test(run.deadlock.message)) {
-    return fail(`Deadlock: ${run.deadlock.message}. The shard waited at the end for pushes that were never coming: it drains ` +
+    return deadlockVerdict(run, `The shard waited at the end for pushes that were never coming: it drains ` +
       "the last rounds' stragglers by counting what it has received, so count the late gradients you drop (<code>late</code>).");
   }
   const { verdict, servers, workers } = ranksOf(run, testCase);
@@ -118,9 +119,9 @@ function check(run, testCase, core) {
     "dropped; the run replays exactly.");
 }
 
-export const backupRound = {
+export const backupRound = psExercise("gatherRound", {
+  shuffled: true,   // under shuffled delivery orders: which push comes first is what this function must handle
   id: "w4-backup-round",
-  kind: "code",
   title: "Backup workers: the first W − b win",
   prompt: `<p>With b backup workers a synchronous round closes as soon as W − b gradients <em>of that round</em> have come;
     the b slowest are not waited for. Write the shard's <code>gatherRound(ctx, round, quota)</code>: receive pushes from
@@ -128,18 +129,6 @@ export const backupRound = {
     closed round.</p>
     <p>The parameter server runs on the Workers with W = 4–6 workers of which b are slower, and the trace tells the checker
     in which order the pushes came.</p>`,
-  ranks: 5,
-  timeoutMs: 30000,
-  program: programWith("gatherRound"),
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
-  exempt: { thirdAttempt: "every run trains a model through the parameter server" },
-  check,
-  summarizeResult,
   hints: [
     "Loop while you have fewer than <code>quota</code> gradients; each time take <code>await ctx.recvAny({ tag: \"push\" })</code>.",
     "<code>data.version === round</code>: keep <code>data.grad</code> and <code>from</code>. Otherwise it was computed for a round that has closed: <code>late += 1</code> and go on.",
@@ -150,4 +139,4 @@ export const backupRound = {
     cost, while the staleness-free update kept the accuracy of synchronous SGD. The dropped work is real: a straggler
     computed its gradient for nothing, which is why some systems cancel it instead (the simulator's
     <code>cancelStragglers</code>).</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

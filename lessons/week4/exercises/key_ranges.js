@@ -6,7 +6,7 @@
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { formatBytes, formatCount } from "../../../web/units.js";
 import { sourceOf } from "../programs/ps_program.js";
-import { fail, pass, programWith, psCase, ranksOf, replayVerdict, summarizeResult } from "./ps_checks.js";
+import { fail, pass, psCase, psExercise, ranksOf, replayVerdict } from "./ps_checks.js";
 
 const starter = `// The parameters are one flat vector of keys 0 … total − 1. Cut it into \`servers\` CONTIGUOUS key ranges,
 // one per server shard, in order: shard k gets [begin, end). Balance the load: no shard may hold more than
@@ -99,28 +99,14 @@ function check(run, testCase, core) {
     `trace shows ${bytes.map((b) => formatBytes(b)).join(" / ")} of pushes into them; the run replays exactly.`);
 }
 
-export const keyRangesExercise = {
+export const keyRangesExercise = psExercise("keyRanges", {
   id: "w4-key-ranges",
-  kind: "code",
   title: "Shard the parameter server by key range",
   prompt: `<p>The parameters are one flat vector of keys 0 … Ψ − 1 (every tensor end to end). Write
     <code>keyRanges(total, servers)</code>: K contiguous ranges <code>{ begin, end }</code>, in order, that cover every
     key once and that no shard holds more than one key more than another.</p>
     <p>The parameter server then runs on the Workers with your function on both sides — shards keep their range,
     workers cut every push and assemble every pull by it — with K = 3 or 5 shards and a Ψ that K does not divide.</p>`,
-  ranks: 5,
-  timeoutMs: 30000,
-  program: programWith("keyRanges"),
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
-  exempt: { thirdAttempt: "every run trains a model through the parameter server" },
-  judge: { interleavings: 1 },
-  check,
-  summarizeResult,
   hints: [
     "Each shard gets ⌊Ψ/K⌋ keys; Ψ mod K keys are left over.",
     "Give the first Ψ mod K shards one extra key each; every range starts where the previous one ended.",
@@ -130,4 +116,4 @@ export const keyRangesExercise = {
     any split can do. Real parameter servers split by key range too (Li et al. 2014), but they balance bytes and
     traffic, not keys: an embedding row that every example touches is hotter than one that few do, which is why
     systems such as Monolith or TorchRec shard big embedding tables by row or column and place them by measured load.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -7,6 +7,8 @@
 // equals the batches the trace shows.
 import { esc, intBetween } from "../../../web/exercise/params.js";
 import { fail, pass, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
+import { codeExercise } from "../../../web/exercise/code_exercise.js";
+import { deadlockVerdict } from "../../../web/exercise/deadlock_verdict.js";
 
 // Loading one batch takes a timer's turn (≥ 1 ms on the Workers), so a loader that never looks sends its whole
 // epoch in about `limit` ms — and a trainer whose Worker starts late still gets its stop in long before.
@@ -81,7 +83,7 @@ const edgeCases = (rng) => [oneCase(1, 200), oneCase(intBetween(rng, 60, 80), 60
 function check(run, testCase) {
   const { target, limit } = testCase;
   if (run?.status === "deadlock" && run.deadlock && !/waits in send/.test(run.deadlock.message)) {
-    return fail(`Deadlock: ${esc(run.deadlock.message)}. A <code>recv</code> waits until its message comes: the loader ` +
+    return deadlockVerdict(run, `A <code>recv</code> waits until its message comes: the loader ` +
       "cannot wait for a stop that the trainer sends only after it has its batches. Look for it with " +
       "<code>ctx.probe</code>, which answers at once, and receive it only once a probe has seen it — or the trainer waits " +
       "for a batch count that does not match the batches sent.");
@@ -124,9 +126,8 @@ function check(run, testCase) {
     `${batches.length - target} were already on their way), took the stop, and its count matches the trace.`);
 }
 
-export const probeStop = {
+export const probeStop = codeExercise({
   id: "w4-probe-stop",
-  kind: "code",
   title: "Stop the data loader: probe without waiting",
   prompt: `<p>Rank 0 is a data loader and rank 1 a trainer. Write <code>loader(ctx)</code>: send batches
     <code>0, 1, 2, …</code> to rank 1 (<code>ctx.send(1, await loadBatch(i))</code>, without awaiting the send) until
@@ -143,13 +144,6 @@ export const probeStop = {
   exempt: { variedRanks: "a data loader and its trainer: the exercise is the protocol between two ranks" },
   timeoutMs: 20000,
   program,
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
-  check,
   hints: [
     "The loop's condition can do the looking: <code>while (sent &lt; limit &amp;&amp; !(await ctx.probe(1, { tag: \"stop\" })))</code>.",
     "A <code>recv</code> for the stop inside the loop would wait for it — and the trainer sends it only after many batches. That is the deadlock a probe avoids.",
@@ -160,4 +154,4 @@ export const probeStop = {
     why the loader tells it how many it sent. Real data loaders stop the same way: PyTorch's DataLoader workers check a
     shared done event between batches; MPI programs poll with <code>MPI_Iprobe</code> (or <code>MPI_Test</code> on a
     posted receive) to overlap work with waiting for a signal.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -8,6 +8,7 @@ import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { intBetween } from "../../../web/exercise/params.js";
 import { formatNumber, plural } from "../../../web/units.js";
 import { PS_DEFAULTS, psInputs, psProgram, replayGap, replayRun, serversOf, workersOf } from "../programs/ps_program.js";
+import { trainerExercise } from "../../../web/exercise/code_exercise.js";
 
 export { fail, pass };
 
@@ -28,6 +29,12 @@ export function psCase(rng, { workers, servers = 1, multipliers, model = SMALL_M
 }
 
 export const programWith = (name) => (code) => psProgram({ learnerCode: code, replaces: [name] });
+
+// A code exercise whose `replaces` function runs inside the parameter server on 5 Workers (shards and workers).
+export function psExercise(replaces, own, code) {
+  return trainerExercise({ ranks: 5, timeoutMs: 30000, program: programWith(replaces),
+    trains: "a model through the parameter server", summarizeResult, ...own }, code);
+}
 
 // The run finished and every rank returned what the program returns: → { servers, workers } or a failing verdict.
 export function ranksOf(run, testCase) {

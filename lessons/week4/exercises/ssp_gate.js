@@ -6,7 +6,8 @@
 // worker did run the full s clocks ahead (the gate is not stricter than SSP), and the run replays exactly.
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { sourceOf } from "../programs/ps_program.js";
-import { fail, pass, programWith, psCase, ranksOf, replayVerdict, summarizeResult } from "./ps_checks.js";
+import { fail, pass, psCase, psExercise, ranksOf, replayVerdict } from "./ps_checks.js";
+import { deadlockVerdict } from "../../../web/exercise/deadlock_verdict.js";
 
 const starter = `// Called by the shard after it applied \`worker\`'s gradient of clock \`clock\` (clocks count from 0).
 // ssp.clocks[w]: how many clocks worker w has finished (update it for this worker);
@@ -72,7 +73,7 @@ function leads(servers, workers, s) {
 function check(run, testCase, core) {
   const s = testCase.config.staleness;
   if (run?.status === "deadlock") {
-    return fail(`Deadlock: ${run.deadlock.message}. A worker you held was never released: when a slow worker's push comes ` +
+    return deadlockVerdict(run, `A worker you held was never released: when a slow worker's push comes ` +
       "in, the slowest clock may have moved — look again at every held worker, not only the one that pushed.");
   }
   const { verdict, servers, workers } = ranksOf(run, testCase);
@@ -89,9 +90,9 @@ function check(run, testCase, core) {
     "the run replays exactly.");
 }
 
-export const sspGate = {
+export const sspGate = psExercise("sspAfterPush", {
+  shuffled: true,   // under shuffled delivery orders: which push comes first is what this function must handle
   id: "w4-ssp-gate",
-  kind: "code",
   title: "SSP: the clock check",
   prompt: `<p>Under Stale Synchronous Parallel a worker may start clock c only when the slowest worker has finished at least
     c − s clocks. The shard applies every gradient as it comes; then it calls <code>sspAfterPush</code>, which must record
@@ -99,18 +100,6 @@ export const sspGate = {
     others.</p>
     <p>The parameter server runs on the Workers with your gate, one worker 3–4× slower than the rest, under shuffled
     delivery orders; s = 0 is also tried (then SSP is a barrier).</p>`,
-  ranks: 5,
-  timeoutMs: 30000,
-  program: programWith("sspAfterPush"),
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
-  exempt: { thirdAttempt: "every run trains a model through the parameter server" },
-  check,
-  summarizeResult,
   hints: [
     "First <code>ssp.clocks[worker] = clock + 1</code>: the pushing worker has finished one more clock. It now waits: add it to <code>ssp.held</code>.",
     "The slowest worker's finished clocks are <code>Math.min(...ssp.clocks)</code>. A held worker w may start clock <code>ssp.clocks[w]</code> when <code>ssp.clocks[w] − slowest ≤ s</code>.",
@@ -121,4 +110,4 @@ export const sspGate = {
     clock); s = ∞ is ASP. In between, a worker's reads miss at most s clocks of anybody's updates — the bound that Ho et
     al. (2013) use to prove SGD still converges, with an error term that grows with s. Petuum implemented the gate in the
     client-side cache: a read of a row older than the worker's clock minus s blocks until the server has a fresh one.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

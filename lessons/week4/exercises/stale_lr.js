@@ -8,7 +8,7 @@ import { replayGap, replayRun, sourceOf } from "../programs/ps_program.js";
 
 // Zhang et al.'s rule as published: η/τ, and the full η for a fresh gradient (τ = 0).
 const publishedRate = (lr, tau) => lr / Math.max(tau, 1);
-import { EQUALITY, fail, pass, programWith, psCase, ranksOf, replayVerdict, summarizeResult } from "./ps_checks.js";
+import { EQUALITY, fail, pass, psCase, psExercise, ranksOf, replayVerdict } from "./ps_checks.js";
 
 const starter = `// The shard applies one worker's gradient. shard: { theta: Float64Array (this shard's keys), version: how many
 // updates it has applied }. push: { grad: Float64Array (the same keys), version: the shard's version when the
@@ -119,9 +119,8 @@ function check(run, testCase, core) {
   return fail(`${replayVerdict(run, testCase, core, servers).message} Apply θ ← θ − η/(τ + 1)·g to every key of the shard, once per push.`);
 }
 
-export const staleLr = {
+export const staleLr = psExercise("applyPush", {
   id: "w4-stale-lr",
-  kind: "code",
   title: "A staleness-aware learning rate",
   prompt: `<p>Under ASP a gradient can be τ updates old when it is applied. Write the shard's update
     <code>applyPush(shard, push, config)</code>: compute τ from the versions, apply θ ← θ − η/(τ + 1)·g
@@ -129,19 +128,6 @@ export const staleLr = {
     the course shifts it by one) — count the update, and return τ.</p>
     <p>The parameter server runs on the Workers asynchronously, one worker 3–5× slower than the others, so some gradients
     are many updates old; the checker replays the run from what it recorded.</p>`,
-  ranks: 5,
-  timeoutMs: 30000,
-  program: programWith("applyPush"),
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
-  exempt: { thirdAttempt: "every run trains a model through the parameter server" },
-  judge: { interleavings: 1 },
-  check,
-  summarizeResult,
   hints: [
     "τ = <code>shard.version − push.version</code>: how many updates landed since the worker pulled.",
     "The step is <code>config.lr / (tau + 1)</code>; a fresh gradient (τ = 0) gets the full η. Then <code>shard.version += 1</code>.",
@@ -150,4 +136,4 @@ export const staleLr = {
     the older it is, which keeps ASP stable at learning rates where it would otherwise diverge (Zhang et al. 2016 proved
     convergence for this rule). Measure τ in versions, not in time: a shard's version counts its updates exactly, and the
     worker's push carries the version it read, so τ needs no clock at all.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

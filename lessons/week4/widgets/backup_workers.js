@@ -5,7 +5,7 @@
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
 import { formatPercent, formatRatio, formatSeconds } from "../../../web/units.js";
-import { coreTasks } from "../../../web/lesson/core_tasks.js";
+import { coreTasks, latestDraw } from "../../../web/lesson/core_tasks.js";
 
 const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 
@@ -21,17 +21,8 @@ export function mountBackupWorkers(figure) {
 
   async function draw() {
     const P = Math.round(quota.value);
-    out.textContent = "Simulating…";
-    const started = performance.now();
-    let rows;
-    try {
-      rows = await tasks.latest("draw", "backupSweep", { quota: P, max: P, cancel: cancel.value === "cancel" });
-    } catch (err) {
-      out.textContent = `The simulation could not run: ${err.message}`;
-      return;
-    }
-    if (!rows) return;   // a newer request (the controls changed) replaced this one
-    figure.dataset.runMs = (performance.now() - started).toFixed(0);   // until the answer is back, queue included
+    const rows = await latestDraw(tasks, figure, out, { working: "Simulating…" }, "backupSweep", { quota: P, max: P, cancel: cancel.value === "cancel" });
+    if (!rows) return;   // it failed (out says why), or a newer draw (the controls changed) replaced it
     chart.update({ datasets: [
       { label: "simulated (400 rounds)", points: true, data: rows.map((r) => ({ x: r.backup, y: r.mean })) },
       { label: "closed form H(P + b) − H(b)", dashed: true, data: rows.map((r) => ({ x: r.backup, y: r.closed })) },

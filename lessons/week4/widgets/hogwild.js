@@ -5,7 +5,7 @@
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
 import { formatCount, formatNumber, formatPercent } from "../../../web/units.js";
-import { coreTasks } from "../../../web/lesson/core_tasks.js";
+import { coreTasks, latestDraw } from "../../../web/lesson/core_tasks.js";
 
 const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 
@@ -24,16 +24,8 @@ export function mountHogwild(figure) {
   figure.append(table);
 
   async function draw() {
-    const started = performance.now();
-    let runs;
-    try {
-      runs = await tasks.latest("draw", "hogwildGrid", { sparsity: sparsity.value, atomic: atomic.value === "atomic" });
-    } catch (err) {
-      out.textContent = `The simulation could not run: ${err.message}`;
-      return;
-    }
-    if (!runs) return;   // a newer request (the controls changed) replaced this one
-    figure.dataset.runMs = (performance.now() - started).toFixed(0);   // until the answer is back, queue included
+    const runs = await latestDraw(tasks, figure, out, {}, "hogwildGrid", { sparsity: sparsity.value, atomic: atomic.value === "atomic" });
+    if (!runs) return;   // it failed (out says why), or a newer draw (the controls changed) replaced it
     chart.update({ datasets: runs.map((r) => ({ label: `T = ${r.threads}`, data: [...r.loss].map((l, i) => ({ x: r.lossUpdates[i], y: l })) })) });
     const rows = [["threads T", "measured collisions", "predicted 1 − q^(T−1)", "lost writes", "final MSE"],
       ...runs.map((r) => [String(r.threads), formatPercent(r.collisionRate, { decimals: 1 }), formatPercent(r.predicted, { decimals: 1 }),

@@ -6,7 +6,7 @@
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
 import { formatBytes, formatCount, formatSeconds } from "../../../web/units.js";
-import { coreTasks } from "../../../web/lesson/core_tasks.js";
+import { coreTasks, latestDraw } from "../../../web/lesson/core_tasks.js";
 
 const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));
 
@@ -22,16 +22,8 @@ export function mountParamServer(figure) {
 
   async function draw() {
     const W = Math.round(workers.value), N = round2(size.value);
-    const started = performance.now();
-    let sweep;
-    try {
-      sweep = await tasks.latest("draw", "psSweep", { workers: W, parameters: N });
-    } catch (err) {
-      out.textContent = `The simulation could not run: ${err.message}`;
-      return;
-    }
-    if (!sweep) return;   // a newer request (the sliders moved) replaced this one
-    figure.dataset.runMs = (performance.now() - started).toFixed(0);
+    const sweep = await latestDraw(tasks, figure, out, {}, "psSweep", { workers: W, parameters: N });
+    if (!sweep) return;   // it failed (out says why), or a newer draw (the controls changed) replaced it
     const { runs, balance } = sweep;
     const ks = runs.map((_, i) => i + 1);
     chart.update({

@@ -3,10 +3,10 @@
 // workers, next to the simulator (core.trainParamServer) on the same speed model. Every run is replayed from its
 // own record (ps_program.js replayRun) and must end exactly at the shard's θ. The Workers' staleness is real: two
 // runs of the same settings apply the updates in different orders; the simulator's is the same every time.
-import { button, chartBox, controlRow, lockSettings, readout, select } from "../../../web/ui/controls.js";
+import { button, chartBox, controlRow, select, statusReadout, tableScroll } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
-import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatNumber, formatSeconds, plural } from "../../../web/units.js";
+import { finished, runGuard } from "../../../web/ui/worker_run.js";
 import { WORKERS_DEMO, demoSpeed, finalLoss, histogram, lossCurve, psConfig, psInputs, psProgram, replayGap, replayRun,
          serversOf, simulateRun, stalenessOf } from "../programs/ps_program.js";
 
@@ -23,17 +23,14 @@ export function mountPsWorkers(figure, core, clusters) {
   const rate = select({ label: "Learning rate", value: "plain", options: [["plain", "η"], ["aware", "η / (τ + 1)"]], onChange: changed });
   const run = button("Run on the Workers", () => runOnWorkers());
   controlRow(figure, regime, workers, speed, rate, run);
-  const status = readout(figure);
-  status.setAttribute("role", "status");
-  const tableBox = document.createElement("div");
-  tableBox.className = "table-scroll";
-  status.after(tableBox);
+  const status = statusReadout(figure);
+  const guard = runGuard(figure, [run], status);
+  const tableBox = tableScroll(status);
   const tauChart = createLineChart(chartBox(figure, "Staleness of the applied gradients"),
     { xLabel: "staleness τ (updates)", yLabel: "share of updates", datasets: [] });
   const lossChart = createLineChart(chartBox(figure, "Held-out loss against updates"),
     { xLabel: "updates applied", yLabel: "held-out MSE", datasets: [] });
   let runs = [];      // the last two Workers runs of the current settings
-  let busy = false;
   status.textContent = `${plural(ITERATIONS, "clock")} per worker; a unit of the speed model is ${UNIT_MS} ms on the Workers. ` +
     "Press “Run on the Workers”, then press it again: the two runs' staleness differs, the simulator's never does.";
 
@@ -44,30 +41,18 @@ export function mountPsWorkers(figure, core, clusters) {
     return { W, model, fields: { ...WORKERS_DEMO.fields, regime: regime.value, stalenessAware: rate.value === "aware" } };
   }
 
-  async function runOnWorkers() {
-    if (busy) return;
-    busy = true;
-    run.disabled = true;
-    lockSettings(figure, true);
+  const runOnWorkers = () => guard(async () => {
     const { W, model, fields } = settings();
     const config = psConfig(core, fields, W, model);
     status.textContent = `Running a parameter server and ${plural(W, "worker")} on ${W + 1} Workers…`;
-    try {
-      const result = await clusters.run(W + 1, psProgram(), { inputs: psInputs(config, W + 1), timeoutMs: Infinity, stallMs: 30000 });
-      if (result.status !== "ok") throw new Error(describeFailure(result).replace(/<[^>]+>/g, ""));
-      const servers = serversOf(result);
-      const gap = replayGap(servers, replayRun(core, config, result));
-      runs = [...runs.slice(-1), { result, config, servers, gap, tau: stalenessOf(servers, config), loss: finalLoss(core, config, servers),
-        order: servers[0].applied.map((a) => (a.worker ?? a.workers.join("+"))) }];
-      show();
-    } catch (err) {
-      status.textContent = `The run could not finish: ${err.message}`;
-    } finally {
-      busy = false;
-      run.disabled = false;
-      lockSettings(figure, false);
-    }
-  }
+    const result = await clusters.run(W + 1, psProgram(), { inputs: psInputs(config, W + 1), timeoutMs: Infinity, stallMs: 30000 });
+    finished(result);
+    const servers = serversOf(result);
+    const gap = replayGap(servers, replayRun(core, config, result));
+    runs = [...runs.slice(-1), { result, config, servers, gap, tau: stalenessOf(servers, config), loss: finalLoss(core, config, servers),
+      order: servers[0].applied.map((a) => (a.worker ?? a.workers.join("+"))) }];
+    show();
+  });
 
   // The simulator on the same settings (ps_program.js simulateRun): reproducible for its seed.
   function simulate() {

@@ -6,7 +6,7 @@
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
 import { formatPercent, formatSeconds } from "../../../web/units.js";
-import { coreTasks } from "../../../web/lesson/core_tasks.js";
+import { coreTasks, latestDraw } from "../../../web/lesson/core_tasks.js";
 import { ABSORB_MODES } from "../ps_setup.js";
 
 const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
@@ -20,17 +20,8 @@ export function mountSspAbsorb(figure) {
     datasets: [], empty: "Simulating eight bounds…" });
 
   async function draw() {
-    out.textContent = "Simulating eight bounds…";
-    const started = performance.now();
-    let r;
-    try {
-      r = await tasks.latest("draw", "sspAbsorb", { mode: mode.value });
-    } catch (err) {
-      out.textContent = `The simulation could not run: ${err.message}`;
-      return;
-    }
-    if (!r) return;   // a newer request (the control changed) replaced this one
-    figure.dataset.runMs = (performance.now() - started).toFixed(0);   // until the answer is back, queue included
+    const r = await latestDraw(tasks, figure, out, { working: "Simulating eight bounds…" }, "sspAbsorb", { mode: mode.value });
+    if (!r) return;   // it failed (out says why), or a newer draw (the controls changed) replaced it
     const { rows, limits } = r, xs = [rows[0].s, rows.at(-1).s];
     const level = (y) => xs.map((x) => ({ x, y }));
     chart.update({ datasets: [

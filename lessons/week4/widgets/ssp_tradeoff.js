@@ -4,7 +4,7 @@
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
 import { formatNumber, formatPercent, formatSeconds } from "../../../web/units.js";
-import { coreTasks } from "../../../web/lesson/core_tasks.js";
+import { coreTasks, latestDraw } from "../../../web/lesson/core_tasks.js";
 
 const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 
@@ -21,17 +21,8 @@ export function mountSspTradeoff(figure) {
     empty: "Training six runs…" });
 
   async function draw() {
-    out.textContent = "Training six runs…";
-    const started = performance.now();
-    let rows;
-    try {
-      rows = await tasks.latest("draw", "sspTradeoff", { distribution: noise.value });
-    } catch (err) {
-      out.textContent = `The simulation could not run: ${err.message}`;
-      return;
-    }
-    if (!rows) return;   // a newer request (the controls changed) replaced this one
-    figure.dataset.runMs = (performance.now() - started).toFixed(0);   // until the answer is back, queue included
+    const rows = await latestDraw(tasks, figure, out, { working: "Training six runs…" }, "sspTradeoff", { distribution: noise.value });
+    if (!rows) return;   // it failed (out says why), or a newer draw (the controls changed) replaced it
     const fixed = noise.value === "fixed";
     stall.update({ datasets: [
       { label: "simulated stall fraction", points: true, data: rows.map((r) => ({ x: r.s, y: r.stall })) },

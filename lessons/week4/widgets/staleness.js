@@ -5,7 +5,7 @@ import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
 import { formatNumber } from "../../../web/units.js";
 import { LR, TAUS, UPDATES } from "../ps_setup.js";
-import { coreTasks } from "../../../web/lesson/core_tasks.js";
+import { coreTasks, latestDraw } from "../../../web/lesson/core_tasks.js";
 
 const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 
@@ -21,17 +21,8 @@ export function mountStaleness(figure) {
     empty: "Training four runs…" });
 
   async function draw() {
-    out.textContent = "Training four runs…";
-    const started = performance.now();
-    let runs;
-    try {
-      runs = await tasks.latest("draw", "staleCurves", { lr: Number(rate.value), aware: aware.value === "aware" });
-    } catch (err) {
-      out.textContent = `The simulation could not run: ${err.message}`;
-      return;
-    }
-    if (!runs) return;   // a newer request (the controls changed) replaced this one
-    figure.dataset.runMs = (performance.now() - started).toFixed(0);   // until the answer is back, queue included
+    const runs = await latestDraw(tasks, figure, out, { working: "Training four runs…" }, "staleCurves", { lr: Number(rate.value), aware: aware.value === "aware" });
+    if (!runs) return;   // it failed (out says why), or a newer draw (the controls changed) replaced it
     const diverged = (r) => r.loss.findIndex((l) => !(l <= CEILING));
     chart.update({ datasets: runs.map((r) => ({ label: `τ = ${r.tau}`,
       data: [...r.loss].flatMap((l, i) => (l <= CEILING ? [{ x: r.updates[i], y: l }] : [])) })) });

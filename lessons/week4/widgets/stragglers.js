@@ -6,7 +6,7 @@ import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
 import { formatCount, formatPercent, formatRatio, formatSeconds } from "../../../web/units.js";
 import { ROUNDS, SPEED_CHOICES, STRAGGLER_SPEEDS } from "../ps_setup.js";
-import { coreTasks } from "../../../web/lesson/core_tasks.js";
+import { coreTasks, latestDraw } from "../../../web/lesson/core_tasks.js";
 
 const tasks = coreTasks(new URL("../ps_setup.js", import.meta.url));   // its long runs, in a Worker
 
@@ -24,16 +24,8 @@ export function mountStragglers(figure) {
 
   async function draw() {
     out.textContent = `Simulating ${formatCount(ROUNDS)} rounds…`;
-    const started = performance.now();
-    let r;
-    try {
-      r = await tasks.latest("draw", "stragglerRounds", { distribution: model.value, multipliers: MULTIPLIERS[speeds.value] });
-    } catch (err) {
-      out.textContent = `The simulation could not run: ${err.message}`;
-      return;
-    }
-    if (!r) return;   // a newer request (the controls changed) replaced this one
-    figure.dataset.runMs = (performance.now() - started).toFixed(0);   // until the answer is back, queue included
+    const r = await latestDraw(tasks, figure, out, {}, "stragglerRounds", { distribution: model.value, multipliers: MULTIPLIERS[speeds.value] });
+    if (!r) return;   // it failed (out says why), or a newer draw (the controls changed) replaced it
     const bins = histogram(r.times);
     const sd = Math.sqrt(r.times.reduce((a, t) => a + (t - r.mean) ** 2, 0) / (r.times.length - 1));
     const se = sd / Math.sqrt(r.times.length);

@@ -5,7 +5,7 @@
 // (v·m + P − 1)·(t_f + t_bw) — the core's makespan, a bubble (P − 1)/(v·m) of the ideal (Narayanan et al. 2021).
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { sourceOf } from "../programs/pipe_program.js";
-import { coreSchedule, fail, overPeak, pipeCase, programWith, summarizeResult, trainingVerdict, unitMakespan } from "./pipe_checks.js";
+import { coreSchedule, fail, overPeak, pipeCase, pipeExercise, trainingVerdict, unitMakespan } from "./pipe_checks.js";
 
 const starter = `// The operations of device \`device\` (0 … devices − 1) for one step of \`microBatches\` micro-batches (a multiple
 // of devices), in order. The model is cut into devices · chunksPerDevice chunks; chunk c lives on device c mod P,
@@ -89,9 +89,8 @@ function check(run, testCase, core) {
     `the lists take (v·m + P − 1)·(t_f + t_bw) = ${want.makespan} time units: a bubble of (P − 1)/(v·m) of the ideal.` };
 }
 
-export const interleavedSchedule = {
+export const interleavedSchedule = pipeExercise("interleavedOps", {
   id: "w5-interleaved-schedule",
-  kind: "code",
   title: "An interleaved 1F1B schedule on the Workers",
   prompt: `<p>Interleaving gives each of the P devices v chunks of the model — device d holds chunks d, d + P, …,
     d + (v − 1)P — so a micro-batch goes round the devices v times and the fill and drain shrink v-fold. Write
@@ -104,19 +103,6 @@ export const interleavedSchedule = {
     each device kept at its peak, and replays your lists with unit times per chunk — a chunk's forward t_f = 1 and its
     whole backward t_bw = 2 (a chunk is 1/v of a stage) — they must finish in (v·m + P − 1)·(t_f + t_bw) of those units,
     the core's interleaved schedule.</p>`,
-  ranks: 4,
-  timeoutMs: 20000,
-  program: programWith("interleavedOps"),
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
-  exempt: { thirdAttempt: "every run trains the pipeline's model" },
-  judge: { interleavings: 1 },
-  check,
-  summarizeResult,
   hints: [
     "Count the device's work as v·m virtual micro-batches k = 0 … v·m − 1. Forward k is micro-batch " +
       "⌊k / (P·v)⌋·P + k mod P through local chunk ⌊k / P⌋ mod v: P micro-batches through chunk d, the same P through " +
@@ -132,4 +118,4 @@ export const interleavedSchedule = {
     last chunk. The fill and drain cost (P − 1)(t_f + t_bw) in chunk times, 1/v of a stage each, so the bubble is
     (P − 1)/(v·m) of the ideal, paid for with 2·m·(P·v − 1) messages instead of 2·m·(P − 1) and more activations
     (Narayanan et al., SC 2021).</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -9,6 +9,7 @@ import { formatBytes, formatNumber, plural } from "../../../web/units.js";
 import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 import { messagesOf } from "../../lab/exercises/lab_checks.js";
 import { megatronInputs, megatronProgram, singleDeviceForward } from "../programs/megatron_program.js";
+import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 const starter = `// One MLP block, y = x + act(x·W_inᵀ)·W_outᵀ, on rank tp.rank of t = tp.size ranks.
 // x (rows × D): the same on every rank. w.wIn (F × D), w.wOut (D × F): the WHOLE
@@ -163,9 +164,8 @@ function check(run, testCase, core) {
     `block sent one all-reduce of the output — ${formatBytes(oneReduce)} from every rank — and nothing else.`);
 }
 
-export const megatronBlock = {
+export const megatronBlock = codeExercise({
   id: "w5-megatron",
-  kind: "code",
   title: "A Megatron block: one all-reduce instead of all-gathers",
   prompt: `<p>The starter runs a stack of two MLP blocks across t tensor-parallel ranks by cutting <em>both</em> weight
     matrices by their output features: each rank computes F/t hidden units, all-gathers the hidden activations so it
@@ -177,13 +177,6 @@ export const megatronBlock = {
   ranks: 4,
   timeoutMs: 10000,
   program: megatronProgram,
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
-  check,
   hints: [
     "x·W_inᵀ's columns are independent: rank r's rows [r·F/t, (r + 1)·F/t) of W_in give the whole hidden units " +
       "r·F/t … (r + 1)·F/t − 1 — and act of them needs nothing from anyone.",
@@ -198,4 +191,4 @@ export const megatronBlock = {
     transformer. In the backward pass the roles swap: g's backward is the identity and f's backward all-reduces the
     input gradient (the lab's exercise places both). Megatron-LM's column-parallel A is this W<sub>in</sub> cut by rows:
     the paper writes XA with A = W<sub>in</sub><sup>T</sup> (Shoeybi et al. 2019).</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

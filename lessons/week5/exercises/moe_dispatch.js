@@ -8,6 +8,7 @@ import { intBetween, pick } from "../../../web/exercise/params.js";
 import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { formatBytes, formatNumber, plural } from "../../../web/units.js";
 import { moeInputs, moeProgram, moeReference } from "../programs/moe_program.js";
+import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 const starter = `// Expert parallelism, rank ep.rank of R = ep.size. This rank holds T = layer.tokens
 // tokens x (T × D, row-major) and experts [rank·E/R, (rank+1)·E/R): layer.perRank.
@@ -221,9 +222,8 @@ function check(run, testCase, core) {
     `and each rank sent ${formatBytes(ref.bytesPerRank)} in each all-to-all — (R − 1)·(E/R)·C·D·8 with C = ${C}.`);
 }
 
-export const moeDispatch = {
+export const moeDispatch = codeExercise({
   id: "w5-moe-dispatch",
-  kind: "code",
   title: "MoE: all-to-all dispatch and combine",
   prompt: `<p>A mixture-of-experts layer runs on R expert-parallel ranks: each holds T tokens and E/R experts (each one
     of the course's MLP blocks). The router has chosen, for every token, its top-k experts and their gates. Write
@@ -236,13 +236,6 @@ export const moeDispatch = {
   ranks: 4,
   timeoutMs: 10000,
   program: moeProgram,
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
-  check,
   hints: [
     "Count the slots each expert has filled from this rank; an assignment that finds C taken is dropped. Go over all " +
       "first choices (j = 0) in token order, then all second choices.",
@@ -257,4 +250,4 @@ export const moeDispatch = {
     slot a choice took is all combine needs to find its output again. Each rank sends (R − 1)·(E/R)·C·D values per
     all-to-all whatever the router decided, which is why the capacity factor is a trade: a larger c drops fewer tokens
     and moves more zeros (Lepikhin et al. 2020; Fedus et al. 2021).</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -10,6 +10,7 @@ import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 import { assembleParams, pipeConfig, pipeInputs, pipeProgram } from "../programs/pipe_program.js";
 import { peakActivations, replaySchedules } from "../programs/pipe_replay.js";
+import { trainerExercise } from "../../../web/exercise/code_exercise.js";
 
 export { fail, pass };
 
@@ -27,6 +28,12 @@ export function pipeCase(rng, { schedule, devices, microBatches, chunksPerDevice
 }
 
 export const programWith = (name) => (code) => pipeProgram({ learnerCode: code, replaces: [name] });
+
+// A code exercise whose `replaces` function runs inside the pipeline trainer on 4 Workers.
+export function pipeExercise(replaces, own, code) {
+  return trainerExercise({ ranks: 4, timeoutMs: 20000, program: programWith(replaces),
+    trains: "the pipeline's model", summarizeResult, ...own }, code);
+}
 
 // The run finished, with a deadlock found before it ran explained; the parameters equal one device's.
 export function trainingVerdict(run, testCase, core) {

@@ -6,7 +6,7 @@
 // finish at the core's ZB-H1 makespan, 3m + P − 1 for m ≥ P, against 1F1B's 3(m + P − 1).
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { sourceOf } from "../programs/pipe_program.js";
-import { coreSchedule, fail, listsOf, overPeak, pipeCase, programWith, summarizeResult, trainingVerdict, unitMakespan } from "./pipe_checks.js";
+import { coreSchedule, fail, listsOf, overPeak, pipeCase, pipeExercise, trainingVerdict, unitMakespan } from "./pipe_checks.js";
 
 const starter = `// The operations of device \`device\` (0 … devices − 1; device d holds chunk d) for one step of \`microBatches\`
 // micro-batches, in order: {op: "F", mb, chunk} forward, {op: "B", mb, chunk} the input gradient only (what
@@ -111,9 +111,8 @@ function check(run, testCase, core) {
     `and the lists take ${want.makespan} time units with t_f = t_b = t_w = 1, against 1F1B's ${3 * (m + P - 1)}.` };
 }
 
-export const zeroBubbleSchedule = {
+export const zeroBubbleSchedule = pipeExercise("zeroBubbleOps", {
   id: "w5-zero-bubble",
-  kind: "code",
   title: "A zero-bubble (ZB-H1) schedule on the Workers",
   prompt: `<p>The course's backward already comes in two halves: B, the input gradient the previous device waits for,
     and W, the weight gradient nobody waits for. ZB-H1 keeps 1F1B's order but puts each W off to fill the time a device
@@ -123,19 +122,6 @@ export const zeroBubbleSchedule = {
     <code>blockBackwardWeight</code>. The checker compares the trained parameters with one device, reads how many
     micro-batches each device held (until their W), and replays your lists with t_f = t_b = t_w = 1: they must finish
     when the core's ZB-H1 does — 3m + P − 1 for m ≥ P — with no device above 1F1B's peak of min(P, m).</p>`,
-  ranks: 4,
-  timeoutMs: 20000,
-  program: programWith("zeroBubbleOps"),
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
-  exempt: { thirdAttempt: "every run trains the pipeline's model" },
-  judge: { interleavings: 1 },
-  check,
-  summarizeResult,
   hints: [
     "Device d starts with min(P − d, m) forwards — one more than 1F1B's warm-up: its first B comes right after.",
     "Then for each micro-batch k in order: B(k); if forwards remain, the next forward — but first W(oldest) when the " +
@@ -147,4 +133,4 @@ export const zeroBubbleSchedule = {
     does not grow. With t_f = t_b = t_w the step takes 3m + P − 1 instead of 1F1B's 3(m + P − 1): the bubble
     (P − 1)(t_f + t_b − t_w) is a third of 1F1B's (Qi, Wan, Huang, Lin, “Zero Bubble Pipeline Parallelism”, ICLR 2024).
     The numbers are 1F1B's bit for bit: B then W computes exactly the products of the full backward.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -1,7 +1,7 @@
 // experts.js — widget "experts" (section 7): core.expertParallel — the MoE layer run across 4 expert-parallel ranks
 // (all-to-all dispatch and combine) beside the single-device layer — with the learner's top-k, capacity factor, number
 // of experts and batch; bars per expert: assignments kept, dropped, and the capacity (C per rank × 4 ranks).
-import { controlRow, readout, select, slider } from "../../../web/ui/controls.js";
+import { controlRow, drawingBox, readout, select, slider } from "../../../web/ui/controls.js";
 import { describeChart } from "../../../web/ui/charts.js";
 import { formatBytes, formatCount, formatNumber } from "../../../web/units.js";
 import { MOE_EXAMPLE } from "../scale_setup.js";
@@ -13,10 +13,7 @@ export function mountExperts(figure, core) {
   const seed = slider({ label: "Batch (seed)", min: 1, max: 10, step: 1, value: MOE_EXAMPLE.seed, format: (x) => String(Math.round(x)), onInput: draw });
   controlRow(figure, topK, experts, factor, seed);
   const out = readout(figure);
-  const bars = document.createElement("div");
-  bars.className = "moe-bars";
-  bars.setAttribute("role", "img");
-  out.after(bars);
+  const bars = drawingBox(out, "moe-bars");
 
   function draw() {
     const req = { ...MOE_EXAMPLE, seed: Math.round(seed.value),

@@ -3,12 +3,12 @@
 // `dispatch` and `combine`, so what runs here is what CI judges). Shows, from the run: assignments kept and dropped
 // per expert (the slots the ranks returned), the bytes every rank sent in each all-to-all (the trace, against
 // (R − 1)·(E/R)·C·D·8), and the loss of the gathered outputs against core.expertParallel's.
-import { button, controlRow, lockSettings, readout, select } from "../../../web/ui/controls.js";
-import { describeFailure } from "../../../web/ui/run_output.js";
+import { button, controlRow, select, statusReadout, tableScroll } from "../../../web/ui/controls.js";
 import { formatBytes, formatNumber, plural } from "../../../web/units.js";
 import { moeDispatch } from "../exercises/moe_dispatch.js";
 import { moeInputs, moeProgram } from "../programs/moe_program.js";
 import { MOE_EXAMPLE } from "../scale_setup.js";
+import { finished, runGuard } from "../../../web/ui/worker_run.js";
 
 const RANKS = MOE_EXAMPLE.ranks;
 
@@ -18,17 +18,14 @@ export function mountExpertsWorkers(figure, core, clusters) {
     options: ["1", "1.25", "2"].map((c) => [c, c]), onChange: stale });
   const run = button(`Run on ${RANKS} Workers`, () => runOnWorkers());
   controlRow(figure, topK, factor, run);
-  const status = readout(figure);
-  status.setAttribute("role", "status");
-  const tables = document.createElement("div");
-  tables.className = "table-scroll";
-  status.after(tables);
-  let busy = false;
+  const status = statusReadout(figure);
+  const guard = runGuard(figure, [run], status);
+  const tables = tableScroll(status);
   status.textContent = `Press “Run on ${RANKS} Workers”: each Worker is one expert-parallel rank with ` +
     `${MOE_EXAMPLE.batch / RANKS} tokens and ${MOE_EXAMPLE.moe.experts / RANKS} experts, and runs the reference dispatch and combine of the MoE code exercise.`;
 
   function stale() {
-    if (!busy) tables.replaceChildren();
+    if (!guard.busy) tables.replaceChildren();
   }
 
   const settings = () => {
@@ -36,25 +33,13 @@ export function mountExpertsWorkers(figure, core, clusters) {
     return { moe, tokens: MOE_EXAMPLE.batch / RANKS, ranks: RANKS, seed: MOE_EXAMPLE.seed };
   };
 
-  async function runOnWorkers() {
-    if (busy) return;
-    busy = true;
-    run.disabled = true;
-    lockSettings(figure, true);
+  const runOnWorkers = () => guard(async () => {
     const config = settings();
     status.textContent = `Running the MoE layer on ${RANKS} Workers…`;
-    try {
-      const result = await clusters.run(RANKS, moeProgram(moeDispatch.solution), { inputs: moeInputs(config), timeoutMs: 30000 });
-      if (result.status !== "ok") throw new Error(describeFailure(result).replace(/<[^>]+>/g, ""));
-      show(config, result);
-    } catch (err) {
-      status.textContent = `The run could not finish: ${err.message}`;
-    } finally {
-      busy = false;
-      run.disabled = false;
-      lockSettings(figure, false);
-    }
-  }
+    const result = await clusters.run(RANKS, moeProgram(moeDispatch.solution), { inputs: moeInputs(config), timeoutMs: 30000 });
+    finished(result);
+    show(config, result);
+  });
 
   function show(config, result) {
     const { moe, tokens: T } = config, E = moe.experts, D = moe.width;

@@ -5,13 +5,13 @@
 // every device's measured timeline (the ops' ends as the devices recorded them, in units of one forward); in the
 // table: the measured bubble (the idle share of the step per device, from the RunResult's spans) beside the
 // paper's formula (core.pipelineCompare) and the parameters beside one device (core.trainSingle).
-import { button, controlRow, lockSettings, readout, select } from "../../../web/ui/controls.js";
-import { describeFailure } from "../../../web/ui/run_output.js";
+import { button, controlRow, select, statusReadout } from "../../../web/ui/controls.js";
 import { formatNumber, formatPercent } from "../../../web/units.js";
 import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 import { EXAMPLE_PIPE, SCHEDULES, SCHEDULE_NAMES, compareSchedules } from "../pipeline_setup.js";
 import { assembleParams, measuredBubble, pipeConfig, pipeInputs, pipeProgram } from "../programs/pipe_program.js";
 import { renderPipeline } from "./pipeline_svg.js";
+import { finished, runGuard } from "../../../web/ui/worker_run.js";
 
 const pct = (x) => formatPercent(x, { decimals: 1 });
 const KIND = (op, split) => (op === "B" && !split ? "BW" : op);
@@ -37,48 +37,36 @@ export function mountPipelineWorkers(figure, core, clusters) {
     onChange: () => { rows = {}; show(); } });
   const run = button("Run the four schedules on the Workers", () => runAll());
   controlRow(figure, unit, run);
-  const status = readout(figure);
-  status.setAttribute("role", "status");
+  const status = statusReadout(figure);
+  const guard = runGuard(figure, [run], status);
   const tableBox = document.createElement("div");
   tableBox.className = "table-scroll";
   const drawings = document.createElement("div");
   status.after(tableBox, drawings);
   const formulas = compareSchedules(core);
-  let rows = {}, busy = false;
+  let rows = {};
   status.textContent = `P = ${EXAMPLE_PIPE.devices} Workers, m = ${EXAMPLE_PIPE.microBatches} micro-batches, v = ` +
     `${EXAMPLE_PIPE.chunksPerDevice} for interleaving. Press the button: each schedule trains the MLP for a few steps, ` +
     "the last one slowed so that compute dominates.";
 
-  async function runAll() {
-    if (busy) return;
-    busy = true;
-    run.disabled = true;
-    lockSettings(figure, true);
+  const runAll = () => guard(async () => {
     const unitMs = Number(unit.value);
     rows = {};
-    try {
-      for (const schedule of SCHEDULES) {
-        status.textContent = `Running ${SCHEDULE_NAMES[schedule]} on ${EXAMPLE_PIPE.devices} Workers…`;
-        const config = workersConfig(schedule, unitMs);
-        const result = await clusters.run(config.devices, pipeProgram(), { inputs: pipeInputs(config), timeoutMs: Infinity, stallMs: 30000 });
-        if (result.status !== "ok") throw new Error(describeFailure(result).replace(/<[^>]+>/g, ""));
-        const single = core.trainSingle({ model: config.model, optimizer: config.optimizer, batch: config.batch,
-          steps: config.steps, seed: config.seed });
-        const measured = measuredBubble(result);
-        rows[schedule] = { config, measured, unitMs, gap: maxRelativeDifference(assembleParams(result.results, config), single.params) };
-        show();
-      }
-      status.textContent = "Measured on the Workers: the idle share of the last step per device, from the spans each " +
-        "Worker recorded (compute, send, wait), beside each paper's formula. Run it again: the measured numbers move " +
-        "(timers and messages on a busy machine), the formulas do not; a longer time per op brings them closer.";
-    } catch (err) {
-      status.textContent = `The run could not finish: ${err.message}`;
-    } finally {
-      busy = false;
-      run.disabled = false;
-      lockSettings(figure, false);
+    for (const schedule of SCHEDULES) {
+      status.textContent = `Running ${SCHEDULE_NAMES[schedule]} on ${EXAMPLE_PIPE.devices} Workers…`;
+      const config = workersConfig(schedule, unitMs);
+      const result = await clusters.run(config.devices, pipeProgram(), { inputs: pipeInputs(config), timeoutMs: Infinity, stallMs: 30000 });
+      finished(result);
+      const single = core.trainSingle({ model: config.model, optimizer: config.optimizer, batch: config.batch,
+        steps: config.steps, seed: config.seed });
+      const measured = measuredBubble(result);
+      rows[schedule] = { config, measured, unitMs, gap: maxRelativeDifference(assembleParams(result.results, config), single.params) };
+      show();
     }
-  }
+    status.textContent = "Measured on the Workers: the idle share of the last step per device, from the spans each " +
+      "Worker recorded (compute, send, wait), beside each paper's formula. Run it again: the measured numbers move " +
+      "(timers and messages on a busy machine), the formulas do not; a longer time per op brings them closer.";
+  });
 
   function show() {
     const t = document.createElement("table");

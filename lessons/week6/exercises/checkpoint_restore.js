@@ -11,6 +11,7 @@
 import { intBetween } from "../../../web/exercise/params.js";
 import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { checkpointProgram, referenceRun } from "../programs/checkpoint_program.js";
+import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 const starter = `// A rank's training state:
 //   state.params, state.m, state.v   Float64Arrays of n numbers: the weights and Adam's two moments
@@ -142,9 +143,8 @@ function check(run, testCase) {
     `parameters of the uninterrupted ${cfg.steps}-step run.`);
 }
 
-export const checkpointRestore = {
+export const checkpointRestore = codeExercise({
   id: "w6-checkpoint",
-  kind: "code",
   title: "Checkpoint and restore a rank's state",
   prompt: `<p>The ranks train a model with Adam (bias correction, a learning-rate warm-up) and input dropout, reading their
     shards in order. Every few steps each rank keeps <code>snapshot = save(state)</code>; then it is killed — its memory
@@ -156,14 +156,7 @@ export const checkpointRestore = {
   ranks: 2,
   timeoutMs: 15000,
   program: checkpointProgram,
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
   exempt: { thirdAttempt: "every run trains a model; week6_code.test.mjs judges attempts 3 and 4" },
-  check,
   summarizeResult: (value) => (value?.restores ? `${value.restores.length} restores; final parameters ${value.params.map((x) => x.toFixed(3)).join(", ")}` : undefined),
   hints: [
     "Everything the next step reads is state: the weights, both Adam moments, <code>step</code> (the bias correction " +
@@ -180,4 +173,4 @@ export const checkpointRestore = {
     the training loop (torchtitan and Megatron-LM save them all), and a stateful data loader resumes mid-epoch. Copying
     matters because a checkpoint is taken while training goes on: an asynchronous save first copies the tensors to host
     memory, then writes them out.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -10,6 +10,7 @@
 import { intBetween, pick, pickSorted } from "../../../web/exercise/params.js";
 import { centralMessage, fail, hubOf, pass, sentBy, unfinished } from "../../../web/exercise/run_checks.js";
 import { BYTES_PER_NUMBER, asNumbers, chunkText, chunkOf, describeWrongSum, nonZeroInt } from "../../week2/exercises/collective_checks.js";
+import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 const RULE = "After the failure the ring is the list of survivors in rank order: the rank at position i sends to " +
   "position (i + 1) mod P′ and numbers its chunks by its position, so in step k it sends chunk (i − k) mod P′ of " +
@@ -208,9 +209,8 @@ function check(run, testCase) {
     "right neighbour, and every sum is right.");
 }
 
-export const elasticRing = {
+export const elasticRing = codeExercise({
   id: "w6-elastic-ring",
-  kind: "code",
   title: "Rebuild the ring after losing two workers",
   prompt: `<p>Every step, the P ranks ring all-reduce that step's vector (Week 2). At step <code>failAt</code> the two ranks
     in <code>failed</code> stop for good — they return. The survivors must carry on: rebuild the ring over themselves
@@ -221,15 +221,8 @@ export const elasticRing = {
     step to its new neighbour) and recomputes every sum.</p>`,
   ranks: 6,
   timeoutMs: 20000,   // a run's watchdog on the Workers: up to 16 ranks on a slow device
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
   mustCover: { ranks: [4, 16], odd: true },   // the hidden cases reach these p (judging.test.mjs)
   exempt: { thirdAttempt: "week6_code.test.mjs judges every wrong program on attempts 3 and 4" },
-  check,
   summarizeResult: (value) => (Array.isArray(value) ? `the sums of ${value.length} steps` : undefined),
   hints: [
     "<code>const survivors = everyone.filter((r) =&gt; !failed.includes(r))</code>; before step <code>failAt</code> the ring is " +
@@ -246,4 +239,4 @@ export const elasticRing = {
     rebuild the communicator (in NCCL a new communicator over the survivors). Skipping the dead neighbour by hand breaks
     as soon as two adjacent ranks fail; numbering chunks by the old rank leaves some chunks reduced twice and others
     never.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -11,6 +11,7 @@ import { intBetween } from "../../../web/exercise/params.js";
 import { fail, pass, sentBy, unfinished } from "../../../web/exercise/run_checks.js";
 import { formatNumber } from "../../../web/units.js";
 import { quantizeProgram } from "../programs/quantize_program.js";
+import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 export const LEVELS = 256, FALSE_FAILURE = 1e-9, MAX_HEADER = 16;
 
@@ -172,9 +173,8 @@ function check(run, testCase) {
     `and the mean of ${draws} draws of every value within the Hoeffding bound of it: unbiased.`);
 }
 
-export const quantizeInt8 = {
+export const quantizeInt8 = codeExercise({
   id: "w6-int8",
-  kind: "code",
   title: "Stochastic min–max 8-bit quantization",
   prompt: `<p>This is not the page's symmetric 8-bit compressor (round to nearest, s = max|g|/127); it is a second 8-bit
     scheme, unbiased as QSGD's levels are. Write <code>encode(x, rand)</code> and <code>decode(codes, header)</code>: 256 levels spread evenly from
@@ -187,14 +187,7 @@ export const quantizeInt8 = {
   ranks: 2,
   timeoutMs: 20000,   // a run's watchdog on the Workers: up to 1600 messages on a slow device
   program: quantizeProgram,
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
   exempt: { thirdAttempt: "every run draws 200 quantizations; week6_code.test.mjs judges attempts 3 and 4" },
-  check,
   summarizeResult: (value) => (value?.decoded ? `${value.decoded.length} draws decoded from rank ${value.from}` : undefined),
   hints: [
     "lo = min(x), hi = max(x): 256 levels are 255 steps, s = (hi − lo)/255. Value x<sub>i</sub> sits at t = (x<sub>i</sub> − lo)/s levels.",
@@ -211,4 +204,4 @@ export const quantizeInt8 = {
     8-bit code n + 4 (one scale), and because every worker has its own
     scale the codes cannot be summed along a ring — the reason 8-bit needs an all-gather (this page's section on which
     compressors ride a ring).</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -11,6 +11,7 @@ import { intBetween } from "../../../web/exercise/params.js";
 import { fail, pass, sentBy, unfinished } from "../../../web/exercise/run_checks.js";
 import { formatNumber } from "../../../web/units.js";
 import { topIndices, topkLoss, topkProgram, topkReference } from "../programs/topk_program.js";
+import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 const starter = `// grad: this rank's gradient (Float64Array of n); residual: what this rank did not send before (Float64Array of
 // n — update it in place); k: how many coordinates each rank sends. Send this rank's k largest |grad + residual|
@@ -176,9 +177,8 @@ function check(run, testCase) {
     `${bytes} B in ${cfg.steps} steps; a ring all-reduce of the full gradient would send ${formatNumber(full, 4)} B.`);
 }
 
-export const topkAllgather = {
+export const topkAllgather = codeExercise({
   id: "w6-topk-ef",
-  kind: "code",
   title: "Top-k with error feedback, by all-gather",
   prompt: `<p>P ranks train a model with SGD; each step every rank calls <code>topkExchange(ctx, grad, residual, k)</code>.
     Write it: add the residual to the gradient (v = g + e), keep the k largest |v<sub>i</sub>| with their indices, send
@@ -190,14 +190,7 @@ export const topkAllgather = {
   ranks: 3,
   timeoutMs: 15000,
   program: topkProgram,
-  starter,
-  solution,
-  wrong: wrongs[0].code,
-  wrongs,
-  cases,
-  edgeCases,
   exempt: { thirdAttempt: "every run trains a model; week6_code.test.mjs judges attempts 3 and 4" },
-  check,
   summarizeResult: (value) => (value?.residuals ? `${value.residuals.length} steps; |e| = ${Math.hypot(...value.residuals.at(-1)).toFixed(4)}` : undefined),
   hints: [
     "<code>const v = grad.map((g, i) =&gt; g + residual[i])</code>, then sort the indices by <code>Math.abs(v[i])</code>, " +
@@ -214,4 +207,4 @@ export const topkAllgather = {
     every rank's k pairs travel to every rank — (P − 1)·8k bytes per rank with fp32 values and int32 indices (16k here,
     in float64), against the ring's 2(P − 1)/P·4n. Top-k wins only while P &lt; n/k: Deep Gradient Compression reports
     its ratios for a parameter server or all-gather, and at scale that is the catch.</p>`,
-};
+}, { starter, solution, wrongs, cases, edgeCases, check });

@@ -6,7 +6,7 @@
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
 import { formatPercent, formatSeconds } from "../../../web/units.js";
-import { coreTasks } from "../../../web/lesson/core_tasks.js";
+import { coreTasks, latestDraw } from "../../../web/lesson/core_tasks.js";
 import { CKPT } from "../checkpoint_setup.js";
 import { hours, minutes } from "../calcs.js";
 
@@ -23,17 +23,8 @@ export function mountCheckpointOverhead(figure) {
     yTicks: (v) => formatPercent(v, { digits: 2 }), datasets: [], empty: "Simulating…" });
 
   async function draw() {
-    out.textContent = "Simulating 5 × 400 runs…";
-    const started = performance.now();
-    let r;
-    try {
-      r = await tasks.latest("draw", "overheadStudy", { checkpoint: delta.value, mtbf: mtbf.value });
-    } catch (err) {
-      out.textContent = `The simulation could not run: ${err.message}`;
-      return;
-    }
-    if (!r) return;   // a newer request (the controls changed) replaced this one
-    figure.dataset.runMs = (performance.now() - started).toFixed(0);
+    const r = await latestDraw(tasks, figure, out, { working: "Simulating 5 × 400 runs…" }, "overheadStudy", { checkpoint: delta.value, mtbf: mtbf.value });
+    if (!r) return;   // it failed (out says why), or a newer draw (the controls changed) replaced it
     const min = (t) => t / 60;
     const interval = r.sims.flatMap((s) => [{ x: min(s.interval), y: s.overhead - s.ci }, { x: min(s.interval), y: s.overhead + s.ci }, { x: min(s.interval), y: null }]);
     chart.update({

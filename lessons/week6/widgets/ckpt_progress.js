@@ -5,7 +5,7 @@
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
 import { formatNumber, formatSeconds } from "../../../web/units.js";
-import { coreTasks } from "../../../web/lesson/core_tasks.js";
+import { coreTasks, latestDraw } from "../../../web/lesson/core_tasks.js";
 import { CKPT } from "../checkpoint_setup.js";
 import { hours, minutes } from "../calcs.js";
 
@@ -23,17 +23,8 @@ export function mountCheckpointProgress(figure) {
   const chart = createLineChart(canvas, { xLabel: "wall-clock time (h)", yLabel: "work done (h)", datasets: [], empty: "Simulating…" });
 
   async function draw() {
-    out.textContent = "Simulating…";
-    const started = performance.now();
-    let r;
-    try {
-      r = await tasks.latest("draw", "progressCurves", { mtbf: mtbf.value, checkpoint: delta.value });
-    } catch (err) {
-      out.textContent = `The simulation could not run: ${err.message}`;
-      return;
-    }
-    if (!r) return;
-    figure.dataset.runMs = (performance.now() - started).toFixed(0);
+    const r = await latestDraw(tasks, figure, out, { working: "Simulating…" }, "progressCurves", { mtbf: mtbf.value, checkpoint: delta.value });
+    if (!r) return;   // it failed (out says why), or a newer draw (the controls changed) replaced it
     const line = (walls) => r.works.map((w, i) => ({ x: h(walls[i]), y: h(w) })).filter((p) => p.x <= SHOWN);
     const shown = (key) => r.simulated.filter((s) => h(s[key]) <= SHOWN);
     const means = (key) => shown(key).map((s) => ({ x: h(s[key]), y: h(s.work) }));

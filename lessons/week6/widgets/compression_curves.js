@@ -4,7 +4,7 @@
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
 import { formatBytes, formatNumber } from "../../../web/units.js";
-import { coreTasks } from "../../../web/lesson/core_tasks.js";
+import { coreTasks, latestDraw } from "../../../web/lesson/core_tasks.js";
 import { COMPRESSORS } from "../compression_setup.js";
 
 const tasks = coreTasks(new URL("../compression_setup.js", import.meta.url));
@@ -23,17 +23,8 @@ export function mountCompressionCurves(figure) {
   chart.chart.options.scales.y.min = 0.08;   // every run ends above ≈ 0.09: keep the ends off the axis
 
   async function draw() {
-    out.textContent = "Training three runs…";
-    const started = performance.now();
-    let r;
-    try {
-      r = await tasks.latest("draw", "curves", choice.value);
-    } catch (err) {
-      out.textContent = `The runs could not start: ${err.message}`;
-      return;
-    }
-    if (!r) return;
-    figure.dataset.runMs = (performance.now() - started).toFixed(0);
+    const r = await latestDraw(tasks, figure, out, { working: "Training three runs…", failure: "The runs could not start" }, "curves", choice.value);
+    if (!r) return;   // it failed (out says why), or a newer draw (the controls changed) replaced it
     const name = COMPRESSORS[choice.value].label;
     chart.update({ datasets: [
       { label: "full gradient", dashed: true, data: points(r.none) },

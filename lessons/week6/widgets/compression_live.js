@@ -3,11 +3,11 @@
 // (programs/live_train.js compressedMean: the core's compressGradient per tensor, the k values as fp32 with int32
 // indices, gathered round the ring). The held-out loss per step beside the core's trainCompressed on the same
 // settings, and the bytes each run's trace shows one Worker sending per step beside compressionWire's prediction.
-import { button, chartBox, controlRow, lockSettings, readout, select } from "../../../web/ui/controls.js";
+import { button, chartBox, controlRow, select, statusReadout, tableScroll } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
-import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatBytes, formatNumber, formatPercent } from "../../../web/units.js";
 import { LIVE_COMPRESSION as C, compressedReference, compressionInput, liveProgram, traceBytesPerStep } from "../programs/live_program.js";
+import { finished, runGuard } from "../../../web/ui/worker_run.js";
 
 const RUNS = [
   { key: "full", label: "full gradient", compressor: "none", ef: false },     // ring all-reduce of fp32
@@ -19,19 +19,15 @@ export function mountCompressionLive(figure, core, clusters) {
   const ratio = select({ label: "k/n", value: "0.01", options: [["0.01", "1%"], ["0.1", "10%"]], onChange: () => {} });
   const run = button(`Run on ${C.workers} Workers`, () => start());
   controlRow(figure, ratio, run);
-  const status = readout(figure);
-  status.setAttribute("role", "status");
+  const status = statusReadout(figure);
+  const guard = runGuard(figure, [run], status);
   const chart = createLineChart(chartBox(figure, "Held-out loss per step on the Workers and in the core"),
     { xLabel: "step", yLabel: "held-out MSE", datasets: [] });
-  const tableBox = document.createElement("div");
-  tableBox.className = "table-scroll";
-  figure.querySelector(".chart-box").after(tableBox);
+  const tableBox = tableScroll(figure.querySelector(".chart-box"));
   status.textContent = `${C.workers} Workers, ${C.batch / C.workers} rows each, ${C.steps} SGD steps at η = ${C.lr}, ` +
     "three times: the full gradient, top-k alone and top-k with error feedback.";
 
-  async function start() {
-    run.disabled = true;
-    lockSettings(figure, true);
+  const start = () => guard(async () => {
     delete figure.dataset.done;
     const config = { ...C, ratio: Number(ratio.value) };
     const rows = [];
@@ -40,20 +36,16 @@ export function mountCompressionLive(figure, core, clusters) {
         status.textContent = `Running ${r.label} on ${C.workers} Workers…`;
         const result = await clusters.run(C.workers, liveProgram(), {
           inputs: new Array(C.workers).fill(compressionInput(r.compressor, r.ef, config)), timeoutMs: Infinity, stallMs: 60000 });
-        if (result.status !== "ok") throw new Error(describeFailure(result).replace(/<[^>]+>/g, ""));
+        finished(result);
         const ref = compressedReference(core, r.compressor, r.ef, config);
         const bytes = traceBytesPerStep(result, C.steps);
         rows.push({ ...r, losses: result.results[0].losses, ref, bytes });
       }
       show(rows, config);
-    } catch (err) {
-      status.textContent = `The run could not finish: ${err.message}`;
     } finally {
-      run.disabled = false;
-      lockSettings(figure, false);
       figure.dataset.done = "1";
     }
-  }
+  });
 
   function show(rows, config) {
     const datasets = [];

@@ -4,7 +4,7 @@
 // in the dead one's place (programs/supervisor.js). The chart is the run's progress against wall time — the drop
 // back to the checkpoint is the lost work — and the table its timeline. Then the page proves the recovery exact:
 // the final θ against an uninterrupted run from the same checkpoint, one from the start, and one device.
-import { button, chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
+import { button, chartBox, controlRow, select, statusReadout, tableScroll } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { describeFailure } from "../../../web/ui/run_output.js";
 import { formatNumber, formatSeconds, plural } from "../../../web/units.js";
@@ -25,13 +25,10 @@ export function mountFailureLive(figure, core, clusters) {
   stop.disabled = true;
   controlRow(figure, workers, failure, victim, train, kill, stop);
   const settings = [workers, failure].map((c) => c.el.querySelector("select"));   // fixed while a run goes on
-  const status = readout(figure);
-  status.setAttribute("role", "status");
+  const status = statusReadout(figure);
   const chart = createLineChart(chartBox(figure, "Steps done against wall-clock time, with the failure and the rollback"),
     { xLabel: "wall-clock time (s)", yLabel: "steps done", datasets: [] });
-  const tableBox = document.createElement("div");
-  tableBox.className = "table-scroll";
-  figure.querySelector(".chart-box").after(tableBox);
+  const tableBox = tableScroll(figure.querySelector(".chart-box"));
   let sup = null, stopper = null;
 
   // The select always shows the rank Kill will kill: the learner's choice while it is a rank of this P, else rank 2
