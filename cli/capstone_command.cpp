@@ -7,6 +7,7 @@
 // synchronous ring or, with --staleness s, SSP through a sharded parameter server, and sweeps P (--sweep-workers):
 //   $ dsml capstone --workers 4 --steps 2000 --target-loss 0.1 --sweep-workers 1,2,4,8 --staleness 2 --no-failures
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "args.h"
@@ -103,15 +104,12 @@ int capstone(int argc, char** argv) {
       .add_objects("scaling", points);
   if (args.has("target-loss")) {
     const auto target = [](const TargetRun& r) {
-      return JsonObject()
-          .add("workers", r.workers)
-          .add_bool("reached", r.reached)
-          .add("steps_to_target", r.steps)
-          .add("updates", r.updates)
-          .add("loss", r.loss)
-          .add("work_s", r.work)
-          .add("wall_to_target_s", r.wall)
-          .add("max_staleness", r.max_staleness);
+      JsonObject o;
+      o.add("workers", r.workers).add_bool("reached", r.reached);
+      const std::pair<const char*, double> numbers[] = {{"steps_to_target", r.steps}, {"updates", r.updates},
+          {"loss", r.loss}, {"work_s", r.work}, {"wall_to_target_s", r.wall}, {"max_staleness", r.max_staleness}};
+      for (const auto& [key, value] : numbers) o.add(key, value);
+      return o;
     };
     std::vector<int> ps = {1, 2, 4, 8};
     if (args.has("sweep-workers")) {

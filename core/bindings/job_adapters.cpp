@@ -1,6 +1,8 @@
 // job_adapters.cpp — see job_adapters.h. Convert, call the core, convert back.
 #include "job_adapters.h"
 
+#include <utility>
+
 #include "compression_adapters.h"
 #include "convert.h"
 #include "dsml/error.h"
@@ -46,14 +48,10 @@ JobConfig to_job(const val& r, const std::string& ctx) {
 
 val to_val(const TargetRun& t) {
   val out = val::object();
-  out.set("workers", t.workers);
+  const std::pair<const char*, double> numbers[] = {{"workers", t.workers}, {"steps", t.steps}, {"updates", t.updates},
+      {"loss", t.loss}, {"work", t.work}, {"wall", t.wall}, {"maxStaleness", t.max_staleness}};
+  for (const auto& [key, value] : numbers) out.set(key, value);
   out.set("reached", t.reached);
-  out.set("steps", t.steps);
-  out.set("updates", t.updates);
-  out.set("loss", t.loss);
-  out.set("work", t.work);
-  out.set("wall", t.wall);
-  out.set("maxStaleness", t.max_staleness);
   return out;
 }
 

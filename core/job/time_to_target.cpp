@@ -71,7 +71,8 @@ ParamServerConfig parameter_server(const JobConfig& c, int clocks) {
   ps.consistency = Consistency::ssp;
   ps.staleness = c.staleness;
   ps.iterations = clocks;
-  ps.parameters = static_cast<double>(parameter_count(c.model));
+  // Ψ = 2·L·D·F in double: the priced model's 2^32 parameters overflow a 32-bit size_t (wasm32's parameter_count).
+  ps.parameters = 2.0 * c.model.layers * c.model.width * c.model.hidden;
   ps.bytes_per_parameter = c.element_bytes;
   ps.speed = job_detail::stragglers(c, job_detail::step_compute_seconds(c));
   return ps;

@@ -71,7 +71,7 @@ export function mountElastic(figure) {
     figure.dataset.redone = String(redone.size);
     const moves = r.resizes.map((e) => (e.crash
       ? `During step ${e.step}, ${e.from - e.to} of ${e.from} workers crash: ${e.restoredFrom >= 0
-        ? `their optimizer shards are lost, so the ${e.to} survivors roll back to the checkpoint of step ${e.restoredFrom}, read ${formatBytes(e.bytesRestored)} from it and recompute <strong>${e.lostSteps} step${e.lostSteps === 1 ? "" : "s"}</strong>${e.lostSteps ? ` (${e.restoredFrom}–${e.step - 1})` : ""} before redoing step ${e.step}`
+        ? `their optimizer shards are lost, so the ${e.to} survivors roll back to the checkpoint of step ${e.restoredFrom}, read ${formatBytes(e.bytesRestored)} from it and recompute <strong>${e.lostSteps} step${e.lostSteps === 1 ? "" : "s"}</strong>${e.lostSteps === 1 ? ` (step ${e.restoredFrom})` : e.lostSteps ? ` (steps ${e.restoredFrom}–${e.step - 1})` : ""} before redoing step ${e.step}`
         : `every survivor holds the whole state, so only step ${e.step}, in flight, is redone (0 steps recomputed)`}`
       : `At step ${e.step}, ${e.from} → ${e.to} workers: ${formatBytes(e.optimizerBytesMoved)} of optimizer state moved${
         e.parameterBytesToJoiners ? `, ${formatBytes(e.parameterBytesToJoiners)} of parameters to the joiners` : ""}`));
