@@ -37,11 +37,11 @@ export function targetBlock(t) {
   const f = FORMAT;
   const rows = pts.map((p, i) => h("tr", { class: i === t.best ? "is-best" : "", "data-workers": String(p.workers) },
     h("td", {}, i === t.best ? `${p.workers} (best)` : String(p.workers)),
-    h("td", { "data-key": "steps" }, p.reached ? formatCount(p.steps) : `cap (${formatCount(p.steps)})`),
-    h("td", { "data-key": "loss" }, formatNumber(p.loss)),
-    h("td", { "data-key": "work" }, f.time(p.work)),
-    h("td", { "data-key": "wall" }, p.reached ? f.time(p.wall) : "not reached"),
-    h("td", { "data-key": "maxStaleness" }, String(p.maxStaleness))));
+    h("td", { "data-col": "steps" }, p.reached ? formatCount(p.steps) : `cap (${formatCount(p.steps)})`),
+    h("td", { "data-col": "loss" }, formatNumber(p.loss)),
+    h("td", { "data-col": "work" }, f.time(p.work)),
+    h("td", { "data-col": "wall" }, p.reached ? f.time(p.wall) : "not reached"),
+    h("td", { "data-col": "maxStaleness" }, String(p.maxStaleness))));
   const table = h("table", { class: "report-numbers report-target-table" },
     h("thead", {}, h("tr", {}, ...["P", "steps to target", "loss there", "time, no failures", "wall-clock to target", "stalest update"]
       .map((c) => h("th", { scope: "col" }, c)))),
