@@ -48,7 +48,7 @@ export function targetBlock(t) {
     h("tbody", {}, ...rows));
   return h("div", { class: "report-target" },
     h("h4", {}, "Time to the target"),
-    h("p", { class: "report-settings" }, targetSummary(t)),
+    h("p", { class: "report-settings report-target-summary" }, targetSummary(t)),
     h("div", { class: "report-charts" }, wallChart, stepsChart),
     table);
 }
