@@ -3,7 +3,11 @@
 //
 //   $ dsml capstone --workers 64 --steps 2000 --compressor top-k --ratio 0.001 --straggler-probability 0.01
 //       --node-mtbf 172800 --checkpoint-every 200 --seed 1
+// With --target-loss it also trains the teacher task until that held-out loss (--steps is then the cap), on the
+// synchronous ring or, with --staleness s, SSP through a sharded parameter server, and sweeps P (--sweep-workers):
+//   $ dsml capstone --workers 4 --steps 2000 --target-loss 0.1 --sweep-workers 1,2,4,8 --staleness 2 --no-failures
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "args.h"
@@ -17,7 +21,9 @@ namespace dsml::cli {
 int capstone(int argc, char** argv) {
   const Args args("capstone", argc, argv, 2,
                   {"workers", "steps", "compressor", "ratio", "levels", "rank", "lr", "straggler-probability",
-                   "slowdown", "node-mtbf", "checkpoint-every", "checkpoint", "restart", "detection", "seed", "sweep"},
+                   "slowdown", "node-mtbf", "checkpoint-every", "checkpoint", "restart", "detection", "seed", "sweep",
+                   "target-loss", "sweep-workers", "staleness", "task-layers", "task-width", "task-hidden", "task-rows",
+                   "task-seed"},
                   {"no-failures", "no-error-feedback"});
   JobConfig c;
   c.workers = args.whole_or("workers", c.workers);
@@ -39,6 +45,19 @@ int capstone(int argc, char** argv) {
   const int seed = args.whole_or("seed", 0);
   if (seed < 0) throw UsageError("--seed must be a whole number >= 0, got " + args.text("seed"));
   c.seed = static_cast<std::uint64_t>(seed);
+  // The model and data the loss is measured on (the teacher task): small enough to train in a tab.
+  c.task.layers = args.whole_or("task-layers", c.task.layers);
+  c.task.width = args.whole_or("task-width", c.task.width);
+  c.task.hidden = args.whole_or("task-hidden", c.task.hidden);
+  c.task_rows_per_worker = args.whole_or("task-rows", c.task_rows_per_worker);
+  const int task_seed = args.whole_or("task-seed", static_cast<int>(c.task_seed));
+  if (task_seed < 0) throw UsageError("--task-seed must be a whole number >= 0, got " + args.text("task-seed"));
+  c.task_seed = static_cast<std::uint64_t>(task_seed);
+  c.target_loss = args.number_or("target-loss", c.target_loss);
+  c.asynchronous = args.has("staleness");
+  c.staleness = args.whole_or("staleness", 0);
+  if (!args.has("target-loss") && (c.asynchronous || args.has("sweep-workers")))
+    throw UsageError("--staleness and --sweep-workers belong to the time-to-target report: give --target-loss too");
   std::vector<int> sweep = {1, 2, 4, 8, 16, 32, 64, 128, 256};
   if (args.has("sweep")) {
     sweep.clear();
@@ -83,6 +102,30 @@ int capstone(int argc, char** argv) {
       .add("young_interval_steps", run.young_steps)
       .add("daly_interval_steps", run.daly_steps)
       .add_objects("scaling", points);
+  if (args.has("target-loss")) {
+    const auto target = [](const TargetRun& r) {
+      JsonObject o;
+      o.add("workers", r.workers).add_bool("reached", r.reached);
+      const std::pair<const char*, double> numbers[] = {{"steps_to_target", r.steps}, {"updates", r.updates},
+          {"loss", r.loss}, {"work_s", r.work}, {"wall_to_target_s", r.wall}, {"max_staleness", r.max_staleness}};
+      for (const auto& [key, value] : numbers) o.add(key, value);
+      return o;
+    };
+    std::vector<int> ps = {1, 2, 4, 8};
+    if (args.has("sweep-workers")) {
+      ps.clear();
+      for (double p : args.numbers("sweep-workers")) ps.push_back(static_cast<int>(p));
+    }
+    const TargetSweep s = target_scaling(c, ps);
+    std::vector<JsonObject> rows;
+    for (const TargetRun& r : s.points) rows.push_back(target(r));
+    json.add("target_loss", c.target_loss)
+        .add_text("mode", c.asynchronous ? "ssp" : "synchronous")
+        .add("staleness", c.staleness)
+        .add_object("to_target", target(time_to_target(c)))
+        .add_objects("time_to_target", rows)
+        .add("best_workers", s.best < 0 ? 0 : s.points[s.best].workers);
+  }
   print(json);
   return 0;
 }

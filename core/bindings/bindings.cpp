@@ -133,4 +133,6 @@ EMSCRIPTEN_BINDINGS(dsml) {
   // Week 6: the capstone, one simulated job and its efficiency against P
   function("simulateJob", &Guarded<&b::simulate_job>::call);
   function("jobScaling", &Guarded<&b::job_scaling>::call);
+  function("jobToTarget", &Guarded<&b::job_to_target>::call);
+  function("jobTargetScaling", &Guarded<&b::job_target_scaling>::call);
 }

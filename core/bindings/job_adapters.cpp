@@ -1,6 +1,8 @@
 // job_adapters.cpp — see job_adapters.h. Convert, call the core, convert back.
 #include "job_adapters.h"
 
+#include <utility>
+
 #include "compression_adapters.h"
 #include "convert.h"
 #include "dsml/error.h"
@@ -38,7 +40,26 @@ JobConfig to_job(const val& r, const std::string& ctx) {
   c.task_seed = static_cast<std::uint64_t>(whole_field_or(r, "taskSeed", c.task_seed, ctx));
   c.train = flag_field_or(r, "train", c.train, ctx);
   c.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
+  c.target_loss = number_field_or(r, "targetLoss", c.target_loss, ctx);
+  c.asynchronous = flag_field_or(r, "asynchronous", c.asynchronous, ctx);
+  c.staleness = static_cast<int>(whole_field_or(r, "staleness", c.staleness, ctx, 0, 1 << 20));
   return c;
+}
+
+val to_val(const TargetRun& t) {
+  val out = val::object();
+  const std::pair<const char*, double> numbers[] = {{"workers", t.workers}, {"steps", t.steps}, {"updates", t.updates},
+      {"loss", t.loss}, {"work", t.work}, {"wall", t.wall}, {"maxStaleness", t.max_staleness}};
+  for (const auto& [key, value] : numbers) out.set(key, value);
+  out.set("reached", t.reached);
+  return out;
+}
+
+std::vector<int> worker_counts(const val& workers, const std::string& ctx) {
+  std::vector<int> ps;
+  for (double p : to_doubles(workers, (ctx + ": workers").c_str()))
+    ps.push_back(static_cast<int>(whole_value(p, ctx + ": every worker count", 1, 1024)));
+  return ps;
 }
 
 val to_val(const WallSplit& s) {
@@ -90,11 +111,8 @@ val simulate_job(const val& r) {
 val job_scaling(const val& r, const val& workers) {
   const std::string ctx = "jobScaling";
   JobConfig c = to_job(r, ctx);
-  std::vector<int> ps;
-  for (double p : to_doubles(workers, "jobScaling: workers"))
-    ps.push_back(static_cast<int>(whole_value(p, ctx + ": every worker count", 1, 1024)));
   val out = val::array();
-  for (const JobScalingPoint& p : dsml::job_scaling(c, ps)) {
+  for (const JobScalingPoint& p : dsml::job_scaling(c, worker_counts(workers, ctx))) {
     val o = val::object();
     o.set("workers", p.workers);
     o.set("stepCompute", p.step_compute);
@@ -105,6 +123,32 @@ val job_scaling(const val& r, const val& workers) {
     o.set("failureFreeEfficiency", p.failure_free_efficiency);
     out.call<void>("push", o);
   }
+  return out;
+}
+
+// What a tab trains: the cap's steps of P workers' rows (asynchronous: the same rows, P gradients a clock).
+val job_to_target(const val& r) {
+  const std::string ctx = "jobToTarget";
+  const JobConfig c = to_job(r, ctx);
+  check_run_size(c.task, c.workers * c.task_rows_per_worker, c.steps, ctx);
+  const TargetRun t = time_to_target(c);
+  val out = to_val(t);
+  out.set("curveSteps", to_float64_array(t.curve_steps));
+  out.set("curveLoss", to_float64_array(t.curve_loss));
+  return out;
+}
+
+val job_target_scaling(const val& r, const val& workers) {
+  const std::string ctx = "jobTargetScaling";
+  const JobConfig c = to_job(r, ctx);
+  const std::vector<int> ps = worker_counts(workers, ctx);
+  for (int p : ps) check_run_size(c.task, p * c.task_rows_per_worker, c.steps, ctx);
+  const TargetSweep sweep = target_scaling(c, ps);
+  val points = val::array();
+  for (const TargetRun& t : sweep.points) points.call<void>("push", to_val(t));
+  val out = val::object();
+  out.set("points", points);
+  out.set("best", sweep.best);
   return out;
 }
 

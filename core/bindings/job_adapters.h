@@ -12,5 +12,9 @@ using emscripten::val;
 val simulate_job(const val& request);
 // jobScaling(JobRequest, workers[]) → JobScalingPoint[]                    = job_scaling
 val job_scaling(const val& request, const val& workers);
+// jobToTarget(JobRequest) → TargetRun                                      = time_to_target
+val job_to_target(const val& request);
+// jobTargetScaling(JobRequest, workers[]) → TargetSweep                    = target_scaling
+val job_target_scaling(const val& request, const val& workers);
 
 }  // namespace dsml::bindings

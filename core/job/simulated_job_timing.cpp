@@ -39,6 +39,8 @@ void validate(const JobConfig& c) {
     throw Error("task_rows_per_worker must be >= 1, got " + std::to_string(c.task_rows_per_worker));
   require_positive("lr (learning rate)", c.lr);
   if (c.eval_batch < 1) throw Error("eval_batch must be >= 1, got " + std::to_string(c.eval_batch));
+  require_positive("target_loss (held-out loss to reach)", c.target_loss);
+  if (c.staleness < 0) throw Error("staleness (SSP's bound s) must be >= 0, got " + std::to_string(c.staleness));
 }
 
 namespace job_detail {

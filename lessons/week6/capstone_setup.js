@@ -24,10 +24,22 @@ export const FORMAT = Object.freeze({ time: formatDuration, bytes: formatBytes, 
 // InfiniBand 25 GB/s per GPU — training a 4.3 B-parameter MLP (32 blocks of D = 4096, F = 16384) on 4096 rows per
 // GPU, bf16 gradients. A checkpoint takes 20 s, a restart 5 min, a failure is noticed after 30 s. The node MTBF
 // default is harsh (1 day; section 1's GPUs fail once in 5 years) so that a run of half an hour sees failures.
+// The model and data the loss is measured on are the learner's (TASKS, taskRows rows per GPU), and so is the loss target
+// the time-to-target report trains to, synchronously or asynchronously (SSP with bound `staleness`).
 export const DEFAULTS = Object.freeze({
   workers: 64, steps: 1000, lr: 0.05, compressor: "top-k", ratio: 0.001, errorFeedback: true, checkpointEvery: 100,
-  nodeMtbfHours: 24, stragglerProbability: 0.01, seed: 1,
+  nodeMtbfHours: 24, stragglerProbability: 0.01, seed: 1, task: "2x8x32", taskRows: 4, targetLoss: 0.1, mode: "sync",
+  staleness: 2,
 });
+// The teacher tasks a tab trains: L blocks of (D, F).
+export const TASKS = Object.freeze({
+  "2x8x32": Object.freeze({ layers: 2, width: 8, hidden: 32 }),
+  "2x16x64": Object.freeze({ layers: 2, width: 16, hidden: 64 }),
+  "4x8x32": Object.freeze({ layers: 4, width: 8, hidden: 32 }),
+});
+export const taskName = (key) => { const t = TASKS[key]; return `${t.layers} × (${t.width}, ${t.hidden})`; };
+// The P of the time-to-target sweep (the asynchronous replay records the loss after every shard's update, P² a clock).
+export const TARGET_SWEEP = [1, 2, 4, 8];
 export const HARDWARE = Object.freeze({ flops: 150e12, network: Object.freeze({ alpha: 10e-6, beta: 1 / 25e9 }),
   model: Object.freeze({ layers: 32, width: 4096, hidden: 16384 }), rowsPerWorker: 4096, elementBytes: 2,
   checkpointSeconds: 20, restartSeconds: 300, detectionSeconds: 30, slowdown: 2 });
@@ -58,7 +70,8 @@ export function jobRequest(s) {
     flops: HARDWARE.flops, network: { ...HARDWARE.network }, model: { ...HARDWARE.model },
     rowsPerWorker: HARDWARE.rowsPerWorker, elementBytes: HARDWARE.elementBytes, slowdown: HARDWARE.slowdown,
     checkpointSeconds: HARDWARE.checkpointSeconds, restartSeconds: HARDWARE.restartSeconds,
-    detectionSeconds: HARDWARE.detectionSeconds,
+    detectionSeconds: HARDWARE.detectionSeconds, task: { ...TASKS[s.task ?? DEFAULTS.task] },
+    taskRows: s.taskRows ?? DEFAULTS.taskRows,
   };
 }
 
@@ -66,7 +79,8 @@ export function jobRequest(s) {
 // the last few: moving the failure, checkpoint or straggler controls re-times the job without training it again.
 const curves = new Map();
 function lossCurve(core, request) {
-  const key = JSON.stringify([request.workers, request.steps, request.lr, request.compressor, request.ratio, request.errorFeedback]);
+  const key = JSON.stringify([request.workers, request.steps, request.lr, request.compressor, request.ratio, request.errorFeedback,
+    request.task, request.taskRows]);
   if (!curves.has(key)) {
     curves.set(key, Array.from(core.simulateJob({ ...request, failures: false }).losses));
     if (curves.size > 8) curves.delete(curves.keys().next().value);
@@ -91,6 +105,18 @@ export function report(core, settings) {
     youngSteps: run.youngSteps, dalySteps: run.dalySteps, optimalSteps: run.optimalSteps,
     expectedWallAtOptimal: run.expectedWallAtOptimal, sweep,
   };
+}
+
+// The time-to-target sweep (core.jobTargetScaling): the job trained until its held-out loss reaches the target, at each
+// P of TARGET_SWEEP, synchronously or by SSP (which sends whole gradients: compressor none, said in the report).
+export function targetRequest(s) {
+  const asynchronous = s.mode === "ssp";
+  return { ...jobRequest(s), targetLoss: s.targetLoss, asynchronous, staleness: s.staleness,
+    ...(asynchronous ? { compressor: "none", errorFeedback: false } : {}) };
+}
+export function targetReport(core, settings) {
+  const sweep = core.jobTargetScaling(targetRequest(settings), TARGET_SWEEP);
+  return { settings: { ...settings }, points: sweep.points.map((p) => ({ ...p })), best: sweep.best };
 }
 
 // The wall time's parts, in the order the report shows them.

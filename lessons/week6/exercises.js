@@ -9,8 +9,10 @@
 //   exercises/ring_choice.js          w6-ring        which compressors ride a ring           (choice)   § 4
 //   exercises/checkpoint_restore.js   w6-checkpoint  save/restore a rank's training state    (code)     § 2
 //   exercises/elastic_ring.js         w6-elastic-ring rebuild the ring after losing 2 ranks  (code)     § 3
+//   exercises/elastic_crash.js        w6-crash-redo  steps recomputed after a ZeRO-1 crash    (numeric)  § 3
 //   exercises/topk_allgather.js       w6-topk-ef     top-k + error feedback by all-gather    (code)     § 4
 //   exercises/quantize_int8.js        w6-int8        8-bit stochastic quantization           (code)     § 4
+//   exercises/time_to_target.js       w6-best-p      the fastest P of a time-to-target sweep  (numeric)  capstone
 import { daly, fleet, young } from "./exercises/checkpoint_numeric.js";
 import { topkBytes } from "./exercises/compression_numeric.js";
 import { ringChoice } from "./exercises/ring_choice.js";
@@ -18,6 +20,8 @@ import { checkpointRestore } from "./exercises/checkpoint_restore.js";
 import { elasticRing } from "./exercises/elastic_ring.js";
 import { topkAllgather } from "./exercises/topk_allgather.js";
 import { quantizeInt8 } from "./exercises/quantize_int8.js";
+import { crashRedo } from "./exercises/elastic_crash.js";
+import { bestP } from "./exercises/time_to_target.js";
 
 export default [
   fleet,       // w6-fleet
@@ -25,8 +29,10 @@ export default [
   daly,        // w6-daly
   checkpointRestore,   // w6-checkpoint
   elasticRing,         // w6-elastic-ring
+  crashRedo,   // w6-crash-redo
   topkBytes,   // w6-topk-bytes
   ringChoice,  // w6-ring
   topkAllgather,       // w6-topk-ef
   quantizeInt8,        // w6-int8
+  bestP,       // w6-best-p
 ];

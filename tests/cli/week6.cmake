@@ -43,3 +43,12 @@ dsml_cli_test(cli_capstone_bad ${error_exit} ARGS capstone --workers 8 --steps 1
 dsml_cli_test(cli_capstone_never_finishes ${error_exit} ARGS capstone --workers 256 --steps 1000 --node-mtbf 21600
   --checkpoint-every 1000
   STDERR "^dsml: error: with a checkpoint every 1000 steps \\([0-9]+ s of work\\), .* a fleet MTBF of 84\\.4 s \\(21600 s / 256 GPUs\\), the run would be expected to fail about [0-9.e+]+ times .*checkpoint more often — every [0-9]+ steps .* or use fewer GPUs\n$")
+# The capstone trained to a target: synchronous, then SSP with s = 0 — the same steps (the same job, η/P per update).
+dsml_cli_test(cli_capstone_target 0 ARGS capstone --workers 2 --steps 300 --no-failures --target-loss 0.3
+  --sweep-workers 1,2
+  STDOUT "\"target_loss\": 0\\.3, \"mode\": \"synchronous\", \"staleness\": 0, \"to_target\": {\"workers\": 2, \"reached\": true, \"steps_to_target\": [0-9]+, .*\"best_workers\": [12]}")
+dsml_cli_test(cli_capstone_target_ssp_compressed ${error_exit} ARGS capstone --workers 2 --steps 100 --target-loss 0.3
+  --staleness 1 --compressor top-k
+  STDERR "^dsml: error: the asynchronous \\(SSP\\) job sends whole gradients to its parameter server: choose compressor none, got top-k\n$")
+dsml_cli_test(cli_capstone_staleness_alone ${error_exit} ARGS capstone --workers 2 --steps 100 --staleness 1
+  STDERR "^dsml: error: --staleness and --sweep-workers belong to the time-to-target report: give --target-loss too\n$")

@@ -3,8 +3,10 @@
 // computes the same report instead of after it (tests/e2e/week6_capstone.test.mjs).
 //   const want = expectedReports([settingsA, settingsB]);   // starts at once; await want[0] when needed
 import { createRequire } from "node:module";
+import { formatCount } from "../../web/units.js";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { FORMAT, findings, report } from "../../lessons/week6/capstone_setup.js";
+import { FORMAT, findings, report, targetReport } from "../../lessons/week6/capstone_setup.js";
+import { targetSummary } from "../../lessons/week6/widgets/capstone_target.js";
 
 // The report's cells as the page formats them, its findings, and the report itself.
 function expected(core, settings) {
@@ -15,7 +17,15 @@ function expected(core, settings) {
       stepComm: f.time(r.stepComm), finalLoss: f.number(r.losses.at(-1)), expectedWall: f.time(r.expectedWall) },
     findings: findings(r),
     r,
+    target: targetCells(targetReport(core, settings)),
   };
+}
+
+// The time-to-target block's rows as the page writes them (widgets/capstone_target.js), its sentence and best P.
+function targetCells(t) {
+  const rows = t.points.map((p, i) => ({ workers: String(p.workers) + (i === t.best ? " (best)" : ""),
+    steps: p.reached ? formatCount(p.steps) : `cap (${formatCount(p.steps)})`, wall: p.reached ? FORMAT.time(p.wall) : "not reached" }));
+  return { rows, summary: targetSummary(t), best: t.best < 0 ? null : t.points[t.best].workers, t };
 }
 
 // One promise per settings object, resolved in order by one worker thread.

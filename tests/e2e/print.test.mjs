@@ -88,3 +88,32 @@ test("week 1 prints charts as light images, whole code, and no controls (dark mo
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("week 6's printed capstone report holds the time-to-target table and charts, best P marked, on one page", async () => {
+  const { page, problems } = await openLesson(site.context, site.url, "week6");
+  const widget = "[data-widget=capstone]";
+  await page.locator(widget).scrollIntoViewIfNeeded();
+  await page.waitForFunction((w) => document.querySelector(w)?.dataset.state === "done", widget, { timeout: 300000 });
+  await page.evaluate(() => document.documentElement.classList.add("print-report"));
+  await page.emulateMedia({ media: "print" });
+  const printed = await page.evaluate(() => {
+    const visible = (el) => el.getClientRects().length > 0;
+    const block = document.querySelector("#widget-capstone .report-target");
+    return {
+      block: Boolean(block) && visible(block),
+      rows: [...(block?.querySelectorAll("tbody tr") ?? [])].filter(visible).map((tr) => tr.dataset.workers),
+      best: block?.querySelector("tr.is-best")?.cells[0].textContent ?? null,
+      charts: [...(block?.querySelectorAll("svg.report-chart") ?? [])].filter(visible).length,
+      marked: [...(block?.querySelectorAll("svg text") ?? [])].filter((t) => /^best: P = \d+$/.test(t.textContent)).length,
+    };
+  });
+  assert.deepEqual({ ...printed, best: /^\d+ \(best\)$/.test(printed.best ?? "") },
+    { block: true, rows: ["1", "2", "4", "8"], best: true, charts: 2, marked: 2 });
+  const pdf = await page.pdf({ format: "A4", printBackground: true });
+  assert.equal((pdf.toString("latin1").match(/\/Type\s*\/Page(?![s\w])/g) ?? []).length, 1, "one A4 page");
+  if (SHOTS) await page.pdf({ path: join(SHOTS, "week6-capstone-print.pdf"), format: "A4", printBackground: true });
+  await page.emulateMedia({ media: null });
+  await page.evaluate(() => document.documentElement.classList.remove("print-report"));
+  assert.deepEqual(problems, []);
+  await page.close();
+});

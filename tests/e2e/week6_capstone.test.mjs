@@ -34,11 +34,26 @@ const pages = (pdf) => (pdf.toString("latin1").match(/\/Type\s*\/Page(?![s\w])/g
 
 // The settings the first two tests end on: the defaults, then 16 GPUs, no stragglers, PowerSGD.
 const CHANGED = { ...DEFAULTS, workers: 16, stragglerProbability: 0, compressor: "powersgd" };
+// Then the time to the target asynchronously: SSP with the default bound.
+const ASYNC = { ...CHANGED, mode: "ssp" };
+// The time-to-target table as the page shows it: P (with "(best)"), steps, wall-clock.
+const targetRows = (page) => page.locator(`${widget} .report-target-table tbody tr`).evaluateAll((trs) => trs.map((tr) => ({
+  workers: tr.cells[0].textContent, steps: tr.cells[1].textContent, wall: tr.cells[4].textContent })));
+async function checkTarget(page, expected) {
+  assert.deepEqual(await targetRows(page), expected.rows);
+  assert.equal(await page.locator(`${widget} .report-target-summary`).innerText(), expected.summary);
+  assert.equal(await page.locator(`${widget} .report-target svg.report-chart`).count(), 2);
+  if (expected.best !== null) {
+    assert.equal(await page.locator(`${widget} .report-target-table tr.is-best`).getAttribute("data-workers"), String(expected.best));
+    // the best P is marked on both charts, in their legends
+    assert.equal(await page.locator(`${widget} .report-target svg text`, { hasText: `best: P = ${expected.best}` }).count(), 2);
+  }
+}
 
 describe("week 6 capstone", () => {
   let page, problems, want;
   before(async () => {
-    want = expectedReports([DEFAULTS, CHANGED]);   // computed while the page computes the same
+    want = expectedReports([DEFAULTS, CHANGED, ASYNC]);   // computed while the page computes the same
     ({ page, problems } = await openLesson(site.context, site.url, "week6"));
   });
   after(async () => { await page.close(); });
@@ -52,6 +67,8 @@ describe("week 6 capstone", () => {
     assert.deepEqual(await page.locator(`${widget} .report-findings li`).allInnerTexts(), expected.findings);
     assert.match(await page.locator(`${widget} .job-report h3`).innerText(), /on 64 GPUs$/);
     assert.ok(expected.r.failures > 0, "the default job sees failures");
+    await checkTarget(page, expected.target);
+    assert.ok(expected.target.best !== null, "the default target is reached");
     assert.deepEqual(problems, []);
   });
 
@@ -75,8 +92,25 @@ describe("week 6 capstone", () => {
     for (const [key, text] of Object.entries(expected.cells)) assert.equal(shown[key], text, key);
     assert.deepEqual(await page.locator(`${widget} .report-findings li`).allInnerTexts(), expected.findings);
     assert.match(await page.locator(`${widget} .job-report h3`).innerText(), /on 16 GPUs$/);
-    assert.match(await page.locator(`${widget} .report-settings`).innerText(), /PowerSGD \(rank 4\) with error feedback/);
+    assert.match(await page.locator(`${widget} .report-settings:not(.report-target-summary)`).innerText(), /PowerSGD \(rank 4\) with error feedback/);
     assert.ok(await page.locator(`${widget} input[type=range]`).nth(2).isDisabled(), "k/n is off for PowerSGD");
+    await checkTarget(page, expected.target);
+    assert.ok(await page.locator(`${widget} input[type=range]`).nth(8).isDisabled(), "no staleness bound when synchronous");
+    assert.deepEqual(problems, []);
+  });
+
+  test("the time to the target asynchronously: SSP's sweep is the core's, its bound enabled", async () => {
+    const previous = await drawn(page);
+    await page.locator(`${widget} select`).nth(5).selectOption("ssp");   // P, compressor, EF, model, rows, mode
+    const settings = JSON.parse(await drawn(page, previous));
+    assert.deepEqual(settings, ASYNC);
+    const expected = await want[2];
+    await checkTarget(page, expected.target);
+    assert.match(expected.target.summary, /SSP with staleness bound s = 2/);
+    assert.ok(expected.target.t.points.some((p) => p.maxStaleness > 0), "some update was stale");
+    assert.ok(!(await page.locator(`${widget} input[type=range]`).nth(8).isDisabled()), "the bound is a control now");
+    await page.locator(`${widget} select`).nth(5).selectOption("sync");
+    await drawn(page, JSON.stringify(settings));
     assert.deepEqual(problems, []);
   });
 

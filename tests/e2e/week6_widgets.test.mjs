@@ -47,6 +47,29 @@ describe("week 6 widgets", () => {
     assert.equal(await leavers(), "Leaving at step 10: k = 3");
     await page.waitForFunction(() => /Refused by the core/.test(document.querySelector("[data-widget=elastic] .widget-readout").textContent));
     assert.match(await readout(page, "elastic"), /not divisible by 5 workers/);
+    // A crash instead of a graceful leave (back to 4 workers, 2 crash during step 10, checkpoints every 4 steps): ZeRO-1
+    // rolls back to the checkpoint of step 8 and recomputes steps 8–9 (10 mod 4); every 3 steps: step 9 (10 mod 3);
+    // replicated state: only the step in flight.
+    const elastic = page.locator("[data-widget=elastic]");
+    await elastic.locator("select").first().selectOption("4");
+    await elastic.locator("input[type=range]").fill("2");
+    await elastic.locator("input[type=range]").dispatchEvent("input");
+    ms = await runMs(page, "elastic");
+    await elastic.locator("select").nth(3).selectOption("crash");   // P, rejoin, state, how, every
+    await ran(page, "elastic", ms);
+    assert.match(await readout(page, "elastic"), /During step 10, 2 of 4 workers crash: .*roll back to the checkpoint of step 8, read [\d.]+ kB from it and recompute 2 steps \(steps 8–9\) before redoing step 10/);
+    assert.equal(await elastic.getAttribute("data-redone"), "2");
+    ms = await runMs(page, "elastic");
+    await elastic.locator("select").nth(4).selectOption("3");
+    await ran(page, "elastic", ms);
+    assert.match(await readout(page, "elastic"), /checkpoint of step 9, .* recompute 1 step \(step 9\)/);
+    assert.equal(await elastic.getAttribute("data-redone"), "1");
+    ms = await runMs(page, "elastic");
+    await elastic.locator("select").nth(2).selectOption("dp");
+    await ran(page, "elastic", ms);
+    assert.match(await readout(page, "elastic"), /only step 10, in flight, is redone \(0 steps recomputed\)/);
+    assert.equal(await elastic.getAttribute("data-redone"), "0");
+    assert.match(await readout(page, "elastic"), /at most <?[\d.e-]+/);
     ms = await runMs(page, "compression-curves");
     await page.locator("[data-widget=compression-curves] select").selectOption("random-k-1");
     await ran(page, "compression-curves", ms);

@@ -73,6 +73,26 @@ export interface JobRequest extends CompressorOptions {
   /** false: no training, losses is empty (default true). */
   train?: boolean;
   seed?: number;
+  /** jobToTarget, jobTargetScaling: the held-out loss to reach (default 0.1, > 0); steps is then the cap. */
+  targetLoss?: number;
+  /** SSP through P parameter-server shards instead of the synchronous ring (default false; compressor none). */
+  asynchronous?: boolean;
+  /** SSP's bound s, whole number >= 0 (default 0: every clock waits for the slowest — the synchronous job). */
+  staleness?: number;
+}
+/** One job trained to the target (core/include/dsml/simulated_job.h, time_to_target). */
+export interface TargetRun {
+  workers: number;
+  /** false: the step cap came first; steps, work and wall are then the cap's. */
+  reached: boolean;
+  /** Steps to the target (asynchronous: updates / P); gradients of taskRows rows applied by then. */
+  steps: number; updates: number;
+  /** The first held-out loss <= target, or the last at the cap. */
+  loss: number;
+  /** Failure-free seconds to the target, and the expected wall time with checkpoints and failures (Daly), s. */
+  work: number; wall: number;
+  /** The stalest update applied by then (asynchronous; 0 for synchronous). */
+  maxStaleness: number;
 }
 /** Seconds; compute + communication + stragglerWait + checkpoints + lostWork + restarts = wall. */
 export interface WallSplit {
@@ -134,5 +154,13 @@ declare module "../dsml" {
     /** The same job's efficiency against P in expectation (E[slowest worker], Daly's expected wall time); the request's
      *  workers is replaced by each entry (1 … 1024, 1 to 64 entries). @throws as simulateJob's checks. */
     jobScaling(request: JobRequest, workers: number[]): JobScalingPoint[];
+    /** Trains the job's teacher task until its held-out loss reaches targetLoss (at most `steps` steps), on the
+     *  synchronous ring or, asynchronous, SSP with bound `staleness` through P parameter-server shards (Week 4's engine,
+     *  trainParamServer's replay), and prices the time on the job's hardware. curveSteps/curveLoss: the loss to there.
+     *  @throws as simulateJob's checks, and on a compressor with asynchronous. */
+    jobToTarget(request: JobRequest): TargetRun & { curveSteps: Float64Array; curveLoss: Float64Array };
+    /** jobToTarget for each P (1 to 16 entries, each 1 … 256), without curves; best: the index of the smallest wall
+     *  among those that reached the target (−1: none did). @throws as jobToTarget. */
+    jobTargetScaling(request: JobRequest, workers: number[]): { points: TargetRun[]; best: number };
   }
 }

@@ -72,6 +72,10 @@ struct JobConfig {
                                           // draw of stragglers and failures trains the same curve
   bool train = true;                      // false: run_job leaves losses empty (a caller that has the curve)
   std::uint64_t seed = 0;                 // stragglers and failures (each its own stream)
+  // Training to a target (time_to_target, below; `steps` is then the cap).
+  double target_loss = 0.1;               // > 0, held-out loss of the teacher task
+  bool asynchronous = false;              // SSP through a sharded parameter server instead of the synchronous ring
+  int staleness = 0;                      // SSP's bound s >= 0 (asynchronous only)
 };
 
 // Throws Error naming the first bad field.
@@ -125,5 +129,48 @@ struct JobScalingPoint {
 };
 // config.workers is replaced by each entry (each 1 … 1024; 1 to 64 entries). Throws Error otherwise.
 std::vector<JobScalingPoint> job_scaling(const JobConfig& config, const std::vector<int>& workers);
+
+// --- Time to a loss target (time_to_target.cpp) --------------------------------------------------------------------
+// Train the teacher task until its held-out loss first reaches config.target_loss, at most config.steps steps (the
+// cap), and price the time it took on the job's hardware.
+//   synchronous    the run above: step t of P workers (train_compressed, any compressor); steps_to_target = the
+//                  first t with loss_t <= target. Its failure-free time is time_job's for those t steps (compute,
+//                  communication, this seed's straggler draws).
+//   asynchronous   SSP with bound s (Ho et al. 2013; param_server.h's regime, Week 4): P workers and P server shards
+//                  (each shard 1/P of the parameters, so each worker's link carries Ψ·e bytes out and Ψ·e in a
+//                  clock, as the ring's does) on one switch with the job's α, β; a worker's compute is the step's,
+//                  slowed by the same slow-node stragglers; the run is simulate_param_server's and the loss is its
+//                  log replayed on the teacher task (train_on_param_server — the one SSP engine of the course).
+//                  Each update applies (η/P)·g_w, so a clock of P updates moves as far as one synchronous step of
+//                  η·mean: with s = 0 every worker waits for the slowest each clock and the run IS the synchronous
+//                  one (compressor none; tested equal to rounding). The loss is read after every P updates (a step's
+//                  worth of data: P gradients of b rows; with s = 0 the clock boundaries): steps_to_target = the first
+//                  t whose reading is <= target, time = the simulated instant of that reading.
+//                  Gradients are not compressed (refused otherwise): a parameter server sums what it receives.
+// Both: wall = Daly's expected wall time of that failure-free time with a checkpoint every Δ steps, at the fleet
+// MTBF m/P, detection D and restart R (failures on); the time plus ⌈steps/Δ⌉ checkpoint writes otherwise.
+// A run stops as soon as the target is reached: it trains 64 steps, then twice as many, … up to the cap (a longer
+// run repeats the shorter one's prefix, so the answer does not depend on where it stopped).
+struct TargetRun {
+  int workers = 1;
+  bool reached = false;         // false: the cap came first; steps, time and wall are then the cap's
+  double steps = 0;             // to the target (asynchronous: P updates a step)
+  double updates = 0;           // gradients of b rows applied by then: steps·P
+  double loss = 0;              // the first loss <= target, or the last at the cap
+  double work = 0;              // s, failure-free time to there
+  double wall = 0;              // s, expected with failures and checkpoints (above)
+  int max_staleness = 0;        // the largest τ applied by then (asynchronous; 0 for synchronous)
+  std::vector<double> curve_steps, curve_loss;  // the held-out loss to there, every step (asynchronous: every P updates)
+};
+// Throws Error naming the first bad field (target_loss must be > 0; staleness >= 0; asynchronous needs compressor none).
+TargetRun time_to_target(const JobConfig& config);
+
+// time_to_target for each P (config.workers replaced; 1 to 16 entries, each 1 … 256, without the curves); best is the
+// index of the smallest expected wall time among the points that reached the target (−1 when none did).
+struct TargetSweep {
+  std::vector<TargetRun> points;
+  int best = -1;
+};
+TargetSweep target_scaling(const JobConfig& config, const std::vector<int>& workers);
 
 }  // namespace dsml

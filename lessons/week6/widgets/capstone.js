@@ -6,8 +6,9 @@
 import { button, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
 import { coreTasks } from "../../../web/lesson/core_tasks.js";
 import { formatBytes, formatCount, formatNumber } from "../../../web/units.js";
-import { COMPRESSORS, DEFAULTS, EF_DEFAULT, FORMAT, HARDWARE, SPLIT, errorFeedbackOf, findings, formatDuration,
-  takesRatio } from "../capstone_setup.js";
+import { COMPRESSORS, DEFAULTS, EF_DEFAULT, FORMAT, HARDWARE, SPLIT, TASKS, errorFeedbackOf, findings, formatDuration,
+  takesRatio, taskName } from "../capstone_setup.js";
+import { targetBlock } from "./capstone_target.js";
 import { lineChart, stackedBar } from "./report_svg.js";
 
 const tasks = coreTasks(new URL("../capstone_setup.js", import.meta.url));
@@ -41,9 +42,15 @@ export function mountCapstone(figure) {
   const straggle = slider({ label: "Straggler probability", min: 0, max: 0.05, step: 0.001, value: DEFAULTS.stragglerProbability,
     format: formatNumber, onInput: run });
   const seed = slider({ label: "Seed", min: 1, max: 50, step: 1, value: DEFAULTS.seed, format: String, onInput: run });
+  // What the loss is measured on, and the time-to-target report (its own task, after the report: it trains more).
+  const task = select({ label: "Model trained", options: Object.keys(TASKS).map((k) => [k, taskName(k)]), value: DEFAULTS.task, onChange: run });
+  const rows = select({ label: "Rows per GPU", options: [1, 2, 4, 8].map((b) => [String(b), String(b)]), value: String(DEFAULTS.taskRows), onChange: run });
+  const mode = select({ label: "To the target", options: [["sync", "synchronous"], ["ssp", "asynchronous (SSP)"]], value: DEFAULTS.mode, onChange: run });
+  const target = slider({ label: "Target loss", min: 0.02, max: 1, log: true, value: DEFAULTS.targetLoss, format: formatNumber, onInput: run });
+  const bound = slider({ label: "Staleness bound s", min: 0, max: 16, step: 1, value: DEFAULTS.staleness, format: String, onInput: run });
   const print = button("Print or save the report as PDF", printReport);
   print.classList.add("capstone-print");
-  controlRow(figure, workers, steps, lr, compressor, feedback, ratio, every, mtbf, straggle, seed);
+  controlRow(figure, workers, steps, lr, compressor, feedback, ratio, every, mtbf, straggle, seed, task, rows, mode, target, bound);
   const status = readout(figure);
   const sheet = h("section", { class: "job-report", "aria-label": "Scaling report" });
   status.after(sheet, print);
@@ -51,12 +58,15 @@ export function mountCapstone(figure) {
   const settings = () => ({
     workers: Number(workers.value), steps: Math.round(steps.value), lr: lr.value, compressor: compressor.value,
     ratio: ratio.value, errorFeedback: feedback.value === "on", checkpointEvery: Math.round(every.value), nodeMtbfHours: mtbf.value,
-    stragglerProbability: straggle.value, seed: Math.round(seed.value),
+    stragglerProbability: straggle.value, seed: Math.round(seed.value), task: task.value, taskRows: Number(rows.value),
+    targetLoss: target.value, mode: mode.value, staleness: Math.round(bound.value),
   });
+  let targetSlot = h("div", { class: "report-target" });
 
   async function draw() {
     ratio.input.disabled = !takesRatio(compressor.value);
     feedback.el.querySelector("select").disabled = compressor.value === "none";   // nothing is compressed
+    bound.input.disabled = mode.value !== "ssp";
     const s = settings();
     status.textContent = `Simulating ${s.steps} steps on ${s.workers} GPUs…`;
     figure.dataset.state = "running";
@@ -72,7 +82,23 @@ export function mountCapstone(figure) {
     if (!r) return;
     render(r);
     sheet.classList.remove("is-stale");
-    status.textContent = `Done: ${s.workers} GPUs, ${formatDuration(r.wall)} of wall-clock time, ${r.failures} failures.`;
+    status.textContent = `Done: ${s.workers} GPUs, ${formatDuration(r.wall)} of wall-clock time, ${r.failures} failures. Training to loss ${formatNumber(s.targetLoss)} on 1–8 GPUs…`;
+    figure.dataset.state = "target";
+    targetSlot.classList.add("is-stale");
+    let t;
+    try {
+      t = await tasks.latest("run", "targetReport", s);
+    } catch (err) {
+      status.textContent = `The time-to-target sweep could not run: ${err.message}`;
+      figure.dataset.state = "error";
+      return;
+    }
+    if (!t) return;
+    const block = targetBlock(t);
+    targetSlot.replaceWith(block);
+    targetSlot = block;
+    status.textContent = `Done: ${s.workers} GPUs, ${formatDuration(r.wall)} of wall-clock time, ${r.failures} failures; ` +
+      (t.best >= 0 ? `loss ${formatNumber(s.targetLoss)} soonest on ${t.points[t.best].workers} GPUs.` : `loss ${formatNumber(s.targetLoss)} not reached within ${s.steps} steps.`);
     figure.dataset.state = "done";
     figure.dataset.settings = JSON.stringify(s);
   }
@@ -83,6 +109,7 @@ export function mountCapstone(figure) {
       : `${COMPRESSORS[s.compressor]}${takesRatio(s.compressor) ? ` (k/n = ${formatNumber(s.ratio)})` : ""}${s.compressor === "powersgd" ? " (rank 4)" : ""} ${errorFeedbackOf(s) ? "with" : "without"} error feedback`;
     const settingsLine = `${s.workers} GPUs × 150 TFLOP/s, InfiniBand 25 GB/s; a 4.3 B-parameter MLP (32 × 4096 × 16384), ` +
       `${formatCount(HARDWARE.rowsPerWorker)} rows per GPU, bf16; ${formatCount(s.steps)} steps, lr ${formatNumber(s.lr)}; ${comp}; ` +
+      `loss on a ${taskName(s.task)} teacher task, ${s.taskRows} rows per GPU; ` +
       `stragglers p = ${formatNumber(s.stragglerProbability)} (×${HARDWARE.slowdown}); node MTBF ${formatDuration(s.nodeMtbfHours * HOUR)}; ` +
       `checkpoint every ${formatCount(s.checkpointEvery)} steps (${HARDWARE.checkpointSeconds} s each, restart ${HARDWARE.restartSeconds / 60} min, ` +
       `detection ${HARDWARE.detectionSeconds} s); seed ${s.seed}.`;
@@ -110,11 +137,11 @@ export function mountCapstone(figure) {
     sheet.replaceChildren(
       h("header", {}, h("h3", {}, `Scaling report: data-parallel training on ${s.workers} GPUs`), h("p", { class: "report-settings" }, settingsLine)),
       h("div", { class: "report-charts" }, lossChart, effChart),
-      bar, legend, numbers,
+      bar, legend, numbers, targetSlot,
       h("h4", {}, "What the numbers say"),
       h("ul", { class: "report-findings" }, ...findings(r).map((t) => h("li", {}, t))),
-      h("p", { class: "report-foot" }, "Simulated by dsml's WebAssembly core (simulateJob, jobScaling: core/include/dsml/simulated_job.h); " +
-        "the efficiency curve is in expectation, the rest is this seed's run."));
+      h("p", { class: "report-foot" }, "Simulated by dsml's WebAssembly core (simulateJob, jobScaling, jobTargetScaling: core/include/dsml/simulated_job.h); " +
+        "the efficiency curve is in expectation, the time to the target uses Daly's expected failures, the rest is this seed's run."));
   }
 
   function printReport() {
