@@ -27,6 +27,6 @@ log "browser runtime and lesson modules in Node (node --test)"
 node --test --test-concurrency="$(nproc)" "$ROOT"/tests/web/*.test.mjs
 log "exercise checkers (node --test)"
 node --test --test-concurrency="$(nproc)" "$ROOT"/tests/exercises/*.test.mjs
-log "page tests (Playwright on Chromium)"
-node --test --test-concurrency=1 "$ROOT"/tests/e2e/*.test.mjs
+log "page tests (Playwright on Chromium, one file per core: each opens its own browser, server and profile)"
+node --test --test-concurrency="$(nproc)" "$ROOT"/tests/e2e/*.test.mjs
 log "every test passed"
