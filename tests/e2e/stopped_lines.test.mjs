@@ -17,12 +17,18 @@ let site;
 before(async () => { site = await openSite(); });
 after(async () => { await site?.close(); });
 
-test("a deadlocked Run names each rank's line and marks it in the editor", async () => {
-  const { page, problems } = await openLesson(site.context, site.url, "week1");
-  await page.evaluate(([id, code]) => window.dsml.exercises.get(id).setCode(code), [ID, RECV_FIRST]);
-  const ex = page.locator(`#ex-${ID}`);
+// Puts `code` in exercise `id`'s editor and presses Run; → the exercise's locator.
+async function runCode(page, id, code) {
+  await page.evaluate(([i, c]) => window.dsml.exercises.get(i).setCode(c), [id, code]);
+  const ex = page.locator(`#ex-${id}`);
   await ex.scrollIntoViewIfNeeded();
   await ex.getByRole("button", { name: "Run", exact: true }).click();
+  return ex;
+}
+
+test("a deadlocked Run names each rank's line and marks it in the editor", async () => {
+  const { page, problems } = await openLesson(site.context, site.url, "week1");
+  const ex = await runCode(page, ID, RECV_FIRST);
   const verdict = await waitVerdict(page, ID, "fail");
   assert.match(verdict, /Deadlock: rank 0 waits for rank \d+, .*\(ranks 0, 1(, \d+)* and \d+ at line 3\)/);
   await ex.locator(".cm-step-line").first().waitFor();
@@ -33,5 +39,49 @@ test("a deadlocked Run names each rank's line and marks it in the editor", async
   await ex.getByRole("button", { name: "Run", exact: true }).click();
   await page.waitForFunction((id) => /Ran to completion/.test(document.querySelector(`#ex-${id} .verdict`)?.textContent), ID);
   assert.equal(await ex.locator(".cm-step-line").count(), 0);
+  assert.deepEqual(problems, []);
+});
+
+// A rank in a synchronous endless loop cannot answer; its line comes from the line markers it passed (rank_worker.js
+// posts the line of the loop it spins in). The watchdog's budget is the reference's run time × a multiple with a floor
+// of a few seconds (web/exercise/watchdog_budget.js): w4-ssp-gate's fixed budget was 30 s.
+const SPIN = `async function main(ctx) {
+  let x = 0;
+  if (ctx.rank === 0) await ctx.recv(1);
+  while (x >= 0) {
+    x = (x + 1) % 1000;
+  }
+  return x;
+}`;
+test("an endless loop is stopped within seconds; the verdict names each running rank's line and marks it", async () => {
+  const { page, problems } = await openLesson(site.context, site.url, "week4");
+  const id = "w4-ssp-gate";
+  const started = Date.now();
+  const ex = await runCode(page, id, SPIN);
+  const verdict = await waitVerdict(page, id, "fail", 30000);
+  const took = (Date.now() - started) / 1000;
+  assert.ok(took < 15, `stopped after ${took} s`);
+  assert.match(verdict, /Stopped by the watchdog after \d+ ms: ranks 1, .* were still running \(ranks 1, .* at line 4\) — an endless loop/);
+  assert.match(verdict, /rank 0 was waiting\. Waiting \(rank 0 at line 3\)\./);
+  await ex.locator(".cm-step-line").first().waitFor();
+  const marked = await ex.locator(".cm-step-line").allInnerTexts();
+  assert.deepEqual(marked.map((t) => t.trim()), ["if (ctx.rank === 0) await ctx.recv(1);", "while (x >= 0) {"].map((t) => t.trim()));
+  assert.deepEqual(problems, []);
+});
+
+// An await nothing resolves: no rank runs, every rank answers the watchdog's ping — idle, not an endless loop.
+const NEVER = `async function main(ctx) {
+  const ready = new Promise(() => {});
+  await ready;
+  return 0;
+}`;
+test("an await that never resolves is named as such, at its line, and marked", async () => {
+  const { page, problems } = await openLesson(site.context, site.url, "week1");
+  const ex = await runCode(page, ID, NEVER);
+  const verdict = await waitVerdict(page, ID, "fail", 30000);
+  assert.match(verdict, /Stopped by the watchdog after \d+ ms: every rank is idle, waiting on an await that nothing resolves \(ranks 0, 1(, \d+)* and \d+ at line 3\)\./);
+  assert.doesNotMatch(verdict, /endless loop|still running/);
+  await ex.locator(".cm-step-line").first().waitFor();
+  assert.match(await ex.locator(".cm-step-line").innerText(), /await ready;/);
   assert.deepEqual(problems, []);
 });

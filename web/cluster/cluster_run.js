@@ -14,10 +14,10 @@
 //     failed: { rank, lastBeat, detectedAt, timeoutMs, message } | null }   times in seconds since the run started
 import { WaitForGraph } from "./deadlock.js";
 import { watchdogMessage } from "./rank_lines.js";
-
-const PING_MS = 250;   // when the watchdog fires, a rank that does not answer a ping within this is busy (spinning)
 import { RECVD_FIELDS, SENT_FIELDS } from "../worker/rank_reports.js";
 import { clockMs, decodeSpans } from "../worker/rank_spans.js";
+
+const PING_MS = 250;   // when the watchdog fires, a rank that does not answer a ping within this is busy (spinning)
 
 export class ClusterRun {
   #resolve;
@@ -225,12 +225,12 @@ export class ClusterRun {
       for (const r of running) if (pongs[r]?.line) this.#atLine[r] = pongs[r].line;
       running = running.filter((r) => !idle.includes(r));
     }
-    const blocked = listed("blocked");
+    const blocked = listed("blocked").filter((r) => !running.includes(r) && !idle.includes(r));
     const lines = [...this.#linesOf(blocked),
       ...[...running, ...idle].flatMap((rank) => (this.#atLine[rank] ? [{ rank, line: this.#atLine[rank] }] : []))]
       .sort((a, b) => a.rank - b.rank);
     const what = stalledMs === null ? `after ${this.timeoutMs} ms` : `: no rank made progress for ${stalledMs / 1000} s`;
-    const message = watchdogMessage({ running, idle, blocked, lines, what }).replace("watchdog :", "watchdog:");
+    const message = watchdogMessage({ running, idle, blocked, lines, what });
     const ms = stalledMs ?? this.timeoutMs;
     this.#end("timeout", { timeout: { ms, stalled: stalledMs !== null, running, idle, blocked, message, lines } });
   }

@@ -28,8 +28,9 @@ export const ranksWere = (xs, verb) => (xs.length === 1 ? `rank ${xs[0]} ${verb[
 //   idle: ranks that answer but wait on an await nothing resolves (the Workers tell them apart by a ping);
 //   blocked: ranks waiting in recv/send/barrier (their lines follow, in the page's "Waiting (…)").
 // lines: [{ rank, line }] of all of them.
+// what: when it stopped the run ("after 3000 ms", ": no rank made progress for 1 s" — put after "the watchdog").
 export function watchdogMessage({ running, idle = [], blocked, lines, what }) {
-  let message = `Stopped by the watchdog ${what}: `;
+  let message = `Stopped by the watchdog${/^[:,]/.test(what) ? "" : " "}${what}: `;
   if (running.length) {
     const at = linesText(linesOf(lines, running));
     const why = "an endless loop, or more work than the time allows?";
