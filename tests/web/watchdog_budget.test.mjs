@@ -12,8 +12,8 @@ import { FLOOR_MS, MULTIPLE, watchdogBudget } from "../../web/exercise/watchdog_
 import { referenceMs } from "../../bench/reference_times.mjs";
 
 const code = EXERCISES.filter((e) => e.kind === "code");
-const SECONDS = 10000;   // "stopped in seconds everywhere"
-const ROOM = 3;          // a reference measured again may be this much slower than the table (a loaded machine)
+const SECONDS = 15000;   // "stopped in seconds everywhere" (it was 30 s on five exercises)
+const ROOM = 2;          // a reference measured again may be this much slower than the table (a loaded machine)
 
 test("every code exercise has its reference's run time, and no other id is listed", () => {
   assert.deepEqual(Object.keys(REFERENCE_MS).sort(), code.map((e) => e.id).sort());
