@@ -204,9 +204,11 @@ export class ClusterRun {
     }, periodMs);
   }
 
-  // stalledMs: the watchdog saw no report for that long; otherwise the run's time budget ran out. The ranks the graph
-  // sees running are pinged first: one that answers is idle (its code waits on an await nothing resolves — unless it
-  // has a timer of its own pending), one that does not is spinning in its code. Their lines: where their markers were.
+  // stalledMs: the watchdog saw no report for that long; otherwise the run's time budget ran out. Every unfinished
+  // rank is pinged first: one that does not answer is spinning in its code (even one the graph last heard blocked: a
+  // rank that got its message and then loops cannot report it); one that answers is blocked if the graph says so,
+  // else idle — its code waits on an await nothing resolves — unless a timer of its own is pending (then it runs,
+  // between sleeps). Lines: the call a blocked rank waits in, the last loop or await the others' markers passed.
   async #timeout(stalledMs = null) {
     if (this.#pongs) return;   // already pinging
     clearTimeout(this.#timer);
@@ -214,18 +216,20 @@ export class ClusterRun {
     const state = this.#graph.state;
     const listed = (kind) => state.map((s, r) => r).filter((r) => state[r].kind === kind);
     let running = listed("running");
+    let blocked = listed("blocked");
     let idle = [];
-    if (running.length && this.post) {
+    if (this.post && running.length + blocked.length > 0) {
       this.#pongs = new Array(this.size).fill(undefined);
-      for (const r of running) this.post(r, { type: "ping", run: this.id });
+      for (const r of [...running, ...blocked]) this.post(r, { type: "ping", run: this.id });
       await new Promise((resolve) => setTimeout(resolve, PING_MS));
       if (this.ended) return;
       const pongs = this.#pongs;
+      const busy = [...running, ...blocked].filter((r) => !pongs[r]);
       idle = running.filter((r) => pongs[r] && pongs[r].timers === 0);
-      for (const r of running) if (pongs[r]?.line) this.#atLine[r] = pongs[r].line;
-      running = running.filter((r) => !idle.includes(r));
+      running = [...busy, ...running.filter((r) => pongs[r] && pongs[r].timers > 0)].sort((a, b) => a - b);
+      blocked = blocked.filter((r) => pongs[r]);
+      for (const r of [...idle, ...running]) if (pongs[r]?.line) this.#atLine[r] = pongs[r].line;
     }
-    const blocked = listed("blocked").filter((r) => !running.includes(r) && !idle.includes(r));
     const lines = [...this.#linesOf(blocked),
       ...[...running, ...idle].flatMap((rank) => (this.#atLine[rank] ? [{ rank, line: this.#atLine[rank] }] : []))]
       .sort((a, b) => a.rank - b.rank);
