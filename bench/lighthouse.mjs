@@ -16,6 +16,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import lighthouse from "lighthouse";
 import { startServer } from "../scripts/serve.mjs";
+import { takeOption } from "./cli_args.mjs";
 import { WEEKS } from "../web/lesson/course.js";
 import { GUIDES } from "../scripts/render_guide.mjs";
 
@@ -26,13 +27,7 @@ const FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-qui
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  if (i < 0) return fallback;
-  const value = args[i + 1];
-  args.splice(i, 2);
-  return value;
-};
+const option = (name, fallback) => takeOption(args, name, fallback);
 const siteDir = resolve(option("--site", "site"));
 const againstDir = option("--against", null);
 const runs = Number(option("--runs", "1"));

@@ -1,10 +1,13 @@
 // week3.js — Week 3's page module: its exercises, the numbers in its prose, and its widgets.
 import { startLesson } from "../../web/lesson/lesson_page.js";
+import { fillLazyCalcs } from "../../web/lesson/calc.js";
+import { compileCore } from "../../web/wasm.js";
 import exercises from "./exercises.js";
 
+const calcs = new URL("./calcs.js", import.meta.url);
 await startLesson({
   exercises,
-  calcs: new URL("./calcs.js", import.meta.url),
+  calcs,
   widgets: {
     "exactness": { load: () => import("./widgets/exactness.js"), mount: (w, { figure, core }) =>
       w.mountExactness(figure, core) },
@@ -30,3 +33,6 @@ await startLesson({
       w.mountCommWall(figure, core) },
   },
 });
+// Section 6's numbers come from 16 training runs: computed when the reader nears that section, not before the page
+// is ready (its spans hold the same numbers meanwhile; index.html marks the section data-calc-lazy).
+fillLazyCalcs(document, calcs, compileCore()).forEach((p) => p.catch((err) => console.error(err)));

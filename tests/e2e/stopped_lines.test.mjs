@@ -17,12 +17,18 @@ let site;
 before(async () => { site = await openSite(); });
 after(async () => { await site?.close(); });
 
-test("a deadlocked Run names each rank's line and marks it in the editor", async () => {
-  const { page, problems } = await openLesson(site.context, site.url, "week1");
-  await page.evaluate(([id, code]) => window.dsml.exercises.get(id).setCode(code), [ID, RECV_FIRST]);
-  const ex = page.locator(`#ex-${ID}`);
+// Puts `code` in exercise `id`'s editor and presses Run; → the exercise's locator.
+async function runCode(page, id, code) {
+  await page.evaluate(([i, c]) => window.dsml.exercises.get(i).setCode(c), [id, code]);
+  const ex = page.locator(`#ex-${id}`);
   await ex.scrollIntoViewIfNeeded();
   await ex.getByRole("button", { name: "Run", exact: true }).click();
+  return ex;
+}
+
+test("a deadlocked Run names each rank's line and marks it in the editor", async () => {
+  const { page, problems } = await openLesson(site.context, site.url, "week1");
+  const ex = await runCode(page, ID, RECV_FIRST);
   const verdict = await waitVerdict(page, ID, "fail");
   assert.match(verdict, /Deadlock: rank 0 waits for rank \d+, .*\(ranks 0, 1(, \d+)* and \d+ at line 3\)/);
   await ex.locator(".cm-step-line").first().waitFor();
@@ -33,5 +39,44 @@ test("a deadlocked Run names each rank's line and marks it in the editor", async
   await ex.getByRole("button", { name: "Run", exact: true }).click();
   await page.waitForFunction((id) => /Ran to completion/.test(document.querySelector(`#ex-${id} .verdict`)?.textContent), ID);
   assert.equal(await ex.locator(".cm-step-line").count(), 0);
+  assert.deepEqual(problems, []);
+});
+
+// A rank in a synchronous endless loop cannot answer; its line comes from the line markers it passed (rank_worker.js
+// posts the line of the loop it spins in). The watchdog's budget is the reference's run time × a multiple with a floor
+// of a few seconds (web/exercise/watchdog_budget.js): w4-ssp-gate's fixed budget was 30 s.
+const SPIN = `function sspAfterPush(ssp, worker, clock, s, reply) {
+  let x = 0;
+  while (x >= 0) {
+    x = (x + 1) % 1000;
+  }
+}`;
+test("an endless loop is stopped within seconds; the verdict names the running rank's line and marks it", async () => {
+  const { page, problems } = await openLesson(site.context, site.url, "week4");
+  const id = "w4-ssp-gate";   // the learner writes the shard's function; rank 0 is the shard
+  const ex = await runCode(page, id, SPIN);
+  const verdict = await waitVerdict(page, id, "fail", 60000);
+  const budget = Number(/after (\d+) ms/.exec(verdict)?.[1]);
+  assert.ok(budget <= 15000, `stopped after ${budget} ms of running (the fixed budget was 30 s): ${verdict}`);
+  assert.match(verdict, /Stopped by the watchdog after \d+ ms: ranks? 0[\d, ]* (was|were) still running \(rank 0 at line 3\) — an endless loop/);
+  await ex.locator(".cm-step-line").first().waitFor();
+  assert.ok((await ex.locator(".cm-step-line").allInnerTexts()).some((t) => /while \(x >= 0\) \{/.test(t)), "the loop's line is marked");
+  assert.deepEqual(problems, []);
+});
+
+// An await nothing resolves: no rank runs, every rank answers the watchdog's ping — idle, not an endless loop.
+const NEVER = `async function main(ctx) {
+  const ready = new Promise(() => {});
+  await ready;
+  return 0;
+}`;
+test("an await that never resolves is named as such, at its line, and marked", async () => {
+  const { page, problems } = await openLesson(site.context, site.url, "week1");
+  const ex = await runCode(page, ID, NEVER);
+  const verdict = await waitVerdict(page, ID, "fail", 30000);
+  assert.match(verdict, /Stopped by the watchdog after \d+ ms: every rank is idle, waiting on an await that nothing resolves \(ranks 0, 1(, \d+)* and \d+ at line 3\)\./);
+  assert.doesNotMatch(verdict, /endless loop|still running/);
+  await ex.locator(".cm-step-line").first().waitFor();
+  assert.match(await ex.locator(".cm-step-line").innerText(), /await ready;/);
   assert.deepEqual(problems, []);
 });

@@ -12,7 +12,8 @@
 // kept), learnerLines (the learner's code is the first lines of a composed program: errors are reported there),
 // step (a step-through of instrumented code: cluster/step_session.js — it sees every report and talks to the ranks),
 // heartbeat ({ periodMs, timeoutMs }: every Worker beats every periodMs; a rank silent for timeoutMs ends the run
-// with status "failed", naming it — cluster_run.js).
+// with status "failed", naming it — cluster_run.js), marks (true: the code gets line markers, line_marks.js, so a
+// run the watchdog stops names the line each running rank spins at and each idle rank sleeps at; the learner's code).
 //   cluster.kill(rank);     // failure injection: terminate that rank's Worker mid-run, telling nobody (a crash)
 //   cluster.terminate();
 //
@@ -67,7 +68,8 @@ export class Cluster {
   // Runs `code` on every rank; resolves with a RunResult (it rejects only on misuse: a run already in
   // progress, bad arguments, or terminate() during the run). One run at a time per cluster.
   async run(code, { inputs = [], timeoutMs = 5000, stallMs = Infinity, onLog = null, onProgress = null, signal = null,
-                    sendMode = "buffered", delivery = null, learnerLines = null, step = null, heartbeat = null } = {}) {
+                    sendMode = "buffered", delivery = null, learnerLines = null, step = null, heartbeat = null,
+                    marks = false } = {}) {
     if (this.#terminated) throw new Error("Cluster.run: this cluster has been terminated");
     if (this.#busy) {
       throw new Error("Cluster.run: another run is still in progress on this cluster; await it before starting the next");
@@ -85,13 +87,17 @@ export class Cluster {
     if (fuzzSeed !== null && !Number.isInteger(fuzzSeed)) throw new TypeError("Cluster.run: delivery must be null or { seed: an integer }");
     this.#busy = true;
     try {
+      // Line markers: the parser is loaded on the first run that wants them (not with the page).
+      const marked = marks ? (await import("./line_marks.js")).markLines(code, { maxLine: learnerLines ?? Infinity }) : null;
+      if (marked) code = marked.code;
       await this.ready();
       if (this.#terminated) throw new Error("Cluster.run: this cluster has been terminated");
       const id = ++this.#runs;
       const t0 = clockMs();
       const workers = this.#workers;
       const run = new ClusterRun({ id, size: this.size, t0, timeoutMs, stallMs, onLog, onProgress, heartbeat,
-                                   broadcast: (msg) => workers.forEach((w) => w.postMessage(msg)) });
+                                   broadcast: (msg) => workers.forEach((w) => w.postMessage(msg)),
+                                   post: (r, msg) => workers[r].postMessage(msg) });
       this.#run = run;
       this.#step = step;
       step?.attach((r, msg) => workers[r].postMessage({ ...msg, type: "step", run: id }));
@@ -108,6 +114,7 @@ export class Cluster {
         throw new TypeError(`Cluster.run: an input cannot be sent to a Worker (${err.message}); use plain data`);
       }
       const result = await run.outcome.finally(() => signal?.removeEventListener("abort", stop));
+      if (marked && result.error?.column != null) result.error.column = marked.original(result.error.line, result.error.column);
       // After a stop, ranks busy in long work do not answer "abandon" in time and are replaced (#recycle).
       const killed = this.#workers.some((w) => this.#killed.has(w));
       if (result.status !== "ok" || killed) this.#setReady(this.#recycle(id, result.timeout?.running ?? []));
@@ -212,6 +219,7 @@ export class Cluster {
         else if (data.type === "init-error") fail(new Error(`Cluster: rank ${r} could not start: ${data.message}`));
         else if (data.type === "abandoned") this.#replies.get(worker)?.();
         else if (data.type === "beat") { if (current() && this.#run?.id === data.run) this.#run.beat(r); }
+        else if (data.type === "at" || data.type === "pong") { if (current() && this.#run?.id === data.run) this.#run[data.type](r, data); }
         else if (current() && this.#run?.id === data.run) {
           if (data.type !== "step") this.#run.report(r, data);
           this.#step?.report(r, data);

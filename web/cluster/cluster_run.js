@@ -9,11 +9,15 @@
 //   { status, elapsedMs, results, logs, progress (per rank: the values passed to ctx.progress),
 //     trace: [{ src, dst, tag, bytes, sendTime, recvTime, sendOrder, recvOrder }], spans,
 //     error: { rank, message, line, column } | null, deadlock: { cycle, message, waits } | null,
-//     timeout: { ms, running, blocked, message } | null,
+//     timeout: { ms, stalled, running, idle, blocked, lines, message } | null   (running: ranks still executing,
+//       terminated by the cluster; idle: ranks that answered a ping but wait on an await nothing resolves),
 //     failed: { rank, lastBeat, detectedAt, timeoutMs, message } | null }   times in seconds since the run started
 import { WaitForGraph } from "./deadlock.js";
+import { watchdogMessage } from "./rank_lines.js";
 import { RECVD_FIELDS, SENT_FIELDS } from "../worker/rank_reports.js";
 import { clockMs, decodeSpans } from "../worker/rank_spans.js";
+
+const PING_MS = 250;   // when the watchdog fires, a rank that does not answer a ping within this is busy (spinning)
 
 export class ClusterRun {
   #resolve;
@@ -25,6 +29,8 @@ export class ClusterRun {
   #messages;               // #messages[src][id] → trace entry (a receive may be reported before its send)
   #openWait;               // per rank: { since, peer } of the wait it reported blocked in, or null
   #line;                   // per rank: the learner's line it last reported blocked at, or null
+  #atLine;                 // per rank: the line of the loop or await its code last passed (line markers), or null
+  #pongs = null;           // while the watchdog pings: per rank, its answer { line, timers } or undefined
   #lastBeat;               // per rank: clockMs() of its last heartbeat or report (heartbeat runs only)
   #beatTimer = 0;
 
@@ -32,8 +38,10 @@ export class ClusterRun {
   // stallMs: the longest no rank may go without reporting (its code runs, messages move, output appears).
   // heartbeat: null | { periodMs, timeoutMs } — every Worker beats every periodMs (rank_worker.js); a rank that has
   // not finished and has been silent for timeoutMs ends the run "failed".
-  constructor({ id, size, t0, timeoutMs, stallMs = Infinity, onLog = null, onProgress = null, broadcast, heartbeat = null }) {
-    Object.assign(this, { id, size, t0, timeoutMs, stallMs, onLog, onProgress, broadcast, heartbeat });
+  // post(rank, msg) posts to one Worker (the watchdog's ping).
+  constructor({ id, size, t0, timeoutMs, stallMs = Infinity, onLog = null, onProgress = null, broadcast, post = null,
+                heartbeat = null }) {
+    Object.assign(this, { id, size, t0, timeoutMs, stallMs, onLog, onProgress, broadcast, post, heartbeat });
     this.ended = false;
     this.results = new Array(size).fill(undefined);
     this.logs = Array.from({ length: size }, () => []);
@@ -43,6 +51,7 @@ export class ClusterRun {
     this.#graph = new WaitForGraph(size);
     this.#openWait = new Array(size).fill(null);
     this.#line = new Array(size).fill(null);
+    this.#atLine = new Array(size).fill(null);
     this.#lastReport = clockMs();
     this.outcome = new Promise((resolve, reject) => { this.#resolve = resolve; this.#reject = reject; });
     this.outcome.catch(() => {});  // an abort nobody awaits (run() already threw) is not an unhandled rejection
@@ -54,6 +63,14 @@ export class ClusterRun {
 
   // A rank's Worker says it is alive (not progress: a rank blocked in recv() beats too).
   beat(rank) { this.#lastBeat[rank] = clockMs(); }
+
+  // Where a rank's code is (rank_worker.js, line markers): not progress, so the stall watchdog does not count it.
+  at(rank, { line }) { this.#atLine[rank] = line ?? null; }
+
+  // A rank's answer to the watchdog's ping: it is not spinning.
+  pong(rank, { line, timers }) {
+    if (this.#pongs) this.#pongs[rank] = { line: line ?? null, timers };
+  }
 
   report(rank, msg) {
     if (this.ended) return;
@@ -187,20 +204,39 @@ export class ClusterRun {
     }, periodMs);
   }
 
-  // stalledMs: the watchdog saw no report for that long; otherwise the run's time budget ran out.
-  #timeout(stalledMs = null) {
+  // stalledMs: the watchdog saw no report for that long; otherwise the run's time budget ran out. Every unfinished
+  // rank is pinged first: one that does not answer is spinning in its code (even one the graph last heard blocked: a
+  // rank that got its message and then loops cannot report it); one that answers is blocked if the graph says so,
+  // else idle — its code waits on an await nothing resolves — unless a timer of its own is pending (then it runs,
+  // between sleeps). Lines: the call a blocked rank waits in, the last loop or await the others' markers passed.
+  async #timeout(stalledMs = null) {
+    if (this.#pongs) return;   // already pinging
+    clearTimeout(this.#timer);
+    clearTimeout(this.#stallTimer);
     const state = this.#graph.state;
-    const running = state.map((s, r) => r).filter((r) => state[r].kind === "running");
-    const blocked = state.map((s, r) => r).filter((r) => state[r].kind === "blocked");
-    const ranks = (list) => (list.length === 1 ? `rank ${list[0]} was` : `ranks ${list.join(", ")} were`);
-    let message = stalledMs === null ? `Stopped by the watchdog after ${this.timeoutMs} ms: `
-      : `Stopped by the watchdog: no rank made progress for ${stalledMs / 1000} s: `;
-    message += running.length ? `${ranks(running)} still running (an endless loop, or more work than the time allows?)`
-                              : "no rank finished in time";
-    if (blocked.length) message += `; ${ranks(blocked)} waiting`;
+    const listed = (kind) => state.map((s, r) => r).filter((r) => state[r].kind === kind);
+    let running = listed("running");
+    let blocked = listed("blocked");
+    let idle = [];
+    if (this.post && running.length + blocked.length > 0) {
+      this.#pongs = new Array(this.size).fill(undefined);
+      for (const r of [...running, ...blocked]) this.post(r, { type: "ping", run: this.id });
+      await new Promise((resolve) => setTimeout(resolve, PING_MS));
+      if (this.ended) return;
+      const pongs = this.#pongs;
+      const busy = [...running, ...blocked].filter((r) => !pongs[r]);
+      idle = running.filter((r) => pongs[r] && pongs[r].timers === 0);
+      running = [...busy, ...running.filter((r) => pongs[r] && pongs[r].timers > 0)].sort((a, b) => a - b);
+      blocked = blocked.filter((r) => pongs[r]);
+      for (const r of [...idle, ...running]) if (pongs[r]?.line) this.#atLine[r] = pongs[r].line;
+    }
+    const lines = [...this.#linesOf(blocked),
+      ...[...running, ...idle].flatMap((rank) => (this.#atLine[rank] ? [{ rank, line: this.#atLine[rank] }] : []))]
+      .sort((a, b) => a.rank - b.rank);
+    const what = stalledMs === null ? `after ${this.timeoutMs} ms` : `: no rank made progress for ${stalledMs / 1000} s`;
+    const message = watchdogMessage({ running, idle, blocked, lines, what });
     const ms = stalledMs ?? this.timeoutMs;
-    this.#end("timeout", { timeout: { ms, stalled: stalledMs !== null, running, blocked, message: message + ".",
-                                      lines: this.#linesOf(blocked) } });
+    this.#end("timeout", { timeout: { ms, stalled: stalledMs !== null, running, idle, blocked, message, lines } });
   }
 
   #now() { return (clockMs() - this.t0) / 1000; }

@@ -15,9 +15,10 @@
 // console and timers, and a deadlock is found the moment nothing can happen any more. A rank stuck in a
 // synchronous endless loop cannot be interrupted in one thread — that is what the Workers are for.
 import { LocalRun } from "./local_run.js";
+import { MARK, markLines } from "./line_marks.js";
 import { checkRunOptions } from "./run_options.js";
 
-const SHIMS = ["console", "setTimeout", "clearTimeout", "setInterval", "clearInterval"];
+const SHIMS = ["console", "setTimeout", "clearTimeout", "setInterval", "clearInterval", MARK];
 const PREFIX = '"use strict";';   // module code is strict; on line 1, so line numbers are kept
 const BODY_FIRST_LINE = 3;        // new Function puts the body on line 3 ("function anonymous(…\n) {\n")
 let runs = 0;
@@ -59,14 +60,17 @@ export class LocalCluster {
     if (signal?.aborted) stop();
     signal?.addEventListener?.("abort", stop);
     try {
-      const loaded = Array.from({ length: this.size }, (_, r) => load(code, sourceName(id, r), run.shims(r)));
+      // Line markers (line_marks.js): where a rank spins or sleeps, and a way to stop a loop that never lets the
+      // scheduler run (for (;;) await null — microtasks only).
+      const marked = markLines(code, { maxLine: learnerLines ?? Infinity });
+      const loaded = Array.from({ length: this.size }, (_, r) => load(code, marked.code, sourceName(id, r), run.shims(r)));
       const failed = loaded.findIndex((x) => x.error);
       if (failed >= 0) {
         const { message, line, column } = loaded[failed].error;
         run.failWith(failed, message, line, column);
         return await run.execute([], () => ({}));
       }
-      return await run.execute(loaded.map((x) => x.main), (err) => locate(err, id, learnerLines));
+      return await run.execute(loaded.map((x) => x.main), (err) => locate(err, id, learnerLines, marked.original));
     } finally {
       this.#busy = false;
       signal?.removeEventListener?.("abort", stop);
@@ -85,10 +89,11 @@ export function runLocal(code, { ranks, core = null, ...options }) {
 const sourceName = (id, rank) => `dsml-run-${id}-rank-${rank}.js`;
 
 // → { main } or { error: { message, line, column } }, the same words as the Workers' loader (learner_module.js).
-function load(code, name, shims) {
+// code: the learner's, marked: the same with line markers (what runs).
+function load(code, marked, name, shims) {
   let factory;
   try {
-    factory = new Function(...SHIMS, `${PREFIX}${code}\nreturn typeof main === "undefined" ? undefined : main;\n//# sourceURL=${name}`);
+    factory = new Function(...SHIMS, `${PREFIX}${marked}\nreturn typeof main === "undefined" ? undefined : main;\n//# sourceURL=${name}`);
   } catch (err) {
     return { error: { message: `${err.name}: ${err.message}`, line: syntaxErrorLine(code), column: null } };
   }
@@ -107,10 +112,11 @@ function load(code, name, shims) {
 // The innermost stack frame in the learner's code (any rank's copy): { line, column, inCourseCode }. With
 // learnerLines (the learner's code is the first lines of a composed program), an error raised in the course's part
 // is placed at the learner's calling line, as the Workers do (learner_module.js).
-function locate(err, id, learnerLines) {
+function locate(err, id, learnerLines, original) {
   const stack = typeof err?.stack === "string" ? err.stack : "";
   const frames = [...stack.matchAll(new RegExp(`dsml-run-${id}-rank-\\d+\\.js:(\\d+):(\\d+)`, "g"))]
-    .map((m) => position(Number(m[1]), Number(m[2])));
+    .map((m) => position(Number(m[1]), Number(m[2])))
+    .map(({ line, column }) => ({ line, column: original(line, column) }));
   if (!frames.length) return { line: null, column: null, inCourseCode: false };
   if (!learnerLines || frames[0].line <= learnerLines) return { ...frames[0], inCourseCode: false };
   const mine = frames.find((f) => f.line <= learnerLines);

@@ -16,9 +16,11 @@
 // Time is virtual: a clock that advances by one tick per step (plus 0.1 ns per byte delivered), so the trace,
 // the spans and ctx.now() are deterministic for a seed; code between two awaits takes no time. The RunResult
 // says so (clock: { kind: "virtual", resolution: 0, skew: 0 }), so checkers need no slack for coarse browser
-// clocks or Workers whose clocks disagree. A rank that loops forever WITHOUT awaiting cannot be stopped in one
-// thread (the Worker cluster terminates it); the watchdog stops everything else: too long in real time, or
-// more than MAX_STEPS steps.
+// clocks or Workers whose clocks disagree. The watchdog stops a run that takes too long in real time or more than
+// MAX_STEPS steps. A loop that never lets the scheduler run — `for (;;) {}`, or `for (;;) await null`, which
+// resumes in microtasks only — is stopped by the line markers the cluster puts in every loop body and before
+// every awaited value (line_marks.js, at()): they check the time every MARK_CHECK passes, end the run (naming the
+// rank and its line) and throw, and once the run is over every marker throws, so such a loop unwinds.
 import { WaitForGraph } from "./deadlock.js";
 import { LocalNetwork } from "./local_network.js";
 import { VirtualTimers } from "./local_timers.js";
@@ -30,9 +32,16 @@ import { messageBytes, preparePayload } from "../worker/message_size.js";
 import { Pending } from "../worker/rank_blocking.js";
 import { formatArgs } from "../worker/rank_console.js";
 import { SpanRecorder } from "../worker/rank_spans.js";
+import { MARK } from "../worker/line_marker.js";
+
+// Thrown by a line marker into code whose run is over (at()): it unwinds the loop; nobody reports it.
+class RunOver extends Error {
+  constructor() { super("the run is over"); this.name = "RunOver"; }
+}
 
 const MAX_LOG_LINES = 1000;   // per rank, as on the Workers
 const MAX_STEPS = 5e6;
+const MARK_CHECK = 64;        // line markers passed between two looks at the real-time clock
 const SECONDS_PER_BYTE = 1e-10;
 export const VIRTUAL_CLOCK = Object.freeze({ kind: "virtual", resolution: 0, skew: 0 });
 
@@ -65,9 +74,11 @@ export class LocalRun {
     this.network = new LocalNetwork();
     this.timers = new VirtualTimers();
     this.seq = 0;
+    this.marks = 0;              // line markers passed (at())
     this.ranks = Array.from({ length: size }, (_, r) => ({
       r, open: new Set(), ready: [], barrier: null, barrierGen: 0, finished: false, lines: 0, dropped: 0, records: 0,
       line: null,   // the learner's line of the call it is blocked in (null: running, or not in the learner's code)
+      busyLine: null,   // the line of the last loop or await it passed since it was last resumed (line_marks.js)
       spans: this.#spanRecorder(r),
     }));
   }
@@ -103,13 +114,25 @@ export class LocalRun {
     };
   }
 
-  // A rank's console and timers (virtual: local_timers.js).
+  // A rank's console, timers (virtual: local_timers.js) and line marker.
   shims(r) {
     const line = (prefix) => (...args) => this.log(r, prefix + formatArgs(args));
     return {
       console: { log: line(""), info: line(""), debug: line(""), warn: line("warning: "), error: line("error: ") },
       ...this.timers.functions(r, () => this.clock),
+      [MARK]: (n) => this.at(r, n),
     };
+  }
+
+  // Rank r's code passes a line marker (line_marks.js): a loop's body or an await at `line`. A run that is over
+  // lets no code of it go on; one over its time ends here, with r running at that line.
+  at(r, line) {
+    if (this.ended) throw new RunOver();
+    this.ranks[r].busyLine = line;
+    if (++this.marks % MARK_CHECK === 0 && realMs() - this.started > this.timeoutMs) {
+      this.#timeout(false, r);
+      throw new RunOver();
+    }
   }
 
   log(r, line) {
@@ -163,6 +186,7 @@ export class LocalRun {
     if (k < runnable.length) {
       const rank = runnable[k], item = rank.ready.shift();
       this.clock += this.policy.tick();
+      rank.busyLine = null;   // where it goes from here, its markers tell
       try { item.run(); } catch (err) { this.fail(rank.r, err); }
     } else {
       const { message, waiter } = this.network.arrive(heads[k - runnable.length]);
@@ -327,19 +351,26 @@ export class LocalRun {
     this.#end("deadlock", verdict);
   }
 
-  #timeout(tooManySteps) {
-    // Running: something to resume, or a message on its way to it; blocked: neither.
+  // spinning: the rank whose marker found the time up (it runs without ever yielding to the scheduler).
+  #timeout(tooManySteps, spinning = null) {
+    // Running: spinning, something to resume, or a message on its way to it; blocked: neither.
     const coming = new Set(this.network.heads().map((q) => q[0].dst));
     const live = this.ranks.filter((x) => !x.finished);
-    const running = live.filter((x) => x.ready.length > 0 || coming.has(x.r)).map((x) => x.r);
+    const running = live.filter((x) => x.r === spinning || x.ready.length > 0 || coming.has(x.r)).map((x) => x.r);
     const blocked = live.filter((x) => !running.includes(x.r)).map((x) => x.r);
     this.#end("timeout", timeoutVerdict({ running, blocked, timeoutMs: this.timeoutMs, maxSteps: MAX_STEPS, tooManySteps,
-                                          lines: this.#lines().filter((x) => blocked.includes(x.rank)) }));
+                                          lines: this.#lines(running) }));
   }
 
-  // [{ rank, line }] of the unfinished ranks blocked at a known line of the learner's code.
-  #lines() {
-    return this.ranks.filter((x) => !x.finished && x.line).map((x) => ({ rank: x.r, line: x.line }));
+  // [{ rank, line }] of the unfinished ranks at a known line of the learner's code: the call a rank is blocked in,
+  // else the last loop or await its markers passed (a running rank's loop; a sleeping rank's await), unless it is
+  // blocked in a call of the course's code.
+  #lines(running = []) {
+    return this.ranks.filter((x) => !x.finished).flatMap((x) => {
+      const inOurCall = [...x.open].some((w) => w.awaited);
+      const line = running.includes(x.r) ? x.busyLine ?? x.line : x.line ?? (inOurCall ? null : x.busyLine);
+      return line ? [{ rank: x.r, line }] : [];
+    });
   }
 
   #end(status, details = {}) {

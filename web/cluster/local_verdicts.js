@@ -1,6 +1,7 @@
 // local_verdicts.js — what the judge cluster's run (local_run.js) tells the wait-for graph about a rank, and how
 // the run ends when it cannot go on: a deadlock (deadlock.js explains the cycle), ranks suspended on a promise
 // that nothing of the run can resolve, or the watchdog (too long in real time, or too many steps).
+import { ranksWere, watchdogMessage } from "./rank_lines.js";
 
 // A rank's state from the calls its code awaits (waiters of local_run.js): what it is blocked on, for
 // WaitForGraph.blocked(rank, on, barrierGen).
@@ -10,8 +11,6 @@ export function blockedOn(awaited) {
     : w.kind === "send" ? [{ kind: "send", to: w.to, tag: w.tag, id: w.id }] : []));
   return { on, barrierGen: barrier ? barrier.gen : null };
 }
-
-const ranksWere = (xs, verb) => (xs.length === 1 ? `rank ${xs[0]} ${verb[0]}` : `ranks ${xs.join(", ")} ${verb[1]}`);
 
 // No step is possible and no timer is pending: the graph's cycle if there is one, else the ranks still
 // unfinished are waiting on promises the run does not know (a fetch, a promise never resolved, …).
@@ -23,12 +22,10 @@ export function stuckVerdict(graph, unfinished, lines = []) {
     "suspended on a promise that no message, send, barrier or timer of this run can resolve" } };
 }
 
-// The watchdog stopped the run. running: ranks with something to resume or a message on its way to them;
-// blocked: the other unfinished ranks.
+// The watchdog stopped the run. running: ranks with something to resume or a message on its way to them (or
+// spinning in a loop that never yields: local_run.js); blocked: the other unfinished ranks. lines: of all of them.
 export function timeoutVerdict({ running, blocked, timeoutMs, maxSteps, tooManySteps, lines = [] }) {
-  let message = `Stopped by the watchdog after ${tooManySteps ? `${maxSteps} steps` : `${timeoutMs} ms`}: `;
-  message += running.length ? `${ranksWere(running, ["was", "were"])} still running (an endless loop, or more work than the time allows?)`
-    : "no rank finished in time";
-  if (blocked.length) message += `; ${ranksWere(blocked, ["was", "were"])} waiting`;
-  return { timeout: { ms: timeoutMs, stalled: false, running, blocked, lines, message: message + "." } };
+  const what = `after ${tooManySteps ? `${maxSteps} steps` : `${timeoutMs} ms`}`;
+  const message = watchdogMessage({ running, blocked, lines, what });
+  return { timeout: { ms: timeoutMs, stalled: false, running, idle: [], blocked, lines, message } };
 }

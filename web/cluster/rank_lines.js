@@ -17,3 +17,31 @@ export function linesText(lines) {
   });
   return ` (${parts.join(", ")})`;
 }
+
+// The lines of `ranks` only ([] if none is known).
+export const linesOf = (lines, ranks) => (lines ?? []).filter((x) => ranks.includes(x.rank));
+
+export const ranksWere = (xs, verb) => (xs.length === 1 ? `rank ${xs[0]} ${verb[0]}` : `ranks ${xs.join(", ")} ${verb[1]}`);
+
+// The watchdog's verdict, the same words on the Workers (cluster_run.js) and in the judge (local_verdicts.js):
+//   running: ranks still executing (an endless loop, or slow work), with the line of the loop they were last in;
+//   idle: ranks that answer but wait on an await nothing resolves (the Workers tell them apart by a ping);
+//   blocked: ranks waiting in recv/send/barrier (their lines follow, in the page's "Waiting (…)").
+// lines: [{ rank, line }] of all of them.
+// what: when it stopped the run ("after 3000 ms", ": no rank made progress for 1 s" — put after "the watchdog").
+export function watchdogMessage({ running, idle = [], blocked, lines, what }) {
+  let message = `Stopped by the watchdog${/^[:,]/.test(what) ? "" : " "}${what}: `;
+  if (running.length) {
+    const at = linesText(linesOf(lines, running));
+    const why = "an endless loop, or more work than the time allows?";
+    message += `${ranksWere(running, ["was", "were"])} still running${at}${at ? ` — ${why}` : ` (${why})`}`;
+  } else if (idle.length) {
+    const every = blocked.length === 0 && idle.length > 1;
+    message += `${every ? "every rank is" : ranksWere(idle, ["is", "are"])} idle, waiting on an await that nothing ` +
+      `resolves${linesText(linesOf(lines, idle))}`;
+  } else {
+    message += "no rank finished in time";
+  }
+  if (blocked.length) message += `; ${ranksWere(blocked, ["was", "were"])} waiting`;
+  return message + ".";
+}

@@ -15,6 +15,7 @@ import { describeFailure, renderRankLogs } from "../ui/run_output.js";
 import { stepLines } from "../ui/step_lines.js";
 import { stoppedLines } from "../cluster/rank_lines.js";
 import { formatSeconds, plural } from "../units.js";
+import { watchdogBudget } from "./watchdog_budget.js";
 
 const make = (tag, attrs = {}, text = "") => {
   const el = document.createElement(tag);
@@ -75,7 +76,7 @@ export function mountCode(ctx) {
   // Runs the learner's program on a cluster of its own (runs on this page never share Workers).
   // `how`: { delivery, sendMode } — the judge's interleaving and send semantics for this case.
   async function execute(testCase, label, how = {}) {
-    const timeoutMs = exercise.timeoutMs ?? 5000;
+    const timeoutMs = watchdogBudget(exercise);   // from the reference's own run time, not a fixed 30 s
     let started = null;
     const tick = () => {
       if (started === null) { status.textContent = `${label}Starting ${testCase.ranks} Workers…`; return; }
@@ -89,7 +90,7 @@ export function mountCode(ctx) {
       // learner's code comes first, so errors are reported at the editor's lines (learnerLines).
       const code = exercise.program ? exercise.program(editor.value) : editor.value;
       return await clusters.run(testCase.ranks, code, {
-        inputs: testCase.inputs, timeoutMs, signal: stopper.signal, ...how,
+        inputs: testCase.inputs, timeoutMs, signal: stopper.signal, ...how, marks: true,
         learnerLines: exercise.program ? editor.value.split("\n").length : null,
         onStart: () => { started = performance.now(); tick(); },
       });

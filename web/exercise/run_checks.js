@@ -2,7 +2,7 @@
 // (web/README.md, "The Worker cluster") and judges the recorded trace and the returned values — never the
 // program's own claims about what it did. Pure functions, no DOM: the page and Node tests both use them.
 import { esc } from "./params.js";
-import { linesText } from "../cluster/rank_lines.js";
+import { linesOf, linesText } from "../cluster/rank_lines.js";
 
 const pass = (message) => ({ pass: true, message });
 const fail = (message) => ({ pass: false, message });
@@ -28,13 +28,19 @@ export function unfinished(run) {
         "sends being buffered: start the send without awaiting it (<code>ctx.send(…)</code> is then a nonblocking send), " +
         "then <code>await</code> the receive.");
     }
+    if (!run.deadlock.cycle?.length && /promise/.test(run.deadlock.message)) {
+      return fail(`${esc(run.deadlock.message)}${linesText(run.deadlock.lines)}. An <code>await</code> on a promise that ` +
+        "nothing resolves never returns: await only <code>ctx</code>'s calls, or a promise you resolve yourself.");
+    }
     return fail(`Deadlock: ${esc(run.deadlock.message)}${linesText(run.deadlock.lines)}. Every rank in that cycle waits in <code>recv</code> for ` +
       "a message nobody will send. For each <code>recv(from)</code>, find the matching <code>send(to)</code> on rank <code>from</code>.");
   }
   if (run.status === "timeout" && run.timeout) {
-    const waiting = run.timeout.lines?.length ? `; waiting${linesText(run.timeout.lines)}` : "";
-    return fail(`The run was stopped after ${run.timeout.ms} ms with rank(s) ${run.timeout.running.join(", ")} ` +
-      `still running${waiting}: a rank is waiting for a message that never comes, or loops forever.`);
+    const blocked = linesOf(run.timeout.lines, run.timeout.blocked ?? []);
+    const waiting = blocked.length ? ` Waiting${linesText(blocked)}.` : "";
+    const next = run.timeout.running.length ? "A rank loops forever, or a rank waits for a message that never comes."
+      : "An <code>await</code> on a promise that nothing resolves never returns: await only <code>ctx</code>'s calls, or a promise you resolve.";
+    return fail(`${esc(run.timeout.message)}${waiting} ${next}`);
   }
   return fail(`The run ended with status “${esc(run.status)}”.`);
 }

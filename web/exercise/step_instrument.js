@@ -157,7 +157,7 @@ function patternNames(patterns) {
 
 // original(line, column) for 1-based positions in the instrumented code → the column in the learner's code
 // (the line is the same: nothing inserted contains a line break). Inside inserted text: where it was inserted.
-function columnMap(source, inserts) {
+export function columnMap(source, inserts) {
   const lineStarts = [0];
   for (let i = 0; i < source.length; i++) if (source[i] === "\n") lineStarts.push(i + 1);
   const byLine = new Map();

@@ -7,9 +7,15 @@
 // instantiates the already compiled core, imports the page's calcs.js and sends back every text, which is
 // written in one go. Some of the lab's numbers price 64-rank training steps: tens of milliseconds each.
 
-/** Fill every [data-calc] under `root` from the module at `calcsUrl`, computed in a Worker. */
+// A section marked data-calc-lazy (Week 3's large-batch runs: 16 trainings) is left out of the page's start and
+// filled when it comes near the screen (fillLazyCalcs); until then it shows the numbers the HTML holds, which the
+// page tests check are the core's. Its attribute reads "done" once filled.
+const eager = (root) => (el) => !el.parentElement?.closest("[data-calc-lazy]") || root.matches?.("[data-calc-lazy]");
+const calcElements = (root) => [...root.querySelectorAll("[data-calc]")].filter(eager(root));
+
+/** Fill every [data-calc] under `root` (not in a data-calc-lazy section of it) from `calcsUrl`, in a Worker. */
 export async function fillCalcsInWorker(root, calcsUrl, wasmModule) {
-  const elements = [...root.querySelectorAll("[data-calc]")];
+  const elements = calcElements(root);
   const keys = [...new Set(elements.map((el) => el.dataset.calc))];
   const worker = new Worker(new URL("./calc_worker.js", import.meta.url), { type: "module", name: "dsml calcs" });
   try {
@@ -36,9 +42,24 @@ export function computeCalcs(calcs, keys, core) {
   return values;
 }
 
+/** Each data-calc-lazy section of `root`, filled in a Worker when it comes within a screen of the viewport.
+ *  compiled: Promise of the core's WebAssembly.Module. Resolves with the sections' promises (for tests). */
+export function fillLazyCalcs(root, calcsUrl, compiled) {
+  const sections = [...root.querySelectorAll("[data-calc-lazy]")];
+  return sections.map((section) => new Promise((resolve, reject) => {
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      observer.disconnect();
+      compiled.then((module) => fillCalcsInWorker(section, calcsUrl, module))
+        .then(() => { section.dataset.calcLazy = "done"; resolve(); }, reject);
+    }, { rootMargin: "100% 0px" });
+    observer.observe(section);
+  }));
+}
+
 /** The same on the main thread (a page module that hands its CALCS object rather than its URL). */
 export function fillCalcs(root, calcs, core) {
-  const elements = [...root.querySelectorAll("[data-calc]")];
+  const elements = calcElements(root);
   writeCalcs(elements, computeCalcs(calcs, [...new Set(elements.map((el) => el.dataset.calc))], core));
 }
 

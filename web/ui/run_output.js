@@ -2,7 +2,7 @@
 // (values as the browser console would show them: arrays as arrays, typed arrays included, long ones cut), and
 // a failed run described in words.
 import { formatArgs } from "../worker/rank_console.js";
-import { linesText } from "../cluster/rank_lines.js";
+import { linesOf, linesText } from "../cluster/rank_lines.js";
 
 const escapeHtml = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
@@ -30,7 +30,8 @@ const safely = (f) => { try { return f(); } catch { return "returned a value the
 // What went wrong in a run that did not finish, as HTML (the checker only sees finished runs).
 export function describeFailure(run) {
   if (run.status === "timeout") {
-    const waiting = run.timeout.lines?.length ? ` Waiting${linesText(run.timeout.lines)}.` : "";
+    const blocked = linesOf(run.timeout.lines, run.timeout.blocked ?? []);   // running and idle ranks' lines are in the message
+    const waiting = blocked.length ? ` Waiting${linesText(blocked)}.` : "";
     return escapeHtml(run.timeout.message + waiting);
   }
   if (run.status === "stopped") return "Stopped before it finished.";
@@ -38,7 +39,9 @@ export function describeFailure(run) {
   if (run.status === "deadlock") {
     const why = /waits in send/.test(run.deadlock.message)
       ? "With synchronous sends a send completes only when its message is received, so these ranks wait on each other."
-      : "Nothing they wait for is in flight, so no rank can continue.";
+      : run.deadlock.cycle?.length === 0 && /promise/.test(run.deadlock.message)
+        ? "No message, send, barrier or timer of the run can wake them."
+        : "Nothing they wait for is in flight, so no rank can continue.";
     return `Deadlock: ${escapeHtml(run.deadlock.message)}${linesText(run.deadlock.lines)}. ${why}`;
   }
   if (run.status === "error") {

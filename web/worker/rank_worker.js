@@ -7,9 +7,15 @@
 //                 step { run, action }                    (a step-through: step_hooks.js)
 //                 release { run, gen }                    (everyone reached barrier number gen)
 //                 abandon { run }  → abandoned { run }    (the run ended; answering proves we are idle)
+//                 ping { run }     → pong { run, line, timers } (the watchdog fired: a rank that answers is idle, not
+//                                                          looping; line: the last line marker it passed, timers: its
+//                                                          live timers — a rank that sleeps in a timer loop is not stuck)
 //                 rewire { ports }                        (new ports to peers whose Workers were replaced)
 // To the page (rank_reports.js batches them): report { state, sent, recvd, logs, progress, spans } ·
-//   barrier { gen, … } · done { result, … } · error { message, line, column, … }
+//   barrier { gen, … } · done { result, … } · error { message, line, column, … } ·
+//   at { run, line }: the line of the loop or await the rank's code last passed (line markers, cluster/line_marks.js),
+//   posted when it changes, at most every AT_POST_MS — posted from inside a loop that never yields, so the page
+//   knows where a rank the watchdog stops was spinning.
 // Times are seconds since the run's start t0 on the common clock.
 import { BlockWatch, watchTimers } from "./rank_blocking.js";
 import { captureConsole, formatArgs } from "./rank_console.js";
@@ -18,8 +24,11 @@ import { RankMessaging } from "./rank_messaging.js";
 import { Reporter } from "./rank_reports.js";
 import { SpanRecorder, clockMs } from "./rank_spans.js";
 import { StepHooks } from "./step_hooks.js";
+import { MARK } from "./line_marker.js";
 
 const MAX_LOG_LINES = 1000;  // per rank and run; a print in a hot loop must not flood the page
+const AT_POST_MS = 100;      // the page hears where a rank is at most this often
+const AT_CHECK = 64;         // passes of one marker between two looks at the clock (a marker in a hot loop is cheap)
 
 let rank = -1;
 let size = 0;
@@ -44,6 +53,20 @@ function live(r, what) {
   if (r !== run || r.finished) throw new Error(`${what}() was called after this rank's main() had finished`);
 }
 
+// The line marker (cluster/line_marks.js): the learner's code calls it in every loop body and before every awaited
+// value. A change of line, or every AT_CHECK passes of the same one, looks at the clock.
+globalThis[MARK] = (line) => {
+  const r = run;
+  if (!r || r.finished) return;
+  if (line === r.at && ++r.marks % AT_CHECK !== 0) return;
+  r.at = line;
+  const now = performance.now();
+  if (now < r.nextAt || line === r.postedAt) return;
+  r.nextAt = now + AT_POST_MS;
+  r.postedAt = line;
+  post({ type: "at", run: r.id, line });
+};
+
 function log(r, line) {
   if (r.finished) return;
   if (r.lines++ >= MAX_LOG_LINES) r.dropped += 1;
@@ -66,7 +89,8 @@ function fail(r, err) {
 }
 
 function newRun({ run: id, t0, sendMode = "buffered", fuzzSeed = null }) {
-  const r = { id, t0, lines: 0, dropped: 0, finished: false, beat: 0, where: () => ({ line: null, column: null }) };
+  const r = { id, t0, lines: 0, dropped: 0, finished: false, beat: 0, where: () => ({ line: null, column: null }),
+              at: null, marks: 0, nextAt: 0, postedAt: null };   // line markers: the last line, and what the page knows
   r.spans = new SpanRecorder(rank, t0);
   r.watch = new BlockWatch(() => r.reporter.changed());
   r.reporter = new Reporter({ run: id, post, watch: r.watch, spans: r.spans, timers });
@@ -221,5 +245,6 @@ self.onmessage = ({ data }) => {
   else if (data.type === "release") { if (run?.id === data.run) run.messaging.release(data.gen); }
   else if (data.type === "step") { if (run?.id === data.run) run.step?.control(data); }
   else if (data.type === "abandon") abandon(data);
+  else if (data.type === "ping") { if (run?.id === data.run) post({ type: "pong", run: data.run, line: run.at, timers: run.watch.timers.size }); }
   else if (data.type === "rewire") rewire(data);
 };
