@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 
 import { COURSE, EXEMPTIONS, EXERCISES, idPrefix, pageOf } from "./course.mjs";
 import { withinTolerance } from "../../web/exercise/answer_check.js";
+import { timeoutVerdict } from "../../web/cluster/local_verdicts.js";
 import { mulberry32 } from "../../web/exercise/random.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
@@ -129,7 +130,9 @@ function codeRules(e) {
     const runs = [
       [{ ...base, status: "error", error: { rank: 2, message: "x is not defined", line: 4, column: 3 } }, /Rank 2.*line 4/],
       [{ ...base, status: "deadlock", deadlock: { cycle: [1, 2], message: "rank 1 waits for rank 2, rank 2 waits for rank 1" } }, /Deadlock: rank 1 waits/],
-      [{ ...base, status: "timeout", timeout: { ms: 5000, running: [0, 3], message: "…" } }, /5000 ms.*0, 3/],
+      // the watchdog's record as the clusters write it (local_verdicts.js, the same words as the Workers' cluster)
+      [{ ...base, status: "timeout", ...timeoutVerdict({ running: [0, 3], blocked: [1], timeoutMs: 5000, lines: [{ rank: 1, line: 7 }] }) },
+        /5000 ms.*ranks 0, 3.*Waiting.*line 7/],
     ];
     const testCase = e.cases(mulberry32(9))[0];
     for (const [run, pattern] of runs) {
