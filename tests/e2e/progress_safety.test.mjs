@@ -16,10 +16,29 @@ const EX = `#ex-${ID}`;
 const editorText = (page) => page.evaluate((id) => window.dsml.exercises.get(id).code, ID);
 const savedRecord = (page, id = ID) => page.evaluate((i) => JSON.parse(localStorage.getItem("dsml.progress")).exercises[i], id);
 
-// Reloads once nothing is loading: editors near the viewport load CodeMirror on their own, and a reload in the
-// middle of that would abort the request (which the page watcher counts as a failure).
+// Runs `action` and waits until no request it started (the page's or a Worker's) has been open for `quietMs`.
+async function thenQuiet(page, action, quietMs = 300, timeoutMs = 30000) {
+  const open = new Set();
+  const add = (r) => open.add(r), done = (r) => open.delete(r);
+  page.on("request", add); page.on("requestfinished", done); page.on("requestfailed", done);
+  try {
+    await action();
+    const end = Date.now() + timeoutMs;
+    let quietSince = Date.now();
+    while (Date.now() < end) {
+      await page.waitForTimeout(50);
+      if (open.size) quietSince = Date.now();
+      else if (Date.now() - quietSince >= quietMs) return;
+    }
+  } finally {
+    page.off("request", add); page.off("requestfinished", done); page.off("requestfailed", done);
+  }
+}
+
+// Reloads once nothing is loading: editors near the viewport load CodeMirror on their own and widgets that start
+// Workers fetch their modules; a reload in the middle would abort those requests (the watcher counts a failure).
 async function reload(page) {
-  await page.evaluate(() => window.dsml.mountAll());
+  await thenQuiet(page, () => page.evaluate(() => window.dsml.mountAll()));
   await page.reload();
   await page.waitForSelector("html[data-ready=true]");
 }

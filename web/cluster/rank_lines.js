@@ -43,5 +43,5 @@ export function watchdogMessage({ running, idle = [], blocked, lines, what }) {
     message += "no rank finished in time";
   }
   if (blocked.length) message += `; ${ranksWere(blocked, ["was", "were"])} waiting`;
-  return message + ".";
+  return /[?.]$/.test(message) ? message : message + ".";
 }
