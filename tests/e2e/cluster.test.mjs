@@ -411,7 +411,7 @@ async function main(ctx) {
       const message = async (promise) => { try { await promise; return "accepted"; } catch (err) { return err.message; } };
       const badInput = await message(cluster.run("async function main() {}", { inputs: [() => 1, 2] }));
       const after = (await cluster.run("async function main(ctx) { return ctx.input; }", { inputs: ["a", "b"] })).results;
-      const { Cluster } = await import("../../../web/cluster/cluster.js");
+      const { Cluster } = await import(new URL("../../../web/cluster/cluster.js", location.href).href)   // the fixture page's URL, not this file's;
       const doomed = new Cluster(2);
       const running = doomed.run("async function main() { while (true) {} }", { timeoutMs: 3000 });
       setTimeout(() => doomed.terminate(), 200);

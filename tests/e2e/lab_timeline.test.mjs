@@ -41,7 +41,7 @@ async function trainWith(page, values) {
 // and drawn extent.
 function drawnLetters(page, spans, ranks) {
   return page.evaluate(async ([spans, ranks]) => {
-    const { renderPhases } = await import("./widgets/phase_timeline.js");
+    const { renderPhases } = await import(new URL("widgets/phase_timeline.js", location.href).href)   // beside the lab page, not this file;
     const box = document.createElement("div");
     box.style.width = "800px";
     document.querySelector("main").append(box);

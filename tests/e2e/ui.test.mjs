@@ -137,7 +137,7 @@ test("theme toggle switches, persists across reload, and re-themes charts; syste
 
   // Back to "system": the resolved theme follows prefers-color-scheme, and an event announces the change.
   await page.evaluate(async () => {
-    const { setTheme } = await import("../../../web/ui/theme.js");
+    const { setTheme } = await import(new URL("../../../web/ui/theme.js", location.href).href)   // from the fixture page's URL;
     setTheme("system");
     window.__themeEvents = [];
     document.addEventListener("dsml-theme", (e) => window.__themeEvents.push(e.detail.theme));
@@ -154,7 +154,7 @@ test("charts re-theme live: the canvas is redrawn with the dark palette", async 
   const { page } = await openPage("tests/e2e/fixtures/ui.html");
   await page.waitForFunction(() => window.__uiReady === true);
   const colors = () => page.evaluate(async () => {
-    const { Chart } = await import("../../../web/vendor/chart.js");
+    const { Chart } = await import(new URL("../../../web/vendor/chart.js", location.href).href);
     const chart = Chart.getChart(document.getElementById("chart"));
     return { tick: chart.options.scales.x.ticks.color, line: chart.data.datasets[0].borderColor };
   });
