@@ -4,12 +4,14 @@
 // (npm `lighthouse`, pinned in package.json) with its default settings: mobile form factor, simulated slow 4G
 // and 4× CPU slowdown, cold cache and storage. Prints one line per page: the category scores (0–100) and the
 // metrics behind performance. Timings depend on the machine's load: run it when `uptime` shows a quiet machine.
-//   node bench/lighthouse.mjs [--site site] [--against other-site] [--runs 3] [--json out.json] [page …]
+//   node bench/lighthouse.mjs [--site site] [--against other-site] [--runs 3] [--json out.json] [--long-tasks] [page …]
 //   pages: "" (the index), every published week's slug/ (week1/ … lab/), every guide's (cluster/) — the default
 // With --runs N, each page is audited N times and the run with the median performance score is printed, with
 // every run's score and the machine's load average (1 minute) before the page's first and after its last run.
 // With --against, every page of the other build (e.g. one assembled before a change) is audited too, its runs
 // alternating with the site's, so that both see the same load: an A/B comparison on a shared machine.
+// With --long-tasks, the printed run also lists the main thread's long tasks (start, duration, script) and the
+// scripts that took the most main-thread time: where a Total Blocking Time comes from.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -32,6 +34,7 @@ const siteDir = resolve(option("--site", "site"));
 const againstDir = option("--against", null);
 const runs = Number(option("--runs", "1"));
 const jsonOut = option("--json", null);
+const longTasks = args.includes("--long-tasks") && args.splice(args.indexOf("--long-tasks"), 1).length > 0;
 const pages = args.length ? args
   : ["", ...WEEKS.filter((w) => w.available).map((w) => `${w.slug}/`), ...GUIDES.map((g) => `${g.slug}/`)];
 
@@ -70,17 +73,24 @@ async function audit(pageUrl, port) {
   const metrics = Object.fromEntries(Object.entries(METRICS).map(([id, name]) => [name, lhr.audits[id].numericValue]));
   const failing = Object.values(lhr.audits)
     .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary").map((a) => a.id);
-  return { scores, metrics, failing };
+  const tasks = (lhr.audits["long-tasks"].details?.items ?? [])
+    .map((t) => ({ start: t.startTime, duration: t.duration, url: t.url }));
+  const scripts = (lhr.audits["bootup-time"].details?.items ?? [])
+    .map((b) => ({ url: b.url, total: b.total, scripting: b.scripting })).slice(0, 8);
+  return { scores, metrics, failing, ...(longTasks ? { tasks, scripts } : {}) };
 }
 
-function describe({ page, site, scores, metrics, failing, performanceRuns, load }) {
+function describe({ page, site, scores, metrics, failing, performanceRuns, load, tasks, scripts }) {
   const s = CATEGORIES.map((c) => `${c} ${scores[c]}`).join(", ");
   const m = `FCP ${ms(metrics.FCP)}, LCP ${ms(metrics.LCP)}, TBT ${ms(metrics.TBT)}, CLS ${metrics.CLS.toFixed(3)}, `
     + `SI ${ms(metrics.SI)}`;
   const r = (performanceRuns.length > 1 ? ` (performance of ${performanceRuns.length} runs: ${performanceRuns.join(", ")})` : "")
     + ` [load ${load.join(" → ")}]`;
   const f = failing.length ? `\n    failing audits: ${failing.join(", ")}` : "";
-  return `${page.padEnd(6)}  ${site ? `${site}  ` : ""}${s}  |  ${m}${r}${f}`;
+  const name = (url) => url.replace(/^https?:\/\/[^/]+/, "");
+  const t = tasks ? `\n    long tasks (simulated): ${tasks.map((k) => `${ms(k.start)} +${ms(k.duration)} ${name(k.url)}`).join("; ")}`
+    + `\n    main-thread time by script: ${scripts.map((b) => `${name(b.url)} ${ms(b.total)}`).join("; ")}` : "";
+  return `${page.padEnd(6)}  ${site ? `${site}  ` : ""}${s}  |  ${m}${r}${f}${t}`;
 }
 
 function ms(v) { return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${Math.round(v)} ms`; }

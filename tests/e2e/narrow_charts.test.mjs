@@ -79,7 +79,7 @@ describe("360 px charts", () => {
     const { page, problems } = await openLesson(site.context, site.url, "week4");
     // The markers come with the simulation's answer (queued behind the page's other core tasks): wait for it.
     await page.locator("[data-widget=stragglers]").scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => document.querySelector("[data-widget=stragglers]")?.dataset.runMs, null, { timeout: 120000 });
+    await page.waitForFunction(() => document.querySelector("[data-widget=stragglers]")?.dataset.runs, null, { timeout: 120000 });
     const m = await measure(page, "stragglers");
     assert.ok(m.drawn.length >= 3, `marker labels drawn: ${JSON.stringify(m.drawn)}`);
     assertReadable(m, "stragglers");

@@ -17,8 +17,8 @@ const FIG = "[data-widget=ssp-absorb]";
 const calc = (page, key) => page.locator(`[data-calc="${key}"]`).first().innerText();
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const ran = (page, before = null) => page.waitForFunction(([sel, b]) => {
-  const ms = document.querySelector(sel)?.dataset.runMs;
-  return ms != null && ms !== b;
+  const n = document.querySelector(sel)?.dataset.runs;
+  return n != null && n !== b;
 }, [FIG, before], { timeout: 120000 });
 const rows = (page) => page.locator(`${FIG} details.chart-data tbody tr`).evaluateAll((trs) =>
   trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
@@ -41,9 +41,9 @@ describe("week 4: what SSP can absorb", () => {
   });
 
   test("fixed: the limits coincide and every bound runs at the slow worker's pace", async () => {
-    const ms = await page.locator(FIG).getAttribute("data-run-ms");
+    const drawn = await page.locator(FIG).getAttribute("data-runs");
     await page.locator(`${FIG} select`).selectOption("fixed");
-    await ran(page, ms);
+    await ran(page, drawn);
     const text = await page.locator(`${FIG} .widget-readout`).innerText();
     const fixed = await calc(page, "absorb-fixed");
     assert.match(text, new RegExp(`E\\[max\\] = ${esc(fixed)}\\).*\\(limit ${esc(fixed)}\\)\\. The two limits coincide`, "s"), text);

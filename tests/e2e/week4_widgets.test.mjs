@@ -1,12 +1,12 @@
 // Week 4's widgets in real Chromium: each starts on the prose's numbers (the same scenarios, ps_setup.js, run by the
 // core in a Worker or on the page), answers its controls, keeps the page free while it simulates (the long runs are in
-// the simulation Worker, each widget records its run time in data-run-ms), and nothing overflows a 360 px screen.
+// the simulation Worker, each widget counts the answers it drew in data-runs), and nothing overflows a 360 px screen.
 //   node --test --test-concurrency=1 tests/e2e/week4_widgets.test.mjs
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { axeViolations, injectAxe, openSite, watch } from "./harness.mjs";
 import { openLesson } from "./pages.mjs";
-import { calc, esc, ran, readout, runMs } from "./widget_probes.mjs";
+import { calc, esc, ran, readout, runs } from "./widget_probes.mjs";
 
 let site;
 before(async () => { site = await openSite(); });
@@ -68,21 +68,21 @@ describe("week 4 widgets", () => {
   });
 
   test("the controls re-run the core: staleness-aware rate, SSP with noise, regimes, consistency models, shards", async () => {
-    let ms = await runMs(page, "staleness");
+    let drawn = await runs(page, "staleness");
     await page.locator("[data-widget=staleness] select").nth(1).selectOption("aware");
-    await ran(page, "staleness", ms);
+    await ran(page, "staleness", drawn);
     assert.match(await readout(page, "staleness"), new RegExp(`τ = 20 ends at ${esc(await calc(page, "stale-20-aware"))}`));
-    ms = await runMs(page, "ssp-tradeoff");
+    drawn = await runs(page, "ssp-tradeoff");
     await page.locator("[data-widget=ssp-tradeoff] select").selectOption("exponential");
-    await ran(page, "ssp-tradeoff", ms);
+    await ran(page, "ssp-tradeoff", drawn);
     assert.match(await readout(page, "ssp-tradeoff"), new RegExp(`waits ${esc(await calc(page, "ssp-noisy-0"))} .*finishes in ${esc(await calc(page, "ssp-noisy-t0"))}`, "s"));
-    ms = await runMs(page, "param-server");
+    drawn = await runs(page, "param-server");
     await page.evaluate(() => {
       const input = document.querySelector("[data-widget=param-server] input[type=range]");   // workers W
       input.value = "16";
       input.dispatchEvent(new Event("input", { bubbles: true }));
     });
-    await ran(page, "param-server", ms);
+    await ran(page, "param-server", drawn);
     assert.match(await readout(page, "param-server"), /at K = 16 a server's link/);
     await page.locator("[data-widget=regimes] select").selectOption("asp");
     assert.match(await readout(page, "regimes"), /ASP finishes in .*; the workers spend 0% of their time waiting/s);
@@ -100,11 +100,11 @@ describe("week 4 widgets", () => {
       const tasks = [];
       const observer = new PerformanceObserver((list) => tasks.push(...list.getEntries().map((e) => e.duration)));
       observer.observe({ type: "longtask" });
-      const figure = document.querySelector("[data-widget=ssp-tradeoff]"), before = figure.dataset.runMs;
+      const figure = document.querySelector("[data-widget=ssp-tradeoff]"), before = figure.dataset.runs;
       const select = figure.querySelector("select");
       select.value = "fixed";
       select.dispatchEvent(new Event("change"));
-      while (figure.dataset.runMs === before) await new Promise((r) => setTimeout(r, 20));
+      while (figure.dataset.runs === before) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 100));
       observer.disconnect();
       return Math.max(0, ...tasks);

@@ -1,12 +1,12 @@
 // Week 6's widgets in real Chromium: each starts on the prose's numbers (the same scenarios, *_setup.js, run by the
 // core in a Worker or on the page), answers its controls, and nothing overflows a 360 px screen. Each Worker-backed
-// widget records in data-run-ms how long its computation took, queue included.
+// widget counts in data-runs the answers it drew (core_tasks.recordRun).
 //   node --test --test-concurrency=1 tests/e2e/week6_widgets.test.mjs
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openSite } from "./harness.mjs";
 import { openLesson } from "./pages.mjs";
-import { calc, esc, ran as ranWithin, readout, runMs } from "./widget_probes.mjs";
+import { calc, esc, ran as ranWithin, readout, runs } from "./widget_probes.mjs";
 
 let site;
 before(async () => { site = await openSite(); });
@@ -39,11 +39,11 @@ describe("week 6 widgets", () => {
     // The leavers slider names both of its numbers: the step they leave at and how many leave.
     const leavers = () => page.locator("[data-widget=elastic] input[type=range]").evaluate((el) => el.labels[0].textContent);
     assert.equal(await leavers(), "Leaving at step 10: k = 2");
-    let ms = await runMs(page, "elastic");
+    let drawn = await runs(page, "elastic");
     await page.locator("[data-widget=elastic] select").first().selectOption("8");
     await page.locator("[data-widget=elastic] input[type=range]").fill("3");
     await page.locator("[data-widget=elastic] input[type=range]").dispatchEvent("input");
-    await ran(page, "elastic", ms);
+    await ran(page, "elastic", drawn);
     assert.equal(await leavers(), "Leaving at step 10: k = 3");
     await page.waitForFunction(() => /Refused by the core/.test(document.querySelector("[data-widget=elastic] .widget-readout").textContent));
     assert.match(await readout(page, "elastic"), /not divisible by 5 workers/);
@@ -54,25 +54,27 @@ describe("week 6 widgets", () => {
     await elastic.locator("select").first().selectOption("4");
     await elastic.locator("input[type=range]").fill("2");
     await elastic.locator("input[type=range]").dispatchEvent("input");
-    ms = await runMs(page, "elastic");
+    // Those two controls started runs: count from the graceful 4 → 2 leave they end on, not from a run still on its way.
+    await page.waitForFunction(() => /At step 10, 4 → 2 workers/.test(document.querySelector("[data-widget=elastic] .widget-readout").textContent));
+    drawn = await runs(page, "elastic");
     await elastic.locator("select").nth(3).selectOption("crash");   // P, rejoin, state, how, every
-    await ran(page, "elastic", ms);
+    await ran(page, "elastic", drawn);
     assert.match(await readout(page, "elastic"), /During step 10, 2 of 4 workers crash: .*roll back to the checkpoint of step 8, read [\d.]+ kB from it and recompute 2 steps \(steps 8–9\) before redoing step 10/);
     assert.equal(await elastic.getAttribute("data-redone"), "2");
-    ms = await runMs(page, "elastic");
+    drawn = await runs(page, "elastic");
     await elastic.locator("select").nth(4).selectOption("3");
-    await ran(page, "elastic", ms);
+    await ran(page, "elastic", drawn);
     assert.match(await readout(page, "elastic"), /checkpoint of step 9, .* recompute 1 step \(step 9\)/);
     assert.equal(await elastic.getAttribute("data-redone"), "1");
-    ms = await runMs(page, "elastic");
+    drawn = await runs(page, "elastic");
     await elastic.locator("select").nth(2).selectOption("dp");
-    await ran(page, "elastic", ms);
+    await ran(page, "elastic", drawn);
     assert.match(await readout(page, "elastic"), /only step 10, in flight, is redone \(0 steps recomputed\)/);
     assert.equal(await elastic.getAttribute("data-redone"), "0");
     assert.match(await readout(page, "elastic"), /at most <?[\d.e-]+/);
-    ms = await runMs(page, "compression-curves");
+    drawn = await runs(page, "compression-curves");
     await page.locator("[data-widget=compression-curves] select").selectOption("random-k-1");
-    await ran(page, "compression-curves", ms);
+    await ran(page, "compression-curves", drawn);
     assert.match(await readout(page, "compression-curves"), new RegExp(`random-k, 1%: ${esc(await calc(page, "c-randk-bytes"))} a step by all-reduce; without error feedback it ends at ${esc(await calc(page, "c-randk"))}, with error feedback it ends at ${esc(await calc(page, "c-randk-ef"))}`));
     await page.locator("[data-widget=compression-pareto] select").selectOption("0.2");
     assert.match(await readout(page, "compression-pareto"), /within 20% of it: k\/n = 0\.4%/);
@@ -80,10 +82,10 @@ describe("week 6 widgets", () => {
     await page.locator("[data-widget=compression-wire] select").nth(1).selectOption("seconds");
     assert.match(await readout(page, "compression-wire"), new RegExp(`takes ${esc(await calc(page, "w-none-64-s"))}.*top-k, 1% ${esc(await calc(page, "w-topk-64-s"))}`, "s"));
     assert.notEqual(await readout(page, "compression-wire"), before);
-    ms = await runMs(page, "ckpt-overhead");
+    drawn = await runs(page, "ckpt-overhead");
     await page.locator("[data-widget=ckpt-overhead] input[type=range]").first().fill("0");
     await page.locator("[data-widget=ckpt-overhead] input[type=range]").first().dispatchEvent("input");
-    await ran(page, "ckpt-overhead", ms);
+    await ran(page, "ckpt-overhead", drawn);
     assert.match(await readout(page, "ckpt-overhead"), /Young's τ\* = 11 min/);   // √(2·10 s·6 h) = 657 s
     assert.deepEqual(problems, []);
   });

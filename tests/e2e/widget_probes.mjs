@@ -1,14 +1,16 @@
 // widget_probes.mjs — what the widget page tests read from a lesson page, written once: a widget's readout, a
-// prose number, and a Worker-backed widget's run (each records in data-run-ms how long its computation took).
+// prose number, and a Worker-backed widget's run (core_tasks.recordRun: data-runs counts the answers it drew,
+// data-run-ms says how long the last took).
 export const readout = (page, widget) => page.locator(`[data-widget=${widget}] .widget-readout`).first().innerText();
 export const calc = (page, key) => page.locator(`[data-calc="${key}"]`).first().innerText();
 export const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-export const runMs = (page, widget) => page.locator(`[data-widget=${widget}]`).getAttribute("data-run-ms");
+export const runs = (page, widget) => page.locator(`[data-widget=${widget}]`).getAttribute("data-runs");
 
-// Wait until a Worker-backed widget has drawn (again): its run time changes from `before`, or appears.
+// Wait until a Worker-backed widget has drawn (again): its count of drawn answers changes from `before`, or appears.
+// Read `before` once the widget is idle — an answer still on its way counts as the next run.
 export const ran = (page, widget, before = null, { timeout = 120000 } = {}) => page.waitForFunction(([w, b]) => {
-  const ms = document.querySelector(`[data-widget=${w}]`)?.dataset.runMs;
-  return ms != null && ms !== b;
+  const n = document.querySelector(`[data-widget=${w}]`)?.dataset.runs;
+  return n != null && n !== b;
 }, [widget, before], { timeout });
 
 // Press a Worker-backed widget's run button and wait until its readout has changed and it is done (no longer

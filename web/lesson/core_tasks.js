@@ -8,7 +8,8 @@
 //
 // Calls run one at a time, in order. latest(key, …) is for controls: while one call runs, a newer call with the same
 // key replaces the one still waiting, and the replaced one resolves with null — dragging a slider computes the
-// first and the last position, not every one in between. An error thrown in the Worker rejects its call with the
+// first and the last position, not every one in between, and draws only the last (the first, when a newer call
+// waits behind it, also resolves with null). An error thrown in the Worker rejects its call with the
 // same message.
 import { compileCore } from "../wasm.js";
 
@@ -23,7 +24,10 @@ export function coreTasks(moduleUrl) {
       const call = pending.get(data.id);
       pending.delete(data.id);
       running = null;
-      if (data.error) call.reject(new Error(data.error)); else call.resolve(data.result);
+      // A newer call with the same key is waiting: this answer is already out of date, and drawing it would flash.
+      const stale = call.key !== null && queue.some((c) => c.key === call.key);
+      if (stale) call.resolve(null);
+      else if (data.error) call.reject(new Error(data.error)); else call.resolve(data.result);
       next();
     };
     worker.onerror = (e) => {
@@ -64,7 +68,7 @@ export function coreTasks(moduleUrl) {
 
 // A widget's drawing computed by `tasks` (its latest "draw" call): `working` is said in `out` meanwhile; the answer
 // comes back, or null — when a newer draw replaced this one, or when it failed (then `out` says `failure` and why);
-// figure.dataset.runMs records how long an answer took, queue included (the page tests read it).
+// it is recorded with recordRun.
 export async function latestDraw(tasks, figure, out, { working, failure = "The simulation could not run" }, name, ...args) {
   if (working) out.textContent = working;
   const started = performance.now();
@@ -75,6 +79,14 @@ export async function latestDraw(tasks, figure, out, { working, failure = "The s
     out.textContent = `${failure}: ${err.message}`;
     return null;
   }
-  if (answer) figure.dataset.runMs = (performance.now() - started).toFixed(0);
+  if (answer) recordRun(figure, started);
   return answer;
+}
+
+// A widget drew an answer computed since `started` (a performance.now()): figure.dataset.runMs says how long it took,
+// queue included, and figure.dataset.runs counts the answers drawn — the page tests wait for that count to change
+// (two runs can take the same number of milliseconds).
+export function recordRun(figure, started) {
+  figure.dataset.runMs = (performance.now() - started).toFixed(0);
+  figure.dataset.runs = String(Number(figure.dataset.runs ?? 0) + 1);
 }

@@ -4,6 +4,7 @@
 // reads it allows, which it forbids and how long a forbidden one would have had to wait; below, what enforcing the
 // model costs the whole run (the same workers under BSP, SSP(1), ASP). The models are clock bounds (ps_setup.MODELS).
 import { drawInterleaving } from "./interleaving.js";
+import { recordRun } from "../../../web/lesson/core_tasks.js";
 import { controlRow, readout, select } from "../../../web/ui/controls.js";
 import { formatPercent, formatSeconds } from "../../../web/units.js";
 import { MODELS, consistencyReads } from "../ps_setup.js";
@@ -29,7 +30,7 @@ export function mountConsistency(figure, core) {
   const out = readout(figure);
   const started = performance.now();
   const { run, reads, writes, costs } = consistencyReads(core);
-  figure.dataset.runMs = (performance.now() - started).toFixed(1);
+  recordRun(figure, started);
 
   function draw() {
     const key = model.value;

@@ -2,6 +2,7 @@
 // run 8 clocks under BSP, SSP(s) or ASP; each worker's timeline (compute, push, wait for the reply) as the core's
 // parameter server simulates it (ps_setup.regimeRun → core.simulateParamServer, under a millisecond: on the page).
 import { renderTimeline } from "../../../web/ui/timeline.js";
+import { recordRun } from "../../../web/lesson/core_tasks.js";
 import { controlRow, readout, select, slider } from "../../../web/ui/controls.js";
 import { formatPercent, formatSeconds } from "../../../web/units.js";
 import { STRAGGLER_SPEEDS, regimeRun } from "../ps_setup.js";
@@ -21,7 +22,7 @@ export function mountRegimes(figure, core) {
     const s = Math.round(bound.value);
     const started = performance.now();
     const { run } = regimeRun(core, { regime: regime.value, staleness: s });
-    figure.dataset.runMs = (performance.now() - started).toFixed(1);
+    recordRun(figure, started);
     // A push goes to the one server shard, rank W after the workers 0 … W − 1 (the core's node numbering).
     const W = STRAGGLER_SPEEDS.length;
     const spans = run.spans.map((sp) => ({ rank: sp.worker, kind: sp.kind === "push" ? "send" : sp.kind, start: sp.start, end: sp.end,

@@ -5,7 +5,7 @@
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
 import { formatBytes, formatCount, formatNumber, formatPercent } from "../../../web/units.js";
-import { coreTasks } from "../../../web/lesson/core_tasks.js";
+import { coreTasks, recordRun } from "../../../web/lesson/core_tasks.js";
 import { COMPRESSORS, KNEE_SLACK, kneeOf, SWEEP } from "../compression_setup.js";
 
 const tasks = coreTasks(new URL("../compression_setup.js", import.meta.url));
@@ -58,7 +58,7 @@ export function mountCompressionPareto(figure) {
       out.textContent = `The runs could not finish: ${err.message}`;
       return;
     }
-    figure.dataset.runMs = (performance.now() - started).toFixed(0);
+    recordRun(figure, started);
   }
   run();
 }

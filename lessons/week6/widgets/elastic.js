@@ -7,7 +7,7 @@
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
 import { formatBytes, formatNumber } from "../../../web/units.js";
-import { coreTasks } from "../../../web/lesson/core_tasks.js";
+import { coreTasks, recordRun } from "../../../web/lesson/core_tasks.js";
 import { ELASTIC } from "../elastic_setup.js";
 
 const tasks = coreTasks(new URL("../elastic_setup.js", import.meta.url));
@@ -46,7 +46,7 @@ export function mountElastic(figure) {
       return;
     }
     if (!r) return;
-    figure.dataset.runMs = (performance.now() - started).toFixed(0);
+    recordRun(figure, started);
     if (r.error) {
       chart.update({ datasets: [] });
       out.innerHTML = `<strong>Refused by the core:</strong> ${r.error}.`;
