@@ -35,10 +35,11 @@ async function thenQuiet(page, action, quietMs = 300, timeoutMs = 30000) {
   }
 }
 
-// Reloads once nothing is loading: editors near the viewport load CodeMirror on their own and widgets that start
-// Workers fetch their modules; a reload in the middle would abort those requests (the watcher counts a failure).
+// Reloads once nothing is loading: the page imports its widgets' modules once idle, editors near the viewport load
+// CodeMirror and widgets near it start Workers that fetch their modules; a reload in the middle would abort those
+// requests (the watcher counts a failure). (Not mountAll(): building every widget runs every simulation of the page.)
 async function reload(page) {
-  await thenQuiet(page, () => page.evaluate(() => window.dsml.mountAll()));
+  await thenQuiet(page, () => page.evaluate(() => window.dsml.widgetModules));
   await page.reload();
   await page.waitForSelector("html[data-ready=true]");
 }
