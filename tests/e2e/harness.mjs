@@ -46,11 +46,20 @@ export function watch(page) {
 }
 
 // axe-core's serious and critical violations on the current page, as readable strings.
+// A violation must still be there a second later: right after a colour-scheme switch or a widget's mount the page
+// can be caught between two frames' colours (once seen: color-contrast on the lab's :root, gone on a second look).
 export async function axeViolations(page) {
   await injectAxe(page);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")}`);
+  const look = async () => {
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")}`);
+  };
+  const first = await look();
+  if (!first.length) return first;
+  await page.waitForTimeout(1000);
+  return look();
 }
 
 // axe-core evaluated through DevTools: the pages' Content-Security-Policy (script-src 'self') refuses the inline

@@ -156,7 +156,9 @@ for (const slug of ["week1", "week2", "week3", "week4", "week5", "week6", "lab"]
       const first = sections[0];
       await page.locator(`#${first} > a.section-skip`).focus();
       await page.keyboard.press("Enter");
-      assert.equal(new URL(page.url()).hash, await page.locator(`#${first} > a.section-skip`).getAttribute("href"));
+      const target = await page.locator(`#${first} > a.section-skip`).getAttribute("href");
+      await page.waitForURL((url) => url.hash === target, { timeout: 5000 });   // the jump is applied after the key press
+      assert.equal(new URL(page.url()).hash, target);
     });
   });
 }
