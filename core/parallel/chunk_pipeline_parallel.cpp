@@ -1,10 +1,10 @@
-// chunk_pipeline_parallel.cpp — executing a chunk schedule on real micro-batches (dsml/chunk_pipeline_parallel.h).
+// chunk_pipeline_parallel.cpp — executing a chunk schedule on real micro-batches (dsml/chunk_pipeline_parallel.h):
+// the course's one pipeline engine. The plain pipeline (pipeline_parallel.cpp) is this engine with v = 1.
 //
-// The round-robin executor of parallel/round_robin.h, as pipeline_parallel.cpp runs: a device runs its next op
-// once what it needs has arrived — F(i, c) the activation from chunk c − 1 (or the batch, for chunk 0), a
-// backward of (i, c) the gradient from chunk c + 1 (or the loss, for the last chunk). The split into chunks, the
-// micro-batches, their loss and the gradient accumulation are pipeline_parallel.h's and micro_batches.h's: v = 1
-// is the plain pipeline.
+// The round-robin executor of parallel/round_robin.h: a device runs its next op once what it needs has arrived —
+// F(i, c) the activation from chunk c − 1 (or the batch, for chunk 0), a backward of (i, c) the gradient from
+// chunk c + 1 (or the loss, for the last chunk). The split into chunks, the micro-batches, their loss and the
+// gradient accumulation are pipeline_parallel.h's and micro_batches.h's.
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -13,6 +13,7 @@
 #include "dsml/error.h"
 #include "dsml/mlp_split_backward.h"
 #include "dsml/pipeline_parallel.h"
+#include "parallel/fp64_bytes.h"
 #include "parallel/micro_batches.h"
 #include "parallel/round_robin.h"
 
@@ -21,6 +22,24 @@ namespace {
 
 using Kind = ChunkOp::Kind;
 using micro_batches::accumulate;
+
+// What forward keeps for backward for one micro-batch on one chunk: every block's input x (B_i, D) and
+// pre-activation H (B_i, F) — mlp_block_activation_values per block. Held until the full backward, or until W.
+double kept_bytes(const MlpForward& forward) {
+  double bytes = 0;
+  for (const Eigen::MatrixXd& x : forward.inputs) bytes += bytes_of(x);
+  for (const Eigen::MatrixXd& h : forward.pre) bytes += bytes_of(h);
+  return bytes;
+}
+
+// Per device, what it holds during a step: how many chunk activations and how many bytes of them, now and at
+// the most.
+struct Held {
+  int now = 0, most = 0;
+  double bytes = 0, most_bytes = 0;
+  void take(double b) { most = std::max(most, ++now), most_bytes = std::max(most_bytes, bytes += b); }
+  void free(double b) { --now, bytes -= b; }
+};
 
 // A chunk's working state during a step, indexed by micro-batch. An empty matrix means "not here (yet)".
 struct ChunkWork {
@@ -67,15 +86,15 @@ ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSche
 
   ChunkPipelineStep result;
   std::vector<ChunkWork> work(static_cast<std::size_t>(C), ChunkWork(m, chunk_model_));
-  std::vector<int> held(P, 0);
-  result.peak_in_flight.assign(P, 0);
+  std::vector<Held> held(static_cast<std::size_t>(P));
 
   // Hand a (B_i, D) result from chunk `from` to chunk `to`: a logged message when they sit on different devices.
   auto hand = [&](int from, int to, const char* what, Eigen::MatrixXd value, std::vector<Eigen::MatrixXd>& slot_of_to,
                   int i) {
     if (from % P != to % P)
-      result.comm.add({"send", std::string(what) + " chunk " + std::to_string(from) + " → " + std::to_string(to), 2,
-                       8.0 * static_cast<double>(value.size()), from % P});
+      result.comm.add({"send", std::string(what) + " " + std::to_string(i) + ": chunk " + std::to_string(from) +
+                                   " -> " + std::to_string(to),
+                       2, bytes_of(value), from % P});
     slot_of_to[i] = std::move(value);
   };
   auto ready = [&](int, const ChunkOp& op) {
@@ -84,43 +103,61 @@ ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSche
     if (op.kind == Kind::kBackwardWeight) return true;  // its B ran earlier on this device
     return w.d_output[op.micro_batch].size() > 0;
   };
-  auto run = [&](int d, const ChunkOp& op, int /*round*/) {
+  auto run = [&](int d, const ChunkOp& op, int round) {
+    result.trace.push_back("round " + std::to_string(round) + " device " + std::to_string(d) + ": " + describe(op));
     const int i = op.micro_batch, c = op.chunk;
     ChunkWork& w = work[c];
     switch (op.kind) {
       case Kind::kForward: {
         w.kept[i] = micro_batches::forward(chunk_model_, chunks_[c], batch, cut, i, c == 0, c == C - 1, w.input[i],
                                            w.d_output[i], result.loss);
-        result.peak_in_flight[d] = std::max(result.peak_in_flight[d], ++held[d]);
+        held[d].take(kept_bytes(w.kept[i]));
         if (c < C - 1) hand(c, c + 1, "activation", w.kept[i].output, work[c + 1].input, i);
         break;
       }
       case Kind::kBackward: {
         MlpGradients g = mlp_backward(chunk_model_, chunks_[c], w.kept[i], w.d_output[i]);
         accumulate(w.grads, g.params);
+        held[d].free(kept_bytes(w.kept[i]));
         w.kept[i] = MlpForward{};
         w.d_output[i].resize(0, 0);
-        --held[d];
-        if (c > 0) hand(c, c - 1, "grad", std::move(g.d_input), work[c - 1].d_output, i);
+        if (c > 0) hand(c, c - 1, "gradient", std::move(g.d_input), work[c - 1].d_output, i);
         break;
       }
       case Kind::kBackwardInput: {
         w.b_kept[i] = mlp_backward_input(chunk_model_, chunks_[c], w.kept[i], w.d_output[i]);
         w.d_output[i].resize(0, 0);
-        if (c > 0) hand(c, c - 1, "grad", std::move(w.b_kept[i].d_input), work[c - 1].d_output, i);
+        if (c > 0) hand(c, c - 1, "gradient", std::move(w.b_kept[i].d_input), work[c - 1].d_output, i);
         break;
       }
       case Kind::kBackwardWeight:
         accumulate(w.grads, mlp_backward_weight(chunk_model_, chunks_[c], w.kept[i], w.b_kept[i]));
+        held[d].free(kept_bytes(w.kept[i]));
         w.kept[i] = MlpForward{};
         w.b_kept[i] = MlpInputGradients{};
-        --held[d];
         break;
     }
   };
 
-  round_robin::execute(schedule.ops, ready, run, "chunk pipeline executor");  // never stalls: checked above
-  for (int c = 0; c < C; ++c) optimizers_[c].step(chunks_[c], work[c].grads);
+  round_robin::execute(schedule.ops, ready, run, "pipeline executor");  // never stalls: checked above
+
+  // ---- each chunk steps its own blocks; then the bytes each device held ------------------------------------
+  result.memory.assign(static_cast<std::size_t>(P), MemoryBreakdown{});
+  for (int c = 0; c < C; ++c) {
+    optimizers_[c].step(chunks_[c], work[c].grads);
+    MemoryBreakdown& mem = result.memory[c % P];
+    for (const Eigen::MatrixXd* p : parameter_tensors(static_cast<const MlpParams&>(chunks_[c]))) mem.params += bytes_of(*p);
+    for (const Eigen::MatrixXd* g : parameter_tensors(static_cast<const MlpParams&>(work[c].grads)))
+      mem.grads += bytes_of(*g);
+    for (const Eigen::MatrixXd& st : optimizers_[c].state().first) mem.optimizer += bytes_of(st);
+    for (const Eigen::MatrixXd& st : optimizers_[c].state().second) mem.optimizer += bytes_of(st);
+  }
+  for (int d = 0; d < P; ++d) {
+    MemoryBreakdown& mem = result.memory[d];
+    mem.activations = held[d].most_bytes;
+    mem.total = mem.params + mem.grads + mem.optimizer + mem.activations;
+    result.peak_in_flight.push_back(held[d].most);
+  }
   return result;
 }
 

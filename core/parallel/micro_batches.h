@@ -1,6 +1,7 @@
-// parallel/micro_batches.h — private to core/parallel: what both pipeline trainers (pipeline_parallel.cpp,
-// chunk_pipeline_parallel.cpp) check of a step's batch, how they cut it into micro-batches of rows, the first
-// stage's input and the last stage's loss of a micro-batch, and the gradient accumulation over micro-batches.
+// parallel/micro_batches.h — private to core/parallel: what the pipeline engine (chunk_pipeline_parallel.cpp)
+// checks of a step's batch, how it cuts it into micro-batches of rows, the first stage's input and the last
+// stage's loss of a micro-batch, and the gradient accumulation over micro-batches; and how both pipeline
+// trainers (it, and the plain one of pipeline_parallel.cpp) refuse a schedule that is not valid.
 #pragma once
 
 #include <string>

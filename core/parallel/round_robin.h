@@ -1,9 +1,8 @@
-// parallel/round_robin.h — private to core/parallel: the executor both pipeline trainers run their schedules with
-// (pipeline_parallel.cpp on stages with explicit messages, chunk_pipeline_parallel.cpp on chunks with implied
-// ones). Rounds; in each round every device, in order 0 … P − 1, runs its next op if `ready` says what it needs
-// has arrived (otherwise it skips the round). Each result has exactly one producer and one consumer and each
-// device's ops run in order, so the numbers do not depend on this interleaving — only the memory held does, and
-// that is fixed by each device's op order.
+// parallel/round_robin.h — private to core/parallel: the executor the pipeline engine (chunk_pipeline_parallel.cpp,
+// behind the plain pipeline too) runs a schedule's per-device op lists with. Rounds; in each round every device,
+// in order 0 … P − 1, runs its next op if `ready` says what it needs has arrived (otherwise it skips the round).
+// Each result has exactly one producer and one consumer and each device's ops run in order, so the numbers do not
+// depend on this interleaving — only the memory held does, and that is fixed by each device's op order.
 #pragma once
 
 #include <cstddef>

@@ -91,6 +91,33 @@ TEST(ChunkPipeline, MessagesAndBytesAreTheSchedulesCount) {
   }
 }
 
+TEST(ChunkPipeline, BytesHeldPerDevice) {
+  // B = 16 rows in m = 4 micro-batches; a chunk of L/(P·v) blocks keeps x (4, D) and H (4, F) per block per
+  // micro-batch from its F until its full backward or its W.
+  const MlpConfig m = model(true);
+  for (const auto& [name, P, v] : {std::make_tuple("interleaved", 2, 2), std::make_tuple("zb-h1", 4, 1),
+                                   std::make_tuple("gpipe", 2, 1)}) {
+    dsml::ChunkPipelineTrainer trainer(m, test_optimizer("adam"), dsml::init_mlp(m, 1), P, v);
+    const dsml::ChunkSchedule plan = dsml::chunk_schedule_by_name(name, P, 4, v);
+    const dsml::ChunkPipelineStep step = trainer.step(dsml::TeacherTask(m, 2).make_batch(0, 16), plan);
+    const int blocks_per_chunk = m.layers / (P * v);
+    const double per_chunk_micro_batch = 8.0 * blocks_per_chunk * 4 * (m.width + m.hidden);
+    const double params = 8.0 * (m.layers / P) * 2 * m.width * m.hidden;  // v chunks of the device's blocks
+    ASSERT_EQ(step.memory.size(), static_cast<std::size_t>(P)) << name;
+    for (int d = 0; d < P; ++d) {
+      const dsml::MemoryBreakdown& mem = step.memory[d];
+      EXPECT_DOUBLE_EQ(mem.activations, step.peak_in_flight[d] * per_chunk_micro_batch) << name << " device " << d;
+      EXPECT_DOUBLE_EQ(mem.params, params) << name << " device " << d;
+      EXPECT_DOUBLE_EQ(mem.grads, params) << name << " device " << d;
+      EXPECT_DOUBLE_EQ(mem.optimizer, 2 * params) << name << " device " << d;  // Adam's two moments
+      EXPECT_DOUBLE_EQ(mem.total, 4 * params + mem.activations) << name << " device " << d;
+    }
+    std::size_t ops = 0;
+    for (const auto& device : plan.ops) ops += device.size();
+    EXPECT_EQ(step.trace.size(), ops) << name;
+  }
+}
+
 TEST(ChunkPipeline, BadSetupsAreNamed) {
   const MlpConfig m = model(true);
   const MlpParams p = dsml::init_mlp(m, 1);

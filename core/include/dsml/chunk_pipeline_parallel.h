@@ -1,5 +1,6 @@
 // dsml/chunk_pipeline_parallel.h — a chunk schedule (dsml/chunk_schedule.h: interleaved 1F1B, ZB-H1, or GPipe /
-// 1F1B in that form) executed on the course's MLP, equal to single-device training.
+// 1F1B in that form) executed on the course's MLP, equal to single-device training. The course's one pipeline
+// engine: the plain pipeline trainer (dsml/pipeline_parallel.h) runs its schedules on it with v = 1.
 //
 //   the L blocks are cut into C = P·v chunks of L/C consecutive blocks; chunk c lives on device c mod P
 //   the global batch (B, D) is cut into m micro-batches of rows (shard_sizes(B, m)); the last chunk's loss
@@ -9,13 +10,17 @@
 //   every chunk then steps its own optimizer over its own blocks
 // An activation or gradient (B_i, D) that crosses devices is a point-to-point message, logged as a "send" of
 // B_i·D·8 bytes with CommRecord::stage = the sending device; between two chunks on one device it is a call.
+// Memory per device: its chunks' parameters, gradients and optimizer state, and the peak of forward stashes
+// (every block's x and H per micro-batch) it kept — from F until the full backward, or until W.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "dsml/chunk_schedule.h"
 #include "dsml/comm.h"
+#include "dsml/memory_accountant.h"
 #include "dsml/mlp.h"
 #include "dsml/optimizer.h"
 #include "dsml/teacher_task.h"
@@ -26,6 +31,8 @@ struct ChunkPipelineStep {
   double loss = 0;                  // mean loss over the global batch, before the step
   CommLog comm;                     // every point-to-point message of the step
   std::vector<int> peak_in_flight;  // per device: most chunk activations held at once (= peak_chunk_activations)
+  std::vector<MemoryBreakdown> memory;  // per device: bytes of fp64 held (see above)
+  std::vector<std::string> trace;   // the ops in executed order, "round 3 device 1: F(2, chunk 5)"
 };
 
 class ChunkPipelineTrainer {
@@ -39,6 +46,7 @@ class ChunkPipelineTrainer {
   ChunkPipelineStep step(const Batch& batch, const ChunkSchedule& schedule);
 
   MlpParams full_params() const;  // the chunks' blocks in model order
+  const std::vector<MlpParams>& chunks() const { return chunks_; }  // chunk c's blocks, c = 0 … P·v − 1
 
  private:
   MlpConfig model_;

@@ -4,8 +4,9 @@
 //   stage s of pp holds blocks [s·L/pp, (s+1)·L/pp)          (L divisible by pp)
 //   the global batch (B, D) is cut into m micro-batches of rows (shard_sizes(B, m): the first B mod m one larger)
 //   the schedule (GPipe: Huang et al. 2019; 1F1B / PipeDream-Flush: Narayanan et al. 2021) says, per stage, in
-//   which order to forward, backward, send and receive; a round-robin executor walks all stages' op lists
-//   together, one op per stage per round, and a receive waits until its message has been sent
+//   which order to forward, backward, send and receive; check_pipeline_schedule checks it as written, and the
+//   one pipeline engine (dsml/chunk_pipeline_parallel.h, v = 1) runs its forwards and backwards in each stage's
+//   order, a stage waiting until what it needs has arrived — the message the send and receive name
 //   stage s forwards micro-batch i with mlp_forward on its own blocks, and backwards it with mlp_backward —
 //   exactly the single-device math, cut at block boundaries
 //   the last stage's loss gradient for micro-batch i is scaled by B_i/B, so the gradients accumulated over the
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "dsml/chunk_pipeline_parallel.h"
 #include "dsml/comm.h"
 #include "dsml/memory_accountant.h"
 #include "dsml/mlp.h"
@@ -28,35 +30,6 @@
 #include "dsml/teacher_task.h"
 
 namespace dsml {
-
-// ---- communication: point-to-point messages between neighbouring stages (pipeline_parallel_comm.cpp) -------
-// Mailboxes keyed by (receiving stage, micro-batch), one for activations (sent by stage s − 1) and one for
-// gradients (sent by stage s + 1). Sends are eager and never block; a message is received exactly once.
-class PipelineMailboxes {
- public:
-  PipelineMailboxes(int stages, int micro_batches, CommLog* log);
-
-  // Stage `from` hands micro-batch i's output (B_i, D) to stage from + 1; logs a "send" of B_i·D·8 bytes whose
-  // stage is `from`.
-  void send_activation(int from, int micro_batch, Eigen::MatrixXd activation);
-  // Stage `from` hands ∂loss/∂(its input) (B_i, D) for micro-batch i to stage from − 1; logs a "send".
-  void send_grad(int from, int micro_batch, Eigen::MatrixXd grad);
-
-  bool has_activation(int stage, int micro_batch) const;  // arrived at `stage`, not yet received
-  bool has_grad(int stage, int micro_batch) const;
-  // Take the message out of the mailbox; throws dsml::Error if it has not arrived.
-  Eigen::MatrixXd recv_activation(int stage, int micro_batch);
-  Eigen::MatrixXd recv_grad(int stage, int micro_batch);
-
- private:
-  void require_slot(int stage, int micro_batch) const;  // throws dsml::Error when out of range
-
-  int stages_;
-  int micro_batches_;
-  CommLog* log_;
-  std::vector<std::vector<Eigen::MatrixXd>> activation_;  // [stage][micro-batch], empty = nothing waiting
-  std::vector<std::vector<Eigen::MatrixXd>> grad_;
-};
 
 // "gpipe" or "1f1b" (also "one-f-one-b"); throws dsml::Error naming the choices otherwise.
 PipelineSchedule pipeline_schedule_by_name(const std::string& name, int stages, int micro_batches);
@@ -72,7 +45,7 @@ MlpConfig pipeline_stage_config(const MlpConfig& model, int pp);
 struct PipelineParallelStep : ParallelStep {
   std::vector<int> peak_in_flight;  // per stage: most micro-batches forwarded and not yet backwarded at once
                                     // (equals peak_in_flight_activations(schedule))
-  std::vector<std::string> trace;   // the ops in executed order, "round 3 stage 1: forward(2)"
+  std::vector<std::string> trace;   // the compute ops in executed order, "round 3 device 1: F(2, chunk 1)"
 };
 
 struct PipelineOptions {
@@ -94,17 +67,14 @@ class PipelineParallelTrainer : public ParallelTrainer {
   // micro_batches m ≤ B). Throws dsml::Error with check_pipeline_schedule's message if it is not valid.
   PipelineParallelStep step(const Batch& batch, const PipelineSchedule& schedule);
 
-  MlpParams full_params() const override { return gather_pipeline_stages(stages_); }  // read-back, nothing logged
-  const std::vector<MlpParams>& stages() const { return stages_; }
+  MlpParams full_params() const override { return engine_.full_params(); }  // read-back, nothing logged
+  const std::vector<MlpParams>& stages() const { return engine_.chunks(); }
   const RankGrid& grid() const override { return grid_; }
 
  private:
-  MlpConfig model_;
-  MlpConfig stage_model_;  // layers = L/pp
   RankGrid grid_;
+  ChunkPipelineTrainer engine_;  // P = pp devices, v = 1: stage s is chunk s, with its own optimizer
   PipelineSchedule schedule_;
-  std::vector<MlpParams> stages_;
-  std::vector<Optimizer> optimizers_;  // per stage, over its own blocks
 };
 
 }  // namespace dsml
