@@ -49,6 +49,10 @@ Engine::Engine(const Topology& topology, StepSource& steps, const SimOptions& op
     span_begin_[r] = span_end_[r] = span_bound;
     span_bound += counts.span_bound;
   }
+  if (options_.record_messages && sends > kMaxRecordedMessages)
+    throw Error("this run sends " + std::to_string(sends) + " messages, more than the " +
+                std::to_string(kMaxRecordedMessages) + " a recorded run keeps; simulate it without recording " +
+                "(record: false) for its makespan, finish times and link loads");
   if (options_.record_messages) {
     records_.reserve(sends);
     next_.reserve(sends);

@@ -117,14 +117,14 @@ class CheckedSteps : public StepSource {
 
 }  // namespace
 
-SimResult simulate(const Network& network, const std::vector<Program>& programs) {
+SimResult simulate(const Network& network, const std::vector<Program>& programs, const SimOptions& options) {
   // Checked in Week 1's order (and words) before the network becomes its fully_connected topology.
   if (network.ranks < 1) throw Error("the network needs at least 1 rank, got " + std::to_string(network.ranks));
   validate(network.model);
   validate_programs(network.ranks, programs);
   const Topology topology = Topology::fully_connected(network.ranks, network.model);
   ProgramSteps steps(programs);
-  return sim::Engine(topology, steps, SimOptions{}).run();
+  return sim::Engine(topology, steps, options).run();
 }
 
 SimResult simulate(const Topology& topology, const std::vector<Program>& programs, const SimOptions& options) {

@@ -176,3 +176,17 @@ TEST(StepSource, ABadStepThrowsNamingItsRankAndStep) {
 }
 
 }  // namespace
+
+// A recorded run keeps every message: above kMaxRecordedMessages it is refused before it runs, with the way out
+// (simulate without recording) in the message — and without recording the same run goes through.
+TEST(LazySchedule, ARecordedRunAboveTheMessageLimitIsRefusedNotRun) {
+  constexpr int p = 1024;  // ring all-reduce: 2·(p − 1)·p = 2 095 104 messages
+  const auto ring = dsml::make_lazy_schedule("all-reduce", "ring", p, 4.0 * p, 0, 1);
+  const dsml::Topology net = dsml::Topology::fully_connected(p, dsml::CostModel{1e-6, 1e-9, 0});
+  EXPECT_EQ(error_of([&] { dsml::simulate_schedule(net, *ring, 0, dsml::SimOptions{}); }),
+            "this run sends 2095104 messages, more than the 1000000 a recorded run keeps; simulate it without "
+            "recording (record: false) for its makespan, finish times and link loads");
+  const dsml::SimResult lean = dsml::simulate_schedule(net, *ring, 0, dsml::SimOptions{false, false});
+  EXPECT_EQ(lean.message_count, 2095104u);
+  EXPECT_TRUE(lean.messages.empty());
+}

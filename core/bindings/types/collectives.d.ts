@@ -126,7 +126,8 @@ declare module "../dsml" {
      *  @throws unless ranks is a whole number >= 1, bytes >= 0 and seconds > 0. */
     busBandwidth(collective: Collective, ranks: number, bytes: number, seconds: number): { algbw: number; busbw: number };
     /** The schedule simulated on a topology with link contention. `record: false` returns totals and the busiest
-     *  link only (1024 ranks and more). @throws as schedule, or if the topology's ranks differ from `ranks`. */
+     *  link only (1024 ranks and more). @throws as schedule, if the topology's ranks differ from `ranks`, or if a
+     *  recorded run would send more than 1 000 000 messages (kMaxRecordedMessages: a 1024-rank ring all-reduce). */
     simulateCollective(request: ScheduleOptions & { collective: Collective; algorithm: string; gamma?: number;
                                                     topology: Topology; record?: boolean }):
         TopologySimResult | (SimSummary & { busiestLink: LinkBusy | null });

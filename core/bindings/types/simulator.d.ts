@@ -133,7 +133,8 @@ declare module "../dsml" {
     /** The programs of a named scenario, ready for simulate. @throws on an unknown name or bad options. */
     scenario(name: ScenarioName, options: ScenarioOptions): ProgramStep[][];
     /** A named scenario built and simulated inside the core (nothing crosses the boundary but the result).
-     *  `record: false` returns totals only (benchmarks, very large runs). @throws as scenario and simulate. */
+     *  `record: false` returns totals only (benchmarks, very large runs). @throws as scenario and simulate, and if
+     *  a recorded run would send more than 1 000 000 messages. */
     simulateScenario(name: ScenarioName, options: ScenarioOptions & { alpha: number; beta: number; record?: boolean }):
         SimResult | SimSummary;
   }
