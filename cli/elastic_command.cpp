@@ -56,8 +56,8 @@ int elastic(int argc, char** argv) {
   c.model = model_flags(args);
   c.batch = args.whole("batch");
   c.steps = args.whole("steps");
-  c.optimizer.kind = parse_optimizer(args.has("optimizer") ? args.text("optimizer") : "adam");
-  c.optimizer.lr = args.number_or("lr", 0.01);
+  if (args.has("optimizer")) c.optimizer.kind = parse_optimizer(args.text("optimizer"));
+  c.optimizer.lr = args.number_or("lr", c.optimizer.lr);
   const int seed = args.whole_or("seed", 0);
   if (seed < 0) throw UsageError("--seed must be a whole number >= 0, got " + args.text("seed"));
   c.seed = static_cast<std::uint64_t>(seed);

@@ -34,8 +34,9 @@ int pipeline(int argc, char** argv) {
                   {"compare", "timeline"});
   const int P = args.whole("devices");
   const int m = args.whole("micro-batches");
-  const double t_f = args.number_or("forward", 1), t_b = args.number_or("backward-input", 1);
-  const double t_w = args.number_or("backward-weight", 1), p2p = args.number_or("p2p", 0);
+  const ChunkTimes unit;  // the core's defaults for a time not given
+  const double t_f = args.number_or("forward", unit.forward), t_b = args.number_or("backward-input", unit.backward_input);
+  const double t_w = args.number_or("backward-weight", unit.backward_weight), p2p = args.number_or("p2p", unit.p2p);
   if (args.has("compare")) {
     if (args.has("schedule") || args.has("timeline"))
       throw UsageError("--compare runs all four schedules; drop --schedule and --timeline");
@@ -49,16 +50,17 @@ int pipeline(int argc, char** argv) {
     print(JsonObject().add("devices", P).add("micro_batches", m).add_objects("schedules", rows));
     return 0;
   }
-  const ChunkSchedule schedule = chunk_schedule_by_name(args.text("schedule"), P, m, args.whole_or("chunks", 1));
-  const ChunkTiming timing = time_chunk_schedule(schedule, t_f, t_b, t_w, p2p);
+  const ScheduleTimeline run =
+      schedule_timeline(args.text("schedule"), P, m, args.whole_or("chunks", 1), ChunkTimes{t_f, t_b, t_w, p2p});
+  const ChunkTiming& timing = run.timing;
   JsonObject out = JsonObject()
-                       .add_text("schedule", schedule.name)
+                       .add_text("schedule", run.schedule.name)
                        .add("devices", P)
-                       .add("chunks_per_device", schedule.chunks_per_device)
+                       .add("chunks_per_device", run.schedule.chunks_per_device)
                        .add("micro_batches", m)
                        .add_object("timing", timing_json(timing))
-                       .add("peak_activations", as_doubles(peak_chunk_activations(schedule)))
-                       .add("messages", chunk_schedule_messages(schedule));
+                       .add("peak_activations", as_doubles(run.peak_activations))
+                       .add("messages", run.messages);
   if (args.has("timeline")) {
     std::vector<JsonObject> spans;
     for (const ChunkSpan& s : timing.spans)

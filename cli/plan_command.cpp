@@ -29,17 +29,6 @@
 namespace dsml::cli {
 namespace {
 
-const char* recomputation_name(Recomputation r) {
-  return r == Recomputation::kFull ? "full" : r == Recomputation::kSelective ? "selective" : "none";
-}
-
-Recomputation recomputation_from(const std::string& name) {
-  if (name == "none") return Recomputation::kNone;
-  if (name == "selective") return Recomputation::kSelective;
-  if (name == "full") return Recomputation::kFull;
-  throw UsageError("--recompute must be none, selective or full, got \"" + name + "\"");
-}
-
 JsonObject plan_json(const StepPlan& p) {
   const PlannerLayout& l = p.layout;
   const StepSplit& t = p.time;
@@ -150,7 +139,7 @@ int plan(int argc, char** argv) {
   l.global_batch = args.whole("global-batch");
   l.zero_stage = args.whole_or("zero", 0);
   l.sequence_parallel = args.has("sequence-parallel");
-  l.recomputation = args.has("recompute") ? recomputation_from(args.text("recompute")) : Recomputation::kFull;
+  l.recomputation = args.has("recompute") ? parse_recomputation(args.text("recompute")) : Recomputation::kFull;
   l.overlap_dp = args.has("overlap-dp");
   const StepPlan plan = plan_step(model, cluster, l);
   JsonObject out = head;

@@ -29,11 +29,7 @@ SpeedModel speed_flags(const Args& args) {
   m.distribution = parse_speed_distribution(args.has("speed") ? args.text("speed") : "fixed");
   m.base_seconds = args.number_or("base", 1.0);
   if (args.has("speeds")) m.multipliers = args.numbers("speeds");
-  // --round-speeds alone means the per-round model; with another --speed the core says the list is per-round's.
-  if (args.has("round-speeds")) {
-    m.round_speeds = args.numbers("round-speeds");
-    if (!args.has("speed")) m.distribution = SpeedDistribution::per_round;
-  }
+  if (args.has("round-speeds")) set_round_speeds(m, args.numbers("round-speeds"), args.has("speed"));
   m.sigma = args.number_or("sigma", m.sigma);
   m.slow_probability = args.number_or("slow-probability", m.slow_probability);
   m.slowdown = args.number_or("slowdown", m.slowdown);
@@ -94,7 +90,7 @@ int ps(int argc, char** argv) {
     c.parameters = static_cast<double>(parameter_count(t.model));
   }
   validate(c);
-  const Topology topology = Topology::fully_connected(c.workers + c.servers, net);
+  const Topology topology = param_server_topology(c, net);
   ParamServerTraining out;
   if (train) out = train_param_server(topology, c, t); else out.run = simulate_param_server(topology, c);
   const ParamServerResult& r = out.run;

@@ -55,12 +55,13 @@ ScenarioOptions scenario_options(const std::string& name, const val& options) {
   const std::string where = "scenario " + name;
   require_object(options, where, "{ranks, bytes, rounds?, laps?, computeSeconds?}");
   constexpr std::int64_t kMax = 1000000;  // a scenario's programs are built in memory
+  const ScenarioOptions d;                 // the core's defaults for what a request leaves out
   ScenarioOptions o;
-  o.ranks = static_cast<int>(whole_field_or(options, "ranks", 2, where, 1, kMax));
-  o.bytes = number_field_or(options, "bytes", 0.0, where);
-  o.rounds = static_cast<int>(whole_field_or(options, "rounds", 1, where, 1, kMax));
-  o.laps = static_cast<int>(whole_field_or(options, "laps", 1, where, 1, kMax));
-  o.compute_seconds = number_field_or(options, "computeSeconds", 0.0, where);
+  o.ranks = static_cast<int>(whole_field_or(options, "ranks", d.ranks, where, 1, kMax));
+  o.bytes = number_field_or(options, "bytes", d.bytes, where);
+  o.rounds = static_cast<int>(whole_field_or(options, "rounds", d.rounds, where, 1, kMax));
+  o.laps = static_cast<int>(whole_field_or(options, "laps", d.laps, where, 1, kMax));
+  o.compute_seconds = number_field_or(options, "computeSeconds", d.compute_seconds, where);
   return o;
 }
 
@@ -69,13 +70,9 @@ ScenarioOptions scenario_options(const std::string& name, const val& options) {
 val scenario(const std::string& name, const val& options) { return to_val(make_scenario(name, scenario_options(name, options))); }
 
 val simulate_scenario(const std::string& name, const val& options) {
-  const ScenarioOptions o = scenario_options(name, options);
-  const std::vector<Program> programs = make_scenario(name, o);
   const bool record = flag_field_or(options, "record", true, "simulateScenario");
-  const SimOptions sim{record, record};
-  const SimResult result = dsml::simulate(
-      Topology::fully_connected(static_cast<int>(programs.size()), to_cost_model(options, "simulateScenario")),
-      programs, sim);
+  const SimResult result = dsml::simulate_scenario(name, scenario_options(name, options),
+                                                   to_cost_model(options, "simulateScenario"), SimOptions{record, record});
   return record ? to_val(result) : summary_to_val(result);
 }
 

@@ -88,8 +88,7 @@ val simulate_collective(const val& request) {
   // held in memory, so even the first call at 1024 ranks touches only a few MB of fresh wasm pages.
   const auto schedule = make_lazy_schedule(collective, algorithm, ranks, number_field(request, "bytes", ctx),
                                            size_field(request, "root", ctx), size_field(request, "devicesPerNode", ctx));
-  const double gamma = number_field_or(request, "gamma", 0.0, ctx);
-  require_non_negative("gamma", gamma);
+  const double gamma = gamma_field(request, ctx);  // α and β are the topology's links (topology_for)
   const bool record = flag_field_or(request, "record", true, ctx);
   const SimResult result =
       simulate_schedule(topology_for(request, ranks, ctx), *schedule, gamma, SimOptions{record, record});

@@ -13,11 +13,7 @@ val train_elastic(const val& r) {
   require_object(r, ctx, "{model, batch, steps, workers, changes?, optimizer?, seed?, replicated?, checkpointInterval?}");
   ElasticConfig c;
   c.model = to_mlp_config(object_field(r, "model", ctx), ctx);
-  if (!r["optimizer"].isUndefined()) {
-    c.optimizer = to_optimizer_config(object_field(r, "optimizer", ctx), ctx);
-  } else {
-    c.optimizer.kind = OptimizerKind::adam;
-  }
+  if (!r["optimizer"].isUndefined()) c.optimizer = to_optimizer_config(object_field(r, "optimizer", ctx), ctx);
   c.batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 20));
   c.steps = static_cast<int>(whole_field(r, "steps", ctx, 1, 10000));
   c.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));

@@ -71,10 +71,15 @@ val object_field(const val& obj, const char* name, const std::string& context) {
 }
 
 CostModel to_cost_model(const val& obj, const std::string& context) {
-  CostModel m{number_field(obj, "alpha", context), number_field(obj, "beta", context),
-              number_field_or(obj, "gamma", 0.0, context)};
+  CostModel m{number_field(obj, "alpha", context), number_field(obj, "beta", context), gamma_field(obj, context)};
   validate(m);
   return m;
+}
+
+double gamma_field(const val& obj, const std::string& context) {
+  const double gamma = number_field_or(obj, "gamma", 0.0, context);
+  require_non_negative("gamma", gamma);
+  return gamma;
 }
 
 }  // namespace dsml::bindings

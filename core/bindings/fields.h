@@ -47,5 +47,7 @@ val object_field(const val& obj, const char* name, const std::string& context);
 // The α–β–γ cost model of a request or a link, {alpha, beta, gamma?} (γ 0 when absent), checked by the core's
 // validate(CostModel): the one reader every binding uses for a network.
 CostModel to_cost_model(const val& obj, const std::string& context);
+// Its γ alone (s per byte reduced, 0 when absent, ≥ 0), for a request whose α and β are those of a topology's links.
+double gamma_field(const val& obj, const std::string& context);
 
 }  // namespace dsml::bindings

@@ -5,7 +5,6 @@
 #include "lab_adapters.h"
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "dsml/block_rows.h"
@@ -23,15 +22,6 @@
 namespace dsml::bindings {
 
 namespace {
-
-// The teacher of the latest teacherBatch request. A lab run asks every Worker for step after step of the same task,
-// and drawing the teacher's weights (init_mlp: 2·L·D·F Gaussians, ~1.5 ms in wasm for the lab's default model)
-// cost more than the batch itself. A memo of a pure function: the batch is the same with or without it.
-const TeacherTask& teacher_for(const MlpConfig& model, std::uint64_t seed) {
-  static std::optional<TeacherTask> last;
-  if (!last || last->seed() != seed || last->config() != model) last.emplace(model, seed);  // MlpConfig's ==, mlp.h
-  return *last;
-}
 
 val params_to_val(const MlpParams& params) {
   val out = val::array();
@@ -171,7 +161,7 @@ val teacher_batch(const val& request) {
   const auto step = static_cast<std::uint64_t>(whole_field_or(request, "step", 0, fn));
   const int batch = static_cast<int>(whole_field(request, "batch", fn, 1, 1 << 30));
   check_run_size(model, batch, 1, fn);
-  const Batch b = teacher_for(model, seed).make_batch(step, batch);
+  const Batch b = teacher_batch(model, seed, step, batch);
   val out = val::object();
   out.set("inputs", to_row_major(b.inputs));    // (batch, D)
   out.set("targets", to_row_major(b.targets));  // (batch, D)
@@ -247,8 +237,7 @@ val train_single(const val& request) {
   const std::string fn = "trainSingle";
   require_object(request, fn, "{model, optimizer, batch, steps, seed}");
   const TrainingRequest t = to_training_request(request, fn);
-  const SingleDeviceRun run = single_device_run(t.model, t.optimizer, init_student(t.model, t.seed),
-                                                teacher_batches(t.model, t.seed, t.steps, t.batch));
+  const SingleDeviceRun run = teacher_task_run(t.model, t.optimizer, t.seed, t.steps, t.batch);
   return object_of({{"losses", to_float64_array(run.losses)}, {"params", params_to_val(run.params)}});
 }
 

@@ -22,7 +22,7 @@ val train_moe_balanced(const val& request) {
   const MoeMlpRun run = train_moe(r, fn);
   return object_of({{"losses", to_float64_array(run.losses)}, {"balanceLosses", to_float64_array(run.balance_losses)},
                     {"dropped", to_js_array(run.dropped)},
-                    {"assignments", static_cast<double>(routed_assignments(r.config, r.run.batch))},
+                    {"assignments", static_cast<double>(run.assignments)},
                     {"load", to_val(run.last_load)}});
 }
 

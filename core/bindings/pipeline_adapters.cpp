@@ -18,13 +18,10 @@ constexpr int kMaxDevices = 1024;
 constexpr int kMaxMicroBatches = 4096;
 constexpr int kMaxChunks = 64;
 
-struct Times {
-  double forward, backward_input, backward_weight, p2p;
-};
-
-Times read_times(const val& r, const std::string& ctx) {
-  return {number_field_or(r, "forward", 1, ctx), number_field_or(r, "backwardInput", 1, ctx),
-          number_field_or(r, "backwardWeight", 1, ctx), number_field_or(r, "p2p", 0, ctx)};
+ChunkTimes read_times(const val& r, const std::string& ctx) {
+  const ChunkTimes unit;  // the core's defaults for a time not given
+  return {number_field_or(r, "forward", unit.forward, ctx), number_field_or(r, "backwardInput", unit.backward_input, ctx),
+          number_field_or(r, "backwardWeight", unit.backward_weight, ctx), number_field_or(r, "p2p", unit.p2p, ctx)};
 }
 
 void set_timing(val& out, const ChunkTiming& t) {
@@ -45,13 +42,12 @@ val pipeline_timeline(const val& r) {
   const int P = static_cast<int>(whole_field(r, "devices", ctx, 1, kMaxDevices));
   const int m = static_cast<int>(whole_field(r, "microBatches", ctx, 1, kMaxMicroBatches));
   const int v = static_cast<int>(whole_field_or(r, "chunksPerDevice", 1, ctx, 1, kMaxChunks));
-  const Times t = read_times(r, ctx);
-  const ChunkSchedule schedule = chunk_schedule_by_name(name, P, m, v);
-  const ChunkTiming timing = time_chunk_schedule(schedule, t.forward, t.backward_input, t.backward_weight, t.p2p);
-  val out = object_of({{"name", schedule.name}, {"devices", P}, {"chunksPerDevice", v}, {"microBatches", m}});
+  const ScheduleTimeline run = schedule_timeline(name, P, m, v, read_times(r, ctx));
+  const ChunkTiming& timing = run.timing;
+  val out = object_of({{"name", run.schedule.name}, {"devices", P}, {"chunksPerDevice", v}, {"microBatches", m}});
   set_timing(out, timing);
-  out.set("peakActivations", to_js_array(peak_chunk_activations(schedule)));
-  out.set("messages", chunk_schedule_messages(schedule));
+  out.set("peakActivations", to_js_array(run.peak_activations));
+  out.set("messages", run.messages);
   val spans = val::array();
   for (const ChunkSpan& s : timing.spans) {
     val span = object_of({{"device", s.device}, {"kind", std::string(kind_name(s.kind))}, {"microBatch", s.micro_batch},
@@ -68,7 +64,7 @@ val pipeline_compare(const val& r) {
   const int P = static_cast<int>(whole_field(r, "devices", ctx, 1, kMaxDevices));
   const int m = static_cast<int>(whole_field(r, "microBatches", ctx, 1, kMaxMicroBatches));
   const int v = static_cast<int>(whole_field(r, "chunksPerDevice", ctx, 2, kMaxChunks));
-  const Times t = read_times(r, ctx);
+  const ChunkTimes t = read_times(r, ctx);
   val out = val::array();
   for (const ScheduleComparison& row :
        compare_pipeline_schedules(P, m, v, t.forward, t.backward_input, t.backward_weight, t.p2p)) {

@@ -12,10 +12,6 @@ namespace dsml::bindings {
 
 namespace {
 
-CostModel model_of(const val& options, const std::string& ctx) {
-  return CostModel{number_field(options, "alpha", ctx), number_field(options, "beta", ctx), 0.0};
-}
-
 int ranks_of(const val& options, const std::string& ctx) {
   return static_cast<int>(whole_field(options, "ranks", ctx, 1, 1000000000));
 }
@@ -34,7 +30,7 @@ val pipelined_broadcast(const val& request) {
   const PipelinedBroadcastReport r = run_pipelined_broadcast(
       text_field(request, "algorithm", ctx), ranks_of(request, ctx), number_field(request, "bytes", ctx),
       static_cast<int>(whole_field_or(request, "segments", 0, ctx, 0, 1000000000)),
-      static_cast<int>(whole_field_or(request, "root", 0, ctx, 0, 1000000000)), model_of(request, ctx));
+      static_cast<int>(whole_field_or(request, "root", 0, ctx, 0, 1000000000)), to_cost_model(request, ctx));
   val out = object_of({{"segments", r.segments}, {"perSegment", r.shape.per_segment}, {"startup", r.shape.startup}});
   val closed = object_of({{"latency", r.closed_form.latency}, {"bandwidth", r.closed_form.bandwidth},
                           {"total", r.closed_form.total()}});
@@ -51,7 +47,7 @@ val best_segments(const std::string& algorithm, const val& options) {
   const std::string ctx = "bestSegments " + algorithm;
   require_object(options, ctx, "{ranks, bytes, alpha, beta}");
   return best_to_val(dsml::best_segments(algorithm, ranks_of(options, ctx), number_field(options, "bytes", ctx),
-                                         model_of(options, ctx)));
+                                         to_cost_model(options, ctx)));
 }
 
 }  // namespace dsml::bindings

@@ -20,13 +20,11 @@ int whole_or(const val& o, const char* name, int fallback, const std::string& ct
 }
 
 Recomputation recomputation_from(const std::string& name, const std::string& ctx) {
-  if (name == "none") return Recomputation::kNone;
-  if (name == "selective") return Recomputation::kSelective;
-  if (name == "full") return Recomputation::kFull;
-  throw Error(ctx + ": recomputation must be \"none\", \"selective\" or \"full\", got \"" + name + "\"");
-}
-const char* recomputation_name(Recomputation r) {
-  return r == Recomputation::kFull ? "full" : r == Recomputation::kSelective ? "selective" : "none";
+  try {
+    return parse_recomputation(name);
+  } catch (const Error& e) {
+    throw Error(ctx + ": " + e.what());
+  }
 }
 
 std::string name_or_custom(const val& o) { return o["name"].isString() ? o["name"].as<std::string>() : "custom"; }

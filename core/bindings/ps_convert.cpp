@@ -18,10 +18,8 @@ SpeedModel to_speed_model(const val& speed, const std::string& context) {
   if (!distribution.isUndefined()) m.distribution = parse_speed_distribution(text_field(speed, "distribution", ctx));
   m.base_seconds = number_field_or(speed, "base", m.base_seconds, ctx);
   if (!speed["multipliers"].isUndefined()) m.multipliers = to_doubles(speed["multipliers"], "speed.multipliers");
-  if (!speed["roundSpeeds"].isUndefined()) {  // as `dsml ps --round-speeds`: the list alone means per-round
-    m.round_speeds = to_doubles(speed["roundSpeeds"], "speed.roundSpeeds");
-    if (distribution.isUndefined()) m.distribution = SpeedDistribution::per_round;
-  }
+  if (!speed["roundSpeeds"].isUndefined())
+    set_round_speeds(m, to_doubles(speed["roundSpeeds"], "speed.roundSpeeds"), !distribution.isUndefined());
   m.sigma = number_field_or(speed, "sigma", m.sigma, ctx);
   m.slow_probability = number_field_or(speed, "slowProbability", m.slow_probability, ctx);
   m.slowdown = number_field_or(speed, "slowdown", m.slowdown, ctx);
@@ -50,7 +48,7 @@ ParamServerConfig to_param_server_config(const val& r, const std::string& ctx) {
 }
 
 Topology to_ps_topology(const val& r, const ParamServerConfig& c, const std::string& ctx) {
-  return Topology::fully_connected(c.workers + c.servers, to_cost_model(object_field(r, "network", ctx), ctx));
+  return param_server_topology(c, to_cost_model(object_field(r, "network", ctx), ctx));
 }
 
 StaleTrainingConfig to_stale_training_config(const val& r, const std::string& ctx) {

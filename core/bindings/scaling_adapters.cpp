@@ -17,10 +17,12 @@ val dp_scaling(const val& request) {
 double comm_bound_batch(const val& r) {
   const std::string ctx = "commBoundBatch";
   require_object(r, ctx, "{flops, bandwidth, elementBytes?, ranks, overlap?, microBatches?}");
+  const ScalingConfig fallback;  // the sweep's defaults: the element size, overlap and accumulation it prices
   return dsml::dp_comm_bound_batch(
-      number_field(r, "flops", ctx), number_field(r, "bandwidth", ctx), number_field_or(r, "elementBytes", 4, ctx),
-      static_cast<int>(whole_field(r, "ranks", ctx, 2, 1 << 20)), flag_field_or(r, "overlap", true, ctx),
-      static_cast<int>(whole_field_or(r, "microBatches", 1, ctx, 1, 1 << 30)));
+      number_field(r, "flops", ctx), number_field(r, "bandwidth", ctx),
+      number_field_or(r, "elementBytes", fallback.element_bytes, ctx),
+      static_cast<int>(whole_field(r, "ranks", ctx, 2, 1 << 20)), flag_field_or(r, "overlap", fallback.overlap, ctx),
+      static_cast<int>(whole_field_or(r, "microBatches", fallback.micro_batches, ctx, 1, 1 << 30)));
 }
 
 val ddp_variants(const val& request) {

@@ -85,6 +85,7 @@ CheckpointRun one_run(const CheckpointRunConfig& c, std::uint64_t seed) {
 }
 
 constexpr double kMaxSimulatedCheckpoints = 5e7;   // over all runs of one study
+constexpr double kMaxSimulatedNodeSegments = 5e7;  // checkpoints × nodes over all runs: each looks at every node
 
 // A number to a few significant digits, for a message: "84.4 s", "3500 s", "180000", "1.7e+18".
 std::string rounded(double value, int digits = 3) {
@@ -146,6 +147,13 @@ void validate(const CheckpointRunConfig& c) {
                 rounded(kMaxSimulatedCheckpoints) + " this simulation takes; use a longer interval or fewer runs");
   }
   require_finishable(c);
+  // Each segment looks at every node's clock: the work is checkpoints × nodes (5e7 ≈ a second in a browser tab).
+  if (per_run * c.runs * c.nodes > kMaxSimulatedNodeSegments) {
+    throw Error(rounded(per_run) + " checkpoints a run × " + std::to_string(c.runs) + (c.runs == 1 ? " run" : " runs") +
+                " × " + std::to_string(c.nodes) + (c.nodes == 1 ? " node" : " nodes") + " (each segment looks at every " +
+                "node's clock) is more than the " + rounded(kMaxSimulatedNodeSegments) +
+                " this simulation takes; use a longer interval, fewer runs or fewer nodes");
+  }
 }
 
 CheckpointStudy simulate_checkpointing(const CheckpointRunConfig& c) {

@@ -52,4 +52,20 @@ double mlp_stack_activation_bytes(double batch, double width, double hidden, int
   return blocks * mlp_block_activation_values(batch, width, hidden, keep_pre_activations) * element_bytes;
 }
 
+Recomputation parse_recomputation(const std::string& name) {
+  if (name == "none") return Recomputation::kNone;
+  if (name == "selective") return Recomputation::kSelective;
+  if (name == "full") return Recomputation::kFull;
+  throw Error("recomputation must be \"none\", \"selective\" or \"full\", got \"" + name + "\"");
+}
+
+const char* recomputation_name(Recomputation recomputation) {
+  switch (recomputation) {
+    case Recomputation::kNone: return "none";
+    case Recomputation::kSelective: return "selective";
+    case Recomputation::kFull: return "full";
+  }
+  return "none";
+}
+
 }  // namespace dsml

@@ -173,8 +173,7 @@ ElasticResult train_elastic(const ElasticConfig& c) {
     out.workers[static_cast<std::size_t>(step)] = p;
     out.step_bytes[static_cast<std::size_t>(step)] = log.total_bytes();
   }
-  const SingleDeviceRun one = single_device_run(c.model, c.optimizer, init_student(c.model, c.seed),
-                                                teacher_batches(c.model, c.seed, c.steps, c.batch));
+  const SingleDeviceRun one = teacher_task_run(c.model, c.optimizer, c.seed, c.steps, c.batch);
   out.single_losses = one.losses;
   out.max_relative_difference = max_relative_difference(params, one.params);
   out.params = std::move(params);

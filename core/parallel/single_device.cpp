@@ -50,4 +50,9 @@ std::vector<Batch> teacher_batches(const MlpConfig& model, std::uint64_t seed, i
   return batches;
 }
 
+SingleDeviceRun teacher_task_run(const MlpConfig& model, const OptimizerConfig& optimizer, std::uint64_t seed,
+                                 int steps, int batch) {
+  return single_device_run(model, optimizer, init_student(model, seed), teacher_batches(model, seed, steps, batch));
+}
+
 }  // namespace dsml

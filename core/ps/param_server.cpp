@@ -69,4 +69,9 @@ double shard_bytes(const ParamServerConfig& config, int shard) {
          config.bytes_per_parameter;
 }
 
+
+Topology param_server_topology(const ParamServerConfig& config, const CostModel& link) {
+  return Topology::fully_connected(config.workers + config.servers, link);
+}
+
 }  // namespace dsml

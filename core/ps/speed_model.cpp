@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "dsml/error.h"
 #include "dsml/named_values.h"
@@ -131,6 +132,12 @@ double speed_factor_mean(const SpeedModel& model) {
     return std::accumulate(model.round_speeds.begin(), model.round_speeds.end(), 0.0) /
            static_cast<double>(model.round_speeds.size());
   return 1.0;
+}
+
+
+void set_round_speeds(SpeedModel& model, std::vector<double> speeds, bool distribution_named) {
+  model.round_speeds = std::move(speeds);
+  if (!distribution_named) model.distribution = SpeedDistribution::per_round;
 }
 
 }  // namespace dsml

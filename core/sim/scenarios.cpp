@@ -120,4 +120,10 @@ std::vector<Program> make_scenario(const std::string& name, const ScenarioOption
   throw Error("unknown scenario \"" + name + "\"; expected one of " + valid);
 }
 
+SimResult simulate_scenario(const std::string& name, const ScenarioOptions& options, const CostModel& link,
+                            const SimOptions& sim) {
+  const std::vector<Program> programs = make_scenario(name, options);
+  return simulate(Topology::fully_connected(static_cast<int>(programs.size()), link), programs, sim);
+}
+
 }  // namespace dsml

@@ -180,4 +180,12 @@ TEST(Checkpointing, ATinyIntervalIsRefusedBeforeSimulatingItsCheckpoints) {
   EXPECT_NEAR(simulate_checkpointing(c).runs.front().checkpoints, 8640000, 1);   // (the sum of 0.01 s rounds)
   c.runs = 10;
   EXPECT_NE(error_of([&] { simulate_checkpointing(c); }).find("× 10 runs"), std::string::npos);
+  // Each segment looks at every node's clock: 8.64e5 checkpoints a run × 1 run is fine on one node, not on 100.
+  c.interval = 0.1;
+  c.runs = 1;
+  c.nodes = 100;
+  c.node_mtbf = 1e12;
+  EXPECT_EQ(error_of([&] { simulate_checkpointing(c); }),
+            "864000 checkpoints a run × 1 run × 100 nodes (each segment looks at every node's clock) is more than the "
+            "5e+07 this simulation takes; use a longer interval, fewer runs or fewer nodes");
 }

@@ -155,6 +155,23 @@ TEST(TeacherTask, BatchesAreDeterministicInSeedAndStep) {
   EXPECT_EQ(dsml::mse_loss(dsml::mlp_predict(config, task.teacher(), a.inputs), a.targets), 0.0);
 }
 
+TEST(TeacherTask, TeacherBatchIsTheTasksBatchWhateverCameBefore) {
+  // teacher_batch keeps the latest teacher: a change of seed or of any model field must draw a new one.
+  dsml::MlpConfig config{2, 4, 8, dsml::Activation::tanh, false};
+  dsml::MlpConfig residual = config;
+  residual.residual = true;  // same shapes, different teacher outputs
+  for (int round = 0; round < 2; ++round) {
+    for (const dsml::MlpConfig& c : {config, residual}) {
+      for (std::uint64_t seed : {11u, 12u}) {
+        const dsml::Batch want = dsml::TeacherTask(c, seed).make_batch(3, 5);
+        const dsml::Batch got = dsml::teacher_batch(c, seed, 3, 5);
+        EXPECT_TRUE(got.inputs == want.inputs) << seed;
+        EXPECT_TRUE(got.targets == want.targets) << seed << " residual " << c.residual;
+      }
+    }
+  }
+}
+
 double train(const dsml::MlpConfig& config, dsml::OptimizerConfig optimizer_config, int steps, double* first) {
   const dsml::TeacherTask task(config, 2024);
   dsml::MlpParams student = dsml::init_mlp(config, 1);

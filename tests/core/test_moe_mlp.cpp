@@ -126,6 +126,7 @@ TEST(MoeMlp, SingleDeviceTrainingLearnsAndReportsTheLastStepsLoad) {
     ASSERT_EQ(run.losses.size(), 60u);
     EXPECT_LT(run.losses.back(), 0.5 * run.losses.front()) << dsml::optimizer_name(optimizer.kind);
     ASSERT_EQ(run.last_load.size(), 2u);
+    EXPECT_EQ(run.assignments, 32 * 2 * 2);  // B tokens × k choices × 2 MoE blocks, what `dropped` counts out of
     EXPECT_EQ(run.last_load[0].block, 1);
     EXPECT_EQ(run.last_load[1].block, 3);
     for (const dsml::MoeBlockLoad& load : run.last_load) {

@@ -99,5 +99,8 @@ test("bad input is a readable Error", async () => {
   assert.throws(() => core.checkpointIntervals(0, 3600), /checkpoint \(s to write one\) must be a finite number > 0/);
   assert.throws(() => core.simulateCheckpointing({ work: 100, interval: 10, checkpoint: 1 }),
                 /simulateCheckpointing: nodeMtbf/);
+  // The core's limit on what one study simulates (checkpoints × runs × nodes), in its words.
+  assert.throws(() => core.simulateCheckpointing({ work: 86400, interval: 0.1, checkpoint: 0, nodeMtbf: 1e12, nodes: 100,
+    runs: 1 }), /× 100 nodes \(each segment looks at every node's clock\) is more than the 5e\+07/);
   assert.equal(core.fleetMtbf(10, 2), 5);  // the module still works
 });

@@ -65,4 +65,9 @@ test("bad input is an Error that names the field", async () => {
   assert.throws(() => core.pipelinedBroadcast({ algorithm: "pipelined-chain", ranks: 1024, bytes: 64, segments: 5000,
     alpha: 1e-6, beta: 1e-9 }), /segments between 1 and 4096/);
   assert.throws(() => core.bestSegments("pipelined-chain", { ranks: 4, bytes: 64, alpha: -1, beta: 1e-9 }), /alpha/);
+  // The one cost-model reader: a γ given is read and checked, as everywhere (a broadcast reduces nothing).
+  assert.throws(() => core.pipelinedBroadcast({ algorithm: "pipelined-chain", ranks: 4, bytes: 64, alpha: 1e-6,
+    beta: 1e-9, gamma: -1 }), /gamma/);
+  assert.throws(() => core.simulateCollective({ collective: "all-reduce", algorithm: "ring", ranks: 4, bytes: 64,
+    gamma: "fast", topology: { kind: "fully-connected", alpha: 1e-6, beta: 1e-9 } }), /simulateCollective: gamma/);
 });

@@ -109,6 +109,23 @@ std::string describe(const ChunkOp& op);
 
 namespace dsml {
 
+// The times of one chunk's ops when a request names none: the unit-time convention of the papers' formulas
+// (t_f = t_b = t_w = 1) and free messages.
+struct ChunkTimes {
+  double forward = 1, backward_input = 1, backward_weight = 1, p2p = 0;  // s, or units of one chunk's forward
+};
+
+// One named schedule (chunk_schedule_by_name) built, timed with `times` per chunk op, and counted: what a
+// timeline of it shows. Throws as chunk_schedule_by_name and time_chunk_schedule.
+struct ScheduleTimeline {
+  ChunkSchedule schedule;
+  ChunkTiming timing;
+  std::vector<int> peak_activations;  // per device, in chunks (peak_chunk_activations)
+  int messages = 0;                   // chunk_schedule_messages
+};
+ScheduleTimeline schedule_timeline(const std::string& name, int devices, int micro_batches, int chunks_per_device,
+                                   const ChunkTimes& times);
+
 // The four schedules at the same (P, m), each timed with the same per-stage work: t_f, t_b, t_w per micro-batch
 // per stage (interleaving cuts a stage into v chunks of t/v each). The formula column is the bubble over ideal
 // the papers give: (P − 1)/m for GPipe and 1F1B, (P − 1)/(v·m) interleaved (m a multiple of P), and

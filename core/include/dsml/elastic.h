@@ -53,7 +53,7 @@ struct WorldChange {
 
 struct ElasticConfig {
   MlpConfig model;
-  OptimizerConfig optimizer;          // sgd, momentum or adam
+  OptimizerConfig optimizer{OptimizerKind::adam};  // sgd, momentum or adam (Adam, lr 0.01, when not given)
   int batch = 24;                     // B, the global batch, kept whatever P is
   int steps = 10;
   std::uint64_t seed = 0;             // teacher seed; the model starts from init_student(model, seed)

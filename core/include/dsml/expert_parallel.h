@@ -65,6 +65,8 @@ struct AllToAllPrice {
 // dividing E.
 AllToAllPrice price_expert_all_to_all(const MoeConfig& config, int tokens_per_rank, double element_bytes,
                                       const CostModel& link, const Topology& topology);
+// The element size a token's activations travel at when a request names none: bf16, as MoE training sends them.
+constexpr double kExpertTokenElementBytes = 2;
 
 }  // namespace dsml
 

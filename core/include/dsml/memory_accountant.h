@@ -45,6 +45,9 @@ struct MemoryBreakdown {
 MemoryBreakdown memory_per_device(double parameters, int dp_devices, int zero_stage, double activation_bytes = 0);
 
 enum class Recomputation { kNone, kSelective, kFull };
+// "none", "selective", "full" (a request's or the CLI's names); parse throws Error naming the choices.
+Recomputation parse_recomputation(const std::string& name);
+const char* recomputation_name(Recomputation recomputation);
 
 // Activation bytes one transformer layer keeps for backward, per device (Korthikanti et al., above). All sizes
 // > 0: sequence s (tokens), micro_batch b, hidden h, heads a; tensor_parallel t ≥ 1. sequence_parallel shards

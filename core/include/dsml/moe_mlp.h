@@ -90,6 +90,7 @@ struct MoeMlpRun {
   std::vector<double> losses;          // per step, before its update: the MSE (the balance loss apart)
   std::vector<double> balance_losses;  // per step: Σ over MoE blocks of their load-balancing loss (0 when α = 0)
   std::vector<int> dropped;            // per step: assignments dropped, summed over MoE blocks
+  long long assignments = 0;           // per step: assignments routed, what `dropped` is out of (routed_assignments)
   MoeMlpParams params;                 // after the last step
   std::vector<MoeBlockLoad> last_load; // per MoE block, in the last step
 };

@@ -133,4 +133,8 @@ struct ParamServerResult {
 // Throws Error on a bad config or a topology whose rank count is not W + K.
 ParamServerResult simulate_param_server(const Topology& topology, const ParamServerConfig& config);
 
+// The network Week 4 runs a parameter server on: its W workers and K shards on one switch, every rank its own
+// port, every link at `link` (Topology::fully_connected(W + K, link)).
+Topology param_server_topology(const ParamServerConfig& config, const CostModel& link);
+
 }  // namespace dsml

@@ -36,4 +36,9 @@ struct ScenarioOptions {
 std::vector<Program> make_scenario(const std::string& name, const ScenarioOptions& options);
 std::vector<std::string> scenario_names();
 
+// The named scenario simulated on Week 1's network: every rank its own port, every link at `link`'s α and β
+// (Topology::fully_connected). Throws as make_scenario and validate(CostModel).
+SimResult simulate_scenario(const std::string& name, const ScenarioOptions& options, const CostModel& link,
+                            const SimOptions& sim = {});
+
 }  // namespace dsml

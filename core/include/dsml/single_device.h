@@ -54,4 +54,9 @@ struct SingleDeviceRun {
 SingleDeviceRun single_device_run(const MlpConfig& model, const OptimizerConfig& optimizer, const MlpParams& initial,
                                   const std::vector<Batch>& batches);
 
+// The teacher task's one-device baseline, the run every strategy is set beside: init_student(model, seed) trained
+// on teacher_batches(model, seed, steps, batch).
+SingleDeviceRun teacher_task_run(const MlpConfig& model, const OptimizerConfig& optimizer, std::uint64_t seed,
+                                 int steps, int batch);
+
 }  // namespace dsml

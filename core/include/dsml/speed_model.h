@@ -39,6 +39,10 @@ struct SpeedModel {
   std::uint64_t seed = 0;
 };
 
+// Sets the per-round list X (`dsml ps --round-speeds`, a request's roundSpeeds). With no distribution named the list
+// alone means the per-round model; with another one named, validate says the list is per-round's.
+void set_round_speeds(SpeedModel& model, std::vector<double> speeds, bool distribution_named);
+
 // Throws Error naming the bad field; `workers` ≥ 1 must equal multipliers.size() when that is not empty;
 // round_speeds must be given for per-round and only for it.
 void validate(const SpeedModel& model, int workers);

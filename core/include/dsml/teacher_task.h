@@ -38,6 +38,10 @@ class TeacherTask {
   MlpParams teacher_;
 };
 
+// TeacherTask(config, seed).make_batch(step, batch_size), keeping the latest teacher between calls: the Workers of a
+// lab run ask for step after step of one task. The same batch with or without the kept teacher.
+Batch teacher_batch(const MlpConfig& config, std::uint64_t seed, std::uint64_t step, int batch_size);
+
 // The student every teacher-task run starts from: init_mlp(config, teacher_seed + 1). The teacher is
 // init_mlp(config, teacher_seed), so the next seed gives a student that does not start at the answer, and every
 // strategy, its single-device reference and the pages derive the same start from the one seed a learner sets.
