@@ -3,7 +3,8 @@
 //   const chart = createLineChart(canvas, { xLabel: "message size (bytes)", yLabel: "time (s)", logX: true,
 //     logY: true, datasets: [{ label: "T(n) = α + βn", data: [{ x, y }, …] }, { label: "α", data, dashed: true }],
 //     verticalLines: [{ x: 1e5, label: "n* = α/β" }] });
-//   A dataset with points: true, line: false is a scatter; a { x, y: null } point breaks a line.
+//   A dataset with points: true, line: false is a scatter; a { x, y: null } point breaks a line. radius: 6 draws its
+//   dots larger — a ring around the dots of an earlier dataset at the same points (earlier datasets draw on top).
 //   chart.update({ datasets, verticalLines });   chart.destroy();
 //   describeChart(figure, "Time grows linearly above n* = 100 kB.", [["size", "time"], [1e3, 1e-6], …]);
 //
@@ -160,8 +161,8 @@ function buildDatasets(specs, palette) {
     data: s.data,
     borderWidth: 2,
     borderDash: s.dashed ? [6, 4] : [],
-    pointRadius: s.points ? 3 : 0,
-    pointHoverRadius: s.points ? 5 : 3,
+    pointRadius: s.points ? s.radius ?? 3 : 0,
+    pointHoverRadius: s.points ? (s.radius ?? 3) + 2 : 3,
     tension: 0,
     fill: false,
     showLine: s.line !== false,     // line: false draws the points only (a scatter)

@@ -60,7 +60,7 @@ export function mountElastic(figure) {
       datasets: [
         { label: "one device", data: r.single.map((y, x) => ({ x, y })) },
         { label: "elastic run", points: true, line: false, data: r.losses.map((y, x) => ({ x, y })) },
-        ...(redone.size ? [{ label: "recomputed after the crash", points: true, line: false,
+        ...(redone.size ? [{ label: "recomputed after the crash", points: true, line: false, radius: 6,
           data: [...redone].map((x) => ({ x, y: r.losses[x] })) }] : []),
       ],
       verticalLines: [
