@@ -41,17 +41,17 @@ double fleet_mtbf(double node_mtbf, double nodes) {
 val simulate_checkpointing(const val& r) {
   const std::string ctx = "simulateCheckpointing";
   require_object(r, ctx, "{work, interval, checkpoint, nodeMtbf, restart?, nodes?, runs?, seed?, …}");
-  CheckpointRunConfig c;
+  CheckpointRunConfig c;  // its defaults are the fallbacks
   c.work = number_field(r, "work", ctx);
   c.interval = number_field(r, "interval", ctx);
   c.checkpoint = number_field(r, "checkpoint", ctx);
-  c.restart = number_field_or(r, "restart", 0, ctx);
-  c.nodes = static_cast<int>(whole_field_or(r, "nodes", 1, ctx, 1, 1000000));
+  c.restart = number_field_or(r, "restart", c.restart, ctx);
+  c.nodes = static_cast<int>(whole_field_or(r, "nodes", c.nodes, ctx, 1, 1000000));
   c.node_mtbf = number_field(r, "nodeMtbf", ctx);
-  c.heartbeat_period = number_field_or(r, "heartbeatPeriod", 0, ctx);
-  c.heartbeat_timeout = number_field_or(r, "heartbeatTimeout", 0, ctx);
-  c.runs = static_cast<int>(whole_field_or(r, "runs", 1000, ctx, 1, 100000));
-  c.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
+  c.heartbeat_period = number_field_or(r, "heartbeatPeriod", c.heartbeat_period, ctx);
+  c.heartbeat_timeout = number_field_or(r, "heartbeatTimeout", c.heartbeat_timeout, ctx);
+  c.runs = static_cast<int>(whole_field_or(r, "runs", c.runs, ctx, 1, 100000));
+  c.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", static_cast<std::int64_t>(c.seed), ctx));
   const CheckpointStudy s = dsml::simulate_checkpointing(c);
   std::vector<double> wall, failures;
   for (const CheckpointRun& run : s.runs) {

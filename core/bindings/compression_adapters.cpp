@@ -79,11 +79,11 @@ val train_compressed(const val& r) {
   c.compressor = to_compressor(r, ctx);
   c.model = to_mlp_config(object_field(r, "model", ctx), ctx);
   c.workers = static_cast<int>(whole_field(r, "workers", ctx, 1, 1024));
-  c.error_feedback = flag_field_or(r, "errorFeedback", false, ctx);
+  c.error_feedback = flag_field_or(r, "errorFeedback", c.error_feedback, ctx);
   c.batch_per_worker = static_cast<int>(whole_field_or(r, "batch", c.batch_per_worker, ctx, 1, 1 << 20));
   c.steps = static_cast<int>(whole_field_or(r, "steps", c.steps, ctx, 1, 10000));
   c.lr = number_field_or(r, "lr", c.lr, ctx);
-  c.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
+  c.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", static_cast<std::int64_t>(c.seed), ctx));
   c.eval_batch = static_cast<int>(whole_field_or(r, "evalBatch", c.eval_batch, ctx, 1, 1 << 20));
   check_run_size(c.model, c.workers * c.batch_per_worker, c.steps, ctx);
   const CompressedTrainingResult t = dsml::train_compressed(c);

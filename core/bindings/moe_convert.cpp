@@ -18,9 +18,9 @@ MoeMlpConfig to_moe_mlp_config(const val& request, const std::string& context, b
   c.experts = static_cast<int>(whole_field(m, "experts", at, 1, 256));
   c.top_k = static_cast<int>(whole_field(m, "topK", at, 1, 2));
   c.capacity_factor = number_field(m, "capacityFactor", at);
-  c.moe_every = static_cast<int>(whole_field_or(m, "every", 2, at, 1));
+  c.moe_every = static_cast<int>(whole_field_or(m, "every", c.moe_every, at, 1));
   if (with_balance) c.balance_coefficient = number_field(m, "balance", at);
-  c.groups = static_cast<int>(whole_field_or(request, "groups", 1, context, 1));
+  c.groups = static_cast<int>(whole_field_or(request, "groups", c.groups, context, 1));
   try {
     validate(c);
   } catch (const Error& e) {

@@ -29,28 +29,28 @@ Recomputation recomputation_from(const std::string& name, const std::string& ctx
 
 std::string name_or_custom(const val& o) { return o["name"].isString() ? o["name"].as<std::string>() : "custom"; }
 
-// The model's and the GPU's fields, one row each: read (with its default and minimum) and written from the same
-// table, so the two directions cannot drift apart. fallback < 0: required.
+// The model's and the GPU's fields, one row each: read (with its minimum; an optional field falls back to the
+// core's default, PlannerModel's own) and written from the same table, so the two directions cannot drift apart.
 struct WholeField {
   const char* key;
   int PlannerModel::*member;
-  int fallback, minimum;
+  bool required;
+  int minimum;
 };
 constexpr WholeField kModelWholes[] = {
-    {"layers", &PlannerModel::layers, -1, 1},     {"hidden", &PlannerModel::hidden, -1, 1},
-    {"heads", &PlannerModel::heads, -1, 1},       {"kvHeads", &PlannerModel::kv_heads, 0, 0},
-    {"ffn", &PlannerModel::ffn, 0, 0},            {"sequence", &PlannerModel::sequence, -1, 1},
-    {"vocabulary", &PlannerModel::vocabulary, -1, 1}, {"experts", &PlannerModel::experts, 0, 0},
-    {"topK", &PlannerModel::top_k, 1, 1},         {"moeEvery", &PlannerModel::moe_every, 1, 1},
+    {"layers", &PlannerModel::layers, true, 1},     {"hidden", &PlannerModel::hidden, true, 1},
+    {"heads", &PlannerModel::heads, true, 1},       {"kvHeads", &PlannerModel::kv_heads, false, 0},
+    {"ffn", &PlannerModel::ffn, false, 0},          {"sequence", &PlannerModel::sequence, true, 1},
+    {"vocabulary", &PlannerModel::vocabulary, true, 1}, {"experts", &PlannerModel::experts, false, 0},
+    {"topK", &PlannerModel::top_k, false, 1},       {"moeEvery", &PlannerModel::moe_every, false, 1},
 };
 struct FlagField {
   const char* key;
   bool PlannerModel::*member;
-  bool fallback;
 };
-constexpr FlagField kModelFlags[] = {{"gatedFfn", &PlannerModel::gated_ffn, false},
-                                     {"learnedPositions", &PlannerModel::learned_positions, true},
-                                     {"tiedEmbeddings", &PlannerModel::tied_embeddings, true}};
+constexpr FlagField kModelFlags[] = {{"gatedFfn", &PlannerModel::gated_ffn},
+                                     {"learnedPositions", &PlannerModel::learned_positions},
+                                     {"tiedEmbeddings", &PlannerModel::tied_embeddings}};
 struct NumberField {
   const char* key;
   double GpuSpec::*member;
@@ -65,11 +65,11 @@ constexpr NumberField kGpuNumbers[] = {
 
 PlannerModel model_from(const val& o, const std::string& ctx) {
   require_object(o, ctx, "{name?, layers, hidden, heads, kvHeads?, ffn?, gatedFfn?, sequence, vocabulary, …}");
-  PlannerModel m;
+  PlannerModel m;  // its defaults are the fallbacks
   m.name = name_or_custom(o);
   for (const WholeField& f : kModelWholes)
-    m.*f.member = f.fallback < 0 ? whole(o, f.key, ctx, f.minimum) : whole_or(o, f.key, f.fallback, ctx, f.minimum);
-  for (const FlagField& f : kModelFlags) m.*f.member = flag_field_or(o, f.key, f.fallback, ctx);
+    m.*f.member = f.required ? whole(o, f.key, ctx, f.minimum) : whole_or(o, f.key, m.*f.member, ctx, f.minimum);
+  for (const FlagField& f : kModelFlags) m.*f.member = flag_field_or(o, f.key, m.*f.member, ctx);
   return m;
 }
 
@@ -98,29 +98,28 @@ val gpu_to(const GpuSpec& g) {
 
 ClusterSpec cluster_from(const val& o, const std::string& ctx) {
   require_object(o, ctx, "{gpu, nodes, gpusPerNode?}");
-  ClusterSpec c;
+  ClusterSpec c;  // its defaults are the fallbacks
   c.gpu = gpu_from(object_field(o, "gpu", ctx), ctx + ": gpu");
   c.nodes = whole(o, "nodes", ctx);
-  c.gpus_per_node = whole_or(o, "gpusPerNode", 8, ctx);
+  c.gpus_per_node = whole_or(o, "gpusPerNode", c.gpus_per_node, ctx);
   return c;
 }
 
 PlannerLayout layout_from(const val& o, const std::string& ctx) {
   require_object(o, ctx, "{t, p, v?, d, microBatch?, globalBatch, zeroStage?, sequenceParallel?, recomputation?, …}");
-  PlannerLayout l;
+  PlannerLayout l;  // its defaults are the fallbacks
   l.t = whole(o, "t", ctx);
   l.p = whole(o, "p", ctx);
-  l.v = whole_or(o, "v", 1, ctx);
+  l.v = whole_or(o, "v", l.v, ctx);
   l.d = whole(o, "d", ctx);
-  l.c = whole_or(o, "c", 1, ctx);
-  l.e = whole_or(o, "e", 1, ctx);
-  l.micro_batch = whole_or(o, "microBatch", 1, ctx);
+  l.c = whole_or(o, "c", l.c, ctx);
+  l.e = whole_or(o, "e", l.e, ctx);
+  l.micro_batch = whole_or(o, "microBatch", l.micro_batch, ctx);
   l.global_batch = whole(o, "globalBatch", ctx);
-  l.zero_stage = whole_or(o, "zeroStage", 0, ctx, 0);
-  l.sequence_parallel = flag_field_or(o, "sequenceParallel", false, ctx);
-  l.recomputation = o["recomputation"].isUndefined() ? Recomputation::kFull
-                                                     : recomputation_from(text_field(o, "recomputation", ctx), ctx);
-  l.overlap_dp = flag_field_or(o, "overlapDp", false, ctx);
+  l.zero_stage = whole_or(o, "zeroStage", l.zero_stage, ctx, 0);
+  l.sequence_parallel = flag_field_or(o, "sequenceParallel", l.sequence_parallel, ctx);
+  if (!o["recomputation"].isUndefined()) l.recomputation = recomputation_from(text_field(o, "recomputation", ctx), ctx);
+  l.overlap_dp = flag_field_or(o, "overlapDp", l.overlap_dp, ctx);
   return l;
 }
 

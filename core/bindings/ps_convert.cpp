@@ -23,7 +23,7 @@ SpeedModel to_speed_model(const val& speed, const std::string& context) {
   m.sigma = number_field_or(speed, "sigma", m.sigma, ctx);
   m.slow_probability = number_field_or(speed, "slowProbability", m.slow_probability, ctx);
   m.slowdown = number_field_or(speed, "slowdown", m.slowdown, ctx);
-  m.seed = static_cast<std::uint64_t>(whole_field_or(speed, "seed", 0, ctx));
+  m.seed = static_cast<std::uint64_t>(whole_field_or(speed, "seed", static_cast<std::int64_t>(m.seed), ctx));
   return m;
 }
 
@@ -32,10 +32,10 @@ ParamServerConfig to_param_server_config(const val& r, const std::string& ctx) {
   ParamServerConfig c;
   c.consistency = parse_consistency(text_field(r, "regime", ctx));
   c.workers = static_cast<int>(whole_field(r, "workers", ctx, 1, 4096));
-  c.servers = static_cast<int>(whole_field_or(r, "servers", 1, ctx, 1, 4096));
-  c.staleness = static_cast<int>(whole_field_or(r, "staleness", 0, ctx, 0, 1000000));
-  c.backup = static_cast<int>(whole_field_or(r, "backup", 0, ctx, 0, 4095));
-  c.cancel_stragglers = flag_field_or(r, "cancelStragglers", false, ctx);
+  c.servers = static_cast<int>(whole_field_or(r, "servers", c.servers, ctx, 1, 4096));
+  c.staleness = static_cast<int>(whole_field_or(r, "staleness", c.staleness, ctx, 0, 1000000));
+  c.backup = static_cast<int>(whole_field_or(r, "backup", c.backup, ctx, 0, 4095));
+  c.cancel_stragglers = flag_field_or(r, "cancelStragglers", c.cancel_stragglers, ctx);
   c.iterations = static_cast<int>(whole_field(r, "iterations", ctx, 1, 1000000));
   c.parameters = number_field_or(r, "parameters", c.parameters, ctx);
   c.bytes_per_parameter = number_field_or(r, "bytesPerParameter", c.bytes_per_parameter, ctx);
@@ -54,11 +54,11 @@ Topology to_ps_topology(const val& r, const ParamServerConfig& c, const std::str
 StaleTrainingConfig to_stale_training_config(const val& r, const std::string& ctx) {
   StaleTrainingConfig t;
   t.model = to_mlp_config(object_field(r, "model", ctx), ctx);
-  t.batch_per_worker = static_cast<int>(whole_field_or(r, "batch", 8, ctx, 1, 100000));
+  t.batch_per_worker = static_cast<int>(whole_field_or(r, "batch", t.batch_per_worker, ctx, 1, 100000));
   t.lr = number_field_or(r, "lr", t.lr, ctx);
-  t.staleness_aware = flag_field_or(r, "stalenessAware", false, ctx);
-  t.eval_batch = static_cast<int>(whole_field_or(r, "evalBatch", 64, ctx, 1, 100000));
-  t.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
+  t.staleness_aware = flag_field_or(r, "stalenessAware", t.staleness_aware, ctx);
+  t.eval_batch = static_cast<int>(whole_field_or(r, "evalBatch", t.eval_batch, ctx, 1, 100000));
+  t.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", static_cast<std::int64_t>(t.seed), ctx));
   check_run_size(t.model, t.batch_per_worker, 1, ctx);
   return t;
 }
@@ -72,9 +72,9 @@ HogwildConfig to_hogwild_config(const val& r) {
   c.sparsity = number_field(r, "sparsity", ctx);
   c.updates = static_cast<int>(whole_field_or(r, "updates", c.updates, ctx, 1, 10000000));
   c.lr = number_field_or(r, "lr", c.lr, ctx);
-  c.atomic = flag_field_or(r, "atomic", true, ctx);
+  c.atomic = flag_field_or(r, "atomic", c.atomic, ctx);
   c.points = static_cast<int>(whole_field_or(r, "points", c.points, ctx, 1, 100000));
-  c.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
+  c.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", static_cast<std::int64_t>(c.seed), ctx));
   return c;
 }
 
