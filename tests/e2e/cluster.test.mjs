@@ -228,12 +228,14 @@ async function main(ctx) {
   });
 
   test("recvAny: a server takes pushes from whichever worker is first, truly asynchronously; its deadlocks are found", LIMIT, async () => {
-    // Worker r sleeps r·20 ms before each push: the fast ones' pushes come first, whatever the rank order.
+    // Worker r sleeps (4 − r)·60 ms before each push: the fast ones' pushes come first, whatever the rank order.
+    // 60 ms apart, not 20: on a loaded 2-core machine a Worker's timer fired 60 ms late once (rank 2's last push
+    // taken after rank 1's).
     const res = await run(4, `
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 async function main(ctx) {
   if (ctx.rank !== 0) {
-    for (let i = 0; i < 3; i++) { await sleep((4 - ctx.rank) * 20); ctx.send(0, ctx.rank * 10 + i, { tag: "push" }); }
+    for (let i = 0; i < 3; i++) { await sleep((4 - ctx.rank) * 60); ctx.send(0, ctx.rank * 10 + i, { tag: "push" }); }
     return;
   }
   const got = [];
