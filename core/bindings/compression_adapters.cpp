@@ -4,6 +4,7 @@
 #include "convert.h"
 #include "dsml/compressed_training.h"
 #include "dsml/error.h"
+#include "dsml/run_limits.h"
 #include "fields.h"
 #include "js_object.h"
 #include "training_convert.h"
@@ -38,7 +39,8 @@ val compress_gradient(const val& r) {
   require_object(r, ctx, "{compressor, values, ratio?, levels?, seed?, rows?, cols?, rank?}");
   const CompressorConfig c = to_compressor(r, ctx);
   const std::vector<double> values = to_doubles(r["values"], "compressGradient: values");
-  if (values.empty() || values.size() > 10000000) throw Error(ctx + ": values must hold 1 to 1e7 numbers");
+  if (values.empty() || static_cast<double>(values.size()) > limits::kValues)
+    throw Error(ctx + ": values must hold 1 to 1e7 numbers");
   const auto n = static_cast<Eigen::Index>(values.size());
   const auto rows = whole_field_or(r, "rows", 1, ctx, 1, n), cols = whole_field_or(r, "cols", n, ctx, 1, n);
   if (rows * cols != n)
@@ -57,7 +59,7 @@ val compression_wire(const val& r) {
   require_object(r, ctx, "{compressor, model, workers, network?, ratio?, levels?, rank?}");
   const CompressorConfig c = to_compressor(r, ctx);
   const MlpConfig model = to_mlp_config(object_field(r, "model", ctx), ctx);
-  const int workers = static_cast<int>(whole_field(r, "workers", ctx, 1, 4096));
+  const int workers = static_cast<int>(whole_field(r, "workers", ctx, 1, limits::kSimulatedWorkers));
   const CompressionWire wire = dsml::compression_wire(c, model, workers);
   val out = object_of({{"collectives", to_val(wire.collectives)}, {"payloadBytes", wire.payload_bytes},
                        {"bytesPerStep", wire.bytes_per_step},
@@ -78,13 +80,13 @@ val train_compressed(const val& r) {
   CompressedTrainingConfig c;
   c.compressor = to_compressor(r, ctx);
   c.model = to_mlp_config(object_field(r, "model", ctx), ctx);
-  c.workers = static_cast<int>(whole_field(r, "workers", ctx, 1, 1024));
+  c.workers = static_cast<int>(whole_field(r, "workers", ctx, 1, limits::kTrainedWorkers));
   c.error_feedback = flag_field_or(r, "errorFeedback", c.error_feedback, ctx);
-  c.batch_per_worker = static_cast<int>(whole_field_or(r, "batch", c.batch_per_worker, ctx, 1, 1 << 20));
-  c.steps = static_cast<int>(whole_field_or(r, "steps", c.steps, ctx, 1, 10000));
+  c.batch_per_worker = static_cast<int>(whole_field_or(r, "batch", c.batch_per_worker, ctx, 1, limits::kRows));
+  c.steps = static_cast<int>(whole_field_or(r, "steps", c.steps, ctx, 1, limits::kSteps));
   c.lr = number_field_or(r, "lr", c.lr, ctx);
   c.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", static_cast<std::int64_t>(c.seed), ctx));
-  c.eval_batch = static_cast<int>(whole_field_or(r, "evalBatch", c.eval_batch, ctx, 1, 1 << 20));
+  c.eval_batch = static_cast<int>(whole_field_or(r, "evalBatch", c.eval_batch, ctx, 1, limits::kRows));
   check_run_size(c.model, c.workers * c.batch_per_worker, c.steps, ctx);
   const CompressedTrainingResult t = dsml::train_compressed(c);
   return object_of({{"losses", to_float64_array(t.losses)}, {"cumulativeBytes", to_float64_array(t.cumulative_bytes)},

@@ -5,6 +5,7 @@
 
 #include "dsml/cost_model.h"
 #include "dsml/parallel_design.h"
+#include "dsml/run_limits.h"
 #include "fields.h"
 #include "js_arrays.h"
 #include "js_object.h"
@@ -45,8 +46,8 @@ val price_3d_layouts(const val& r) {
   require_object(r, ctx, "{model, nodes, gpusPerNode, globalBatch?, microBatch?, flopsPerGpu?, intra?, inter?, …}");
   LayoutConfig c;
   c.model = transformer_preset(text_field(r, "model", ctx));
-  c.nodes = static_cast<int>(whole_field(r, "nodes", ctx, 1, 4096));
-  c.gpus_per_node = static_cast<int>(whole_field(r, "gpusPerNode", ctx, 1, 64));
+  c.nodes = static_cast<int>(whole_field(r, "nodes", ctx, 1, limits::kClusterNodes));
+  c.gpus_per_node = static_cast<int>(whole_field(r, "gpusPerNode", ctx, 1, limits::kGpusPerNode));
   c.global_batch = static_cast<int>(whole_field_or(r, "globalBatch", c.global_batch, ctx, 1, 1 << 24));
   c.micro_batch = static_cast<int>(whole_field_or(r, "microBatch", c.micro_batch, ctx, 1, 1 << 16));
   c.flops_per_gpu = number_field_or(r, "flopsPerGpu", c.flops_per_gpu, ctx);

@@ -3,6 +3,7 @@
 
 #include "dsml/elastic.h"
 #include "dsml/error.h"
+#include "dsml/run_limits.h"
 #include "fields.h"
 #include "training_convert.h"
 
@@ -14,12 +15,13 @@ val train_elastic(const val& r) {
   ElasticConfig c;
   c.model = to_mlp_config(object_field(r, "model", ctx), ctx);
   if (!r["optimizer"].isUndefined()) c.optimizer = to_optimizer_config(object_field(r, "optimizer", ctx), ctx);
-  c.batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 20));
-  c.steps = static_cast<int>(whole_field(r, "steps", ctx, 1, 10000));
+  c.batch = static_cast<int>(whole_field(r, "batch", ctx, 1, limits::kRows));
+  c.steps = static_cast<int>(whole_field(r, "steps", ctx, 1, limits::kSteps));
   c.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
-  c.initial_workers = static_cast<int>(whole_field(r, "workers", ctx, 1, 1024));
+  c.initial_workers = static_cast<int>(whole_field(r, "workers", ctx, 1, limits::kTrainedWorkers));
   c.shard_optimizer = !flag_field_or(r, "replicated", false, ctx);
-  c.checkpoint_interval = static_cast<int>(whole_field_or(r, "checkpointInterval", 0, ctx, 0, 10000));
+  c.checkpoint_interval =
+      static_cast<int>(whole_field_or(r, "checkpointInterval", c.checkpoint_interval, ctx, 0, limits::kSteps));
   if (!r["algorithm"].isUndefined()) c.algorithm = text_field(r, "algorithm", ctx);
   if (!r["changes"].isUndefined()) {
     const val changes = r["changes"];
@@ -29,7 +31,7 @@ val train_elastic(const val& r) {
       const std::string item = ctx + ": changes[" + std::to_string(i) + "]";
       require_object(changes[i], item, "{step, workers, crash?}");
       c.changes.push_back({static_cast<int>(whole_field(changes[i], "step", item, 0, 1 << 20)),
-                           static_cast<int>(whole_field(changes[i], "workers", item, 1, 1024)),
+                           static_cast<int>(whole_field(changes[i], "workers", item, 1, limits::kTrainedWorkers)),
                            flag_field_or(changes[i], "crash", false, item)});
     }
   }

@@ -7,6 +7,7 @@
 #include "convert.h"
 #include "dsml/error.h"
 #include "dsml/simulated_job.h"
+#include "dsml/run_limits.h"
 #include "fields.h"
 #include "training_convert.h"
 
@@ -16,8 +17,8 @@ namespace {
 JobConfig to_job(const val& r, const std::string& ctx) {
   require_object(r, ctx, "{workers, steps, compressor, nodeMtbf?, checkpointEvery?, stragglerProbability?, …}");
   JobConfig c;
-  c.workers = static_cast<int>(whole_field(r, "workers", ctx, 1, 1024));
-  c.steps = static_cast<int>(whole_field(r, "steps", ctx, 1, 10000));
+  c.workers = static_cast<int>(whole_field(r, "workers", ctx, 1, limits::kTrainedWorkers));
+  c.steps = static_cast<int>(whole_field(r, "steps", ctx, 1, limits::kSteps));
   if (!r["model"].isUndefined()) c.model = to_mlp_config(object_field(r, "model", ctx), ctx);
   c.rows_per_worker = static_cast<int>(whole_field_or(r, "rowsPerWorker", c.rows_per_worker, ctx, 1, 1 << 30));
   c.flops_per_s = number_field_or(r, "flops", c.flops_per_s, ctx);
@@ -34,9 +35,9 @@ JobConfig to_job(const val& r, const std::string& ctx) {
   c.restart_seconds = number_field_or(r, "restartSeconds", c.restart_seconds, ctx);
   c.detection_seconds = number_field_or(r, "detectionSeconds", c.detection_seconds, ctx);
   if (!r["task"].isUndefined()) c.task = to_mlp_config(object_field(r, "task", ctx), ctx + ": task");
-  c.task_rows_per_worker = static_cast<int>(whole_field_or(r, "taskRows", c.task_rows_per_worker, ctx, 1, 1 << 20));
+  c.task_rows_per_worker = static_cast<int>(whole_field_or(r, "taskRows", c.task_rows_per_worker, ctx, 1, limits::kRows));
   c.lr = number_field_or(r, "lr", c.lr, ctx);
-  c.eval_batch = static_cast<int>(whole_field_or(r, "evalBatch", c.eval_batch, ctx, 1, 1 << 20));
+  c.eval_batch = static_cast<int>(whole_field_or(r, "evalBatch", c.eval_batch, ctx, 1, limits::kRows));
   c.task_seed = static_cast<std::uint64_t>(whole_field_or(r, "taskSeed", c.task_seed, ctx));
   c.train = flag_field_or(r, "train", c.train, ctx);
   c.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
@@ -58,7 +59,7 @@ val to_val(const TargetRun& t) {
 std::vector<int> worker_counts(const val& workers, const std::string& ctx) {
   std::vector<int> ps;
   for (double p : to_doubles(workers, (ctx + ": workers").c_str()))
-    ps.push_back(static_cast<int>(whole_value(p, ctx + ": every worker count", 1, 1024)));
+    ps.push_back(static_cast<int>(whole_value(p, ctx + ": every worker count", 1, limits::kTrainedWorkers)));
   return ps;
 }
 

@@ -7,6 +7,7 @@
 #include "collective_convert.h"
 #include "dsml/error.h"
 #include "dsml/expert_parallel.h"
+#include "dsml/run_limits.h"
 #include "fields.h"
 #include "js_arrays.h"
 #include "js_object.h"
@@ -35,9 +36,9 @@ val expert_parallel(const val& r) {
   const std::string ctx = "expertParallel";
   require_object(r, ctx, "{moe: {width, hidden, experts, topK, capacityFactor}, ranks, batch, seed?}");
   const MoeConfig c = to_moe_config(r, ctx);
-  const int ranks = static_cast<int>(whole_field(r, "ranks", ctx, 1, 64));
+  const int ranks = static_cast<int>(whole_field(r, "ranks", ctx, 1, limits::kTrainedDevices));
   const int batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 16));
-  if (static_cast<double>(batch) * c.width * c.hidden > 1e8)
+  if (static_cast<double>(batch) * c.width * c.hidden > limits::kModelWeights)
     throw Error(ctx + ": batch·width·hidden must be <= 1e8 for a run in a tab");
   const ExpertParallelCheck check =
       check_expert_parallel(c, ranks, batch, static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx)));

@@ -6,6 +6,7 @@
 
 #include "dsml/chunk_pipeline_parallel.h"
 #include "dsml/chunk_schedule.h"
+#include "dsml/run_limits.h"
 #include "fields.h"
 #include "js_arrays.h"
 #include "js_object.h"
@@ -14,9 +15,6 @@
 namespace dsml::bindings {
 namespace {
 
-constexpr int kMaxDevices = 1024;
-constexpr int kMaxMicroBatches = 4096;
-constexpr int kMaxChunks = 64;
 
 ChunkTimes read_times(const val& r, const std::string& ctx) {
   const ChunkTimes unit;  // the core's defaults for a time not given
@@ -39,9 +37,9 @@ val pipeline_timeline(const val& r) {
   const std::string ctx = "pipelineTimeline";
   require_object(r, ctx, "{schedule, devices, microBatches, chunksPerDevice?, forward?, backwardInput?, …}");
   const std::string name = text_field(r, "schedule", ctx);
-  const int P = static_cast<int>(whole_field(r, "devices", ctx, 1, kMaxDevices));
-  const int m = static_cast<int>(whole_field(r, "microBatches", ctx, 1, kMaxMicroBatches));
-  const int v = static_cast<int>(whole_field_or(r, "chunksPerDevice", 1, ctx, 1, kMaxChunks));
+  const int P = static_cast<int>(whole_field(r, "devices", ctx, 1, limits::kTimelineDevices));
+  const int m = static_cast<int>(whole_field(r, "microBatches", ctx, 1, limits::kMicroBatches));
+  const int v = static_cast<int>(whole_field_or(r, "chunksPerDevice", 1, ctx, 1, limits::kChunksPerDevice));
   const ScheduleTimeline run = schedule_timeline(name, P, m, v, read_times(r, ctx));
   const ChunkTiming& timing = run.timing;
   val out = object_of({{"name", run.schedule.name}, {"devices", P}, {"chunksPerDevice", v}, {"microBatches", m}});
@@ -61,9 +59,9 @@ val pipeline_timeline(const val& r) {
 val pipeline_compare(const val& r) {
   const std::string ctx = "pipelineCompare";
   require_object(r, ctx, "{devices, microBatches, chunksPerDevice, forward?, backwardInput?, backwardWeight?, p2p?}");
-  const int P = static_cast<int>(whole_field(r, "devices", ctx, 1, kMaxDevices));
-  const int m = static_cast<int>(whole_field(r, "microBatches", ctx, 1, kMaxMicroBatches));
-  const int v = static_cast<int>(whole_field(r, "chunksPerDevice", ctx, 2, kMaxChunks));
+  const int P = static_cast<int>(whole_field(r, "devices", ctx, 1, limits::kTimelineDevices));
+  const int m = static_cast<int>(whole_field(r, "microBatches", ctx, 1, limits::kMicroBatches));
+  const int v = static_cast<int>(whole_field(r, "chunksPerDevice", ctx, 2, limits::kChunksPerDevice));
   const ChunkTimes t = read_times(r, ctx);
   val out = val::array();
   for (const ScheduleComparison& row :
@@ -86,11 +84,11 @@ namespace dsml::bindings {
 val pipeline_train(const val& r) {
   const std::string ctx = "pipelineTrain";
   require_object(r, ctx, "{schedule, devices, microBatches, chunksPerDevice?, model, optimizer, batch, steps, seed?}");
-  const TrainingRequest t = to_training_request(r, ctx, 1 << 20, 10000);
+  const TrainingRequest t = to_training_request(r, ctx);
   const ChunkSchedule schedule = chunk_schedule_by_name(
-      text_field(r, "schedule", ctx), static_cast<int>(whole_field(r, "devices", ctx, 1, 64)),
-      static_cast<int>(whole_field(r, "microBatches", ctx, 1, kMaxMicroBatches)),
-      static_cast<int>(whole_field_or(r, "chunksPerDevice", 1, ctx, 1, kMaxChunks)));
+      text_field(r, "schedule", ctx), static_cast<int>(whole_field(r, "devices", ctx, 1, limits::kTrainedDevices)),
+      static_cast<int>(whole_field(r, "microBatches", ctx, 1, limits::kMicroBatches)),
+      static_cast<int>(whole_field_or(r, "chunksPerDevice", 1, ctx, 1, limits::kChunksPerDevice)));
   const ChunkPipelineComparison c = compare_chunk_pipeline(t.model, t.optimizer, schedule, t.batch, t.steps, t.seed);
   return object_of({{"losses", to_float64_array(c.losses)}, {"singleLosses", to_float64_array(c.single_losses)},
                     {"maxRelativeDifference", c.max_relative_difference},

@@ -2,6 +2,7 @@
 #include "ps_adapters.h"
 
 #include "dsml/error.h"
+#include "dsml/run_limits.h"
 #include "fields.h"
 #include "js_object.h"
 #include "ps_convert.h"
@@ -17,7 +18,7 @@ int whole(double x, const char* what, std::int64_t minimum = 1, std::int64_t max
 }  // namespace
 
 val speed_times(const val& speed, double workers, double iterations) {
-  const int w = whole(workers, "speedTimes: workers", 1, 4096);
+  const int w = whole(workers, "speedTimes: workers", 1, limits::kSimulatedWorkers);
   const int n = whole(iterations, "speedTimes: iterations", 0, 1000000);
   if (static_cast<double>(w) * n > 4e6) throw Error("speedTimes: workers·iterations must be <= 4e6");
   val out = val::array();
@@ -58,36 +59,36 @@ double expected_order_statistic_exponential(double quota, double workers, double
 
 double expected_round_compute(const val& speed, double workers, double quota) {
   return dsml::expected_round_compute(to_speed_model(speed, "expectedRoundCompute"),
-                                      whole(workers, "expectedRoundCompute: workers", 1, 4096),
-                                      whole(quota, "expectedRoundCompute: quota", 1, 4096));
+                                      whole(workers, "expectedRoundCompute: workers", 1, limits::kSimulatedWorkers),
+                                      whole(quota, "expectedRoundCompute: quota", 1, limits::kSimulatedWorkers));
 }
 
 val ssp_stall_fixed_speeds(const val& speed, double workers, double iterations, double staleness) {
   return to_val(dsml::ssp_stall_fixed_speeds(to_speed_model(speed, "sspStallFixedSpeeds"),
-                                             whole(workers, "sspStallFixedSpeeds: workers", 1, 4096),
+                                             whole(workers, "sspStallFixedSpeeds: workers", 1, limits::kSimulatedWorkers),
                                              whole(iterations, "sspStallFixedSpeeds: iterations"),
                                              whole(staleness, "sspStallFixedSpeeds: staleness", 0)));
 }
 
 val ssp_clock_limits(const val& speed, double workers) {
   return to_val(dsml::ssp_clock_limits(to_speed_model(speed, "sspClockLimits"),
-                                       whole(workers, "sspClockLimits: workers", 1, 4096)));
+                                       whole(workers, "sspClockLimits: workers", 1, limits::kSimulatedWorkers)));
 }
 
 val ps_bandwidth(const val& network, double workers, double servers, double parameter_bytes) {
   return to_val(dsml::ps_bandwidth(to_cost_model(network, "psBandwidth: network"),
-                                   whole(workers, "psBandwidth: workers", 1, 4096),
-                                   whole(servers, "psBandwidth: servers", 1, 4096), parameter_bytes));
+                                   whole(workers, "psBandwidth: workers", 1, limits::kSimulatedWorkers),
+                                   whole(servers, "psBandwidth: servers", 1, limits::kSimulatedWorkers), parameter_bytes));
 }
 
 double ps_servers_to_balance(const val& network, double workers, double parameter_bytes) {
   return dsml::ps_servers_to_balance(to_cost_model(network, "psServersToBalance: network"),
-                                     whole(workers, "psServersToBalance: workers", 1, 4096), parameter_bytes);
+                                     whole(workers, "psServersToBalance: workers", 1, limits::kSimulatedWorkers), parameter_bytes);
 }
 
 double hogwild_collision_probability(double threads, double features, double support) {
   const int n = whole(features, "hogwildCollisionProbability: features", 1, 10000000);
-  return dsml::hogwild_collision_probability(whole(threads, "hogwildCollisionProbability: threads", 1, 4096), n,
+  return dsml::hogwild_collision_probability(whole(threads, "hogwildCollisionProbability: threads", 1, limits::kSimulatedWorkers), n,
                                              whole(support, "hogwildCollisionProbability: support", 1, n));
 }
 

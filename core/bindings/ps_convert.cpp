@@ -3,6 +3,7 @@
 
 #include "convert.h"
 #include "dsml/error.h"
+#include "dsml/run_limits.h"
 #include "fields.h"
 #include "js_object.h"
 #include "training_convert.h"
@@ -31,16 +32,16 @@ ParamServerConfig to_param_server_config(const val& r, const std::string& ctx) {
   require_object(r, ctx, "{regime, workers, servers?, staleness?, backup?, iterations, parameters?, speed?, network}");
   ParamServerConfig c;
   c.consistency = parse_consistency(text_field(r, "regime", ctx));
-  c.workers = static_cast<int>(whole_field(r, "workers", ctx, 1, 4096));
-  c.servers = static_cast<int>(whole_field_or(r, "servers", c.servers, ctx, 1, 4096));
+  c.workers = static_cast<int>(whole_field(r, "workers", ctx, 1, limits::kSimulatedWorkers));
+  c.servers = static_cast<int>(whole_field_or(r, "servers", c.servers, ctx, 1, limits::kSimulatedWorkers));
   c.staleness = static_cast<int>(whole_field_or(r, "staleness", c.staleness, ctx, 0, 1000000));
-  c.backup = static_cast<int>(whole_field_or(r, "backup", c.backup, ctx, 0, 4095));
+  c.backup = static_cast<int>(whole_field_or(r, "backup", c.backup, ctx, 0, limits::kSimulatedWorkers - 1));
   c.cancel_stragglers = flag_field_or(r, "cancelStragglers", c.cancel_stragglers, ctx);
   c.iterations = static_cast<int>(whole_field(r, "iterations", ctx, 1, 1000000));
   c.parameters = number_field_or(r, "parameters", c.parameters, ctx);
   c.bytes_per_parameter = number_field_or(r, "bytesPerParameter", c.bytes_per_parameter, ctx);
   if (!r["speed"].isUndefined()) c.speed = to_speed_model(r["speed"], ctx);
-  if (static_cast<double>(c.workers) * c.servers * c.iterations > 2e6)
+  if (static_cast<double>(c.workers) * c.servers * c.iterations > limits::kPsPushes)
     throw Error(ctx + ": workers·servers·iterations must be <= 2e6 (pushes a tab simulates at once), got " +
                 format_number(static_cast<double>(c.workers) * c.servers * c.iterations));
   validate(c);
@@ -67,7 +68,7 @@ HogwildConfig to_hogwild_config(const val& r) {
   const std::string ctx = "hogwild";
   require_object(r, ctx, "{threads, sparsity, features?, updates?, lr?, atomic?, points?, seed?}");
   HogwildConfig c;
-  c.threads = static_cast<int>(whole_field(r, "threads", ctx, 1, 4096));
+  c.threads = static_cast<int>(whole_field(r, "threads", ctx, 1, limits::kSimulatedWorkers));
   c.features = static_cast<int>(whole_field_or(r, "features", c.features, ctx, 1, 10000000));
   c.sparsity = number_field(r, "sparsity", ctx);
   c.updates = static_cast<int>(whole_field_or(r, "updates", c.updates, ctx, 1, 10000000));

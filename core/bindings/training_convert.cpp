@@ -3,6 +3,7 @@
 #include "training_convert.h"
 
 #include "dsml/error.h"
+#include "dsml/run_limits.h"
 #include "fields.h"
 #include "js_object.h"
 
@@ -42,7 +43,8 @@ RankGrid to_grid(const val& grid, const std::string& context) {
   g.dp = static_cast<int>(whole_field_or(grid, "dp", 1, ctx, 1));
   g.tp = static_cast<int>(whole_field_or(grid, "tp", 1, ctx, 1));
   g.pp = static_cast<int>(whole_field_or(grid, "pp", 1, ctx, 1));
-  if (static_cast<double>(g.dp) * g.tp * g.pp > 4096) throw Error(ctx + ": dp·tp·pp must be at most 4096 ranks");
+  if (static_cast<double>(g.dp) * g.tp * g.pp > limits::kGridRanks)
+    throw Error(ctx + ": dp·tp·pp must be at most " + std::to_string(limits::kGridRanks) + " ranks");
   return g;
 }
 
@@ -56,19 +58,19 @@ Strategy to_strategy(const val& request, const std::string& context) {
 }
 
 void check_run_size(const MlpConfig& model, int batch, int steps, const std::string& context) {
-  if (static_cast<double>(model.layers) * model.width * model.hidden > 1e8)
-    throw Error(context + ": model: layers·width·hidden must be at most 1e8 (a lab model, not a real one; "
-                "stepCost prices real ones)");
-  if (steps > 10000) throw Error(context + ": steps must be at most 10000");
-  if (static_cast<double>(batch) * model.width > 1e7) throw Error(context + ": batch·width must be at most 1e7");
+  try {
+    limits::check_run_size(model, batch, steps);
+  } catch (const Error& e) {
+    throw Error(context + ": " + e.what());
+  }
 }
 
-TrainingRequest to_training_request(const val& request, const std::string& context, int max_batch, int max_steps) {
+TrainingRequest to_training_request(const val& request, const std::string& context) {
   TrainingRequest r;
   r.model = to_mlp_config(object_field(request, "model", context), context);
   r.optimizer = to_optimizer_config(object_field(request, "optimizer", context), context);
-  r.batch = static_cast<int>(whole_field(request, "batch", context, 1, max_batch));
-  r.steps = static_cast<int>(whole_field(request, "steps", context, 1, max_steps));
+  r.batch = static_cast<int>(whole_field(request, "batch", context, 1, limits::kRows));
+  r.steps = static_cast<int>(whole_field(request, "steps", context, 1, limits::kSteps));
   r.seed = static_cast<std::uint64_t>(whole_field_or(request, "seed", 0, context));
   check_run_size(r.model, r.batch, r.steps, context);
   return r;

@@ -36,10 +36,10 @@ Strategy to_strategy(const val& request, const std::string& context);
 // What a browser tab trains in a moment — the limit of every function that allocates the model (trainCompare,
 // trainSingle, mlpInit, teacherBatch): layers·width·hidden ≤ 1e8, batch·width ≤ 1e7, steps ≤ 10000.
 // stepCost allocates nothing per parameter and has no such limit.
-void check_run_size(const MlpConfig& model, int batch, int steps, const std::string& context);
+void check_run_size(const MlpConfig& model, int batch, int steps, const std::string& context);  // limits::, context first
 
 // {model, optimizer, batch, steps, seed?}: what every run on one model reads (trainSingle, pipelineTrain, the MoE
-// runs), batch and steps capped by `max_batch` and `max_steps`, then checked by check_run_size.
+// runs), batch and steps within dsml/run_limits.h's kRows and kSteps, then checked by check_run_size.
 struct TrainingRequest {
   MlpConfig model;
   OptimizerConfig optimizer;
@@ -47,8 +47,7 @@ struct TrainingRequest {
   int steps = 0;
   std::uint64_t seed = 0;
 };
-TrainingRequest to_training_request(const val& request, const std::string& context, int max_batch = 1 << 30,
-                                    int max_steps = 1 << 30);
+TrainingRequest to_training_request(const val& request, const std::string& context);
 
 // The pricing fields stepCost and dpScaling share, into a StepCostConfig or a ScalingConfig (which name them alike):
 // {microBatches? (1), flops, elementBytes?, bucketBytes?, overlap?, algorithm?}.
