@@ -94,7 +94,7 @@ val simulate_collective(const val& request) {
       simulate_schedule(topology_for(request, ranks, ctx), *schedule, gamma, SimOptions{record, record});
   if (record) return sim_to_val(result);
   val out = summary_to_val(result);
-  out.set("busiestLink", sim_to_val(result)["busiestLink"]);
+  out.set("busiestLink", busiest_link_to_val(result.topology, result.busiest_link, result.link_busy));
   return out;
 }
 

@@ -171,7 +171,7 @@ MoeMlpRun train_moe_mlp(const MoeMlpConfig& config, const OptimizerConfig& optim
   Optimizer optimizer(optimizer_config);
   MoeMlpRun run;
   run.assignments = routed_assignments(config, batch);
-  run.params = init_moe_mlp(config, seed + 1);
+  run.params = init_moe_mlp(config, student_seed(seed));
   for (int s = 0; s < steps; ++s) {
     const Batch b = task.make_batch(static_cast<std::uint64_t>(s), batch);
     const MoeMlpForward forward = moe_mlp_forward(config, run.params, b.inputs);

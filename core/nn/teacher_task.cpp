@@ -33,7 +33,7 @@ Batch teacher_batch(const MlpConfig& config, std::uint64_t seed, std::uint64_t s
 }
 
 MlpParams init_student(const MlpConfig& config, std::uint64_t teacher_seed) {
-  return init_mlp(config, teacher_seed + 1);
+  return init_mlp(config, student_seed(teacher_seed));
 }
 
 }  // namespace dsml

@@ -23,7 +23,7 @@ ExpertParallelCheck check_expert_parallel(const MoeConfig& model, int ranks, int
   const Batch data = TeacherTask(data_shape, seed).make_batch(0, batch);
   MoeConfig reference = model;
   reference.groups = ranks;
-  const MoeParams params = init_moe(model, seed + 1);
+  const MoeParams params = init_moe(model, student_seed(seed));
   ExpertParallelCheck check;
   check.step = expert_parallel_step(model, params, ranks, data.inputs, data.targets);  // checks R and B first
   const MoeForward f = moe_forward(reference, params, data.inputs);

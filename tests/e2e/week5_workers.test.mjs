@@ -49,17 +49,19 @@ describe("week 5: the four pipeline schedules on the Workers", () => {
         console.log(`run ${attempt}, ${r.schedule}: measured ${(100 * r.measured).toFixed(1)}% of the step ` +
           `(${(100 * r.over).toFixed(1)}% over the ideal), formula ${(100 * share).toFixed(1)}% ` +
           `(${(100 * r.formula).toFixed(1)}%); parameters ${r.gap.toExponential(1)}; per device ${r.text.split("\t")[2]}`);
-        // Exact on every run: training equality, and the drawn ops (the devices' own stamps) cover what the spans
-        // say each device computed, within 3%.
+        // Exact on every run: training equality. Timed, so retried like the bubble: the drawn ops (the devices' own
+        // stamps) cover what the spans say each device computed, within 3% (a loaded CI machine once stretched one
+        // device's sends to 4%).
         assert.ok(r.gap < 1e-12, `${r.schedule}: parameters differ from one device by ${r.gap}`);
         assert.match(r.text, /equal/);
-        for (const [ops, spans] of r.busy) assert.ok(Math.abs(ops - spans) < 0.03 * spans, `${r.schedule}: ops ${ops} s, spans ${spans} s`);
+        for (const [ops, spans] of r.busy)
+          if (!(Math.abs(ops - spans) < 0.03 * spans)) off ??= `${r.schedule}: ops ${ops} s, spans ${spans} s`;
         if (!(Math.abs(r.measured - share) < TOLERANCE)) off ??= `${r.schedule}: measured ${r.measured}, formula ${share}`;
       }
       const by = Object.fromEntries(rows.map((r) => [r.schedule, r.measured]));
       if (!(by["zb-h1"] < by.interleaved && by.interleaved < by["1f1b"])) off ??= `not in the formula's order: ${JSON.stringify(by)}`;
     }
-    assert.equal(off, null, `${ATTEMPTS} runs, none within ${TOLERANCE} of every formula: ${off}`);
+    assert.equal(off, null, `${ATTEMPTS} runs, none within ${TOLERANCE} of every formula with its ops within 3% of its spans: ${off}`);
     assert.equal(await page.locator(`${FIG} svg.pipeline-svg`).count(), 4, "one measured timeline per schedule");
     assert.match(await page.locator(`${FIG} svg.pipeline-svg`).nth(3).getAttribute("aria-label"), /ZB-H1 on 4 Workers, measured: 96 operations on 4 devices/);
     assert.deepEqual(problems, []);

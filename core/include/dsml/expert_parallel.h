@@ -73,7 +73,7 @@ constexpr double kExpertTokenElementBytes = 2;
 namespace dsml {
 
 // The R-rank run beside the single-device layer (groups = R) on one teacher-task batch (TeacherTask with width D,
-// seed; parameters init_moe(config, seed + 1)): the expert-parallel step and how far it is from the reference.
+// seed; parameters init_moe(config, student_seed(seed))): the expert-parallel step and how far it is from the reference.
 struct ExpertParallelCheck {
   ExpertParallelStep step;
   double output_relative_difference = 0;    // ‖y_EP − y‖_F / ‖y‖_F

@@ -10,7 +10,7 @@
 // being rows [(d·m + mb)·B/(dp·m), …): G = dp·m reproduces exactly what its ranks route.
 // Single-device training (train_moe_mlp) is trainSingle's (dsml/single_device.h) with this model: the same
 // teacher TeacherTask(mlp, seed) (a dense MLP: the student need not represent it exactly), the student from
-// init_moe_mlp(config, seed + 1), batch s = make_batch(s, B), MSE loss plus every MoE block's load-balancing loss
+// init_moe_mlp(config, student_seed(seed)), batch s = make_batch(s, B), MSE loss plus every MoE block's load-balancing loss
 // (α = balance_coefficient; none at 0), the whole model in one Optimizer.
 #pragma once
 

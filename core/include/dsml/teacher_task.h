@@ -42,7 +42,11 @@ class TeacherTask {
 // lab run ask for step after step of one task. The same batch with or without the kept teacher.
 Batch teacher_batch(const MlpConfig& config, std::uint64_t seed, std::uint64_t step, int batch_size);
 
-// The student every teacher-task run starts from: init_mlp(config, teacher_seed + 1). The teacher is
+// The seed a student is drawn from: the teacher's + 1, so that it does not start at the answer. Every student —
+// the MLP's (init_student), the MoE layer's and the MoE MLP's — comes from it.
+constexpr std::uint64_t student_seed(std::uint64_t teacher_seed) { return teacher_seed + 1; }
+
+// The student every teacher-task run starts from: init_mlp(config, student_seed(teacher_seed)). The teacher is
 // init_mlp(config, teacher_seed), so the next seed gives a student that does not start at the answer, and every
 // strategy, its single-device reference and the pages derive the same start from the one seed a learner sets.
 MlpParams init_student(const MlpConfig& config, std::uint64_t teacher_seed);
