@@ -92,16 +92,17 @@ TEST(ChunkPipeline, MessagesAndBytesAreTheSchedulesCount) {
 }
 
 TEST(ChunkPipeline, BytesHeldPerDevice) {
-  // B = 16 rows in m = 4 micro-batches; a chunk of L/(P·v) blocks keeps x (4, D) and H (4, F) per block per
-  // micro-batch from its F until its full backward or its W.
+  // B = 16 rows in m = 8 micro-batches; a chunk of L/(P·v) blocks keeps x (2, D) and H (2, F) per block per
+  // micro-batch from its F until its full backward or its W. m = 2P, so every device takes activations again after
+  // it has freed some: a backward that freed too little would show in the peak.
   const MlpConfig m = model(true);
   for (const auto& [name, P, v] : {std::make_tuple("interleaved", 2, 2), std::make_tuple("zb-h1", 4, 1),
-                                   std::make_tuple("gpipe", 2, 1)}) {
+                                   std::make_tuple("1f1b", 4, 1)}) {
     dsml::ChunkPipelineTrainer trainer(m, test_optimizer("adam"), dsml::init_mlp(m, 1), P, v);
-    const dsml::ChunkSchedule plan = dsml::chunk_schedule_by_name(name, P, 4, v);
+    const dsml::ChunkSchedule plan = dsml::chunk_schedule_by_name(name, P, 8, v);
     const dsml::ChunkPipelineStep step = trainer.step(dsml::TeacherTask(m, 2).make_batch(0, 16), plan);
     const int blocks_per_chunk = m.layers / (P * v);
-    const double per_chunk_micro_batch = 8.0 * blocks_per_chunk * 4 * (m.width + m.hidden);
+    const double per_chunk_micro_batch = 8.0 * blocks_per_chunk * 2 * (m.width + m.hidden);
     const double params = 8.0 * (m.layers / P) * 2 * m.width * m.hidden;  // v chunks of the device's blocks
     ASSERT_EQ(step.memory.size(), static_cast<std::size_t>(P)) << name;
     for (int d = 0; d < P; ++d) {
