@@ -35,8 +35,10 @@ int pipeline(int argc, char** argv) {
   const int P = args.whole("devices");
   const int m = args.whole("micro-batches");
   const ChunkTimes unit;  // the core's defaults for a time not given
-  const double t_f = args.number_or("forward", unit.forward), t_b = args.number_or("backward-input", unit.backward_input);
-  const double t_w = args.number_or("backward-weight", unit.backward_weight), p2p = args.number_or("p2p", unit.p2p);
+  const double t_f = args.number_or("forward", unit.forward);
+  const double t_b = args.number_or("backward-input", unit.backward_input);
+  const double t_w = args.number_or("backward-weight", unit.backward_weight);
+  const double p2p = args.number_or("p2p", unit.p2p);
   if (args.has("compare")) {
     if (args.has("schedule") || args.has("timeline"))
       throw UsageError("--compare runs all four schedules; drop --schedule and --timeline");

@@ -72,7 +72,8 @@ val scenario(const std::string& name, const val& options) { return to_val(make_s
 val simulate_scenario(const std::string& name, const val& options) {
   const bool record = flag_field_or(options, "record", true, "simulateScenario");
   const SimResult result = dsml::simulate_scenario(name, scenario_options(name, options),
-                                                   to_cost_model(options, "simulateScenario"), SimOptions{record, record});
+                                                   to_cost_model(options, "simulateScenario"),
+                                                   SimOptions{record, record});
   return record ? to_val(result) : summary_to_val(result);
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "dsml/cost_model.h"
+#include "dsml/error.h"
 
 namespace dsml::bindings {
 
@@ -44,10 +45,21 @@ bool flag_field_or(const val& obj, const char* name, bool fallback, const std::s
 // A non-null object at obj[name]; throws "<context>: <name> must be an object" otherwise.
 val object_field(const val& obj, const char* name, const std::string& context);
 
+// f(), a core Error's message prefixed with `context` ("trainMoeBalanced: batch …"): the endpoint's name before the
+// core's words. Whatever f returns (or void).
+template <typename F>
+auto in_context(const std::string& context, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    throw Error(context + ": " + e.what());
+  }
+}
+
 // The α–β–γ cost model of a request or a link, {alpha, beta, gamma?} (γ 0 when absent), checked by the core's
 // validate(CostModel): the one reader every binding uses for a network.
 CostModel to_cost_model(const val& obj, const std::string& context);
-// Its γ alone (s per byte reduced, 0 when absent, ≥ 0), for a request whose α and β are those of a topology's links.
+// Its γ alone (s per byte reduced, 0 when absent, ≥ 0), for a request whose α and β are a topology's links'.
 double gamma_field(const val& obj, const std::string& context);
 
 }  // namespace dsml::bindings

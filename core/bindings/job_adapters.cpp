@@ -35,7 +35,8 @@ JobConfig to_job(const val& r, const std::string& ctx) {
   c.restart_seconds = number_field_or(r, "restartSeconds", c.restart_seconds, ctx);
   c.detection_seconds = number_field_or(r, "detectionSeconds", c.detection_seconds, ctx);
   if (!r["task"].isUndefined()) c.task = to_mlp_config(object_field(r, "task", ctx), ctx + ": task");
-  c.task_rows_per_worker = static_cast<int>(whole_field_or(r, "taskRows", c.task_rows_per_worker, ctx, 1, limits::kRows));
+  c.task_rows_per_worker =
+      static_cast<int>(whole_field_or(r, "taskRows", c.task_rows_per_worker, ctx, 1, limits::kRows));
   c.lr = number_field_or(r, "lr", c.lr, ctx);
   c.eval_batch = static_cast<int>(whole_field_or(r, "evalBatch", c.eval_batch, ctx, 1, limits::kRows));
   c.task_seed = static_cast<std::uint64_t>(whole_field_or(r, "taskSeed", c.task_seed, ctx));

@@ -193,11 +193,7 @@ Updated updated(const val& options, double t, const val& w, const val& g, const 
   const Buffer grads = values_from(g, n, 1, fn, "g", "w.length");
   u.moments = {uses_first_moment(c.kind) ? state(m, "m") : column(values_from(m, fn, "m")),
                uses_second_moment(c.kind) ? state(v, "v") : column(values_from(v, fn, "v"))};
-  try {
-    update_shard(c, step, u.w, grads, u.moments);
-  } catch (const Error& e) {
-    throw Error(fn + ": " + e.what());
-  }
+  in_context(fn, [&] { update_shard(c, step, u.w, grads, u.moments); });
   return u;
 }
 

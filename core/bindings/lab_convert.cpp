@@ -99,11 +99,7 @@ val to_row_major(const Eigen::MatrixXd& m) {
 }
 
 Activation activation_arg(const std::string& name, const std::string& fn) {
-  try {
-    return parse_activation(name);
-  } catch (const Error& e) {
-    throw Error(fn + ": " + e.what());
-  }
+  return in_context(fn, [&] { return parse_activation(name); });
 }
 
 Dims dims(double rows, double width, const std::string& fn) {

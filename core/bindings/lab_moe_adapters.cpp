@@ -62,12 +62,7 @@ val moe_route(const val& x, const val& router, double rows, double width, double
   const Eigen::MatrixXd xm = row_major_matrix(values_from(x, d.rows, d.width, fn, "x", "rows · width"), d.rows, d.width);
   const Eigen::MatrixXd wr =
       row_major_matrix(values_from(router, c.experts, d.width, fn, "router", "E · width"), c.experts, d.width);
-  MoeRouting r;
-  try {
-    r = dsml::moe_route(c, wr, xm);
-  } catch (const Error& e) {
-    throw Error(fn + ": " + e.what());
-  }
+  const MoeRouting r = in_context(fn, [&] { return dsml::moe_route(c, wr, xm); });
   const int k = c.top_k;
   Values expert, gate, slot;
   for (Eigen::Index t = 0; t < d.rows; ++t) {

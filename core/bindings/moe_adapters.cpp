@@ -60,7 +60,8 @@ val price_expert_all_to_all(const val& r) {
   require_object(r, ctx, "{moe: {…}, tokensPerRank, elementBytes?, alpha, beta, topology}");
   const MoeConfig c = to_moe_config(r, ctx);
   const AllToAllPrice p = dsml::price_expert_all_to_all(
-      c, static_cast<int>(whole_field(r, "tokensPerRank", ctx, 1, 1 << 24)), number_field_or(r, "elementBytes", kExpertTokenElementBytes, ctx),
+      c, static_cast<int>(whole_field(r, "tokensPerRank", ctx, 1, 1 << 24)),
+      number_field_or(r, "elementBytes", kExpertTokenElementBytes, ctx),
       to_cost_model(r, ctx), to_topology(object_field(r, "topology", ctx)));
   return object_of({{"capacity", p.capacity}, {"bytesPerRank", p.bytes_per_rank}, {"closedForm", p.closed_form_s},
                     {"simulated", p.simulated_s}});

@@ -22,11 +22,7 @@ MoeMlpConfig to_moe_mlp_config(const val& request, const std::string& context, b
   c.moe_every = static_cast<int>(whole_field_or(m, "every", c.moe_every, at, 1));
   if (with_balance) c.balance_coefficient = number_field(m, "balance", at);
   c.groups = static_cast<int>(whole_field_or(request, "groups", c.groups, context, 1));
-  try {
-    validate(c);
-  } catch (const Error& e) {
-    throw Error(context + ": " + e.what());
-  }
+  in_context(context, [&] { validate(c); });
   return c;
 }
 
@@ -39,12 +35,9 @@ MoeTrainingRequest to_moe_training(const val& request, const std::string& contex
 }
 
 MoeMlpRun train_moe(const MoeTrainingRequest& request, const std::string& context) {
-  try {
-    const TrainingRequest& run = request.run;
-    return train_moe_mlp(request.config, run.optimizer, run.batch, run.steps, run.seed);
-  } catch (const Error& e) {
-    throw Error(context + ": " + e.what());
-  }
+  const TrainingRequest& run = request.run;
+  return in_context(context,
+                    [&] { return train_moe_mlp(request.config, run.optimizer, run.batch, run.steps, run.seed); });
 }
 
 val to_val(const std::vector<MoeBlockLoad>& load) {

@@ -18,7 +18,8 @@ namespace {
 
 ChunkTimes read_times(const val& r, const std::string& ctx) {
   const ChunkTimes unit;  // the core's defaults for a time not given
-  return {number_field_or(r, "forward", unit.forward, ctx), number_field_or(r, "backwardInput", unit.backward_input, ctx),
+  return {number_field_or(r, "forward", unit.forward, ctx),
+          number_field_or(r, "backwardInput", unit.backward_input, ctx),
           number_field_or(r, "backwardWeight", unit.backward_weight, ctx), number_field_or(r, "p2p", unit.p2p, ctx)};
 }
 

@@ -20,11 +20,7 @@ int whole_or(const val& o, const char* name, int fallback, const std::string& ct
 }
 
 Recomputation recomputation_from(const std::string& name, const std::string& ctx) {
-  try {
-    return parse_recomputation(name);
-  } catch (const Error& e) {
-    throw Error(ctx + ": " + e.what());
-  }
+  return in_context(ctx, [&] { return parse_recomputation(name); });
 }
 
 std::string name_or_custom(const val& o) { return o["name"].isString() ? o["name"].as<std::string>() : "custom"; }

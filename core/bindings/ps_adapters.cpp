@@ -15,10 +15,13 @@ int whole(double x, const char* what, std::int64_t minimum = 1, std::int64_t max
   return static_cast<int>(whole_value(x, what, minimum, maximum));
 }
 
+// A count of workers, shards, threads or a quota: 1 … what the course simulates (limits::kSimulatedWorkers).
+int workers_arg(double x, const char* what) { return whole(x, what, 1, limits::kSimulatedWorkers); }
+
 }  // namespace
 
 val speed_times(const val& speed, double workers, double iterations) {
-  const int w = whole(workers, "speedTimes: workers", 1, limits::kSimulatedWorkers);
+  const int w = workers_arg(workers, "speedTimes: workers");
   const int n = whole(iterations, "speedTimes: iterations", 0, 1000000);
   if (static_cast<double>(w) * n > 4e6) throw Error("speedTimes: workers·iterations must be <= 4e6");
   val out = val::array();
@@ -59,36 +62,36 @@ double expected_order_statistic_exponential(double quota, double workers, double
 
 double expected_round_compute(const val& speed, double workers, double quota) {
   return dsml::expected_round_compute(to_speed_model(speed, "expectedRoundCompute"),
-                                      whole(workers, "expectedRoundCompute: workers", 1, limits::kSimulatedWorkers),
-                                      whole(quota, "expectedRoundCompute: quota", 1, limits::kSimulatedWorkers));
+                                      workers_arg(workers, "expectedRoundCompute: workers"),
+                                      workers_arg(quota, "expectedRoundCompute: quota"));
 }
 
 val ssp_stall_fixed_speeds(const val& speed, double workers, double iterations, double staleness) {
   return to_val(dsml::ssp_stall_fixed_speeds(to_speed_model(speed, "sspStallFixedSpeeds"),
-                                             whole(workers, "sspStallFixedSpeeds: workers", 1, limits::kSimulatedWorkers),
+                                             workers_arg(workers, "sspStallFixedSpeeds: workers"),
                                              whole(iterations, "sspStallFixedSpeeds: iterations"),
                                              whole(staleness, "sspStallFixedSpeeds: staleness", 0)));
 }
 
 val ssp_clock_limits(const val& speed, double workers) {
   return to_val(dsml::ssp_clock_limits(to_speed_model(speed, "sspClockLimits"),
-                                       whole(workers, "sspClockLimits: workers", 1, limits::kSimulatedWorkers)));
+                                       workers_arg(workers, "sspClockLimits: workers")));
 }
 
 val ps_bandwidth(const val& network, double workers, double servers, double parameter_bytes) {
   return to_val(dsml::ps_bandwidth(to_cost_model(network, "psBandwidth: network"),
-                                   whole(workers, "psBandwidth: workers", 1, limits::kSimulatedWorkers),
-                                   whole(servers, "psBandwidth: servers", 1, limits::kSimulatedWorkers), parameter_bytes));
+                                   workers_arg(workers, "psBandwidth: workers"),
+                                   workers_arg(servers, "psBandwidth: servers"), parameter_bytes));
 }
 
 double ps_servers_to_balance(const val& network, double workers, double parameter_bytes) {
   return dsml::ps_servers_to_balance(to_cost_model(network, "psServersToBalance: network"),
-                                     whole(workers, "psServersToBalance: workers", 1, limits::kSimulatedWorkers), parameter_bytes);
+                                     workers_arg(workers, "psServersToBalance: workers"), parameter_bytes);
 }
 
 double hogwild_collision_probability(double threads, double features, double support) {
   const int n = whole(features, "hogwildCollisionProbability: features", 1, 10000000);
-  return dsml::hogwild_collision_probability(whole(threads, "hogwildCollisionProbability: threads", 1, limits::kSimulatedWorkers), n,
+  return dsml::hogwild_collision_probability(workers_arg(threads, "hogwildCollisionProbability: threads"), n,
                                              whole(support, "hogwildCollisionProbability: support", 1, n));
 }
 

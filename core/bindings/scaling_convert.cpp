@@ -13,11 +13,8 @@ ScalingConfig to_scaling_config(const val& r) {
   const std::string ctx = "dpScaling";
   require_object(r, ctx, "{mode, model, batch, ranks, flops, alpha, beta, overlap?, …}");
   ScalingConfig c;
-  try {
-    c.mode = parse_scaling_mode(text_field(r, "mode", ctx));
-  } catch (const Error& e) {
-    throw Error(ctx + ": " + e.what());
-  }
+  const std::string mode = text_field(r, "mode", ctx);
+  c.mode = in_context(ctx, [&] { return parse_scaling_mode(mode); });
   c.model = to_mlp_config(object_field(r, "model", ctx), ctx);
   c.batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 30));
   const val ranks = r["ranks"];

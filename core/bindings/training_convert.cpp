@@ -50,19 +50,11 @@ RankGrid to_grid(const val& grid, const std::string& context) {
 
 Strategy to_strategy(const val& request, const std::string& context) {
   const std::string name = text_field(request, "strategy", context);
-  try {
-    return parse_strategy(name);
-  } catch (const Error& e) {
-    throw Error(context + ": " + e.what());
-  }
+  return in_context(context, [&] { return parse_strategy(name); });
 }
 
 void check_run_size(const MlpConfig& model, int batch, int steps, const std::string& context) {
-  try {
-    limits::check_run_size(model, batch, steps);
-  } catch (const Error& e) {
-    throw Error(context + ": " + e.what());
-  }
+  in_context(context, [&] { limits::check_run_size(model, batch, steps); });
 }
 
 TrainingRequest to_training_request(const val& request, const std::string& context) {

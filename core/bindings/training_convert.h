@@ -36,7 +36,8 @@ Strategy to_strategy(const val& request, const std::string& context);
 // What a browser tab trains in a moment — the limit of every function that allocates the model (trainCompare,
 // trainSingle, mlpInit, teacherBatch): layers·width·hidden ≤ 1e8, batch·width ≤ 1e7, steps ≤ 10000.
 // stepCost allocates nothing per parameter and has no such limit.
-void check_run_size(const MlpConfig& model, int batch, int steps, const std::string& context);  // limits::, context first
+// limits::check_run_size, its message after `context`.
+void check_run_size(const MlpConfig& model, int batch, int steps, const std::string& context);
 
 // {model, optimizer, batch, steps, seed?}: what every run on one model reads (trainSingle, pipelineTrain, the MoE
 // runs), batch and steps within dsml/run_limits.h's kRows and kSteps, then checked by check_run_size.
