@@ -71,16 +71,25 @@ ChunkPipelineTrainer::ChunkPipelineTrainer(const MlpConfig& model, const Optimiz
   optimizers_.assign(static_cast<std::size_t>(C), Optimizer(optimizer));
 }
 
+std::string describe(const ExecutedOp& executed) {
+  return "round " + std::to_string(executed.round) + " device " + std::to_string(executed.device) + ": " +
+         describe(executed.op);
+}
+
 MlpParams ChunkPipelineTrainer::full_params() const { return gather_pipeline_stages(chunks_); }
 
 ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSchedule& schedule) {
-  const int P = devices_, C = static_cast<int>(chunks_.size());
-  micro_batches::check_batch(batch, model_.width);
-  if (schedule.devices != P || schedule.chunks_per_device != chunks_per_device_)
+  if (schedule.devices != devices_ || schedule.chunks_per_device != chunks_per_device_)
     throw Error("schedule \"" + schedule.name + "\" is for P = " + std::to_string(schedule.devices) + ", v = " +
-                std::to_string(schedule.chunks_per_device) + "; the trainer has P = " + std::to_string(P) +
+                std::to_string(schedule.chunks_per_device) + "; the trainer has P = " + std::to_string(devices_) +
                 ", v = " + std::to_string(chunks_per_device_));
   micro_batches::require_valid_schedule(check_chunk_schedule(schedule), schedule.name);
+  return run(batch, schedule);
+}
+
+ChunkPipelineStep ChunkPipelineTrainer::run(const Batch& batch, const ChunkSchedule& schedule) {
+  const int P = devices_, C = static_cast<int>(chunks_.size());
+  micro_batches::check_batch(batch, model_.width);
   const int m = schedule.micro_batches;
   const micro_batches::Rows cut = micro_batches::cut(batch.inputs.rows(), m);  // micro-batch i's rows
 
@@ -104,7 +113,7 @@ ChunkPipelineStep ChunkPipelineTrainer::step(const Batch& batch, const ChunkSche
     return w.d_output[op.micro_batch].size() > 0;
   };
   auto run = [&](int d, const ChunkOp& op, int round) {
-    result.trace.push_back("round " + std::to_string(round) + " device " + std::to_string(d) + ": " + describe(op));
+    result.trace.push_back({round, d, op});
     const int i = op.micro_batch, c = op.chunk;
     ChunkWork& w = work[c];
     switch (op.kind) {

@@ -66,7 +66,7 @@ PipelineParallelStep PipelineParallelTrainer::step(const Batch& batch, const Pip
     throw Error("schedule \"" + schedule.name + "\" has " + std::to_string(schedule.stages) +
                 " stages, the grid has pp = " + std::to_string(grid_.pp));
   micro_batches::require_valid_schedule(check_pipeline_schedule(schedule), schedule.name);
-  ChunkPipelineStep run = engine_.step(batch, as_chunk_schedule(schedule));
+  ChunkPipelineStep run = engine_.run(batch, as_chunk_schedule(schedule));  // checked above, in its own terms
   PipelineParallelStep result;
   result.loss = run.loss;
   result.comm = std::move(run.comm);

@@ -111,7 +111,7 @@ TEST(PipelineParallel, BytesHeldAndTrace) {
       return op.kind == dsml::PipelineOp::Kind::kForward || op.kind == dsml::PipelineOp::Kind::kBackward;
     }));
   ASSERT_EQ(result.trace.size(), computes);
-  EXPECT_EQ(result.trace.front(), "round 0 device 0: F(0, chunk 0)");
+  EXPECT_EQ(dsml::describe(result.trace.front()), "round 0 device 0: F(0, chunk 0)");
   EXPECT_EQ(dsml::gather_pipeline_stages(trainer.stages()).blocks.size(), static_cast<std::size_t>(m.layers));
 }
 

@@ -27,12 +27,20 @@
 
 namespace dsml {
 
+// One op as the executor ran it. describe → "round 3 device 1: F(2, chunk 5)".
+struct ExecutedOp {
+  int round = 0;
+  int device = 0;
+  ChunkOp op;
+};
+std::string describe(const ExecutedOp& executed);
+
 struct ChunkPipelineStep {
   double loss = 0;                  // mean loss over the global batch, before the step
   CommLog comm;                     // every point-to-point message of the step
   std::vector<int> peak_in_flight;  // per device: most chunk activations held at once (= peak_chunk_activations)
   std::vector<MemoryBreakdown> memory;  // per device: bytes of fp64 held (see above)
-  std::vector<std::string> trace;   // the ops in executed order, "round 3 device 1: F(2, chunk 5)"
+  std::vector<ExecutedOp> trace;    // the ops in executed order (a record each; text only on describe)
 };
 
 class ChunkPipelineTrainer {
@@ -49,6 +57,11 @@ class ChunkPipelineTrainer {
   const std::vector<MlpParams>& chunks() const { return chunks_; }  // chunk c's blocks, c = 0 … P·v − 1
 
  private:
+  // step without checking the schedule: for one already checked for this trainer. The plain pipeline checks its
+  // own schedule in its own terms (check_pipeline_schedule), and as_chunk_schedule of a valid one is valid.
+  friend class PipelineParallelTrainer;
+  ChunkPipelineStep run(const Batch& batch, const ChunkSchedule& schedule);
+
   MlpConfig model_;
   MlpConfig chunk_model_;  // layers = L / (P·v)
   int devices_;

@@ -45,7 +45,7 @@ MlpConfig pipeline_stage_config(const MlpConfig& model, int pp);
 struct PipelineParallelStep : ParallelStep {
   std::vector<int> peak_in_flight;  // per stage: most micro-batches forwarded and not yet backwarded at once
                                     // (equals peak_in_flight_activations(schedule))
-  std::vector<std::string> trace;   // the compute ops in executed order, "round 3 device 1: F(2, chunk 1)"
+  std::vector<ExecutedOp> trace;    // the compute ops in executed order (describe: "round 3 device 1: F(2, chunk 1)")
 };
 
 struct PipelineOptions {
