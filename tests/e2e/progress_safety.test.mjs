@@ -35,11 +35,14 @@ async function thenQuiet(page, action, quietMs = 300, timeoutMs = 30000) {
   }
 }
 
-// Reloads once nothing is loading: the page imports its widgets' modules once idle, editors near the viewport load
-// CodeMirror and widgets near it start Workers that fetch their modules; a reload in the middle would abort those
-// requests (the watcher counts a failure). (Not mountAll(): building every widget runs every simulation of the page.)
+// Waits until nothing is loading: the page imports its widgets' modules once idle, editors near the viewport load
+// CodeMirror and widgets near it start Workers that fetch their modules; a reload or a navigation in the middle would
+// abort those requests (the watcher counts a failure). (Not mountAll(): building every widget runs every simulation
+// of the page.)
+const settle = (page) => thenQuiet(page, () => page.evaluate(() => window.dsml.widgetModules));
+
 async function reload(page) {
-  await thenQuiet(page, () => page.evaluate(() => window.dsml.widgetModules));
+  await settle(page);
   await page.reload();
   await page.waitForSelector("html[data-ready=true]");
 }
@@ -124,6 +127,7 @@ describe("unreadable saved records", () => {
 
     // The course index lists the backup; restoring it brings back what can be read, after backing up the present.
     await page.evaluate((id) => window.dsml.progress.reset(id), ID);
+    await settle(page);   // leaving while a chart's modules load aborts them (failed CI at ea5f3cd)
     await page.goto(`${site.url}index.html`);
     const items = page.locator("#backup-list li");
     assert.equal(await items.count(), 1);
