@@ -109,10 +109,6 @@ TEST_P(MoeGradient, MatchesCentralFiniteDifferences) {
 INSTANTIATE_TEST_SUITE_P(TopKCapacity, MoeGradient,
                          ::testing::Combine(::testing::Values(1, 2), ::testing::Values(0.5, 1.0, 4.0)));
 
-double relative(const Eigen::MatrixXd& a, const Eigen::MatrixXd& ref) {
-  return (a - ref).norm() / std::max(ref.norm(), 1e-300);
-}
-
 class ExpertParallelEquality : public ::testing::TestWithParam<std::tuple<int, int, double>> {};
 
 TEST_P(ExpertParallelEquality, EqualsTheSingleDeviceLayerWithOneGroupPerRank) {

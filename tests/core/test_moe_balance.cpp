@@ -20,10 +20,6 @@ using dsml::MoeConfig;
 
 MoeConfig config(int top_k, int groups, double alpha) { return small_moe(top_k, 1.0, groups, alpha); }
 
-double relative(const Eigen::MatrixXd& a, const Eigen::MatrixXd& ref) {
-  return (a - ref).norm() / std::max(ref.norm(), 1e-300);
-}
-
 TEST(MoeBalance, LossIsAlphaTimesETimesSumOfFP) {
   for (int groups : {1, 2, 4}) {
     const MoeConfig c = config(2, groups, 0.01);

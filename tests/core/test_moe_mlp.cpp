@@ -11,6 +11,7 @@
 #include "dsml/expert_parallel.h"
 #include "dsml/moe_mlp.h"
 #include "dsml/teacher_task.h"
+#include "moe_test_support.h"
 #include "test_support.h"
 
 namespace {
@@ -28,10 +29,6 @@ MoeMlpConfig stack(int layers, int top_k, double capacity_factor, int groups = 1
   c.groups = groups;
   c.moe_every = every;
   return c;
-}
-
-double relative(const Eigen::MatrixXd& a, const Eigen::MatrixXd& ref) {
-  return (a - ref).norm() / std::max(ref.norm(), 1e-300);
 }
 
 TEST(MoeMlp, EveryOtherBlockIsMoeAndTheDenseBlocksStartAsTheDenseModel) {

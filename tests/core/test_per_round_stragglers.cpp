@@ -11,13 +11,12 @@
 #include "dsml/param_server.h"
 #include "dsml/ps_closed_forms.h"
 #include "dsml/speed_model.h"
+#include "ps_test_support.h"
 #include "test_support.h"
 
 using namespace dsml;
 
 namespace {
-
-Topology free_network(int ranks) { return Topology::fully_connected(ranks, CostModel{0.0, 1e-30, 0.0}); }
 
 SpeedModel per_round(std::uint64_t seed = 1) {
   SpeedModel m;

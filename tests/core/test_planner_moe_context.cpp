@@ -15,7 +15,7 @@ using planner_test::a100;
 
 namespace {
 
-PlannerLayout layout(int t, int c, int p, int d, int e, int B) {
+PlannerLayout moe_layout(int t, int c, int p, int d, int e, int B) {
   PlannerLayout l;
   l.t = t, l.c = c, l.p = p, l.d = d, l.e = e, l.global_batch = B;
   l.recomputation = Recomputation::kSelective;
@@ -29,7 +29,7 @@ PlannerModel gpt_moe() {
   return m;
 }
 
-std::string error_of(const PlannerModel& m, const ClusterSpec& c, const PlannerLayout& l) {
+std::string plan_error(const PlannerModel& m, const ClusterSpec& c, const PlannerLayout& l) {
   try {
     plan_step(m, c, l);
   } catch (const Error& e) {
@@ -56,7 +56,7 @@ TEST(PlannerMoe, TopKExpertFlopsAndModelFlops) {
   // No recomputation: 3 passes. Dense layer 24·s·h² + 4·s²·h per sequence; an MoE layer swaps the 16·s·h² FFN for a
   // router 2·s·h·E and k = 2 experts' 2·16·s·h². MFU's model FLOPs use Ψ_active.
   const PlannerModel m = gpt_moe();
-  PlannerLayout l = layout(1, 1, 1, 32, 8, 64);
+  PlannerLayout l = moe_layout(1, 1, 1, 32, 8, 64);
   l.recomputation = Recomputation::kNone;
   const StepPlan plan = plan_step(m, a100(4), l);
   const double s = 2048, h = 4096, V = 50257, B = 64;
@@ -74,17 +74,17 @@ TEST(PlannerMoe, ExpertAllToAllIsThePairwiseClosedForm) {
   m.experts = 16;
   const double n = 2048.0 * 1 * 2 * 4096 * 2, alpha = 5e-6;
   const int per_stage_moe = 16, micro_batches = 2;  // B = 64 over d = 32
-  const StepPlan nv = plan_step(m, a100(4), layout(1, 1, 1, 32, 8, 64));  // 8 ranks: one node, NVLink
+  const StepPlan nv = plan_step(m, a100(4), moe_layout(1, 1, 1, 32, 8, 64));  // 8 ranks: one node, NVLink
   const double a2a_nv = 7 * alpha + 7.0 / 8 * n / 300e9;
   EXPECT_NEAR(nv.time.expert / (micro_batches * per_stage_moe * 6 * a2a_nv), 1.0, 1e-12);
-  const StepPlan ib = plan_step(m, a100(4), layout(1, 1, 1, 32, 16, 64));  // 16 ranks: two nodes, the NICs
+  const StepPlan ib = plan_step(m, a100(4), moe_layout(1, 1, 1, 32, 16, 64));  // 16 ranks: two nodes, the NICs
   const double a2a_ib = 15 * alpha + 15.0 / 16 * n / 25e9;
   EXPECT_NEAR(ib.time.expert / (micro_batches * per_stage_moe * 6 * a2a_ib), 1.0, 1e-12);
   // Full recomputation reruns the forward's two; e = 1 moves nothing.
-  PlannerLayout full = layout(1, 1, 1, 32, 8, 64);
+  PlannerLayout full = moe_layout(1, 1, 1, 32, 8, 64);
   full.recomputation = Recomputation::kFull;
   EXPECT_NEAR(plan_step(m, a100(4), full).time.expert / (micro_batches * per_stage_moe * 8 * a2a_nv), 1.0, 1e-12);
-  EXPECT_EQ(plan_step(m, a100(4), layout(1, 1, 1, 32, 1, 64)).time.expert, 0.0);
+  EXPECT_EQ(plan_step(m, a100(4), moe_layout(1, 1, 1, 32, 1, 64)).time.expert, 0.0);
   EXPECT_NEAR(nv.time.total, nv.time.compute + nv.time.bubble + nv.time.tensor + nv.time.context + nv.time.expert +
                                  nv.time.pipeline + nv.time.data + nv.time.optimizer, 1e-12 * nv.time.total);
 }
@@ -96,7 +96,7 @@ TEST(PlannerMoe, ExpertWeightsSplitOverE) {
   const PlannerModel m = gpt_moe();
   const double h = 4096, ffn = 2 * h * 4 * h + 4 * h + h;  // one GPT FFN with biases
   const double psi = planner_parameters(m), experts = 16 * 8 * ffn, dense = psi - experts;
-  PlannerLayout l = layout(1, 1, 1, 32, 8, 64);
+  PlannerLayout l = moe_layout(1, 1, 1, 32, 8, 64);
   l.zero_stage = 1;
   const StepPlan plan = plan_step(m, a100(4), l);
   EXPECT_NEAR(plan.memory.params / (2 * (dense + experts / 8)), 1.0, 1e-14);
@@ -108,21 +108,21 @@ TEST(PlannerContext, RingExchangeOfKvByHand) {
   // 2·(s/c)·b·h·2/t bytes; forward 1 + backward 2 + selective recomputation 1 = 4 passes, 32 layers, m = 8.
   const PlannerModel m = planner_model_preset("gpt3-6.7b");
   const double block = 2 * (2048.0 / 4) * 1 * 4096 * 2 / 2, alpha = 5e-6;
-  const StepPlan nv = plan_step(m, a100(2), layout(2, 4, 1, 2, 1, 16));
+  const StepPlan nv = plan_step(m, a100(2), moe_layout(2, 4, 1, 2, 1, 16));
   EXPECT_NEAR(nv.time.context / (8 * 32 * 4 * 3 * (alpha + block / 300e9)), 1.0, 1e-12);
   // c = 8 with t = 2 spans two nodes: the ring runs on the NICs; m = 16/1.
   const double block8 = 2 * (2048.0 / 8) * 1 * 4096 * 2 / 2;
-  const StepPlan ib = plan_step(m, a100(2), layout(2, 8, 1, 1, 1, 16));
+  const StepPlan ib = plan_step(m, a100(2), moe_layout(2, 8, 1, 1, 1, 16));
   EXPECT_NEAR(ib.time.context / (16 * 32 * 4 * 7 * (alpha + block8 / 25e9)), 1.0, 1e-12);
-  EXPECT_EQ(plan_step(m, a100(2), layout(2, 1, 1, 8, 1, 16)).time.context, 0.0);
+  EXPECT_EQ(plan_step(m, a100(2), moe_layout(2, 1, 1, 8, 1, 16)).time.context, 0.0);
 }
 
 TEST(PlannerContext, SameFlopsAndKorthikantiActivationsForASlice) {
   // c splits the work, not the FLOPs; each GPU keeps Korthikanti's activations for s/c tokens (p = 1: one
   // micro-batch in flight, 32 layers, selective recomputation).
   const PlannerModel m = planner_model_preset("gpt3-6.7b");
-  const StepPlan one = plan_step(m, a100(2), layout(2, 1, 1, 8, 1, 16));
-  const StepPlan four = plan_step(m, a100(2), layout(2, 4, 1, 2, 1, 16));
+  const StepPlan one = plan_step(m, a100(2), moe_layout(2, 1, 1, 8, 1, 16));
+  const StepPlan four = plan_step(m, a100(2), moe_layout(2, 4, 1, 2, 1, 16));
   EXPECT_NEAR(four.hardware_flops / one.hardware_flops, 1.0, 1e-14);
   const double per_layer =
       transformer_layer_activation_bytes(2048.0 / 4, 1, 4096, 32, 2, false, Recomputation::kSelective);
@@ -133,25 +133,26 @@ TEST(PlannerContext, SameFlopsAndKorthikantiActivationsForASlice) {
 TEST(PlannerMoe, BadInputGetsTheRuleItBreaks) {
   const PlannerModel moe = gpt_moe();
   PlannerModel dense = planner_model_preset("gpt3-6.7b");
-  EXPECT_EQ(error_of(moe, a100(4), layout(1, 1, 1, 32, 16, 64)),
+  EXPECT_EQ(plan_error(moe, a100(4), moe_layout(1, 1, 1, 32, 16, 64)),
             "8 experts are not divisible by e = 16 (each GPU holds experts/e)");
-  EXPECT_EQ(error_of(moe, a100(4), layout(1, 1, 1, 32, 3, 64)),
+  EXPECT_EQ(plan_error(moe, a100(4), moe_layout(1, 1, 1, 32, 3, 64)),
             "e = 3 must divide d = 32 (the experts are split over data-parallel ranks)");
-  EXPECT_EQ(error_of(dense, a100(4), layout(1, 1, 1, 32, 2, 64)),
+  EXPECT_EQ(plan_error(dense, a100(4), moe_layout(1, 1, 1, 32, 2, 64)),
             "expert parallelism e = 2 needs a mixture-of-experts model (experts > 0)");
-  EXPECT_EQ(error_of(moe, a100(4), layout(1, 1, 32, 1, 1, 64)),
+  EXPECT_EQ(plan_error(moe, a100(4), moe_layout(1, 1, 32, 1, 1, 64)),
             "each chunk's 1 layers must be a multiple of the MoE interval 2 (every stage holds the same MoE layers)");
-  EXPECT_EQ(error_of(dense, a100(2), layout(2, 4, 1, 4, 1, 16)),
+  EXPECT_EQ(plan_error(dense, a100(2), moe_layout(2, 4, 1, 4, 1, 16)),
             "t·c·p·d = 2·4·1·4 = 32 must equal the cluster's 16 GPUs");
   PlannerModel bad = moe;
   bad.top_k = 9;
-  EXPECT_EQ(error_of(bad, a100(4), layout(1, 1, 1, 32, 8, 64)), "top-k must be between 1 and the 8 experts, got 9");
+  EXPECT_EQ(plan_error(bad, a100(4), moe_layout(1, 1, 1, 32, 8, 64)),
+            "top-k must be between 1 and the 8 experts, got 9");
   bad = moe;
   bad.moe_every = 3;
-  EXPECT_EQ(error_of(bad, a100(4), layout(1, 1, 1, 32, 8, 64)),
+  EXPECT_EQ(plan_error(bad, a100(4), moe_layout(1, 1, 1, 32, 8, 64)),
             "the MoE interval 3 must be >= 1 and divide the 32 layers");
   dense.sequence = 2046;
-  EXPECT_EQ(error_of(dense, a100(2), layout(2, 4, 1, 2, 1, 16)),
+  EXPECT_EQ(plan_error(dense, a100(2), moe_layout(2, 4, 1, 2, 1, 16)),
             "sequence 2046 is not divisible by c = 4 (context parallelism gives each GPU an equal slice of every "
             "sequence)");
 }

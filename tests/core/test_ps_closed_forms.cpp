@@ -6,14 +6,12 @@
 
 #include "dsml/param_server.h"
 #include "dsml/ps_closed_forms.h"
+#include "ps_test_support.h"
 #include "test_support.h"
 
 using namespace dsml;
 
 namespace {
-
-// A network that costs nothing measurable (α = 0, β = 1e-30 s/B): round times are compute alone.
-Topology free_network(int ranks) { return Topology::fully_connected(ranks, CostModel{0.0, 1e-30, 0.0}); }
 
 ParamServerConfig rounds(Consistency consistency, int workers, int iterations, SpeedModel speed) {
   ParamServerConfig c;
