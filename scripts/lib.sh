@@ -38,9 +38,8 @@ ensure_npm() {
   fi
 }
 
-# CI=true turns on unity builds (DSML_UNITY_BUILD): CI builds from nothing, and the core, the tests and the bindings
-# compile in unity batches (about half the CPU time); a working copy keeps per-file builds, so an edit recompiles one
-# file.
+# CI=true turns on unity builds (DSML_UNITY_BUILD): CI builds from nothing, and the core compiles in unity batches
+# (half the CPU time); a working copy keeps per-file builds, so an edit recompiles one file.
 unity_build() { if [ "${CI:-}" = true ]; then echo ON; else echo OFF; fi; }
 
 # A build directory configured for another checkout (the clone was moved, or build/ copied from elsewhere) cannot be
