@@ -13,6 +13,14 @@ const gpu = (core, name) => presets(core).gpus.find((g) => g.name === name);
 const percent = (x) => `${formatNumber(100 * x, { digits: 2 })}%`;
 const example = (core, change = {}) => plan(core, { ...EXAMPLE, ...change });
 const lastRow = (core) => presets(core).table1.at(-1);
+const rowNamed = (core, model) => presets(core).table1.find((r) => r.model === model);
+const rowPlan = (core, model) => plan(core, publishedSettings(rowNamed(core, model)));
+// A Table 1 row's relative error, signed, as the Table 1 widget writes it.
+function rowError(core, model) {
+  const e = table1Errors(core).errors[presets(core).table1.indexOf(rowNamed(core, model))];
+  return `${e >= 0 ? "+" : "−"}${formatNumber(Math.abs(100 * e), { digits: 2 })}%`;
+}
+const share = (r, part) => percent(r.time[part] / r.time.total);
 
 // Narayanan et al. 2021, eq. 3, written out here (not the core's copy): FLOPs per iteration with full recomputation.
 function eq3(model, B) {
@@ -30,6 +38,13 @@ export const CALCS = {
   "t1-last-pct": (core) => percent(lastRow(core).tflopsPerGpu / gpu(core, "a100-80gb").peakFlops * 1e12),
   "t1-mean": (core) => percent(table1Errors(core).mean),
   "t1-worst": (core) => percent(table1Errors(core).worst),
+  "t1-err-gpt-39.1b": (core) => rowError(core, "gpt-39.1b"),
+  "t1-err-gpt-76.1b": (core) => rowError(core, "gpt-76.1b"),
+  "t1-err-gpt-529.6b": (core) => rowError(core, "gpt-529.6b"),
+  "t1-err-gpt-1t": (core) => rowError(core, "gpt-1t"),
+  "t1-first-d": (core) => String(plan(core, publishedSettings(presets(core).table1[0])).layout.d),
+  "t1-pipeline-gpt-76.1b": (core) => share(rowPlan(core, "gpt-76.1b"), "pipeline"),
+  "t1-bubble-gpt-1t": (core) => share(rowPlan(core, "gpt-1t"), "bubble"),
   "t1-flops": (core) => formatNumber(plan(core, publishedSettings(lastRow(core))).hardwareFlops),
   "t1-eq3": (core) => formatNumber(eq3(presets(core).models.find((m) => m.name === lastRow(core).model),
     lastRow(core).globalBatch)),

@@ -15,14 +15,24 @@ const byName = (list, name) => {
   return found;
 };
 
-// { model, gpu, nodes, t, p, v?, c?, e?, b?, B, zero?, sp?, recompute?, overlap? } → core.planStep's result;
-// d is the GPUs left, nodes·8/(t·c·p).
+// The model preset `name`, its sequence length replaced by `sequence` when one is given (the planner's "Sequence s").
+export function modelAt(core, name, sequence) {
+  const model = byName(presets(core).models, name);
+  return sequence === undefined ? model : { ...model, sequence };
+}
+
+// The cluster of `nodes` 8-GPU nodes of the GPU preset `gpu`.
+export function clusterOf(core, gpu, nodes) {
+  return { gpu: byName(presets(core).gpus, gpu), nodes, gpusPerNode: GPUS_PER_NODE };
+}
+
+// { model, seq?, gpu, nodes, t, p, v?, c?, e?, b?, B, zero?, sp?, recompute?, overlap? } → core.planStep's result;
+// seq replaces the model's sequence length; d is the GPUs left, nodes·8/(t·c·p).
 export function plan(core, s) {
-  const all = presets(core);
   const gpus = s.nodes * GPUS_PER_NODE;
   return core.planStep({
-    model: byName(all.models, s.model),
-    cluster: { gpu: byName(all.gpus, s.gpu), nodes: s.nodes, gpusPerNode: GPUS_PER_NODE },
+    model: modelAt(core, s.model, s.seq),
+    cluster: clusterOf(core, s.gpu, s.nodes),
     layout: { t: s.t, p: s.p, v: s.v ?? 1, c: s.c ?? 1, e: s.e ?? 1, d: gpus / (s.t * (s.c ?? 1) * s.p),
       microBatch: s.b ?? 1, globalBatch: s.B,
       zeroStage: s.zero ?? 0, sequenceParallel: s.sp ?? false, recomputation: s.recompute ?? "full",

@@ -1,10 +1,13 @@
-// The planner page (lessons/planner/, issue 27) in real Chromium: what the widgets show is what core.planStep returns
+// The planner page (lessons/planner/) in real Chromium: what the widgets show is what core.planStep returns
 // for the controls' settings (asked here directly, not through the page's planner_setup.js), a Table 1 row loads
-// into the planner, the search's layouts fit and can be used, a bad layout is refused in words, an exercise passes
-// with its answer and fails with the usual mistake, nothing overflows 360 px, and the console stays clean.
+// into the planner, the search's layouts fit and can be used (and when none does it says why), a bad layout is
+// refused in words, the sequence length is a control, an exercise passes with its answer and fails with the usual
+// mistake, nothing overflows 360 px (inline math included), and the console stays clean.
 //   node --test --test-concurrency=1 tests/e2e/planner.test.mjs
+//   DSML_SCREENSHOTS=<dir> also saves the page at 360 px (the step section, light).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { openSite } from "./harness.mjs";
 import { openLesson, waitVerdict } from "./pages.mjs";
 
@@ -17,19 +20,21 @@ const out = (page, key) => page.locator(`${PLANNER} [data-out=${key}]`).innerTex
 const control = (page, label) => page.locator(PLANNER).getByLabel(label, { exact: true });
 
 // core.planStep for `layout` on `nodes` 8-GPU nodes, formatted as the widget formats it (web/units.js).
-function expected(page, { model, gpu, nodes, layout }) {
-  return page.evaluate(async ({ model, gpu, nodes, layout }) => {
+// `sequence` replaces the model's own sequence length.
+function expected(page, { model, gpu, nodes, layout, sequence }) {
+  return page.evaluate(async ({ model, gpu, nodes, layout, sequence }) => {
     const units = await import(new URL("../../web/units.js", location.href).href);
     const core = window.dsml.core;
     const all = core.plannerPresets();
-    const r = core.planStep({ model: all.models.find((m) => m.name === model),
+    const preset = all.models.find((m) => m.name === model);
+    const r = core.planStep({ model: sequence ? { ...preset, sequence } : preset,
       cluster: { gpu: all.gpus.find((g) => g.name === gpu), nodes, gpusPerNode: 8 },
       layout: { ...layout, d: (nodes * 8) / (layout.t * (layout.c ?? 1) * layout.p) } });
     return { step: units.formatSeconds(r.time.total), mfu: `${units.formatNumber(100 * r.mfu)}%`,
       hfu: `${units.formatNumber(100 * r.hfu)}%`, tflops: units.formatNumber(r.tflopsPerGpu),
       memory: units.formatBytes(r.memory.total), d: String(r.layout.d), fits: r.fits ? "fits" : "does not fit",
       expert: units.formatSeconds(r.time.expert), context: units.formatSeconds(r.time.context) };
-  }, { model, gpu, nodes, layout });
+  }, { model, gpu, nodes, layout, sequence });
 }
 async function shown(page) {
   const o = {};
@@ -106,6 +111,60 @@ describe("the planner page", () => {
     assert.equal(await out(page, "step"), steps[0]);
   });
 
+  test("when the search finds nothing it says why: no nodes, a batch no d·b divides, a model too large", async () => {
+    const search = page.getByRole("button", { name: "Find the fastest layouts that fit" });
+    const said = () => page.locator(`${PLANNER} [data-out=search-message]`).innerText();
+    await control(page, "Nodes (8 GPUs each)").fill("0");
+    await search.click();
+    assert.match(await said(), /Nodes \(8 GPUs each\) must be a whole number ≥ 1/);
+    // 512 GPUs: every layout the search tries has an even d, and 1537 is odd.
+    await control(page, "Nodes (8 GPUs each)").fill("64");
+    await control(page, "Global batch B").fill("1537");
+    await search.click();
+    assert.match(await said(), /No layout admits a global batch of 1537 on 512 a100-80gb GPUs: B must be divisible by d·b/);
+    assert.match(await said(), /d ∈ \{2, 4, /);
+    // One node cannot hold GPT-3's 175 billion parameters (16 bytes each) in 8 × 80 GB.
+    await control(page, "Nodes (8 GPUs each)").fill("1");
+    await control(page, "Global batch B").fill("64");
+    await search.click();
+    assert.match(await said(), /No layout of gpt3-175b fits on 8 a100-80gb GPUs with B = 64: the one .* needs [\d.]+ [GT]B per GPU, and a GPU has 80 GB/);
+    assert.equal(await page.locator(`${PLANNER} .planner-best table`).count(), 0);
+    await control(page, "Nodes (8 GPUs each)").fill("64");
+    await control(page, "Global batch B").fill("1536");
+  });
+
+  test("the sequence length is a control: it re-prices the step, a new model brings its own, a bad one is refused",
+    async () => {
+      await control(page, "Model").selectOption("gpt3-175b");
+      assert.equal(await control(page, "Sequence s (tokens)").inputValue(), "2048");
+      for (const [label, v] of [["GPU", "a100-80gb"], ["Tensor t", "8"], ["Pipeline p", "8"], ["Chunks per GPU v", "1"],
+        ["Context c", "1"], ["Expert e", "1"], ["Micro-batch b", "1"], ["ZeRO stage", "0"]]) {
+        const el = control(page, label);
+        if (label === "GPU" || label === "ZeRO stage") await el.selectOption(v); else await el.fill(v);
+      }
+      await control(page, "Sequence s (tokens)").fill("4096");
+      const layout = { t: 8, p: 8, v: 1, c: 1, e: 1, microBatch: 1, globalBatch: 1536, zeroStage: 0,
+        sequenceParallel: await control(page, "Sequence parallel").isChecked(),
+        recomputation: await control(page, "Recomputation").inputValue(),
+        overlapDp: await control(page, "Overlap DP with backward").isChecked() };
+      const at4k = numbersOnly(await expected(page, { model: "gpt3-175b", gpu: "a100-80gb", nodes: 64, layout, sequence: 4096 }));
+      assert.deepEqual(await shown(page), at4k);
+      assert.notDeepEqual(at4k, numbersOnly(await expected(page, { model: "gpt3-175b", gpu: "a100-80gb", nodes: 64, layout })));
+      await control(page, "Sequence s (tokens)").fill("0");
+      assert.match(await out(page, "error"), /Not a layout: Sequence s \(tokens\) must be a whole number ≥ 1/);
+      // A context-parallel degree the sequence does not divide is the core's refusal, in its words.
+      await control(page, "Sequence s (tokens)").fill("2049");
+      await control(page, "Context c").fill("2");
+      await control(page, "Pipeline p").fill("4");
+      assert.match(await out(page, "error"), /sequence 2049 is not divisible by c = 2/);
+      await control(page, "Context c").fill("1");
+      await control(page, "Pipeline p").fill("8");
+      await control(page, "Model").selectOption("llama3-8b");
+      assert.equal(await control(page, "Sequence s (tokens)").inputValue(), "8192");
+      await control(page, "Model").selectOption("gpt3-175b");
+      assert.equal(await control(page, "Sequence s (tokens)").inputValue(), "2048");
+    });
+
   test("Mixtral 8x7B with context and expert parallelism: the new parts of the step are the core's, bad e refused",
     async () => {
       await control(page, "Model").selectOption("mixtral-8x7b");
@@ -140,11 +199,23 @@ describe("the planner page", () => {
     assert.match(await waitVerdict(page, id, "pass"), /Correct/);
   });
 
-  test("at 360 px nothing overflows the page (the tables scroll in their own box)", async () => {
+  test("at 360 px nothing overflows the page (the tables scroll in their own box) and no formula is cut", async () => {
     await page.setViewportSize({ width: 360, height: 800 });
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    // Inline math wraps only between its terms: a formula wider than its paragraph is clipped at the page's edge.
+    // Display math scrolls in its own box (.m-display), so only what lies outside one is measured.
+    const cut = await page.evaluate(() => {
+      const edge = document.querySelector("main article").getBoundingClientRect().right;
+      return [...document.querySelectorAll("main .m")].filter((el) => !el.closest(".m-display, .scroll-x"))
+        .filter((el) => [...el.getClientRects()].some((r) => r.right > edge + 0.5))
+        .map((el) => el.dataset.tex);
+    });
+    if (process.env.DSML_SCREENSHOTS) {
+      await page.locator("#step").screenshot({ path: join(process.env.DSML_SCREENSHOTS, "planner-step-360.png") });
+    }
     await page.setViewportSize({ width: 1280, height: 900 });
     assert.ok(wide <= 360, `the page is ${wide} px wide`);
+    assert.deepEqual(cut, [], "inline formulas wider than the column at 360 px");
     assert.deepEqual(problems, []);
   });
 });

@@ -8,7 +8,8 @@ import { createRequire } from "node:module";
 import exercises from "../../lessons/planner/exercises.js";
 import { doubleD, faster, mfu, smallestP } from "../../lessons/planner/exercises/planner_numeric.js";
 import { plan, presets, publishedSettings } from "../../lessons/planner/planner_setup.js";
-import { withinTolerance } from "../../web/exercise/answer_check.js";
+import { judgeAnswer, slipValues, withinTolerance } from "../../web/exercise/answer_check.js";
+import { formatSI } from "../../web/units.js";
 import { mulberry32 } from "../../web/exercise/random.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
@@ -20,13 +21,16 @@ test("the planner page has four exercises, each with hints and a solution", () =
   for (const e of exercises) assert.ok(e.hints.length >= 2 && e.solutionText.length > 150, e.id);
 });
 
+// What the prompts of planner-smallest-p and planner-faster say besides the layout, written out here.
+const PROMPTED = { v: 1, c: 1, e: 1, b: 1, zero: 0, recompute: "full", sp: false, overlap: false };
+
 const byHand = {
   // Smallest p: walk p = 1, 2, … over the divisors and read the memory total against 80e9 bytes.
   "planner-smallest-p": (p) => {
     const L = presets(core).models.find((m) => m.name === p.model).layers;
     for (let pp = 1; pp <= p.nodes; ++pp) {
       if (L % pp || p.nodes % pp) continue;
-      const r = plan(core, { model: p.model, gpu: "a100-80gb", nodes: p.nodes, t: 8, p: pp, B: p.B });
+      const r = plan(core, { ...PROMPTED, model: p.model, gpu: "a100-80gb", nodes: p.nodes, t: 8, p: pp, B: p.B });
       if (r.memory.total <= 80e9) return pp;
     }
     return NaN;
@@ -40,8 +44,8 @@ const byHand = {
       / (r.time.total * row.gpus * 312e12);
   },
   "planner-faster": (p) => {
-    const a = plan(core, { model: p.model, gpu: p.gpu, nodes: p.nodes, t: 8, p: p.pp, B: p.B }).time.total;
-    const b = plan(core, { model: p.model, gpu: p.gpu, nodes: p.nodes, t: 4, p: 2 * p.pp, B: p.B }).time.total;
+    const a = plan(core, { ...PROMPTED, model: p.model, gpu: p.gpu, nodes: p.nodes, t: 8, p: p.pp, B: p.B }).time.total;
+    const b = plan(core, { ...PROMPTED, model: p.model, gpu: p.gpu, nodes: p.nodes, t: 4, p: 2 * p.pp, B: p.B }).time.total;
     return a < b ? a : b;
   },
   "planner-double-d": (p) => {
@@ -67,6 +71,28 @@ for (const ex of [smallestP, mfu, faster, doubleD]) {
     }
   });
 }
+
+// A prompt names every setting its answer depends on: the widget's switches included.
+test("planner-faster and planner-smallest-p name every setting their answers use", () => {
+  for (const [ex, words] of [[faster, ["v = 1", "c = e = 1", "micro-batch b = 1", "full recomputation", "no ZeRO",
+    "sequence parallelism off", "not overlapped", "untick both"]],
+  [smallestP, ["t = 8", "v = 1", "c = e = 1", "micro-batch 1", "full recomputation", "no ZeRO", "no sequence parallelism"]]]) {
+    for (const p of drawn(ex)) for (const w of words) assert.ok(ex.prompt(p).replace(/\s+/g, " ").includes(w), `${ex.id}: "${w}"`);
+  }
+});
+
+// planner-faster's slips (the slower layout; the widget's switches left on) are wrong for every draw and each is told
+// its own explanation when typed as the widget shows a step time.
+test("planner-faster: every slip fails and is named", () => {
+  for (const p of drawn(faster)) {
+    const want = faster.answer(p, core);
+    for (const { name, value, explain } of slipValues(faster, p, core)) {
+      const { pass, message } = judgeAnswer(formatSI(value, "s", { digits: 6 }), want, faster, { params: p, core });
+      assert.equal(pass, false, `${name} ${JSON.stringify(p)} passes`);
+      assert.ok(message.endsWith(explain), `${name}: ${message}`);
+    }
+  }
+});
 
 test("doubling d at a fixed batch lowers MFU on every row the exercise draws", () => {
   for (const row of [5, 6, 7, 8, 9, 10]) {

@@ -16,7 +16,10 @@ import { plan, publishedSettings, presets } from "../planner_setup.js";
 // from its definition).
 const NO_ORACLE = "the answer is the planner's whole step model (no closed form); test_planner.cpp checks it term by term";
 
-const fitsAt = (core, s) => plan(core, s);
+// What the prompts of planner-smallest-p and planner-faster fix besides the layout: v = 1, c = e = 1, b = 1, no ZeRO,
+// full recomputation, no sequence parallelism, the data-parallel all-reduce not overlapped.
+const SETTINGS = { v: 1, c: 1, e: 1, b: 1, zero: 0, recompute: "full", sp: false, overlap: false };
+const fitsAt = (core, s) => plan(core, { ...SETTINGS, ...s });
 const candidatesP = (core, model, nodes) => {
   const layers = presets(core).models.find((m) => m.name === model).layers;
   return Array.from({ length: nodes }, (_, i) => i + 1).filter((p) => layers % p === 0 && nodes % p === 0);
@@ -28,9 +31,9 @@ export const smallestP = {
   title: "The smallest pipeline that fits",
   params: (rng) => ({ model: pick(rng, ["gpt3-175b", "gpt-145.6b", "gpt-310.1b", "llama2-70b"]),
     nodes: pick(rng, [32, 64]), B: pick(rng, [512, 1024]) }),
-  prompt: (p) => `<p>Train <code>${p.model}</code> on ${formatCount(p.nodes)} nodes of 8 A100-80GB with t = 8,
-    micro-batch 1, global batch ${p.B}, full recomputation, no ZeRO, no sequence parallelism; d is whatever GPUs are
-    left (d = ${p.nodes * 8}/(8·p)). What is the smallest pipeline depth p (dividing the layers and the ${p.nodes}
+  prompt: (p) => `<p>Train <code>${p.model}</code> (its own sequence length) on ${formatCount(p.nodes)} nodes of 8
+    A100-80GB with t = 8, v = 1, c = e = 1, micro-batch 1, global batch ${p.B}, full recomputation, no ZeRO, no
+    sequence parallelism; d is whatever GPUs are left (d = ${p.nodes * 8}/(8·p)). What is the smallest pipeline depth p (dividing the layers and the ${p.nodes}
     nodes) for which the first stage fits in the GPU's 80 GB, counting weights, gradients, Adam's state and the
     activations of its in-flight micro-batches?</p>`,
   answer: (p, core) => candidatesP(core, p.model, p.nodes).find((pp) => fitsAt(core, { model: p.model,
@@ -44,12 +47,13 @@ export const smallestP = {
   }),
   hints: [
     "Mixed-precision Adam keeps 16 bytes per parameter the GPU holds: fp16 weights and gradients, fp32 master, m and v.",
-    "A GPU holds Ψ/(t·p) parameters, plus the first stage's activations: p micro-batches of L/p layers under 1F1B.",
+    "A GPU holds Ψ/(t·p) parameters, plus the first stage's activations: min(m, p) micro-batches of l/p layers under 1F1B.",
     "Try the divisors of the layers in order and stop at the first whose total stays under 80 GB (the widget shows the stacked bar).",
   ],
   solutionText: `<p>Each GPU holds 16·Ψ/(t·p) bytes of model state, so p must be large enough that this plus the
-    activations stays under the capacity; with full recomputation the activations are small (2·s·b·h/t per layer
-    and micro-batch), so the model states decide. Counting only the fp16 weights (2 bytes a parameter) gives a p eight
+    activations stays under the capacity; with full recomputation the activations are small — each layer keeps only
+    its input, 2·s·b·h bytes per micro-batch without sequence parallelism, plus one layer's activations rebuilt
+    during its backward — so the model states decide. Counting only the fp16 weights (2 bytes a parameter) gives a p eight
     times too small — the optimizer state is what fills a GPU.</p>`,
   exempt: { oracle: NO_ORACLE },
 };
@@ -63,8 +67,8 @@ export const mfu = {
   title: "MFU of a published run",
   params: (rng) => ({ row: pick(rng, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), b: pick(rng, [1, 2, 4]) }),
   prompt: (p) => `<p>Load row ${p.row} of the Table 1 widget (Narayanan et al. 2021, rows numbered from the smallest
-    model) into the planner with its “Load” button, then set the micro-batch to b = ${p.b} sequences. What model
-    FLOPs utilisation does the planner predict, in per cent? (PaLM's definition: (6Ψ + 12·l·h·s) FLOPs per token,
+    model) into the planner with its “Load” button, then set the micro-batch to b = ${p.b} sequences (leave every
+    other control as the row set it). What model FLOPs utilisation does the planner give, in per cent? (PaLM's definition: (6Ψ + 12·l·h·s) FLOPs per token,
     divided by step time × GPUs × peak.)</p>`,
   answer: (p, core) => 100 * plan(core, rowAt(core, p)).mfu,
   tolerance: { rel: 0.02 },
@@ -83,8 +87,8 @@ export const mfu = {
   exempt: { oracle: NO_ORACLE },
 };
 
-const pairFor = (p) => [{ model: p.model, gpu: p.gpu, nodes: p.nodes, t: 8, p: p.pp, B: p.B },
-  { model: p.model, gpu: p.gpu, nodes: p.nodes, t: 4, p: 2 * p.pp, B: p.B }];
+const pairFor = (p) => [{ ...SETTINGS, model: p.model, gpu: p.gpu, nodes: p.nodes, t: 8, p: p.pp, B: p.B },
+  { ...SETTINGS, model: p.model, gpu: p.gpu, nodes: p.nodes, t: 4, p: 2 * p.pp, B: p.B }];
 
 export const faster = {
   id: "planner-faster",
@@ -92,23 +96,36 @@ export const faster = {
   title: "Which layout is faster?",
   params: (rng) => ({ model: pick(rng, ["gpt3-175b", "gpt-145.6b"]), gpu: pick(rng, ["a100-80gb", "h100-sxm"]),
     nodes: 64, pp: pick(rng, [4, 8]), B: pick(rng, [512, 1536]) }),
-  prompt: (p) => `<p><code>${p.model}</code> on 64 nodes of 8 <code>${p.gpu}</code>, global batch ${p.B},
-    micro-batch 1, full recomputation, no ZeRO: layout A is t = 8, p = ${p.pp}; layout B is t = 4, p = ${2 * p.pp}
-    (the same d). Price both in the widget. What is the step time of the faster one, in seconds — and which part of
-    the step makes the difference?</p>`,
+  prompt: (p) => `<p><code>${p.model}</code> (its own sequence length) on 64 nodes of 8 <code>${p.gpu}</code>,
+    global batch ${p.B}, micro-batch b = 1, v = 1, c = e = 1, full recomputation, no ZeRO, sequence parallelism off
+    and the data-parallel all-reduce not overlapped (the widget opens with “Sequence parallel” and “Overlap DP with
+    backward” ticked: untick both). Layout A is t = 8, p = ${p.pp}; layout B is t = 4, p = ${2 * p.pp} (the same d).
+    Price both in the widget. What is the step time of the faster one, in seconds — and which part of the step makes
+    the difference?</p>`,
   answer: (p, core) => Math.min(...pairFor(p).map((s) => plan(core, s).time.total)),
   tolerance: { rel: 0.005 },
   unit: "seconds",
   unitSymbol: "s",
   wrongAnswer: (p, core) => Math.max(...pairFor(p).map((s) => plan(core, s).time.total)),
+  slips: [
+    { name: "the slower layout", value: (p, core) => Math.max(...pairFor(p).map((s) => plan(core, s).time.total)),
+      explain: "It matches the step time of the slower of the two layouts: the question asks for the faster one's." },
+    { name: "the widget's switches left on",
+      value: (p, core) => Math.min(...pairFor(p).map((s) => plan(core, { ...s, sp: true, overlap: true }).time.total)),
+      explain: `It matches the faster layout priced with “Sequence parallel” and “Overlap DP with backward” ticked, as
+        the widget opens: the question has sequence parallelism off and the all-reduce not overlapped.` },
+  ],
   hints: [
     "Halving t doubles p: the tensor-parallel all-reduces get cheaper, the bubble (p − 1)/m gets larger.",
     "Compare the two step splits part by part: compute is the same work, so look at tensor and bubble.",
-    "Enter the smaller of the two totals.",
+    "Check the switches first: sequence parallelism and the overlapped all-reduce both change the step; the question has both off.",
   ],
   solutionText: `<p>Going from t = 8 to t = 4 halves the GPUs in each all-reduce ring but keeps its bytes per GPU
     almost the same (2·(t − 1)/t of s·b·h·2), while doubling p doubles the bubble (p − 1)/m. Which wins depends on how
-    many micro-batches there are (B/(d·b)) and how fast NVLink is against the GPU: read the split bars.</p>`,
+    many micro-batches there are (B/(d·b)) and how fast NVLink is against the GPU: read the split bars. The question
+    turns off the two switches the widget opens with: sequence parallelism would turn each all-reduce into a
+    reduce-scatter and an all-gather and shrink the activations, and an overlapped data-parallel all-reduce would
+    hide behind backward — both move the step time.</p>`,
   exempt: { oracle: NO_ORACLE },
 };
 
@@ -120,7 +137,8 @@ export const doubleD = {
   params: (rng) => ({ row: pick(rng, [5, 6, 7, 8, 9, 10]), b: pick(rng, [1, 2]) }),
   prompt: (p) => `<p>Load row ${p.row} of the Table 1 widget into the planner and set the micro-batch to
     b = ${p.b}; then double the number of GPUs by doubling d (twice the nodes, the same t and p), keeping the global
-    batch. What MFU, in per cent, does the planner predict now — and why does it fall?</p>`,
+    batch (every other control as the row set it). What MFU, in per cent, does the planner give now — and why does it
+    fall?</p>`,
   answer: (p, core) => {
     const s = rowAt(core, p);
     return 100 * plan(core, { ...s, nodes: 2 * s.nodes }).mfu;

@@ -1,11 +1,12 @@
 // planner.js — widget "planner": pick a model, a cluster and a layout; the core's planStep (dsml/planner.h, the
 // function `dsml plan` calls) prices one step. The step split as a bar, memory per GPU as a stacked bar against the
-// GPU's capacity, MFU/HFU and tokens/s, and the fastest layouts that fit (core.searchLayouts). A Table 1 row loaded
+// GPU's capacity, MFU/HFU and tokens/s, and the fastest layouts that fit (layout_search.js). A Table 1 row loaded
 // from the "table1" widget arrives through planner_setup.js's onPlannerLoad (this widget may be built after it).
 // Every number shown is a field of the core's answer; nothing here computes a cost.
 import { formatBytes, formatCount, formatNumber, formatSeconds, formatSI } from "../../../web/units.js";
 import { GPUS_PER_NODE, onPlannerLoad, plan, presets } from "../planner_setup.js";
 import { barWithLegend } from "./stacked_bar.js";
+import { mountSearch } from "./layout_search.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 
 const STEP_PARTS = [["compute", "compute"], ["bubble", "pipeline bubble"], ["tensor", "tensor-parallel collectives"],
@@ -13,7 +14,8 @@ const STEP_PARTS = [["compute", "compute"], ["bubble", "pipeline bubble"], ["ten
   ["data", "data-parallel collectives"], ["optimizer", "optimizer"]];
 const MEMORY_PARTS = [["params", "weights"], ["grads", "gradients"], ["optimizer", "optimizer state"],
   ["activations", "activations"]];
-const NUMBERS = ["nodes", "t", "p", "v", "c", "e", "b", "B"];
+const NUMBERS = ["seq", "nodes", "t", "p", "v", "c", "e", "b", "B"];
+const MAX_SEQUENCE = 1 << 20;   // tokens: 1M, past the longest context a preset has
 let uid = 0;
 
 function field(label, input, wide) {
@@ -51,8 +53,11 @@ export function mountPlanner(figure, core) {
   // GPT-3 175B on 64 DGX nodes as Narayanan et al. would lay it out, with the newer memory savers on.
   const s = { model: "gpt3-175b", gpu: "a100-80gb", nodes: 64, t: 8, p: 8, v: 1, c: 1, e: 1, b: 1, B: 1536, zero: 0,
     sp: true, recompute: "selective", overlap: true };
+  const sequenceOf = (name) => all.models.find((m) => m.name === name).sequence;
+  s.seq = sequenceOf(s.model);
   const inputs = {
     model: selectInput(all.models.map((m) => [m.name, m.name]), s.model),
+    seq: numberInput(s.seq, 1, MAX_SEQUENCE),
     gpu: selectInput(all.gpus.map((g) => [g.name, g.name]), s.gpu),
     nodes: numberInput(s.nodes, 1, 4096), t: numberInput(s.t, 1, GPUS_PER_NODE), p: numberInput(s.p, 1, 256),
     v: numberInput(s.v, 1, 16), c: numberInput(s.c, 1, 64), e: numberInput(s.e, 1, 256),
@@ -61,29 +66,31 @@ export function mountPlanner(figure, core) {
     recompute: selectInput([["none", "none"], ["selective", "selective"], ["full", "full"]], s.recompute),
     sp: checkbox(s.sp), overlap: checkbox(s.overlap),
   };
-  const labels = { model: "Model", gpu: "GPU", nodes: `Nodes (${GPUS_PER_NODE} GPUs each)`, t: "Tensor t",
+  const labels = { model: "Model", seq: "Sequence s (tokens)", gpu: "GPU", nodes: `Nodes (${GPUS_PER_NODE} GPUs each)`, t: "Tensor t",
     p: "Pipeline p", v: "Chunks per GPU v", c: "Context c", e: "Expert e", b: "Micro-batch b", B: "Global batch B", zero: "ZeRO stage",
     recompute: "Recomputation", sp: "Sequence parallel", overlap: "Overlap DP with backward" };
   const row = document.createElement("div");
   row.className = "widget-controls";
   for (const [k, el] of Object.entries(inputs)) {
     row.append(field(labels[k], el, k === "model" || k === "gpu"));
-    el.addEventListener(el.tagName === "SELECT" || el.type === "checkbox" ? "change" : "input", () => { read(); draw(); });
+    if (k !== "model") el.addEventListener(el.tagName === "SELECT" || el.type === "checkbox" ? "change" : "input", () => { read(); draw(); });
   }
+  // A new model brings its own sequence length (the learner changes it after).
+  inputs.model.addEventListener("change", () => {
+    inputs.seq.value = String(sequenceOf(inputs.model.value));
+    read();
+    draw();
+  });
   const out = document.createElement("div");
   out.className = "planner-out";
   out.setAttribute("aria-live", "polite");
-  const searchButton = document.createElement("button");
-  searchButton.type = "button";
-  searchButton.textContent = "Find the fastest layouts that fit";
-  const best = document.createElement("div");
-  best.className = "scroll-x planner-best";
   // MFU against the global batch for this layout: B = d·b·2^k, so m = 2^k micro-batches per pipeline.
   const chartBox = document.createElement("div");
   chartBox.className = "chart";
   const canvas = document.createElement("canvas");
   chartBox.append(canvas);
-  figure.prepend(row, out, chartBox, searchButton, best);
+  const searchBox = document.createElement("div");
+  figure.prepend(row, out, chartBox, searchBox);
   const chart = createLineChart(canvas, { xLabel: "global batch B (sequences)", yLabel: "MFU (%)", logX: true,
     ariaLabel: "MFU against the global batch for the layout chosen", datasets: [] });
 
@@ -97,13 +104,23 @@ export function mountPlanner(figure, core) {
     s.overlap = inputs.overlap.checked;
   }
   function write() {
+    s.seq ??= sequenceOf(s.model);
     for (const k of ["model", "gpu", ...NUMBERS, "recompute"]) inputs[k].value = String(s[k]);
     inputs.zero.value = String(s.zero);
     inputs.sp.checked = s.sp;
     inputs.overlap.checked = s.overlap;
   }
-  function problem() {
-    for (const k of NUMBERS) if (!Number.isInteger(s[k]) || s[k] < 1) return `${labels[k]} must be a whole number ≥ 1`;
+  // What is wrong with the controls `keys` before the core is asked ("" when nothing); the core checks the rest.
+  function problem(at = s, keys = NUMBERS) {
+    for (const k of keys) if (!Number.isInteger(at[k]) || at[k] < 1) return `${labels[k]} must be a whole number ≥ 1`;
+    if (keys.includes("seq") && at.seq > MAX_SEQUENCE) {
+      return `${labels.seq} must be at most ${formatCount(MAX_SEQUENCE)}`;
+    }
+    return "";
+  }
+  function layoutProblem() {
+    const bad = problem();
+    if (bad) return bad;
     const gpus = s.nodes * GPUS_PER_NODE;
     if (gpus % (s.t * s.c * s.p)) {
       return `t·c·p = ${s.t}·${s.c}·${s.p} must divide the ${formatCount(gpus)} GPUs (d is what is left)`;
@@ -114,7 +131,7 @@ export function mountPlanner(figure, core) {
     out.replaceChildren();
     let r;
     try {
-      const bad = problem();
+      const bad = layoutProblem();
       if (bad) throw new Error(bad);
       r = plan(core, s);
     } catch (e) {
@@ -162,53 +179,15 @@ export function mountPlanner(figure, core) {
       B = ${formatCount(s.B)}, ${formatNumber(last?.y ?? 0)}% at B = ${formatCount(last?.x ?? 0)}.`.replace(/\s+/g, " "),
     [["global batch B", "MFU (%)"], ...points.map((p) => [p.x, formatNumber(p.y)])]);
   }
-  searchButton.addEventListener("click", () => {
-    const found = core.searchLayouts({ model: all.models.find((m) => m.name === s.model),
-      cluster: { gpu: all.gpus.find((g) => g.name === s.gpu), nodes: s.nodes, gpusPerNode: GPUS_PER_NODE },
-      globalBatch: s.B, contexts: s.c > 1 ? [1, s.c] : [1] });
-    best.replaceChildren();
-    if (!found.length) {
-      const p = document.createElement("p");
-      p.textContent = `No layout of ${s.model} fits on ${formatCount(s.nodes * GPUS_PER_NODE)} ${s.gpu} GPUs with a global batch of ${s.B}.`;
-      best.append(p);
-      return;
-    }
-    const table = document.createElement("table");
-    table.innerHTML = `<caption>The fastest layouts of ${s.model} that fit on ${formatCount(s.nodes * GPUS_PER_NODE)}
-      ${s.gpu} GPUs, B = ${s.B} (selective recomputation, sequence parallelism, overlapped data parallelism)</caption>
-      <thead><tr><th scope="col">t</th><th scope="col">c</th><th scope="col">p</th><th scope="col">v</th>
-      <th scope="col">d</th><th scope="col">e</th>
-      <th scope="col">b</th><th scope="col">ZeRO</th><th scope="col">step</th><th scope="col">MFU</th>
-      <th scope="col">memory</th><th scope="col"><span class="visually-hidden">load</span></th></tr></thead>`;
-    const body = document.createElement("tbody");
-    for (const r of found) {
-      const tr = document.createElement("tr");
-      const L = r.layout;
-      tr.innerHTML = `<td>${L.t}</td><td>${L.c}</td><td>${L.p}</td><td>${L.v}</td><td>${L.d}</td><td>${L.e}</td>
-        <td>${L.microBatch}</td>
-        <td>${L.zeroStage}</td><td>${formatSeconds(r.time.total)}</td><td>${formatNumber(100 * r.mfu)}%</td>
-        <td>${formatBytes(r.memory.total)}</td>`;
-      const use = document.createElement("button");
-      use.type = "button";
-      use.textContent = "Use";
-      use.setAttribute("aria-label", `Use t ${L.t}, c ${L.c}, p ${L.p}, v ${L.v}, d ${L.d}, e ${L.e}, b ${L.microBatch}, ZeRO ${L.zeroStage}`);
-      use.addEventListener("click", () => {
-        Object.assign(s, { t: L.t, c: L.c, p: L.p, v: L.v, e: L.e, b: L.microBatch, zero: L.zeroStage, sp: L.sequenceParallel,
-          recompute: L.recomputation, overlap: L.overlapDp });
-        write();
-        draw();
-      });
-      const td = document.createElement("td");
-      td.append(use);
-      tr.append(td);
-      body.append(tr);
-    }
-    table.append(body);
-    best.append(table);
-  });
+  mountSearch(searchBox, core, { settings: () => ({ ...s }), problem, use: (L) => {
+    Object.assign(s, { t: L.t, c: L.c, p: L.p, v: L.v, e: L.e, b: L.microBatch, zero: L.zeroStage, sp: L.sequenceParallel,
+      recompute: L.recomputation, overlap: L.overlapDp });
+    write();
+    draw();
+  } });
   draw();
   onPlannerLoad((settings) => {
-    Object.assign(s, settings);
+    Object.assign(s, { seq: undefined }, settings);
     write();
     draw();
   });
