@@ -40,6 +40,13 @@ export function plan(core, s) {
   });
 }
 
+// { model, gpu, s, t?, b?, kernel } → core.attentionCost's answer: one layer's attention core on one GPU for one
+// micro-batch, the model's sequence replaced by s.
+export function attentionAt(core, { model, gpu, s, t = 1, b = 1, kernel }) {
+  return core.attentionCost({ gpu: byName(presets(core).gpus, gpu), model: modelAt(core, model, s), microBatch: b, t,
+    c: 1, kernel, causal: true });
+}
+
 // A Table 1 row (Narayanan et al. 2021) as the page's settings: A100s, b = 1, v = 1, full recomputation.
 export function publishedSettings(row) {
   return { model: row.model, gpu: "a100-80gb", nodes: row.gpus / GPUS_PER_NODE, t: row.t, p: row.p, v: 1, c: 1, e: 1, b: 1,
