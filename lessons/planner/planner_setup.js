@@ -9,6 +9,13 @@ export function presets(core) {
   return cached.get(core);
 }
 
+// The three published tables priced (core.plannerValidation), asked once for the same reason.
+const priced = new WeakMap();
+export function validation(core) {
+  if (!priced.has(core)) priced.set(core, core.plannerValidation());
+  return priced.get(core);
+}
+
 const byName = (list, name) => {
   const found = list.find((x) => x.name === name);
   if (!found) throw new Error(`no preset "${name}"`);
@@ -26,17 +33,16 @@ export function clusterOf(core, gpu, nodes) {
   return { gpu: byName(presets(core).gpus, gpu), nodes, gpusPerNode: GPUS_PER_NODE };
 }
 
-// { model, seq?, gpu, nodes, t, p, v?, c?, e?, b?, B, zero?, sp?, recompute?, overlap? } → core.planStep's result;
-// seq replaces the model's sequence length; d is the GPUs left, nodes·8/(t·c·p).
+// { model, seq?, gpu, nodes, t, p, v?, c?, e?, b?, B, zero?, sp?, recompute?, overlap?, attention?, precision? } →
+// core.planStep's result; seq replaces the model's sequence length. d is not asked: the core derives it,
+// GPUs/(t·c·p), and refuses in words when that does not divide (read it back from result.layout.d).
 export function plan(core, s) {
-  const gpus = s.nodes * GPUS_PER_NODE;
   return core.planStep({
     model: modelAt(core, s.model, s.seq),
     cluster: clusterOf(core, s.gpu, s.nodes),
-    layout: { t: s.t, p: s.p, v: s.v ?? 1, c: s.c ?? 1, e: s.e ?? 1, d: gpus / (s.t * (s.c ?? 1) * s.p),
-      microBatch: s.b ?? 1, globalBatch: s.B,
+    layout: { t: s.t, p: s.p, v: s.v ?? 1, c: s.c ?? 1, e: s.e ?? 1, microBatch: s.b ?? 1, globalBatch: s.B,
       zeroStage: s.zero ?? 0, sequenceParallel: s.sp ?? false, recomputation: s.recompute ?? "full",
-      overlapDp: s.overlap ?? false },
+      overlapDp: s.overlap ?? false, attention: s.attention ?? "fused", precision: s.precision ?? "bf16" },
   });
 }
 
@@ -47,10 +53,11 @@ export function attentionAt(core, { model, gpu, s, t = 1, b = 1, kernel }) {
     c: 1, kernel, causal: true });
 }
 
-// A Table 1 row (Narayanan et al. 2021) as the page's settings: A100s, b = 1, v = 1, full recomputation.
+// A Table 1 row (Narayanan et al. 2021) as the page's settings: A100s, b = 1, v = 1, full recomputation, the unfused
+// attention Megatron ran in 2021, BF16.
 export function publishedSettings(row) {
   return { model: row.model, gpu: "a100-80gb", nodes: row.gpus / GPUS_PER_NODE, t: row.t, p: row.p, v: 1, c: 1, e: 1, b: 1,
-    B: row.globalBatch, zero: 0, sp: false, recompute: "full", overlap: false };
+    B: row.globalBatch, zero: 0, sp: false, recompute: "full", overlap: false, attention: "unfused", precision: "bf16" };
 }
 
 // Every Table 1 row priced: the planner's TFLOP/s per GPU, its relative error against the published one (signed),

@@ -22,7 +22,8 @@ test("the planner page has four exercises, each with hints and a solution", () =
 });
 
 // What the prompts of planner-smallest-p and planner-faster say besides the layout, written out here.
-const PROMPTED = { v: 1, c: 1, e: 1, b: 1, zero: 0, recompute: "full", sp: false, overlap: false };
+const PROMPTED = { v: 1, c: 1, e: 1, b: 1, zero: 0, recompute: "full", sp: false, overlap: false,
+  attention: "flash-attention-2", precision: "bf16" };
 
 const byHand = {
   // Smallest p: walk p = 1, 2, … over the divisors and read the memory total against 80e9 bytes.
@@ -75,8 +76,9 @@ for (const ex of [smallestP, mfu, faster, doubleD]) {
 // A prompt names every setting its answer depends on: the widget's switches included.
 test("planner-faster and planner-smallest-p name every setting their answers use", () => {
   for (const [ex, words] of [[faster, ["v = 1", "c = e = 1", "micro-batch b = 1", "full recomputation", "no ZeRO",
-    "sequence parallelism off", "not overlapped", "untick both"]],
-  [smallestP, ["t = 8", "v = 1", "c = e = 1", "micro-batch 1", "full recomputation", "no ZeRO", "no sequence parallelism"]]]) {
+    "sequence parallelism off", "not overlapped", "untick both", "FlashAttention-2", "BF16"]],
+  [smallestP, ["t = 8", "v = 1", "c = e = 1", "micro-batch 1", "full recomputation", "no ZeRO", "no sequence parallelism",
+    "FlashAttention-2", "BF16"]]]) {
     for (const p of drawn(ex)) for (const w of words) assert.ok(ex.prompt(p).replace(/\s+/g, " ").includes(w), `${ex.id}: "${w}"`);
   }
 });

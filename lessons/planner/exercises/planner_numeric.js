@@ -17,8 +17,9 @@ import { plan, publishedSettings, presets } from "../planner_setup.js";
 const NO_ORACLE = "the answer is the planner's whole step model (no closed form); test_planner.cpp checks it term by term";
 
 // What the prompts of planner-smallest-p and planner-faster fix besides the layout: v = 1, c = e = 1, b = 1, no ZeRO,
-// full recomputation, no sequence parallelism, the data-parallel all-reduce not overlapped.
-const SETTINGS = { v: 1, c: 1, e: 1, b: 1, zero: 0, recompute: "full", sp: false, overlap: false };
+// full recomputation, no sequence parallelism, the data-parallel all-reduce not overlapped, FlashAttention-2, BF16.
+const SETTINGS = { v: 1, c: 1, e: 1, b: 1, zero: 0, recompute: "full", sp: false, overlap: false,
+  attention: "flash-attention-2", precision: "bf16" };
 const fitsAt = (core, s) => plan(core, { ...SETTINGS, ...s });
 const candidatesP = (core, model, nodes) => {
   const layers = presets(core).models.find((m) => m.name === model).layers;
@@ -33,7 +34,7 @@ export const smallestP = {
     nodes: pick(rng, [32, 64]), B: pick(rng, [512, 1024]) }),
   prompt: (p) => `<p>Train <code>${p.model}</code> (its own sequence length) on ${formatCount(p.nodes)} nodes of 8
     A100-80GB with t = 8, v = 1, c = e = 1, micro-batch 1, global batch ${p.B}, full recomputation, no ZeRO, no
-    sequence parallelism; d is whatever GPUs are left (d = ${p.nodes * 8}/(8·p)). What is the smallest pipeline depth p (dividing the layers and the ${p.nodes}
+    sequence parallelism, FlashAttention-2, BF16; d is whatever GPUs are left (d = ${p.nodes * 8}/(8·p)). What is the smallest pipeline depth p (dividing the layers and the ${p.nodes}
     nodes) for which the first stage fits in the GPU's 80 GB, counting weights, gradients, Adam's state and the
     activations of its in-flight micro-batches?</p>`,
   answer: (p, core) => candidatesP(core, p.model, p.nodes).find((pp) => fitsAt(core, { model: p.model,
@@ -97,8 +98,8 @@ export const faster = {
   params: (rng) => ({ model: pick(rng, ["gpt3-175b", "gpt-145.6b"]), gpu: pick(rng, ["a100-80gb", "h100-sxm"]),
     nodes: 64, pp: pick(rng, [4, 8]), B: pick(rng, [512, 1536]) }),
   prompt: (p) => `<p><code>${p.model}</code> (its own sequence length) on 64 nodes of 8 <code>${p.gpu}</code>,
-    global batch ${p.B}, micro-batch b = 1, v = 1, c = e = 1, full recomputation, no ZeRO, sequence parallelism off
-    and the data-parallel all-reduce not overlapped (the widget opens with “Sequence parallel” and “Overlap DP with
+    global batch ${p.B}, micro-batch b = 1, v = 1, c = e = 1, full recomputation, no ZeRO, FlashAttention-2, BF16,
+    sequence parallelism off and the data-parallel all-reduce not overlapped (the widget opens with “Sequence parallel” and “Overlap DP with
     backward” ticked: untick both). Layout A is t = 8, p = ${p.pp}; layout B is t = 4, p = ${2 * p.pp} (the same d).
     Price both in the widget. What is the step time of the faster one, in seconds — and which part of the step makes
     the difference?</p>`,

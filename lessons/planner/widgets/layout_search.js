@@ -1,55 +1,17 @@
 // layout_search.js — the planner widget's "Find the fastest layouts that fit": core.searchLayouts (dsml/planner.h
-// search_layouts: every t dividing a node, p dividing the layers, v ≤ 4, b ∈ {1, 2, 4, 8}, ZeRO 0 or 1, priced by
+// search_layouts: every t dividing a node, p up to the layers, v ≤ 4, b ∈ {1, 2, 4, 8}, ZeRO 0 or 1, priced by
 // plan_step) for the model, GPU, cluster and global batch chosen, as a table whose "Use" puts a layout into the
-// controls. When the search finds nothing it says why, asking the core twice more:
-//   1. the same search on a GPU with unlimited memory — a layout found there exists but does not fit (the one that
-//      needs the least memory is named);
-//   2. that search at a global batch every d·b divides (N·8: d divides the N GPUs, b divides 8) — when it finds
-//      layouts and none of their d·b divides B, B is what refuses them (each replica must get whole micro-batches);
-//   otherwise the core's reason for the simplest layout (t = p = 1, d = N).
-//   mountSearch(container, core, settings, use) — settings() → the planner's current settings, use(layout) → apply.
+// controls. When the search finds nothing the core says why (core.searchRefusal: the rule every layout broke, such
+// as a global batch no d·b divides, or how close the smallest layout came to fitting).
+//   mountSearch(container, core, { settings, problem, use }) — settings() → the planner's current settings,
+//   problem(settings, keys) → what is wrong with those controls ("" if nothing), use(layout) → apply a found layout.
 import { formatBytes, formatCount, formatNumber, formatSeconds } from "../../../web/units.js";
 import { GPUS_PER_NODE, clusterOf, modelAt } from "../planner_setup.js";
 
-const UNLIMITED = 1e30;   // bytes: a GPU nothing overflows
-
-function search(core, s, { globalBatch = s.B, hbmBytes, keep } = {}) {
-  const cluster = clusterOf(core, s.gpu, s.nodes);
-  if (hbmBytes !== undefined) cluster.gpu = { ...cluster.gpu, hbmBytes };
-  return core.searchLayouts({ model: modelAt(core, s.model, s.seq), cluster, globalBatch, keep,
-    contexts: s.c > 1 ? [1, s.c] : [1] });
-}
-
-// Why the search found nothing, in words (the core answers every question; see the header).
-export function whyNothing(core, s) {
-  const gpus = s.nodes * GPUS_PER_NODE;
-  const where = `${formatCount(gpus)} ${s.gpu} GPUs`;
-  const roomy = search(core, s, { hbmBytes: UNLIMITED, keep: 1 << 20 });
-  if (roomy.length) {
-    const r = roomy.reduce((a, b) => (b.memory.total < a.memory.total ? b : a));
-    const L = r.layout;
-    return `No layout of ${s.model} fits on ${where} with B = ${s.B}: the one of the search's layouts that needs the
-      least memory (t = ${L.t}, p = ${L.p}, v = ${L.v}, d = ${L.d}, b = ${L.microBatch}, ZeRO ${L.zeroStage}, selective
-      recomputation) needs ${formatBytes(r.memory.total)} per GPU, and a GPU has
-      ${formatBytes(clusterOf(core, s.gpu, s.nodes).gpu.hbmBytes)}. More nodes, or full recomputation or a higher
-      ZeRO stage set by hand above, shrink it.`;
-  }
-  const any = search(core, s, { globalBatch: gpus * 8, hbmBytes: UNLIMITED, keep: 1 << 20 });
-  const ds = [...new Set(any.map((r) => r.layout.d))].sort((a, b) => a - b);
-  if (ds.length && !any.some((r) => s.B % (r.layout.d * r.layout.microBatch) === 0)) {
-    return `No layout admits a global batch of ${s.B} on ${where}: B must be divisible by d·b, so that each of the d
-      replicas runs whole micro-batches of b sequences, and the layouts the search tries have d ∈ {${ds.join(", ")}}
-      and b ∈ {1, 2, 4, 8} — none of their products divides ${s.B}. Choose a B that one of them divides.`;
-  }
-  try {
-    core.planStep({ model: modelAt(core, s.model, s.seq), cluster: clusterOf(core, s.gpu, s.nodes),
-      layout: { t: 1, p: 1, d: gpus, globalBatch: s.B } });
-    return `No layout of ${s.model} is admissible on ${where}.`;
-  } catch (e) {
-    return `No layout of ${s.model} is admissible on ${where}: even the simplest (t = p = 1, d = ${gpus}) is refused
-      — ${e.message}.`;
-  }
-}
+// The search's request for the planner's settings: its model (at the sequence chosen), GPU and cluster, global batch,
+// the context-parallel size chosen (and 1), and the attention kernel and precision chosen.
+const request = (core, s) => ({ model: modelAt(core, s.model, s.seq), cluster: clusterOf(core, s.gpu, s.nodes),
+  globalBatch: s.B, contexts: s.c > 1 ? [1, s.c] : [1], attention: s.attention, precision: s.precision });
 
 function message(text, cls = "") {
   const p = document.createElement("p");
@@ -63,7 +25,7 @@ function layoutTable(found, s, use) {
   const table = document.createElement("table");
   table.innerHTML = `<caption>The fastest layouts of ${s.model} (sequence ${formatCount(s.seq)}) that fit on
     ${formatCount(s.nodes * GPUS_PER_NODE)} ${s.gpu} GPUs, B = ${s.B} (selective recomputation, sequence parallelism,
-    overlapped data parallelism)</caption>
+    overlapped data parallelism, ${s.attention} attention, ${s.precision})</caption>
     <thead><tr><th scope="col">t</th><th scope="col">c</th><th scope="col">p</th><th scope="col">v</th>
     <th scope="col">d</th><th scope="col">e</th>
     <th scope="col">b</th><th scope="col">ZeRO</th><th scope="col">step</th><th scope="col">MFU</th>
@@ -108,9 +70,10 @@ export function mountSearch(container, core, { settings, problem, use }) {
     }
     let found;
     try {
-      found = search(core, s);
+      found = core.searchLayouts(request(core, s));
       if (!found.length) {
-        best.append(message(whyNothing(core, s)));
+        best.append(message(`No layout of ${s.model} fits on ${formatCount(s.nodes * GPUS_PER_NODE)} ${s.gpu} GPUs with
+          B = ${s.B}: ${core.searchRefusal(request(core, s))}.`));
         return;
       }
     } catch (e) {

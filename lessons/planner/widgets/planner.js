@@ -9,12 +9,18 @@ import { barWithLegend } from "./stacked_bar.js";
 import { mountSearch } from "./layout_search.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 
-const STEP_PARTS = [["compute", "compute"], ["bubble", "pipeline bubble"], ["tensor", "tensor-parallel collectives"],
+// The step's parts: compute split by kernel (time.computeParts), then what the layout adds.
+const COMPUTE_PARTS = [["matmul", "matmuls"], ["attention", "attention core"], ["memoryBound", "memory-bound kernels"]];
+const STEP_PARTS = [["bubble", "pipeline bubble"], ["tensor", "tensor-parallel collectives"],
   ["context", "context-parallel K/V ring"], ["expert", "expert all-to-all"], ["pipeline", "pipeline sends"],
   ["data", "data-parallel collectives"], ["optimizer", "optimizer"]];
 const MEMORY_PARTS = [["params", "weights"], ["grads", "gradients"], ["optimizer", "optimizer state"],
   ["activations", "activations"]];
 const NUMBERS = ["seq", "nodes", "t", "p", "v", "c", "e", "b", "B"];
+const SELECTS = ["recompute", "attention", "precision"];
+// The attention kernels the core prices (a fused one only on a GPU with a measurement of it).
+const KERNELS = [["flash-attention-2", "fused: FlashAttention-2"], ["flash-attention-1", "fused: FlashAttention-1"],
+  ["flash-attention-triton", "fused: FlashAttention in Triton"], ["unfused", "unfused: scores through HBM"]];
 const MAX_SEQUENCE = 1 << 20;   // tokens: 1M, past the longest context a preset has
 let uid = 0;
 
@@ -52,7 +58,7 @@ export function mountPlanner(figure, core) {
   const all = presets(core);
   // GPT-3 175B on 64 DGX nodes as Narayanan et al. would lay it out, with the newer memory savers on.
   const s = { model: "gpt3-175b", gpu: "a100-80gb", nodes: 64, t: 8, p: 8, v: 1, c: 1, e: 1, b: 1, B: 1536, zero: 0,
-    sp: true, recompute: "selective", overlap: true };
+    sp: true, recompute: "selective", overlap: true, attention: "flash-attention-2", precision: "bf16" };
   const sequenceOf = (name) => all.models.find((m) => m.name === name).sequence;
   s.seq = sequenceOf(s.model);
   const inputs = {
@@ -64,11 +70,14 @@ export function mountPlanner(figure, core) {
     b: numberInput(s.b, 1, 64), B: numberInput(s.B, 1, 65536),
     zero: selectInput([["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]], String(s.zero)),
     recompute: selectInput([["none", "none"], ["selective", "selective"], ["full", "full"]], s.recompute),
+    attention: selectInput(KERNELS, s.attention),
+    precision: selectInput([["bf16", "BF16"], ["fp8", "FP8 matmuls"]], s.precision),
     sp: checkbox(s.sp), overlap: checkbox(s.overlap),
   };
   const labels = { model: "Model", seq: "Sequence s (tokens)", gpu: "GPU", nodes: `Nodes (${GPUS_PER_NODE} GPUs each)`, t: "Tensor t",
     p: "Pipeline p", v: "Chunks per GPU v", c: "Context c", e: "Expert e", b: "Micro-batch b", B: "Global batch B", zero: "ZeRO stage",
-    recompute: "Recomputation", sp: "Sequence parallel", overlap: "Overlap DP with backward" };
+    recompute: "Recomputation", attention: "Attention kernel", precision: "Precision", sp: "Sequence parallel",
+    overlap: "Overlap DP with backward" };
   const row = document.createElement("div");
   row.className = "widget-controls";
   for (const [k, el] of Object.entries(inputs)) {
@@ -99,13 +108,13 @@ export function mountPlanner(figure, core) {
     s.gpu = inputs.gpu.value;
     for (const k of NUMBERS) s[k] = Number(inputs[k].value);
     s.zero = Number(inputs.zero.value);
-    s.recompute = inputs.recompute.value;
+    for (const k of SELECTS) s[k] = inputs[k].value;
     s.sp = inputs.sp.checked;
     s.overlap = inputs.overlap.checked;
   }
   function write() {
     s.seq ??= sequenceOf(s.model);
-    for (const k of ["model", "gpu", ...NUMBERS, "recompute"]) inputs[k].value = String(s[k]);
+    for (const k of ["model", "gpu", ...NUMBERS, ...SELECTS]) inputs[k].value = String(s[k]);
     inputs.zero.value = String(s.zero);
     inputs.sp.checked = s.sp;
     inputs.overlap.checked = s.overlap;
@@ -118,20 +127,11 @@ export function mountPlanner(figure, core) {
     }
     return "";
   }
-  function layoutProblem() {
-    const bad = problem();
-    if (bad) return bad;
-    const gpus = s.nodes * GPUS_PER_NODE;
-    if (gpus % (s.t * s.c * s.p)) {
-      return `t·c·p = ${s.t}·${s.c}·${s.p} must divide the ${formatCount(gpus)} GPUs (d is what is left)`;
-    }
-    return "";
-  }
   function draw() {
     out.replaceChildren();
     let r;
     try {
-      const bad = layoutProblem();
+      const bad = problem();
       if (bad) throw new Error(bad);
       r = plan(core, s);
     } catch (e) {
@@ -152,9 +152,9 @@ export function mountPlanner(figure, core) {
       GPU; ${strong("tokens", formatCount(Math.round(r.tokensPerS)))} tokens/s. Memory per GPU
       ${strong("memory", formatBytes(r.memory.total))} of ${formatBytes(r.capacity)}:
       ${strong("fits", r.fits ? "fits" : "does not fit")}.`;
-    const step = barWithLegend("Where the step goes", STEP_PARTS.map(([k, l]) => [l, r.time[k]]), r.time.total,
-      formatSeconds);
-    const mem = barWithLegend("Memory per GPU (first stage) against the GPU's capacity",
+    const step = barWithLegend("Where the step goes", [...COMPUTE_PARTS.map(([k, l]) => [l, r.time.computeParts[k]]),
+      ...STEP_PARTS.map(([k, l]) => [l, r.time[k]])], r.time.total, formatSeconds);
+    const mem = barWithLegend("Memory per GPU (the fullest stage) against the GPU's capacity",
       MEMORY_PARTS.map(([k, l]) => [l, r.memory[k]]), Math.max(r.capacity, r.memory.total), formatBytes,
       { limit: r.capacity, limitLabel: `${formatBytes(r.capacity)} HBM` });
     out.append(head, step, mem);
@@ -181,7 +181,7 @@ export function mountPlanner(figure, core) {
   }
   mountSearch(searchBox, core, { settings: () => ({ ...s }), problem, use: (L) => {
     Object.assign(s, { t: L.t, c: L.c, p: L.p, v: L.v, e: L.e, b: L.microBatch, zero: L.zeroStage, sp: L.sequenceParallel,
-      recompute: L.recomputation, overlap: L.overlapDp });
+      recompute: L.recomputation, overlap: L.overlapDp, attention: L.attention, precision: L.precision });
     write();
     draw();
   } });
