@@ -296,14 +296,19 @@ const Command kCommands[] = {
           "fits_zero1"}]}
 )"},
     {"plan", dsml::cli::plan,
-     R"(  dsml plan --model NAME [--layers L --hidden H --heads A --kv-heads K --ffn F --sequence S --vocabulary V]
-            --gpu NAME --nodes N [--gpus-per-node 8] (--t T --p P | --search [--keep 5]) [--v 1] [--micro-batch 1]
-            --global-batch B [--zero 0|1|2|3] [--sequence-parallel] [--recompute none|selective|full]
-            [--overlap-dp]
+     R"(  dsml plan --model NAME [--layers L --hidden H --heads A --kv-heads K --ffn F --sequence S --vocabulary V
+                        --experts E --top-k K --moe-every M]
+            --gpu NAME --nodes N [--gpus-per-node 8] (--t T --p P | --search [--keep 5]) [--v 1] [--c 1] [--e 1]
+            [--micro-batch 1] --global-batch B [--zero 0|1|2|3] [--sequence-parallel]
+            [--recompute none|selective|full] [--overlap-dp] [--stage-layers L0,L1,...]
+            [--attention fused|flash-attention-2|flash-attention-1|flash-attention-triton|unfused]
+            [--precision bf16|fp8]
   dsml plan --published ROW
-      one transformer training step priced on a GPU cluster (d = N*G/(t*p)): FLOPs, time per part, MFU, memory
-      per GPU; --search the fastest layouts that fit; --published a row of Narayanan et al. 2021's Table 1 beside
-      its prediction
+  dsml plan --validate
+      one transformer training step priced on a GPU cluster (d = N*G/(t*c*p), derived): FLOPs, time per part and
+      per stage, MFU, memory per GPU; --search the fastest layouts that fit (or the reason none does);
+      --published a row of Narayanan et al. 2021's Table 1 beside its prediction; --validate every published run
+      the planner is checked against (Table 1, in sample; llm-foundry's H100 and A100 tables, out of sample)
 )"},
     {"compress", dsml::cli::compress,
      R"(  dsml compress --compressor none|top-k|random-k|int8|qsgd|sign|powersgd --workers P --layers L --width D

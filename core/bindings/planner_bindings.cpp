@@ -13,4 +13,7 @@ EMSCRIPTEN_BINDINGS(dsml_planner) {
   function("plannerPresets", &Guarded<&b::planner_presets>::call);
   function("planStep", &Guarded<&b::plan_step>::call);
   function("searchLayouts", &Guarded<&b::search_layouts>::call);
+  function("searchRefusal", &Guarded<&b::search_refusal>::call);
+  function("attentionCost", &Guarded<&b::attention_cost>::call);
+  function("plannerValidation", &Guarded<&b::planner_validation>::call);
 }

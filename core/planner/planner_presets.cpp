@@ -1,4 +1,4 @@
-// Planner presets as data: the models the course names and two GPUs. One row per preset; nothing here computes.
+// Planner presets as data: the models the course names. One row per preset; nothing here computes.
 //
 // Models (layers, hidden, heads, KV heads, FFN, gated, sequence, vocabulary, learned positions, tied embeddings):
 //   gpt-*      Narayanan et al. 2021, Table 1 (V = 51,200, s = 2048; "All models use a vocabulary size of 51,200
@@ -11,15 +11,12 @@
 //   mixtral-8x7b  Jiang et al. 2024 ("Mixtral of Experts", Table 1): Mistral 7B's shape (32 layers, h 4096, 32 heads,
 //              8 KV heads, SwiGLU FFN 14,336, V = 32,000, 32k context) with every FFN replaced by 8 experts, top-2
 //              routing: Ψ ≈ 46.7 B, 12.9 B active per token (the paper's 47B and 13B).
-// GPUs (datasheets; η_gemm and η_hbm are the planner's, not NVIDIA's):
-//   a100-80gb  NVIDIA A100 80GB SXM: 312 TFLOP/s dense BF16, 80 GB HBM2e at 2,039 GB/s, NVLink 3 600 GB/s
-//              (300 GB/s each way), one 200 Gb/s HDR InfiniBand NIC per GPU (DGX A100, as Selene in the paper).
-//   h100-sxm   NVIDIA H100 SXM5 80GB: 989 TFLOP/s dense BF16, 80 GB HBM3 at 3.35 TB/s, NVLink 4 900 GB/s
-//              (450 GB/s each way), one 400 Gb/s NDR NIC per GPU (DGX H100).
-// η_gemm = 0.67, η_hbm = 0.95: one shared pair fitted to Narayanan Table 1 (grid 0.01 × 0.05, the smallest mean
-// |error|; bench/narayanan_table1.cpp says so). The H100 takes the same fractions — never a published H100 run's
-// MFU — so published H100 runs stay a test the planner has not seen. Latencies: 5 µs per message on both links
-// (NCCL's small-message all-reduce on a DGX is ≈ 10 µs for 2 steps; an InfiniBand hop ≈ 2–5 µs).
+//   mpt-*      MosaicML's MPT models as llm-foundry's benchmark tables ran them (scripts/train/yamls/pretrain/
+//              mpt-*.yaml; MPTConfig's defaults at v0.3.0): GPT's shape — biases, LayerNorm, 4h GeLU FFN, multi-head
+//              attention, learned positions, tied embeddings — with V = 50,368 and no dropout; the sequence is each
+//              run's. Their NumParams column is this Ψ plus the final LayerNorm's 2h.
+// Dropout: GPT rows keep Megatron's (Narayanan et al. 2021 train with it); Llama, Mixtral and MPT train without.
+// GPUs and their kernel measurements: gpu_presets.cpp.
 #include <string>
 #include <vector>
 
@@ -37,7 +34,14 @@ PlannerModel gpt(const char* name, int layers, int hidden, int heads, int sequen
   m.heads = heads;
   m.sequence = sequence;
   m.vocabulary = vocabulary;
-  return m;  // MHA, 4h FFN with GeLU, learned positions, tied embeddings
+  m.dropout = true;
+  return m;  // MHA, 4h FFN with GeLU, learned positions, tied embeddings, dropout
+}
+
+PlannerModel mpt(const char* name, int layers, int hidden, int heads) {
+  PlannerModel m = gpt(name, layers, hidden, heads, 2048, 50368);
+  m.dropout = false;
+  return m;
 }
 
 PlannerModel llama(const char* name, int layers, int hidden, int heads, int kv_heads, int ffn, int sequence,
@@ -48,6 +52,7 @@ PlannerModel llama(const char* name, int layers, int hidden, int heads, int kv_h
   m.gated_ffn = true;
   m.learned_positions = false;
   m.tied_embeddings = false;
+  m.dropout = false;
   return m;
 }
 
@@ -87,30 +92,16 @@ const std::vector<PlannerModel>& models() {
       llama("llama3-405b", 126, 16384, 128, 8, 53248, 8192, 128256),
       //  Mistral 7B's shape                                               name          E  k  every
       moe(llama("", 32, 4096, 32, 8, 14336, 32768, 32000), "mixtral-8x7b", 8, 2, 1),
-  };
-  return table;
-}
-
-GpuSpec gpu_row(const char* name, double peak, double hbm, double hbm_bw, double nvlink, double network) {
-  GpuSpec g;
-  g.name = name;
-  g.peak_flops = peak;
-  g.hbm_bytes = hbm;
-  g.hbm_bandwidth = hbm_bw;
-  g.nvlink_bandwidth = nvlink;
-  g.nvlink_latency = 5e-6;
-  g.network_bandwidth = network;
-  g.network_latency = 5e-6;
-  g.gemm_efficiency = 0.67;
-  g.hbm_efficiency = 0.95;
-  return g;
-}
-
-const std::vector<GpuSpec>& gpus() {
-  static const std::vector<GpuSpec> table = {
-      //       name         peak FLOP/s  HBM    HBM B/s    NVLink B/s  NIC B/s
-      gpu_row("a100-80gb", 312e12, 80e9, 2.039e12, 300e9, 25e9),
-      gpu_row("h100-sxm", 989e12, 80e9, 3.35e12, 450e9, 50e9),
+      //  name         L     h     a
+      mpt("mpt-125m", 12, 768, 12),
+      mpt("mpt-350m", 24, 1024, 16),
+      mpt("mpt-760m", 24, 1536, 12),
+      mpt("mpt-1b", 24, 2048, 16),
+      mpt("mpt-3b", 32, 2560, 20),
+      mpt("mpt-7b", 32, 4096, 32),
+      mpt("mpt-13b", 40, 5120, 40),
+      mpt("mpt-30b", 48, 7168, 56),
+      mpt("mpt-70b", 80, 8192, 64),
   };
   return table;
 }
@@ -136,9 +127,6 @@ T named(const std::vector<T>& rows, const std::string& name, const char* kind) {
 
 PlannerModel planner_model_preset(const std::string& name) { return named(models(), name, "model"); }
 std::vector<std::string> planner_model_names() { return names_of(models()); }
-GpuSpec gpu_preset(const std::string& name) { return named(gpus(), name, "GPU"); }
-std::vector<std::string> gpu_names() { return names_of(gpus()); }
-
-PlannerPresets planner_presets() { return {models(), gpus(), narayanan_table1()}; }
+PlannerPresets planner_presets() { return {models(), gpu_presets(), narayanan_table1()}; }
 
 }  // namespace dsml

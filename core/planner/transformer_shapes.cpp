@@ -1,11 +1,11 @@
-// transformer_shapes.cpp — the matmul shapes and kernel traffic of a decoder layer (transformer_shapes.h), the
-// roofline that prices them, and the parameter count.
+// transformer_shapes.cpp — the matmul shapes and kernel traffic of a decoder layer (transformer_shapes.h) and the
+// parameter count.
 //
 // Per layer forward on one GPU of a t-way tensor-parallel group, micro-batch b, sequence s, hidden h, a heads of
 // d_h = h/a, k KV heads, FFN width f (Narayanan et al. 2021 §3.2, eq. 3 counts the same products for k = a, f = 4h):
 //   QKV        (s·b × h) · (h × (h + 2·k·d_h)/t)      6·s·b·h²/t FLOPs for MHA
-//   QKᵀ        a/t·b products (s × d_h) · (d_h × s)     2·b·s²·h/t
-//   scores·V   a/t·b products (s × s) · (s × d_h)       2·b·s²·h/t
+//   QKᵀ        a/t·b products (s × d_h) · (d_h × s)     2·b·s²·h/t   (unfused only: a fused kernel is priced
+//   scores·V   a/t·b products (s × s) · (s × d_h)       2·b·s²·h/t    by attention_kernel.cpp)
 //   projection (s·b × h/t) · (h/t × h)                  2·s·b·h²/t
 //   FFN        (s·b × h) · (h × f/t), (s·b × f/t) · (f/t × h)   4·s·b·h·f/t (SwiGLU: 6·s·b·h·f/t)
 //   logits     (s·b × h) · (h × V/t), last stage only   2·s·b·h·V/t
@@ -21,12 +21,11 @@
 #include "dsml/error.h"
 
 namespace dsml::planner_detail {
-namespace {
-
 double ffn_width(const PlannerModel& m) { return m.ffn > 0 ? m.ffn : 4.0 * m.hidden; }
 double kv_heads(const PlannerModel& m) { return m.kv_heads > 0 ? m.kv_heads : m.heads; }
-bool is_gpt(const PlannerModel& m) { return !m.gated_ffn; }  // GPT: biases and LayerNorm (scale + shift)
 
+namespace {
+bool is_gpt(const PlannerModel& m) { return !m.gated_ffn; }  // GPT: biases and LayerNorm (scale + shift)
 }  // namespace
 
 void validate_model(const PlannerModel& m) {
@@ -52,23 +51,43 @@ void validate_model(const PlannerModel& m) {
 
 void validate_gpu(const GpuSpec& g) {
   require_positive("GPU peak FLOP/s", g.peak_flops);
+  require_non_negative("GPU FP8 peak FLOP/s", g.fp8_peak_flops);
   require_positive("GPU memory (bytes)", g.hbm_bytes);
   require_positive("HBM bandwidth (bytes/s)", g.hbm_bandwidth);
   require_positive("NVLink bandwidth (bytes/s)", g.nvlink_bandwidth);
   require_non_negative("NVLink latency (s)", g.nvlink_latency);
   require_positive("network bandwidth (bytes/s)", g.network_bandwidth);
   require_non_negative("network latency (s)", g.network_latency);
-  if (!(g.gemm_efficiency > 0 && g.gemm_efficiency <= 1) || !(g.hbm_efficiency > 0 && g.hbm_efficiency <= 1))
-    throw Error("achievable fractions of peak (GEMM, HBM) must be in (0, 1]");
+  if (!(g.matmul_in_step > 0 && g.matmul_in_step <= 1))
+    throw Error("the share of the measured matmul rate a step reaches must be in (0, 1]");
+  const KernelSpeeds& k = g.kernels;
+  require_positive("measured matmul FLOP/s", k.matmul_flops);
+  require_non_negative("measured FP8 matmul FLOP/s", k.matmul_fp8_flops);
+  require_positive("measured HBM bandwidth (bytes/s)", k.hbm_bandwidth);
+  if (k.matmul_flops > g.peak_flops || k.hbm_bandwidth > g.hbm_bandwidth || k.matmul_fp8_flops > g.fp8_peak_flops)
+    throw Error("a measured kernel speed cannot exceed the datasheet's peak (matmul FLOP/s, FP8, HBM bandwidth)");
+  if (k.sms < 1 || k.tile_m < 1 || k.tile_n < 1) throw Error("multiprocessors and tile sizes must be >= 1");
+  for (const AttentionSpeed& m : k.attention) {
+    if (m.kernel == AttentionKernel::kUnfused || m.head_dim < 1 || m.sequences.empty() ||
+        m.flops.size() != m.sequences.size())
+      throw Error("a fused attention measurement needs its kernel, head dimension and one FLOP/s per sequence length");
+    for (std::size_t i = 0; i < m.sequences.size(); ++i) {
+      require_positive("attention sequence length", m.sequences[i]);
+      require_positive("attention FLOP/s", m.flops[i]);
+      if (i > 0 && !(m.sequences[i] > m.sequences[i - 1])) throw Error("attention sequence lengths must ascend");
+    }
+  }
 }
 
-std::vector<Matmul> layer_matmuls(const PlannerModel& model, const LayerPlace& at) {
+std::vector<Matmul> layer_matmuls(const PlannerModel& model, const LayerPlace& at, bool attention_core) {
   const double s = model.sequence, h = model.hidden, a = model.heads, dh = h / a, b = at.micro_batch;
   const double kv = kv_heads(model), f = ffn_width(model), tp = at.t, rows = s * b / at.c, q = s / at.c;
   std::vector<Matmul> out;
   out.push_back({1, rows, (h + 2 * kv * dh) / tp, h});           // QKV
-  out.push_back({a / tp * b, q, s, dh, true});                    // QKᵀ, one per head and sequence
-  out.push_back({a / tp * b, q, dh, s, true});                    // scores·V
+  if (attention_core) {
+    out.push_back({a / tp * b, q, s, dh, Matmul::kAttentionCore});  // QKᵀ, one per head and sequence
+    out.push_back({a / tp * b, q, dh, s, Matmul::kAttentionCore});  // scores·V
+  }
   out.push_back({1, rows, h, h / tp});                            // output projection (row-parallel)
   const double up = (model.gated_ffn ? 2 : 1) * f / tp;
   if (!at.moe) {
@@ -83,28 +102,19 @@ std::vector<Matmul> layer_matmuls(const PlannerModel& model, const LayerPlace& a
   return out;
 }
 
-Matmul logits_matmul(const PlannerModel& model, double b, int t) {
-  return {1, model.sequence * b, static_cast<double>(model.vocabulary) / t, static_cast<double>(model.hidden)};
+Matmul logits_matmul(const PlannerModel& model, double b, int t, int c) {
+  return {1, model.sequence * b / c, static_cast<double>(model.vocabulary) / t, static_cast<double>(model.hidden),
+          Matmul::kLogits};
 }
 
 LayerTraffic layer_traffic(const PlannerModel& model, const LayerPlace& at, bool sequence_parallel) {
-  const double s = model.sequence, h = model.hidden, a = model.heads, f = ffn_width(model), b = at.micro_batch;
-  const double t = at.t, q = s / at.c, routed = at.moe ? model.top_k : 1;
+  const double h = model.hidden, f = ffn_width(model), b = at.micro_batch;
+  const double t = at.t, q = model.sequence / static_cast<double>(at.c), routed = at.moe ? model.top_k : 1;
   LayerTraffic tr;
-  tr.replicated = 22.0 * q * b * h / (sequence_parallel ? t : 1);
+  tr.replicated = (model.dropout ? 22.0 : 20.0) * q * b * h / (sequence_parallel ? t : 1);
   tr.ffn = routed * (model.gated_ffn ? 6.0 : 4.0) * q * b * f / t;
-  tr.attention_core = 9.0 * a / t * b * q * s;
   return tr;
 }
-
-double matmul_seconds(const Matmul& mm, const GpuSpec& gpu) {
-  // The roofline: compute-bound products run at η_gemm·peak; thin ones (QKᵀ with d_h = 64–128 is below the
-  // A100's ridge of 312e12/2.039e12 ≈ 153 FLOPs per byte) are paced by the bytes they move.
-  return std::max(mm.flops() / (gpu.gemm_efficiency * gpu.peak_flops),
-                  mm.bytes() / (gpu.hbm_efficiency * gpu.hbm_bandwidth));
-}
-
-double stream_seconds(double bytes, const GpuSpec& gpu) { return bytes / (gpu.hbm_efficiency * gpu.hbm_bandwidth); }
 
 // GPT: biases on every linear and two LayerNorms with scale and shift (Narayanan's 13h per layer);
 // Llama: no biases, two RMSNorm scales.
@@ -128,15 +138,14 @@ double moe_layer_parameters(const PlannerModel& m) {
 
 int moe_layers(const PlannerModel& m, int layers) { return m.experts > 0 ? layers / m.moe_every : 0; }
 
-double moe_extra_activation_bytes(const PlannerModel& m, const LayerPlace& at, Recomputation r) {
-  if (!at.moe || r == Recomputation::kFull) return 0.0;
-  const double h = m.hidden, f = ffn_width(m), q = m.sequence / static_cast<double>(at.c);
-  return (m.top_k - 1.0) * q * at.micro_batch * (3.0 * h + (m.gated_ffn ? 6.0 : 4.0) * f) / at.t;
-}
 
-double embedding_parameters(const PlannerModel& m) {
+double input_embedding_parameters(const PlannerModel& m) {
   const double h = m.hidden;
-  return m.vocabulary * h * (m.tied_embeddings ? 1 : 2) + (m.learned_positions ? m.sequence * h : 0.0);
+  return m.vocabulary * h + (m.learned_positions ? m.sequence * h : 0.0);
+}
+double output_layer_parameters(const PlannerModel& m) { return static_cast<double>(m.vocabulary) * m.hidden; }
+double embedding_parameters(const PlannerModel& m) {
+  return input_embedding_parameters(m) + (m.tied_embeddings ? 0.0 : output_layer_parameters(m));
 }
 
 }  // namespace dsml::planner_detail

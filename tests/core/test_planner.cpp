@@ -17,9 +17,11 @@ using planner_test::a100;
 
 namespace {
 
+// Megatron as of 2021: unfused attention (the scores through HBM), the convention of eq. 3 and Korthikanti's count.
 PlannerLayout layout(int t, int p, int d, int B, int v = 1, int b = 1) {
   PlannerLayout l;
   l.t = t, l.p = p, l.d = d, l.v = v, l.micro_batch = b, l.global_batch = B;
+  l.attention = AttentionKernel::kUnfused;
   return l;
 }
 
@@ -67,7 +69,7 @@ TEST(Planner, FlopsByRecomputationAndMfuAgainstHfu) {
 TEST(Planner, ActivationMemoryIsKorthikantisFirstStage) {
   // Korthikanti et al. 2022 §4.2.3: under 1F1B the first stage keeps p micro-batches of L/p layers — L layers'
   // worth, s·b·h·L·(34 + 5·a·s/h)/t with tensor + sequence parallelism, s·b·h·L·34/t with selective recomputation;
-  // the interleaved schedule multiplies it by 1 + (p − 1)/(p·v).
+  // the interleaved schedule multiplies it by 1 + (p − 1)/(p·v). GPT-3 trains with dropout (the 34's masks).
   const PlannerModel m = planner_model_preset("gpt3-175b");
   const ClusterSpec c = a100(192);
   PlannerLayout l = layout(8, 8, 24, 1536);
@@ -92,11 +94,12 @@ TEST(Planner, ActivationMemoryIsKorthikantisFirstStage) {
 }
 
 TEST(Planner, CollectiveTermsAreTheCoursesClosedFormsAndSimulatedSchedules) {
-  // 18.4B at t = 8, p = 1, d = 32, full recomputation: 6 ring all-reduces of s·b·h·2 bytes per layer per
-  // micro-batch on NVLink; one ring all-reduce of the 2Ψ/t gradient bytes over d on the network.
+  // 18.4B at t = 8, p = 1, d = 32, b = 1, full recomputation: 6 ring all-reduces of s·b·h·2 bytes per layer per
+  // micro-batch on NVLink; one ring all-reduce of the 2Ψ/t gradient bytes over d on the network (one GPU of each
+  // data-parallel group in a node: each on its own NIC).
   const PublishedRun run = narayanan_table1()[3];
   const GpuSpec gpu = gpu_preset("a100-80gb");
-  const StepPlan plan = plan_published_run(run, gpu);
+  const StepPlan plan = plan_step(planner_model_preset(run.model), a100(32), layout(8, 1, 32, run.global_batch));
   const PlannerModel m = planner_model_preset(run.model);
   const CostModel nvlink = CostModel::from_bandwidth(gpu.nvlink_latency, gpu.nvlink_bandwidth);
   const CostModel ib = CostModel::from_bandwidth(gpu.network_latency, gpu.network_bandwidth);
@@ -177,9 +180,9 @@ TEST(Planner, BadLayoutsGetErrorsThatNameTheRule) {
     return std::string("no error");
   };
   EXPECT_EQ(message(layout(8, 64, 1, 512, 2)),
-            "96 layers are not divisible by p·v = 64·2 (each of the p stages holds v chunks of equal depth)");
-  EXPECT_EQ(message(layout(8, 64, 1, 512)), "96 layers are not divisible by p·v = 64·1 (each of the p stages holds "
-                                            "v chunks of equal depth)");
+            "96 layers are not divisible by p·v = 64·2 (interleaving gives each of the p stages v chunks of equal "
+            "depth)");
+  EXPECT_EQ(message(layout(1, 512, 1, 512)), "96 layers cannot fill p = 512 pipeline stages (each needs a layer)");
   PlannerModel odd = m;
   odd.heads = 12, odd.hidden = 12288;
   EXPECT_NO_THROW(plan_step(odd, c, layout(4, 8, 16, 512)));
@@ -197,7 +200,9 @@ TEST(Planner, BadLayoutsGetErrorsThatNameTheRule) {
   EXPECT_EQ(message(layout(8, 8, 4, 512)), "t·c·p·d = 8·1·8·4 = 256 must equal the cluster's 512 GPUs");
   EXPECT_EQ(message(layout(16, 4, 8, 512)), "tensor parallelism stays inside a node: t = 16 > 8 GPUs per node");
   EXPECT_EQ(message(layout(8, 4, 16, 528, 3)),
-            "the interleaved schedule (v = 3) needs p >= 2 and the 33 micro-batches a multiple of p = 4");
+            "the interleaved schedule (v = 3) runs micro-batches in groups of p = 4: the 33 micro-batches are not a "
+            "multiple of it");
+  EXPECT_EQ(message(layout(8, 1, 64, 512, 2)), "the interleaved schedule (v = 2) needs a pipeline: p >= 2, got p = 1");
   PlannerLayout z = layout(8, 8, 8, 512);
   z.zero_stage = 4;
   EXPECT_EQ(message(z), "ZeRO stage must be 0, 1, 2 or 3, got 4");
@@ -212,7 +217,11 @@ TEST(Planner, PresetsAreConsistent) {
   EXPECT_NEAR(planner_parameters(planner_model_preset("llama3-70b")) / 1e9, 70.55, 0.05);
   EXPECT_NEAR(planner_parameters(planner_model_preset("llama3-405b")) / 1e9, 405.85, 0.2);
   EXPECT_NEAR(planner_parameters(planner_model_preset("gpt3-175b")) / 1e9, 174.6, 0.1);
-  const GpuSpec a = gpu_preset("a100-80gb"), h = gpu_preset("h100-sxm");
-  EXPECT_EQ(a.gemm_efficiency, h.gemm_efficiency);  // one fraction, never fitted to an H100 run
-  EXPECT_EQ(a.hbm_efficiency, h.hbm_efficiency);
+  // The one fitted constant is shared: nothing is fitted per GPU (so never to an H100 run).
+  EXPECT_EQ(gpu_preset("a100-80gb").matmul_in_step, gpu_preset("h100-sxm").matmul_in_step);
+  // MPT as llm-foundry's tables count it: NumParams = Ψ + the final LayerNorm's 2h (7b at s 2048: 6,658,859,008).
+  PlannerModel mpt = planner_model_preset("mpt-7b");
+  EXPECT_DOUBLE_EQ(planner_parameters(mpt) + 2 * 4096, 6658859008.0);
+  mpt.sequence = 65536;  // learned positions grow with the sequence: 6,918,905,856 in the table
+  EXPECT_DOUBLE_EQ(planner_parameters(mpt) + 2 * 4096, 6918905856.0);
 }

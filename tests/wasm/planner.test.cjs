@@ -29,6 +29,18 @@ function assertSamePlan(js, c) {
   assert.equal(js.tokensPerS, c.tokens_per_s);
   assert.equal(js.fits, c.fits);
   assert.equal(js.microBatches, c.layout.micro_batches);
+  assert.equal(js.layout.d, c.layout.d);
+  assert.equal(js.layout.attention, c.layout.attention);
+  assert.equal(js.layout.precision, c.layout.precision);
+  assert.deepEqual(js.layout.stageLayers, c.layout.stage_layers);
+  assert.equal(js.slowestStage, c.slowest_stage);
+  assert.equal(js.time.computeParts.attention, c.time_s.attention);
+  assert.equal(js.time.computeParts.matmul, c.time_s.matmul);
+  assert.equal(js.time.computeParts.memoryBound, c.time_s.memory_bound);
+  js.stages.forEach((st, i) => {
+    assert.equal(st.seconds, c.stages[i].seconds, `stage ${i} seconds`);
+    assert.equal(st.memoryBytes.total, c.stages[i].memory_bytes.total, `stage ${i} memory`);
+  });
 }
 
 const preset = (list, name) => list.find((x) => x.name === name);
@@ -40,12 +52,14 @@ test("Table 1's rows as presets: planStep equals `dsml plan --published`", { ski
     assert.equal(presets.table1.length, 10);
     const a100 = preset(presets.gpus, "a100-80gb");
     for (const row of presets.table1) {
+      const c = cli(["--published", row.model]);  // Megatron 2021: unfused attention; b and v chosen by the planner
       const plan = core.planStep({
         model: preset(presets.models, row.model),
         cluster: { gpu: a100, nodes: row.gpus / 8, gpusPerNode: 8 },
-        layout: { t: row.t, p: row.p, d: row.gpus / (row.t * row.p), globalBatch: row.globalBatch },
+        layout: { t: row.t, p: row.p, v: c.layout.v, microBatch: c.layout.micro_batch, globalBatch: row.globalBatch,
+                  attention: "unfused" },
       });
-      assertSamePlan(plan, cli(["--published", row.model]));
+      assertSamePlan(plan, c);
     }
   });
 
@@ -75,7 +89,8 @@ test("bad input throws the core's sentence, as the CLI prints it", async () => {
     model: preset(presets.models, "gpt3-175b"), cluster: { gpu: preset(presets.gpus, "a100-80gb"), nodes: 8 },
     layout: { t: 8, p: 8, v: 5, d: 1, globalBatch: 512 },
   };
-  const sentence = "96 layers are not divisible by p·v = 8·5 (each of the p stages holds v chunks of equal depth)";
+  const sentence = "96 layers are not divisible by p·v = 8·5 (interleaving gives each of the p stages v chunks of "
+    + "equal depth)";
   assert.throws(() => core.planStep(request), { message: sentence });
   if (haveCli) {
     const r = spawnSync(DSML, ["plan", "--model", "gpt3-175b", "--gpu", "a100-80gb", "--nodes", "8", "--t", "8", "--p",
@@ -109,3 +124,46 @@ test("MoE and context parallelism: Mixtral 8x7B planned by the module and by `ds
       { message: "sequence 32767 is not divisible by c = 2 (context parallelism gives each GPU an equal slice of every sequence)" });
     assert.throws(bad({ c: 2, d: 8 }, { ...model, topK: 9 }), { message: "top-k must be between 1 and the 8 experts, got 9" });
   });
+
+test("a GPU preset reads back as itself: its measured kernels cross the boundary and back", async () => {
+  const core = await loadCore();
+  const presets = core.plannerPresets();
+  const h100 = preset(presets.gpus, "h100-sxm");
+  assert.equal(h100.kernels.sms, 132);
+  assert.ok(h100.kernels.attention.some((a) => a.kernel === "flash-attention-2" && a.headDim === 128));
+  const model = preset(presets.models, "llama3-8b");
+  const request = { model, cluster: { gpu: h100, nodes: 1 }, layout: { t: 1, p: 1, globalBatch: 8 } };
+  const roundTrip = { ...request, cluster: { gpu: JSON.parse(JSON.stringify(h100)), nodes: 1 } };
+  assert.equal(core.planStep(roundTrip).time.total, core.planStep(request).time.total);
+  assert.equal(core.planStep(request).layout.d, 8, "d derived by the core: 8 GPUs over t·c·p = 1");
+  // A broken measurement is refused by its field.
+  const broken = { ...h100, kernels: { ...h100.kernels, attention: [{ kernel: "flash-attention-9", headDim: 128,
+    sequences: [512], flops: [1e14] }] } };
+  assert.throws(() => core.planStep({ ...request, cluster: { gpu: broken, nodes: 1 } }),
+    /planStep: cluster: gpu: kernels: attention\[0\]: attention must be flash-attention-2/);
+  assert.throws(() => core.planStep({ ...request, layout: { ...request.layout, precision: "fp4" } }),
+    /precision must be "bf16" or "fp8", got "fp4"/);
+});
+
+test("attentionCost, searchRefusal and plannerValidation cross the boundary", async () => {
+  const core = await loadCore();
+  const presets = core.plannerPresets();
+  const gpu = preset(presets.gpus, "a100-80gb"), model = preset(presets.models, "gpt3-6.7b");
+  const fused = core.attentionCost({ model, gpu, kernel: "fused", microBatch: 2, t: 2 });
+  const s = model.sequence;
+  assert.equal(fused.countedFlops, 4 * 2 * s * s * 16 * 128);  // 4·b·s²·(a/t)·d_h
+  assert.equal(fused.forwardFlops, fused.countedFlops / 2);     // causal: the blocks above the diagonal skipped
+  assert.equal(core.attentionCost({ model, gpu, kernel: "unfused" }).activationBytes, 5 * 32 * s * s);
+  assert.throws(() => core.attentionCost({ model, gpu, kernel: "fast" }), /attentionCost: attention must be/);
+  const search = { model: preset(presets.models, "gpt3-175b"), cluster: { gpu, nodes: 1 }, globalBatch: 512 };
+  assert.deepEqual(core.searchLayouts(search), []);
+  assert.match(core.searchRefusal(search), /^none of the \d+ admissible layouts fits/);
+  const v = core.plannerValidation();
+  assert.deepEqual(v.tables.map((t) => [t.id, t.inSample, t.rows.length]),
+    [["narayanan-table1", true, 10], ["llm-foundry-h100-bf16", false, 52], ["llm-foundry-a100-80gb", false, 61]]);
+  assert.ok(v.constants.some((c) => c.fittedOn.startsWith("Narayanan")));
+  if (haveCli) {
+    const c = JSON.parse(execFileSync(DSML, ["plan", "--validate"], { encoding: "utf8" }));
+    v.tables.forEach((t, i) => assert.equal(t.meanAbsError, c.tables[i].mean_abs_error, t.id));
+  }
+});
