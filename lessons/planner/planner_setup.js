@@ -1,5 +1,7 @@
 // planner_setup.js — the page's one way to ask the core for a plan: presets by name (core.plannerPresets) turned
 // into a planStep request. The widgets and the exercises both call it, so what a learner sees is what is checked.
+import { formatNumber } from "../../web/units.js";
+
 export const GPUS_PER_NODE = 8;   // DGX A100 / DGX H100 nodes, as Selene in Narayanan et al. 2021
 
 // The presets are data that never change for one core: asked once (an exercise's checks call plan() hundreds of times).
@@ -50,24 +52,28 @@ export function plan(core, s) {
 // micro-batch, the model's sequence replaced by s.
 export function attentionAt(core, { model, gpu, s, t = 1, b = 1, kernel }) {
   return core.attentionCost({ gpu: byName(presets(core).gpus, gpu), model: modelAt(core, model, s), microBatch: b, t,
-    c: 1, kernel, causal: true });
+    c: 1, kernel });
 }
 
-// A Table 1 row (Narayanan et al. 2021) as the page's settings: A100s, b = 1, v = 1, full recomputation, the unfused
-// attention Megatron ran in 2021, BF16.
-export function publishedSettings(row) {
-  return { model: row.model, gpu: "a100-80gb", nodes: row.gpus / GPUS_PER_NODE, t: row.t, p: row.p, v: 1, c: 1, e: 1, b: 1,
-    B: row.globalBatch, zero: 0, sp: false, recompute: "full", overlap: false, attention: "unfused", precision: "bf16" };
+// A layout the core answered with (StepPlan.layout, a validation row's layout) as the page's settings.
+export function settingsOf({ model, gpu, nodes, seq }, L) {
+  return { model, seq, gpu, nodes, t: L.t, p: L.p, v: L.v, c: L.c, e: L.e, b: L.microBatch, B: L.globalBatch,
+    zero: L.zeroStage, sp: L.sequenceParallel, recompute: L.recomputation, overlap: L.overlapDp,
+    attention: L.attention, precision: L.precision };
 }
 
-// Every Table 1 row priced: the planner's TFLOP/s per GPU, its relative error against the published one (signed),
-// and the mean and worst |error| — what bench/narayanan_table1.cpp prints, from the same core function.
-export function table1Errors(core) {
-  const rows = presets(core).table1;
-  const predicted = rows.map((row) => plan(core, publishedSettings(row)).tflopsPerGpu);
-  const errors = rows.map((row, i) => predicted[i] / row.tflopsPerGpu - 1);
-  const abs = errors.map(Math.abs);
-  return { predicted, errors, mean: abs.reduce((a, b) => a + b, 0) / abs.length, worst: Math.max(...abs) };
+export const TABLE1 = "narayanan-table1";
+// A relative error, signed, as the page writes it: +4.9%, −22%.
+export const signedPercent = (e) => `${e >= 0 ? "+" : "−"}${formatNumber(Math.abs(100 * e), { digits: 2 })}%`;
+export const tableOf = (core, id) => validation(core).tables.find((t) => t.id === id);
+
+// Row i (from 0) of Narayanan et al. 2021's Table 1 as the page's settings: the layout core.plannerValidation priced
+// it on — its published t, p, GPUs and batch on A100s, full recomputation, Megatron's unfused attention, no sequence
+// parallelism, ZeRO or overlap, and the fastest micro-batch b and chunks v that fit (the table gives neither).
+export function table1Settings(core, i) {
+  const row = presets(core).table1[i];
+  return settingsOf({ model: row.model, gpu: tableOf(core, TABLE1).gpu, nodes: row.gpus / GPUS_PER_NODE },
+    tableOf(core, TABLE1).rows[i].layout);
 }
 
 // A published row loaded into the planner (the Table 1 widget's "Load" button). The planner widget is built on

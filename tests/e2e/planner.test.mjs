@@ -29,7 +29,7 @@ function expected(page, { model, gpu, nodes, layout, sequence }) {
     const preset = all.models.find((m) => m.name === model);
     const r = core.planStep({ model: sequence ? { ...preset, sequence } : preset,
       cluster: { gpu: all.gpus.find((g) => g.name === gpu), nodes, gpusPerNode: 8 },
-      layout: { ...layout, d: (nodes * 8) / (layout.t * (layout.c ?? 1) * layout.p) } });
+      layout });
     return { step: units.formatSeconds(r.time.total), mfu: `${units.formatNumber(100 * r.mfu)}%`,
       hfu: `${units.formatNumber(100 * r.hfu)}%`, tflops: units.formatNumber(r.tflopsPerGpu),
       memory: units.formatBytes(r.memory.total), d: String(r.layout.d), fits: r.fits ? "fits" : "does not fit",
@@ -78,7 +78,7 @@ describe("the planner page", () => {
 
   test("a layout the core refuses is explained in words, and a good one brings the numbers back", async () => {
     await control(page, "Pipeline p").fill("7");
-    assert.match(await out(page, "error"), /Not a layout: t·c·p = 8·1·7 must divide the 512 GPUs/);
+    assert.match(await out(page, "error"), /Not a layout: t·c·p = 8·1·7 = 56 does not divide the cluster's 512 GPUs/);
     await control(page, "Pipeline p").fill("32");
     await control(page, "Chunks per GPU v").fill("5");
     assert.match(await out(page, "error"), /96 layers are not divisible by p·v = 32·5/);
@@ -86,17 +86,23 @@ describe("the planner page", () => {
     assert.equal(await out(page, "d"), "2");
   });
 
-  test("a Table 1 row loads into the planner, and the table's prediction is the planner's", async () => {
-    await page.getByRole("button", { name: "Load row 10, gpt-1t, into the planner" }).click();
-    assert.equal(await control(page, "Model").inputValue(), "gpt-1t");
-    assert.equal(await control(page, "Pipeline p").inputValue(), "64");
-    assert.equal(await control(page, "Recomputation").inputValue(), "full");
-    const row = { model: "gpt-1t", gpu: "a100-80gb", nodes: 384, layout: { t: 8, p: 64, v: 1, microBatch: 1,
-      globalBatch: 3072, zeroStage: 0, sequenceParallel: false, recomputation: "full", overlapDp: false } };
-    const want = numbersOnly(await expected(page, row));
-    assert.deepEqual(await shown(page), want);
-    assert.equal(await page.locator("[data-widget=table1] [data-out=predicted]").nth(9).innerText(), want.tflops);
-  });
+  test("a Table 1 row loads into the planner on the layout the core priced it, and the table's figure is the planner's",
+    async () => {
+      await page.getByRole("button", { name: "Load row 10, gpt-1t, into the planner" }).click();
+      // Table 1 gives t = 8, p = 64 on 3072 GPUs and a batch of 3072; the core chose b and v (the table gives neither).
+      const layout = await page.evaluate(() => window.dsml.core.plannerValidation().tables
+        .find((t) => t.id === "narayanan-table1").rows[9].layout);
+      assert.deepEqual([layout.t, layout.p, layout.d, layout.globalBatch, layout.attention, layout.recomputation],
+        [8, 64, 6, 3072, "unfused", "full"]);
+      for (const [label, value] of [["Model", "gpt-1t"], ["Pipeline p", "64"], ["Tensor t", "8"], ["Nodes (8 GPUs each)", "384"],
+        ["Chunks per GPU v", String(layout.v)], ["Micro-batch b", String(layout.microBatch)], ["Recomputation", "full"],
+        ["Attention kernel", "unfused"], ["Precision", "bf16"]]) {
+        assert.equal(await control(page, label).inputValue(), value, label);
+      }
+      const want = numbersOnly(await expected(page, { model: "gpt-1t", gpu: "a100-80gb", nodes: 384, layout }));
+      assert.deepEqual(await shown(page), want);
+      assert.equal(await page.locator("[data-widget=calibration] [data-out=predicted]").nth(9).innerText(), want.tflops);
+    });
 
   test("the search lists layouts that fit, fastest first, and “Use” puts one into the controls", async () => {
     await control(page, "Model").selectOption("gpt3-175b");
@@ -117,17 +123,18 @@ describe("the planner page", () => {
     await control(page, "Nodes (8 GPUs each)").fill("0");
     await search.click();
     assert.match(await said(), /Nodes \(8 GPUs each\) must be a whole number ≥ 1/);
-    // 512 GPUs: every layout the search tries has an even d, and 1537 is odd.
+    // gpt-1.7b's 24 layers on 512 GPUs: t·p ≤ 8·24, so d ≥ 4 — even — and 1537 is odd.
+    await control(page, "Model").selectOption("gpt-1.7b");
     await control(page, "Nodes (8 GPUs each)").fill("64");
     await control(page, "Global batch B").fill("1537");
     await search.click();
-    assert.match(await said(), /No layout admits a global batch of 1537 on 512 a100-80gb GPUs: B must be divisible by d·b/);
-    assert.match(await said(), /d ∈ \{2, 4, /);
+    assert.match(await said(), /The search found no layout of gpt-1\.7b on 512 a100-80gb GPUs with B = 1537: global batch 1537 is not divisible by d·b for any layout/);
     // One node cannot hold GPT-3's 175 billion parameters (16 bytes each) in 8 × 80 GB.
+    await control(page, "Model").selectOption("gpt3-175b");
     await control(page, "Nodes (8 GPUs each)").fill("1");
     await control(page, "Global batch B").fill("64");
     await search.click();
-    assert.match(await said(), /No layout of gpt3-175b fits on 8 a100-80gb GPUs with B = 64: the one .* needs [\d.]+ [GT]B per GPU, and a GPU has 80 GB/);
+    assert.match(await said(), /The search found no layout of gpt3-175b on 8 a100-80gb GPUs with B = 64: none of the \d+ admissible layouts fits: the smallest .* needs [\d.]+ GB of the GPU's 80\.0 GB/);
     assert.equal(await page.locator(`${PLANNER} .planner-best table`).count(), 0);
     await control(page, "Nodes (8 GPUs each)").fill("64");
     await control(page, "Global batch B").fill("1536");
@@ -138,9 +145,10 @@ describe("the planner page", () => {
       await control(page, "Model").selectOption("gpt3-175b");
       assert.equal(await control(page, "Sequence s (tokens)").inputValue(), "2048");
       for (const [label, v] of [["GPU", "a100-80gb"], ["Tensor t", "8"], ["Pipeline p", "8"], ["Chunks per GPU v", "1"],
-        ["Context c", "1"], ["Expert e", "1"], ["Micro-batch b", "1"], ["ZeRO stage", "0"]]) {
+        ["Context c", "1"], ["Expert e", "1"], ["Micro-batch b", "1"], ["ZeRO stage", "0"],
+        ["Attention kernel", "flash-attention-2"], ["Precision", "bf16"]]) {
         const el = control(page, label);
-        if (label === "GPU" || label === "ZeRO stage") await el.selectOption(v); else await el.fill(v);
+        if (["GPU", "ZeRO stage", "Attention kernel", "Precision"].includes(label)) await el.selectOption(v); else await el.fill(v);
       }
       await control(page, "Sequence s (tokens)").fill("4096");
       const layout = { t: 8, p: 8, v: 1, c: 1, e: 1, microBatch: 1, globalBatch: 1536, zeroStage: 0,
@@ -171,9 +179,10 @@ describe("the planner page", () => {
       await control(page, "GPU").selectOption("h100-sxm");
       await control(page, "Nodes (8 GPUs each)").fill("16");
       for (const [label, v] of [["Tensor t", "4"], ["Pipeline p", "2"], ["Chunks per GPU v", "1"], ["Context c", "2"],
-        ["Expert e", "8"], ["Micro-batch b", "1"], ["Global batch B", "256"], ["ZeRO stage", "1"]]) {
+        ["Expert e", "8"], ["Micro-batch b", "1"], ["Global batch B", "256"], ["ZeRO stage", "1"],
+        ["Attention kernel", "flash-attention-2"]]) {
         const el = control(page, label);
-        if (label === "ZeRO stage") await el.selectOption(v); else await el.fill(v);
+        if (label === "ZeRO stage" || label === "Attention kernel") await el.selectOption(v); else await el.fill(v);
       }
       await control(page, "Recomputation").selectOption("selective");
       await control(page, "Sequence parallel").check();

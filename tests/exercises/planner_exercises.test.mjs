@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 
 import exercises from "../../lessons/planner/exercises.js";
 import { doubleD, faster, mfu, smallestP } from "../../lessons/planner/exercises/planner_numeric.js";
-import { plan, presets, publishedSettings } from "../../lessons/planner/planner_setup.js";
+import { plan, presets, table1Settings } from "../../lessons/planner/planner_setup.js";
 import { judgeAnswer, slipValues, withinTolerance } from "../../web/exercise/answer_check.js";
 import { formatSI } from "../../web/units.js";
 import { mulberry32 } from "../../web/exercise/random.js";
@@ -40,7 +40,7 @@ const byHand = {
   "planner-mfu": (p) => {
     const row = presets(core).table1[p.row - 1];
     const m = presets(core).models.find((x) => x.name === row.model);
-    const r = plan(core, { ...publishedSettings(row), b: p.b });
+    const r = plan(core, { ...table1Settings(core, p.row - 1), b: p.b, v: 1 });
     return 100 * row.globalBatch * m.sequence * (6 * r.parameters + 12 * m.layers * m.hidden * m.sequence)
       / (r.time.total * row.gpus * 312e12);
   },
@@ -50,7 +50,7 @@ const byHand = {
     return a < b ? a : b;
   },
   "planner-double-d": (p) => {
-    const s = { ...publishedSettings(presets(core).table1[p.row - 1]), b: p.b };
+    const s = { ...table1Settings(core, p.row - 1), b: p.b, v: 1 };
     const r = plan(core, { ...s, nodes: 2 * s.nodes });
     assert.equal(r.layout.d, 2 * s.nodes * 8 / (s.t * s.p));
     return 100 * r.mfu;
@@ -99,7 +99,7 @@ test("planner-faster: every slip fails and is named", () => {
 test("doubling d at a fixed batch lowers MFU on every row the exercise draws", () => {
   for (const row of [5, 6, 7, 8, 9, 10]) {
     for (const b of [1, 2]) {
-      const s = { ...publishedSettings(presets(core).table1[row - 1]), b };
+      const s = { ...table1Settings(core, row - 1), b, v: 1 };
       assert.ok(plan(core, { ...s, nodes: 2 * s.nodes }).mfu < plan(core, s).mfu, `row ${row}, b = ${b}`);
     }
   }

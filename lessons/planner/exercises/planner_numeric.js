@@ -6,12 +6,12 @@
 //   planner-double-d    the MFU after doubling d at a fixed global batch     (mistake: "MFU does not change")
 import { pick } from "../../../web/exercise/params.js";
 import { formatCount } from "../../../web/units.js";
-import { plan, publishedSettings, presets } from "../planner_setup.js";
+import { plan, presets, table1Settings } from "../planner_setup.js";
 
 // None has an `oracle`: each answer is the planner's whole model of a step (rooflines of every matmul, α–β
 // collectives, Korthikanti's activations), which has no closed form to recompute in a line of JavaScript. The model
 // is checked term by term in tests/core/test_planner.cpp (FLOPs against Narayanan's eq. 3, memory against
-// Korthikanti's cases, collectives against the course's schedules) and against Table 1 by bench/narayanan_table1;
+// Korthikanti's cases, collectives against the course's schedules) and against the published tables by bench/published_runs;
 // tests/exercises/planner_exercises.test.mjs recomputes every answer by a second route (a search written out, MFU
 // from its definition).
 const NO_ORACLE = "the answer is the planner's whole step model (no closed form); test_planner.cpp checks it term by term";
@@ -59,17 +59,17 @@ export const smallestP = {
   exempt: { oracle: NO_ORACLE },
 };
 
-// A published row (numbered from 1, as the Table 1 widget numbers them) at micro-batch b.
-const rowAt = (core, p) => ({ ...publishedSettings(presets(core).table1[p.row - 1]), b: p.b });
+// A Table 1 row (numbered from 1, as the widget numbers them) as “Load” sets it, then micro-batch b and v = 1.
+const rowAt = (core, p) => ({ ...table1Settings(core, p.row - 1), b: p.b, v: 1 });
 
 export const mfu = {
   id: "planner-mfu",
   kind: "numeric",
   title: "MFU of a published run",
   params: (rng) => ({ row: pick(rng, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), b: pick(rng, [1, 2, 4]) }),
-  prompt: (p) => `<p>Load row ${p.row} of the Table 1 widget (Narayanan et al. 2021, rows numbered from the smallest
-    model) into the planner with its “Load” button, then set the micro-batch to b = ${p.b} sequences (leave every
-    other control as the row set it). What model FLOPs utilisation does the planner give, in per cent? (PaLM's definition: (6Ψ + 12·l·h·s) FLOPs per token,
+  prompt: (p) => `<p>Load row ${p.row} of Table 1 (Narayanan et al. 2021, rows numbered from the smallest model, in
+    <a href="#published">the published tables' widget</a>) into the planner with its “Load” button, then set the micro-batch to b = ${p.b} sequences and the chunks
+    per GPU to v = 1 (leave every other control as the row set it). What model FLOPs utilisation does the planner give, in per cent? (PaLM's definition: (6Ψ + 12·l·h·s) FLOPs per token,
     divided by step time × GPUs × peak.)</p>`,
   answer: (p, core) => 100 * plan(core, rowAt(core, p)).mfu,
   tolerance: { rel: 0.02 },
@@ -136,8 +136,9 @@ export const doubleD = {
   title: "Twice the data parallelism, the same batch",
   // The rows with a pipeline (p > 1): their bubble is what the doubled d exposes.
   params: (rng) => ({ row: pick(rng, [5, 6, 7, 8, 9, 10]), b: pick(rng, [1, 2]) }),
-  prompt: (p) => `<p>Load row ${p.row} of the Table 1 widget into the planner and set the micro-batch to
-    b = ${p.b}; then double the number of GPUs by doubling d (twice the nodes, the same t and p), keeping the global
+  prompt: (p) => `<p>Load row ${p.row} of Table 1 (in <a href="#published">the published tables' widget</a>) into the
+    planner and set the micro-batch to
+    b = ${p.b} and the chunks per GPU to v = 1; then double the number of GPUs by doubling d (twice the nodes, the same t and p), keeping the global
     batch (every other control as the row set it). What MFU, in per cent, does the planner give now — and why does it
     fall?</p>`,
   answer: (p, core) => {

@@ -7,7 +7,7 @@
 import { formatCount, formatNumber, formatPercent } from "../../../web/units.js";
 import { chartBox } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
-import { loadIntoPlanner, presets, publishedSettings, validation } from "../planner_setup.js";
+import { TABLE1, loadIntoPlanner, presets, signedPercent, table1Settings, validation } from "../planner_setup.js";
 
 const BAND = 0.15;   // the band drawn around y = x: ±15 % of the published value
 
@@ -18,7 +18,6 @@ export function utilisation(core, table, value) {
   const gpu = presets(core).gpus.find((g) => g.name === table.gpu);
   return (100 * value * 1e12) / gpu.peakFlops;
 }
-export const signedPercent = (e) => `${e >= 0 ? "+" : "−"}${formatNumber(Math.abs(100 * e), { digits: 2 })}%`;
 const metricName = (t) => (t.metric === "mfu" ? "MFU" : "TFLOP/s per GPU");
 const shown = (t, v) => (t.metric === "mfu" ? formatPercent(v, { digits: 3 }) : formatNumber(v));
 const tableName = (t) => `${t.title}${t.inSample ? " (in sample)" : ""}`;
@@ -26,7 +25,7 @@ const tableName = (t) => `${t.title}${t.inSample ? " (in sample)" : ""}`;
 function rowsTable(core, t) {
   const table = document.createElement("table");
   table.className = "planner-calibration";
-  const loadable = t.id === "narayanan-table1";
+  const loadable = t.id === TABLE1;
   table.innerHTML = `<caption>${tableName(t)}: ${metricName(t)}, published and computed by the planner</caption>
     <thead><tr><th scope="col">row</th><th scope="col">published</th><th scope="col">planner</th>
     <th scope="col">error</th><th scope="col">fits</th><th scope="col">largest term besides compute</th>
@@ -43,7 +42,7 @@ function rowsTable(core, t) {
       load.textContent = "Load";
       load.setAttribute("aria-label", `Load row ${i + 1}, ${published[i].model}, into the planner`);
       load.addEventListener("click", () => {
-        loadIntoPlanner(publishedSettings(published[i]));
+        loadIntoPlanner(table1Settings(core, i));
         document.querySelector('[data-widget="planner"]')?.scrollIntoView({ block: "start" });
       });
       const td = document.createElement("td");
@@ -106,7 +105,7 @@ export function mountCalibration(figure, core) {
   ] });
   const details = tables.map((t) => {
     const d = document.createElement("details");
-    d.open = t.id === "narayanan-table1";
+    d.open = t.id === TABLE1;
     const s = document.createElement("summary");
     s.textContent = `${tableName(t)}: every row`;
     d.append(s, scroll(rowsTable(core, t)));

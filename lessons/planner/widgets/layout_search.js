@@ -72,8 +72,9 @@ export function mountSearch(container, core, { settings, problem, use }) {
     try {
       found = core.searchLayouts(request(core, s));
       if (!found.length) {
-        best.append(message(`No layout of ${s.model} fits on ${formatCount(s.nodes * GPUS_PER_NODE)} ${s.gpu} GPUs with
-          B = ${s.B}: ${core.searchRefusal(request(core, s))}.`));
+        const why = core.searchRefusal(request(core, s)) || "none fits";
+        best.append(message(`The search found no layout of ${s.model} on ${formatCount(s.nodes * GPUS_PER_NODE)}
+          ${s.gpu} GPUs with B = ${s.B}: ${why}.`));
         return;
       }
     } catch (e) {
