@@ -3,7 +3,7 @@
 // 131 072 tokens. Two log–log charts, both core.attentionCost (dsml/planner.h attention_cost) for the model, GPU,
 // t and b the learner picks: the time of forward + backward for one micro-batch, and the bytes the kernel keeps for
 // backward beside the GPU's memory. A readout at the model's own sequence; the data of both charts as one table.
-import { formatBytes, formatCount, formatNumber, formatRatio, formatSeconds } from "../../../web/units.js";
+import { formatBytes, formatCount, formatPercent, formatRatio, formatSeconds } from "../../../web/units.js";
 import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { attentionAt, presets } from "../planner_setup.js";
@@ -23,6 +23,8 @@ export function attentionCurves(core, settings) {
   return SEQUENCES.map((s) => ({ s, fused: at(s, "fused"), unfused: at(s, "unfused") }));
 }
 const seconds = (r) => (r ? r.forwardSeconds + r.backwardSeconds : null);
+// Log-axis ticks: the decades only, in the quantity's unit.
+const decades = (format) => (v) => (Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9 ? format(v) : "");
 
 export function mountAttention(figure, core) {
   const all = presets(core);
@@ -39,9 +41,11 @@ export function mountAttention(figure, core) {
   const out = readout(figure);
   out.setAttribute("data-out", "attention");
   const timeChart = createLineChart(chartBox(figure, "Attention time per layer against the sequence length, fused and unfused, log–log"),
-    { xLabel: "sequence s (tokens)", yLabel: "forward + backward per layer (s)", logX: true, logY: true, datasets: [] });
+    { xLabel: "sequence s (tokens)", yLabel: "forward + backward per layer", logX: true, logY: true,
+      yTicks: decades(formatSeconds), datasets: [] });
   const memoryChart = createLineChart(chartBox(figure, "Attention memory kept for backward per layer against the sequence length, fused and unfused, log–log"),
-    { xLabel: "sequence s (tokens)", yLabel: "kept for backward per layer (bytes)", logX: true, logY: true, datasets: [] });
+    { xLabel: "sequence s (tokens)", yLabel: "kept for backward per layer", logX: true, logY: true,
+      yTicks: decades(formatBytes), datasets: [] });
 
   function draw() {
     const model = all.models.find((m) => m.name === s.model);
@@ -69,10 +73,16 @@ export function mountAttention(figure, core) {
       b = ${s.b}), one layer's attention takes ${formatSeconds(seconds(here.fused))} fused and
       ${formatSeconds(seconds(here.unfused))} unfused (${formatRatio(seconds(here.unfused) / seconds(here.fused))}), and
       keeps ${formatBytes(here.fused.activationBytes)} fused against ${formatBytes(here.unfused.activationBytes)} unfused
-      for backward. The fused kernel runs ${formatNumber(here.fused.forwardFlops / here.fused.countedFlops)} of the
-      forward FLOPs MFU counts (causal blocks above the diagonal skipped). ${over ? `Unfused, one layer's scores alone
+      for backward. The fused kernel runs ${formatPercent(here.fused.forwardFlops / here.fused.countedFlops, { digits: 2 })}
+      of the forward FLOPs MFU counts (the causal blocks above the diagonal skipped). ${over ? `Unfused, one layer's scores alone
       outgrow the GPU's ${formatBytes(gpu.hbmBytes)} from s = ${formatCount(over.s)}.` : ""}`.replace(/\s+/g, " ").trim();
-    describeChart(figure, out.textContent, [
+    const last = curves.at(-1);
+    const ratio = (k, f) => formatRatio(f(last[k]) / f(curves[0][k]));
+    describeChart(figure, `From ${formatCount(curves[0].s)} to ${formatCount(last.s)} tokens (${formatRatio(last.s / curves[0].s)}
+      the sequence), one layer's attention time grows ${ratio("fused", seconds)} fused and ${ratio("unfused", seconds)}
+      unfused; what it keeps for backward grows ${ratio("fused", (r) => r.activationBytes)} fused (linear in s) and
+      ${ratio("unfused", (r) => r.activationBytes)} unfused (as s²), to ${formatBytes(last.fused.activationBytes)}
+      against ${formatBytes(last.unfused.activationBytes)}.`.replace(/\s+/g, " "), [
       ["sequence s", "fused time", "unfused time", "fused kept", "unfused kept"],
       ...curves.map((c) => [c.s, c.fused ? formatSeconds(seconds(c.fused)) : "—",
         c.unfused ? formatSeconds(seconds(c.unfused)) : "—",

@@ -4,7 +4,7 @@
 // y = x and the ±15 % band around it, the rows of a table a constant was fitted on marked "in sample" — then each
 // table's rows with their error and the largest term of their step besides compute (mainTerm), Table 1's rows
 // loadable into the planner widget, and the constants the predictions rest on with where each comes from.
-import { formatCount, formatNumber, formatPercent } from "../../../web/units.js";
+import { formatCount, formatNumber, formatPercent, formatSI } from "../../../web/units.js";
 import { chartBox } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { TABLE1, loadIntoPlanner, presets, signedPercent, table1Settings, validation } from "../planner_setup.js";
@@ -20,15 +20,19 @@ export function utilisation(core, table, value) {
 }
 const metricName = (t) => (t.metric === "mfu" ? "MFU" : "TFLOP/s per GPU");
 const shown = (t, v) => (t.metric === "mfu" ? formatPercent(v, { digits: 3 }) : formatNumber(v));
-const tableName = (t) => `${t.title}${t.inSample ? " (in sample)" : ""}`;
+// Short names for the legend and the summaries (each table's full title is its rows' caption).
+const SHORT = { [TABLE1]: "Narayanan et al. 2021 Table 1, A100", "llm-foundry-h100-bf16": "llm-foundry, H100 BF16",
+  "llm-foundry-a100-80gb": "llm-foundry, A100 80GB" };
+const tableName = (t) => `${SHORT[t.id] ?? t.title}${t.inSample ? " (in sample)" : ""}`;
 
 function rowsTable(core, t) {
   const table = document.createElement("table");
   table.className = "planner-calibration";
   const loadable = t.id === TABLE1;
-  table.innerHTML = `<caption>${tableName(t)}: ${metricName(t)}, published and computed by the planner</caption>
+  table.innerHTML = `<caption>${t.title}${t.inSample ? " (in sample)" : ""}: ${metricName(t)}, published and
+    computed by the planner (${t.source})</caption>
     <thead><tr><th scope="col">row</th><th scope="col">published</th><th scope="col">planner</th>
-    <th scope="col">error</th><th scope="col">fits</th><th scope="col">largest term besides compute</th>
+    <th scope="col">error</th><th scope="col">fits</th><th scope="col">largest term besides the matmuls</th>
     ${loadable ? '<th scope="col"><span class="visually-hidden">load</span></th>' : ""}</tr></thead>`;
   const body = document.createElement("tbody");
   const published = presets(core).table1;
@@ -64,8 +68,8 @@ function constantsTable(constants) {
   const body = document.createElement("tbody");
   for (const c of constants) {
     const tr = document.createElement("tr");
-    tr.innerHTML = `<td>${c.name}</td><td>${formatNumber(c.value)} ${c.unit}</td><td>${c.source}</td>
-      <td>${c.fittedOn || "nothing: measured or a datasheet"}</td>`;
+    tr.innerHTML = `<td>${c.name}</td><td>${c.unit ? formatSI(c.value, c.unit) : formatNumber(c.value)}</td>
+      <td>${c.source}</td><td>${c.fittedOn || "—"}</td>`;
     body.append(tr);
   }
   table.append(body);
@@ -82,7 +86,7 @@ const scroll = (el) => {
 export function mountCalibration(figure, core) {
   const { constants, tables } = validation(core);
   const summary = document.createElement("ul");
-  summary.className = "widget-output planner-calibration-summary";
+  summary.className = "planner-calibration-summary";
   for (const t of tables) {
     const li = document.createElement("li");
     li.setAttribute("data-out", t.id);
@@ -111,10 +115,18 @@ export function mountCalibration(figure, core) {
     d.append(s, scroll(rowsTable(core, t)));
     return d;
   });
-  figure.querySelector("figcaption").before(summary, canvas.parentElement, ...details, scroll(constantsTable(constants)));
-  describeChart(figure, tables.map((t) => `${tableName(t)}: ${formatCount(t.rows.length)} rows, mean |error|
-    ${formatPercent(t.meanAbsError, { digits: 2 })}, worst ${formatPercent(t.worstAbsError, { digits: 2 })}`)
-    .join("; ").replace(/\s+/g, " ") + ".",
+  const fitted = constants.filter((c) => c.fittedOn);
+  const held = document.createElement("details");
+  const heldSummary = document.createElement("summary");
+  heldSummary.textContent = `The constants every prediction rests on: ${formatCount(constants.length)}, of which
+    ${formatCount(fitted.length)} fitted (${fitted.map((c) => `${c.name} on ${c.fittedOn}`).join("; ")})`.replace(/\s+/g, " ");
+  held.append(heldSummary, scroll(constantsTable(constants)));
+  figure.querySelector("figcaption").before(summary, canvas.parentElement, ...details, held);
+  const within = (t) => t.rows.filter((r) => Math.abs(r.relativeError) <= BAND).length;
+  describeChart(figure, `Planner against published utilisation, one point per row: ${tables.map((t) =>
+    `${tableName(t)}, ${formatCount(within(t))} of ${formatCount(t.rows.length)} rows within ±${formatPercent(BAND,
+      { digits: 2 })} (${formatCount(t.rows.filter((r) => r.relativeError > BAND).length)} above the band,
+    ${formatCount(t.rows.filter((r) => r.relativeError < -BAND).length)} below)`).join("; ")}.`.replace(/\s+/g, " "),
   [["table", "row", "published (% of peak)", "planner (% of peak)", "error"],
     ...tables.flatMap((t, i) => t.rows.map((r, j) => [t.title, r.label, formatNumber(points[i][j].x),
       formatNumber(points[i][j].y), signedPercent(r.relativeError)]))]);
