@@ -95,7 +95,7 @@ describe("the planner page's attention and published-tables widgets", () => {
     assert.deepEqual(drawn.slice(0, 3).map((d) => d.points), tables.map((t) => t.rows));
     assert.match(drawn[0].label, /\(in sample\)$/);
     assert.ok(!/in sample/.test(drawn[1].label) && !/in sample/.test(drawn[2].label));
-    assert.deepEqual(drawn.slice(3).map((d) => d.label), ["y = x", "+15%", "−15%"]);
+    assert.deepEqual(drawn.slice(3).map((d) => d.label), ["y = x", "±15%"]);
     // Each table's rows, and the text alternative: one data row per published row.
     for (const [i, t] of tables.entries()) {
       assert.equal(await page.locator(`${CALIBRATION} table.planner-calibration`).nth(i).locator("tbody tr").count(), t.rows);

@@ -21,8 +21,8 @@ export function utilisation(core, table, value) {
 const metricName = (t) => (t.metric === "mfu" ? "MFU" : "TFLOP/s per GPU");
 const shown = (t, v) => (t.metric === "mfu" ? formatPercent(v, { digits: 3 }) : formatNumber(v));
 // Short names for the legend and the summaries (each table's full title is its rows' caption).
-const SHORT = { [TABLE1]: "Narayanan et al. 2021 Table 1, A100", "llm-foundry-h100-bf16": "llm-foundry, H100 BF16",
-  "llm-foundry-a100-80gb": "llm-foundry, A100 80GB" };
+const SHORT = { [TABLE1]: "Table 1 (2021), A100", "llm-foundry-h100-bf16": "llm-foundry, H100",
+  "llm-foundry-a100-80gb": "llm-foundry, A100" };
 const tableName = (t) => `${SHORT[t.id] ?? t.title}${t.inSample ? " (in sample)" : ""}`;
 
 function rowsTable(core, t) {
@@ -97,15 +97,16 @@ export function mountCalibration(figure, core) {
     summary.append(li);
   }
   const canvas = chartBox(figure, "Planner against published utilisation for every row of the three tables, with y = x and a ±15% band");
+  canvas.parentElement.classList.add("planner-calibration-chart");
   const points = tables.map((t) => t.rows.map((r) => ({ x: utilisation(core, t, r.published), y: utilisation(core, t, r.predicted) })));
   const xs = points.flat().flatMap((p) => [p.x, p.y]);
   const lo = Math.floor(Math.min(...xs) / (1 + BAND)), hi = Math.ceil(Math.max(...xs) * (1 + BAND));
   const line = (f) => [{ x: lo, y: f * lo }, { x: hi, y: f * hi }];
+  const band = [...line(1 + BAND), { x: hi, y: null }, ...line(1 - BAND)];   // both edges, one legend entry
   createLineChart(canvas, { xLabel: "published (% of peak)", yLabel: "planner (% of peak)", datasets: [
     ...tables.map((t, i) => ({ label: tableName(t), data: points[i], points: true, line: false, radius: t.inSample ? 5 : 3 })),
     { label: "y = x", data: line(1), colorIndex: 5 },
-    { label: `+${formatPercent(BAND, { digits: 2 })}`, data: line(1 + BAND), dashed: true, colorIndex: 4 },
-    { label: `−${formatPercent(BAND, { digits: 2 })}`, data: line(1 - BAND), dashed: true, colorIndex: 4 },
+    { label: `±${formatPercent(BAND, { digits: 2 })}`, data: band, dashed: true, colorIndex: 4 },
   ] });
   const details = tables.map((t) => {
     const d = document.createElement("details");
