@@ -3,8 +3,9 @@
 //   $ dsml micro-batches --stages 4 --compute 1 --overhead 0.003 --max 1000
 //   {"closed_form": 31.62…, "best": 32, "best_step_s": 1.19875}
 //   $ dsml layouts --model opt-30b --nodes 8 --gpus-per-node 8 [--gpu a100-80gb] [--fits-only]
-//   {"model": "opt-30b", "gpu": "a100-80gb", "parameters": …, "capacity_bytes": 80000000000, "layouts": [{"t": 1, "p": 1,
-//    "d": 64, "micro_batches": 8, "replicated": {"time_s": {…}, "memory_bytes": {…}, "fits": false}, "zero1": {…}}, …]}
+//   {"model": "opt-30b", "gpu": "a100-80gb", "parameters": 29974511616, "capacity_bytes": 80000000000,
+//    "layouts": [{"t": 1, "p": 1, "d": 64, "micro_batches": 8, "replicated": {"time_s": {…}, "memory_bytes": {…},
+//    "fits": false}, "zero1": {…}}, …]}
 // Every row is plan_step's (the planner's field names, as `dsml plan` prints them), at ZeRO 0 and ZeRO-1.
 #include <string>
 #include <vector>
