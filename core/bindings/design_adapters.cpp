@@ -8,24 +8,12 @@
 #include "fields.h"
 #include "js_arrays.h"
 #include "js_object.h"
+#include "planner_convert.h"
 
 namespace dsml::bindings {
 namespace {
 
 constexpr const char* kLayoutGpu = "a100-80gb";  // price3dLayouts' GPU when the request names none
-
-// What Week 5 shows of a StepPlan, under StepPlan's own field names (types/planner.d.ts): the step's terms, the
-// first stage's memory, whether it fits.
-val layout_plan(const StepPlan& p) {
-  const StepSplit& s = p.time;
-  val time = object_of({{"compute", s.compute}, {"bubble", s.bubble}, {"tensor", s.tensor}, {"context", s.context},
-                        {"expert", s.expert}, {"pipeline", s.pipeline}, {"data", s.data}, {"optimizer", s.optimizer},
-                        {"total", s.total}});
-  const PlanMemory& m = p.memory;
-  val memory = object_of({{"params", m.params}, {"grads", m.grads}, {"optimizer", m.optimizer},
-                          {"activations", m.activations}, {"total", m.total}});
-  return object_of({{"time", time}, {"memory", memory}, {"fits", p.fits}});
-}
 
 }  // namespace
 
@@ -67,7 +55,7 @@ val price_3d_layouts(const val& r) {
   val rows = val::array();
   for (const LayoutRow& l : dsml::price_3d_layouts(c)) {
     rows.call<void>("push", object_of({{"t", l.t}, {"p", l.p}, {"d", l.d}, {"microBatches", l.replicated.micro_batches},
-                                       {"replicated", layout_plan(l.replicated)}, {"zero1", layout_plan(l.zero1)}}));
+                                       {"replicated", plan_to(l.replicated)}, {"zero1", plan_to(l.zero1)}}));
   }
   return object_of({{"model", c.model.name}, {"gpu", c.cluster.gpu.name}, {"parameters", planner_parameters(c.model)},
                     {"capacity", c.cluster.gpu.hbm_bytes}, {"rows", rows}});

@@ -16,7 +16,7 @@ std::vector<LayoutRow> price_3d_layouts(const LayoutConfig& c) {
   for (int t = 1; t <= N; ++t) {
     if (N % t != 0) continue;
     for (int p = 1; p <= N / t; ++p) {
-      if ((N / t) % p != 0) continue;
+      if ((N / t) % p != 0 || c.model.layers % p != 0) continue;  // Week 5 prices equal stages
       PlannerLayout l;  // v = c = e = 1; no overlap: every term of the step is exposed
       l.t = t;
       l.p = p;
@@ -25,9 +25,10 @@ std::vector<LayoutRow> price_3d_layouts(const LayoutConfig& c) {
       l.global_batch = c.global_batch;
       l.sequence_parallel = c.sequence_parallel;
       l.recomputation = c.recomputation;
+      l.attention = c.attention;
       l.overlap_dp = false;
       l.zero_stage = 0;
-      if (!layout_error(c.model, c.cluster, l).empty()) continue;  // t ∤ heads, t > a node, p ∤ layers, d·b ∤ B
+      if (!layout_error(c.model, c.cluster, l).empty()) continue;  // t ∤ heads, t > a node, d·b ∤ B
       LayoutRow r;
       r.t = t;
       r.p = p;

@@ -91,17 +91,21 @@ TEST(Layouts, EveryRowIsPlanStepOfTheSameLayout) {
 }
 
 TEST(Layouts, ComputeIsAHandCountWhenEveryProductIsComputeBound) {
-  // A small GPT (L 2, h 64, a 4, s 32, V 128) on a GPU whose HBM is so fast that every product runs at
-  // η·peak = 0.5 TFLOP/s and the memory-bound kernels take no time. The last stage runs, per micro-batch, its L/p
-  // layers forward and twice backward, 3·(24·s·h² + 4·s²·h)/t FLOPs each (Narayanan et al. 2021 §3.2), and the
-  // logits 3·2·s·h·V/t; m = B/(d·b) micro-batches.
+  // A small GPT (L 2, h 64, a 4, s 32, V 128), unfused attention, on a GPU whose HBM is so fast that the
+  // memory-bound kernels take no time and whose matmuls run at 0.5 TFLOP/s whatever their shape (one
+  // multiprocessor, 1 × 1 tiles: no quantisation). The last stage runs, per micro-batch, its L/p layers forward and
+  // twice backward, 3·(24·s·h² + 4·s²·h)/t FLOPs each (Narayanan et al. 2021 §3.2), and the logits 3·2·s·h·V/t;
+  // m = B/(d·b) micro-batches.
   dsml::LayoutConfig c;
   c.model.name = "small";
   c.model.layers = 2, c.model.hidden = 64, c.model.heads = 4, c.model.sequence = 32, c.model.vocabulary = 128;
   c.cluster.gpu = dsml::gpu_preset("a100-80gb");
+  c.attention = dsml::AttentionKernel::kUnfused;
   c.cluster.gpu.peak_flops = 1e12;
-  c.cluster.gpu.gemm_efficiency = 0.5;
-  c.cluster.gpu.hbm_bandwidth = 1e30;
+  c.cluster.gpu.matmul_in_step = 1;
+  c.cluster.gpu.kernels.matmul_flops = 0.5e12;
+  c.cluster.gpu.hbm_bandwidth = c.cluster.gpu.kernels.hbm_bandwidth = 1e30;
+  c.cluster.gpu.kernels.sms = c.cluster.gpu.kernels.tile_m = c.cluster.gpu.kernels.tile_n = 1;
   c.cluster.nodes = 1;
   c.cluster.gpus_per_node = 4;
   c.global_batch = 8;

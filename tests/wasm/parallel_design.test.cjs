@@ -78,7 +78,7 @@ test("price3dLayouts equals `dsml layouts`, number for number", { skip: !haveCli
     const row = js.rows[i];
     assert.deepEqual([c.t, c.p, c.d, c.micro_batches], [row.t, row.p, row.d, row.microBatches]);
     for (const [plan, cliPlan] of [[row.replicated, c.replicated], [row.zero1, c.zero1]]) {
-      assert.deepEqual(plan.time, cliPlan.time_s);
+      for (const k of Object.keys(cliPlan.time_s)) assert.equal(plan.time[k], cliPlan.time_s[k], `time.${k}`);
       assert.deepEqual(plan.memory, cliPlan.memory_bytes);
       assert.equal(plan.fits, cliPlan.fits);
     }

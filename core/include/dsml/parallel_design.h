@@ -61,6 +61,7 @@ struct LayoutConfig {
   int micro_batch = 1;     // b, sequences
   bool sequence_parallel = true;
   Recomputation recomputation = Recomputation::kNone;
+  AttentionKernel attention = AttentionKernel::kFlash2;
 };
 
 struct LayoutRow {

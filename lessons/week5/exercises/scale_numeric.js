@@ -54,10 +54,10 @@ export const layoutChoice = {
     { text: "(t, p, d) = (1, 1, 64), pure data parallelism, fits in 80 GB per GPU.",
       claim: (core) => row(core, 1, 1, 64).replicated.fits, correct: false,
       why: "Every GPU holds the whole model's states, 16 bytes per parameter for 30 billion parameters: far beyond 80 GB." },
-    { text: "(2, 4, 8) does not fit, but fits with ZeRO-1.",
-      claim: (core) => !row(core, 2, 4, 8).replicated.fits && row(core, 2, 4, 8).zero1.fits, correct: true,
+    { text: "(2, 2, 16) does not fit, but fits with ZeRO-1.",
+      claim: (core) => !row(core, 2, 2, 16).replicated.fits && row(core, 2, 2, 16).zero1.fits, correct: true,
       why: "Replicated, each GPU keeps 12 bytes of Adam state for every parameter of its stage; ZeRO-1 shards those 12 " +
-        "bytes over d = 8, which brings it under 80 GB (switch the optimizer state in the widget to see both)." },
+        "bytes over d = 16, which brings it under 80 GB (switch the optimizer state in the widget to see both)." },
     { text: "With ZeRO-1, the fastest layout that fits is one that does not fit without it.",
       claim: (core) => !layouts(core).bestZero1.replicated.fits, correct: true,
       why: "ZeRO-1 admits layouts with fewer pipeline stages and more data parallelism, and the fastest of them beats " +
