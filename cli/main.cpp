@@ -285,15 +285,14 @@ const Command kCommands[] = {
       searched whole m -> {"closed_form", "best", "best_step_s"}
 )"},
     {"layouts", dsml::cli::layouts,
-     R"(  dsml layouts --model gpt3-6.7b|opt-30b|gpt3-175b --nodes N --gpus-per-node G [--global-batch 512]
-               [--micro-batch 1] [--flops 156e12] [--memory 80e9] [--full-recomputation] [--no-sequence-parallel]
+     R"(  dsml layouts --model NAME --nodes N --gpus-per-node G [--gpu a100-80gb] [--global-batch 512]
+               [--micro-batch 1] [--recompute none|selective|full (default none)] [--no-sequence-parallel]
                [--fits-only]
-      every (t, p, d) factorisation priced: memory per GPU with and without ZeRO-1, time per axis, step time
-      (Week 5's pricer: 6Ψ FLOPs per token at one assumed rate; the planner, checked against Narayanan et al.
-      2021's Table 1, is `dsml plan --search`)
-      -> {"model", "parameters", "layouts": [{"t", "p", "d", "micro_batches", "memory_gb", "memory_zero1_gb",
-          "activation_gb", "compute_s", "bubble_s", "tensor_s", "pipeline_s", "data_s", "step_s", "fits",
-          "fits_zero1"}]}
+      every (t, p, d) factorisation the planner accepts (t | heads, t <= G, p | layers, d*b | batch), each priced
+      by the planner's plan_step (the model `dsml plan` prints; v = 1, nothing overlapped) with the optimizer
+      state replicated and with ZeRO-1; --fits-only keeps the rows that fit with ZeRO-1; model and GPU names as
+      `dsml plan` takes them -> {"model", "gpu", "parameters", "capacity_bytes", "layouts": [{"t", "p", "d",
+      "micro_batches", "replicated": {"time_s", "memory_bytes", "fits"}, "zero1": {...}}]}
 )"},
     {"plan", dsml::cli::plan,
      R"(  dsml plan --model NAME [--layers L --hidden H --heads A --kv-heads K --ffn F --sequence S --vocabulary V

@@ -3,19 +3,17 @@
 
 #include <string>
 
-#include "dsml/cost_model.h"
 #include "dsml/parallel_design.h"
 #include "dsml/run_limits.h"
 #include "fields.h"
 #include "js_arrays.h"
 #include "js_object.h"
+#include "planner_convert.h"
 
 namespace dsml::bindings {
 namespace {
 
-CostModel link_or(const val& r, const char* name, const CostModel& fallback, const std::string& ctx) {
-  return r[name].isUndefined() ? fallback : to_cost_model(object_field(r, name, ctx), ctx + ": " + name);
-}
+constexpr const char* kLayoutGpu = "a100-80gb";  // price3dLayouts' GPU when the request names none
 
 }  // namespace
 
@@ -43,30 +41,24 @@ val recomputation_tradeoff(const val& r) {
 
 val price_3d_layouts(const val& r) {
   const std::string ctx = "price3dLayouts";
-  require_object(r, ctx, "{model, nodes, gpusPerNode, globalBatch?, microBatch?, flopsPerGpu?, intra?, inter?, …}");
+  require_object(r, ctx, "{model, gpu?, nodes, gpusPerNode, globalBatch?, microBatch?, sequenceParallel?, …}");
   LayoutConfig c;
-  c.model = transformer_preset(text_field(r, "model", ctx));
-  c.nodes = static_cast<int>(whole_field(r, "nodes", ctx, 1, limits::kClusterNodes));
-  c.gpus_per_node = static_cast<int>(whole_field(r, "gpusPerNode", ctx, 1, limits::kGpusPerNode));
+  c.model = planner_model_preset(text_field(r, "model", ctx));
+  c.cluster.gpu = gpu_preset(r["gpu"].isUndefined() ? std::string(kLayoutGpu) : text_field(r, "gpu", ctx));
+  c.cluster.nodes = static_cast<int>(whole_field(r, "nodes", ctx, 1, limits::kClusterNodes));
+  c.cluster.gpus_per_node = static_cast<int>(whole_field(r, "gpusPerNode", ctx, 1, limits::kGpusPerNode));
   c.global_batch = static_cast<int>(whole_field_or(r, "globalBatch", c.global_batch, ctx, 1, 1 << 24));
   c.micro_batch = static_cast<int>(whole_field_or(r, "microBatch", c.micro_batch, ctx, 1, 1 << 16));
-  c.flops_per_gpu = number_field_or(r, "flopsPerGpu", c.flops_per_gpu, ctx);
-  c.intra = link_or(r, "intra", c.intra, ctx);
-  c.inter = link_or(r, "inter", c.inter, ctx);
-  c.memory_bytes = number_field_or(r, "memoryBytes", c.memory_bytes, ctx);
   c.sequence_parallel = flag_field_or(r, "sequenceParallel", c.sequence_parallel, ctx);
-  c.full_recomputation = flag_field_or(r, "fullRecomputation", c.full_recomputation, ctx);
+  if (!r["recomputation"].isUndefined())
+    c.recomputation = in_context(ctx, [&] { return parse_recomputation(text_field(r, "recomputation", ctx)); });
   val rows = val::array();
   for (const LayoutRow& l : dsml::price_3d_layouts(c)) {
-    val o = object_of({{"t", l.t}, {"p", l.p}, {"d", l.d}, {"microBatches", l.micro_batches},
-                       {"modelStateBytes", l.model_state_bytes}, {"modelStateZero1Bytes", l.model_state_zero1_bytes},
-                       {"activationBytes", l.activation_bytes}, {"memoryBytes", l.memory_bytes},
-                       {"memoryZero1Bytes", l.memory_zero1_bytes}, {"compute", l.compute_s}, {"bubble", l.bubble_s},
-                       {"tensor", l.tensor_s}, {"pipeline", l.pipeline_s}, {"data", l.data_s}, {"step", l.step_s},
-                       {"fits", l.fits}, {"fitsZero1", l.fits_zero1}});
-    rows.call<void>("push", o);
+    rows.call<void>("push", object_of({{"t", l.t}, {"p", l.p}, {"d", l.d}, {"microBatches", l.replicated.micro_batches},
+                                       {"replicated", plan_to(l.replicated)}, {"zero1", plan_to(l.zero1)}}));
   }
-  return object_of({{"parameters", c.model.parameters}, {"rows", rows}});
+  return object_of({{"model", c.model.name}, {"gpu", c.cluster.gpu.name}, {"parameters", planner_parameters(c.model)},
+                    {"capacity", c.cluster.gpu.hbm_bytes}, {"rows", rows}});
 }
 
 }  // namespace dsml::bindings

@@ -16,11 +16,10 @@ val optimal_micro_batches(const val& request);
 //   {keptBytes, recomputedBytes, savedFraction, computeFactor}                    = full_recomputation_tradeoff
 val recomputation_tradeoff(const val& request);
 
-// price3dLayouts({model: "gpt3-6.7b"|"opt-30b"|"gpt3-175b", nodes, gpusPerNode, globalBatch?, microBatch?,
-//   flopsPerGpu?, intra?: {alpha, beta}, inter?: {alpha, beta}, memoryBytes?, sequenceParallel?,
-//   fullRecomputation?}) → {parameters, rows: [{t, p, d, microBatches, modelStateBytes, modelStateZero1Bytes,
-//   activationBytes, memoryBytes, memoryZero1Bytes, compute, bubble, tensor, pipeline, data, step, fits,
-//   fitsZero1}]}                                                                    = price_3d_layouts
+// price3dLayouts({model: a planner model preset, gpu?: a GPU preset ("a100-80gb"), nodes, gpusPerNode, globalBatch?,
+//   microBatch?, sequenceParallel?, recomputation?: "none"|"selective"|"full"}) → {model, gpu, parameters, capacity,
+//   rows: [{t, p, d, microBatches, replicated, zero1}]}, replicated and zero1 each {time, memory, fits} of plan_step's
+//   StepPlan (ZeRO 0 and ZeRO-1)                                                        = price_3d_layouts
 val price_3d_layouts(const val& request);
 
 }  // namespace dsml::bindings

@@ -83,6 +83,7 @@ const std::vector<PlannerModel>& models() {
       gpt("gpt3-2.7b", 32, 2560, 32, 2048, 50257),
       gpt("gpt3-6.7b", 32, 4096, 32, 2048, 50257),
       gpt("gpt3-175b", 96, 12288, 96, 2048, 50257),
+      gpt("opt-30b", 48, 7168, 56, 2048, 50272),  // Zhang et al. 2022 (OPT), Table 1: V 50,272, learned positions
       //    name          L    h      a   kv   FFN    s     V
       llama("llama2-7b", 32, 4096, 32, 32, 11008, 4096, 32000),
       llama("llama2-13b", 40, 5120, 40, 40, 13824, 4096, 32000),

@@ -2,8 +2,8 @@
 // comment lists the formulas). The page test checks each against the value printed in the HTML.
 import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, formatSeconds, formatSI } from "../../web/units.js";
 import { EXAMPLE_PIPE, OVERHEAD_EXAMPLE, compareSchedules, optimalM, trainSchedule } from "./pipeline_setup.js";
-import { ANATOMY, LAYOUT_EXAMPLE, MOE_EXAMPLE, MOE_REAL, labFreeAlpha, labZeroStep, layouts, mlpBlockActivations, priceMoeAllToAll,
-  tpBytes, tpCollectives, zeroCommBytes, zeroStates } from "./scale_setup.js";
+import { ANATOMY, MOE_EXAMPLE, MOE_REAL, fastestFitting, labFreeAlpha, labZeroStep, layouts, mlpBlockActivations, planOf,
+  priceMoeAllToAll, tpBytes, tpCollectives, zeroCommBytes, zeroStates } from "./scale_setup.js";
 import { MOE_BALANCE, lateDrops, trainBalanced } from "./moe_balance_setup.js";
 
 // Several numbers read one run: compute each once per core (the pipeline trainings and the MoE run take ~0.1–0.3 s).
@@ -24,7 +24,13 @@ const zbSlowW = (c) => compareSchedules(c, EXAMPLE_PIPE, { forward: 1, backwardI
 const recompute = (c) => c.recomputationTradeoff({ ...ANATOMY, tensorParallel: 8, sequenceParallel: true });
 const worstTrain = (c) => Math.max(...["gpipe", "1f1b", "interleaved", "zb-h1"].map((s) => trainSchedule(c, s).maxRelativeDifference));
 const layout = (c) => once(c, "layouts", () => layouts(c));
-const layoutRow = (c, t, p, d) => layout(c).rows.find((r) => r.t === t && r.p === p && r.d === d);
+const triple = (r) => `(${r.t}, ${r.p}, ${r.d})`;
+const fitting = (c, zero1) => layout(c).rows.filter((r) => planOf(r, zero1).fits);
+// The fitting layouts without ZeRO, fastest first; the fastest that fits with t = 8; a row of the deepest pipeline.
+const byStep = (c) => once(c, "by-step", () => [...fitting(c, false)].sort((a, b) => a.replicated.time.total - b.replicated.time.total));
+const bestT8 = (c) => fastestFitting(layout(c).rows.filter((r) => r.t === 8), false);
+const deepest = (c) => layout(c).rows.reduce((a, b) => (b.p > a.p ? b : a));
+const best = (c) => layout(c).best.replicated, bestZ1 = (c) => layout(c).bestZero1;
 const labZero = (c, strategy, link) => once(c, `lab-${strategy}-${link ? "free" : "nvlink"}`, () => labZeroStep(c, strategy, link));
 const commOf = (r) => Object.values(r.comm).reduce((a, b) => a + b, 0);
 const moe = (c) => once(c, "moe", () => c.expertParallel(MOE_EXAMPLE));
@@ -110,17 +116,29 @@ export const CALCS = {
   "bal-off": (c) => formatPercent(lateDrops(balanced(c, 0)).share, { decimals: 0 }),
   "bal-on": (c) => formatPercent(lateDrops(balanced(c, 0.01)).share, { decimals: 0 }),
   "bal-loss": (c) => formatNumber(balanced(c, 0.01).balanceLosses[MOE_BALANCE.steps - 1], { digits: 3 }),
-  // 8 3-D design: OPT-30B on 8 × 8
+  // 8 3-D design: OPT-30B on 8 × 8, every row the planner's plan_step
   "l-psi": (c) => formatNumber(layout(c).parameters / 1e9, { digits: 3 }),
   "l-count": (c) => formatCount(layout(c).rows.length),
-  "l-fits": (c) => formatCount(layout(c).rows.filter((r) => r.fits).length),
-  "l-fits-z1": (c) => formatCount(layout(c).rows.filter((r) => r.fitsZero1).length),
-  "l-best": (c) => { const b = layout(c).best; return `(${b.t}, ${b.p}, ${b.d})`; },
-  "l-best-step": (c) => formatSeconds(layout(c).best.step),
-  "l-best-mem": (c) => GB(layout(c).best.memoryBytes),
-  "l-next-mem": (c) => GB(layoutRow(c, 4, 8, 2).memoryBytes),
-  "l-dp-mem": (c) => GB(layoutRow(c, 1, 1, LAYOUT_EXAMPLE.nodes * LAYOUT_EXAMPLE.gpusPerNode).memoryBytes),
-  "l-t4": (c) => formatSeconds(layout(c).best.tensor),
-  "l-t8": (c) => formatSeconds(layoutRow(c, 8, 8, 1).tensor),
-  "l-compute": (c) => formatSeconds(layout(c).best.compute),
+  "l-capacity": (c) => GB(layout(c).capacity),
+  "l-fits": (c) => formatCount(fitting(c, false).length),
+  "l-fits-z1": (c) => formatCount(fitting(c, true).length),
+  "l-dp-mem": (c) => GB(layout(c).rows.find((r) => r.t === 1 && r.p === 1).replicated.memory.total),
+  "l-best": (c) => triple(layout(c).best),
+  "l-best-step": (c) => formatSeconds(best(c).time.total),
+  "l-best-mem": (c) => GB(best(c).memory.total),
+  "l-compute": (c) => formatSeconds(best(c).time.compute),
+  "l-deep-p": (c) => formatCount(deepest(c).p),
+  "l-deep-compute": (c) => formatSeconds(deepest(c).replicated.time.compute),
+  "l-flat-compute": (c) => formatSeconds(layout(c).rows.find((r) => r.p === 1).replicated.time.compute),
+  "l-runner": (c) => triple(byStep(c)[1]),
+  "l-runner-gap": (c) => pct(byStep(c)[1].replicated.time.total / best(c).time.total - 1),
+  "l-z1-best": (c) => triple(bestZ1(c)),
+  "l-z1-best-step": (c) => formatSeconds(bestZ1(c).zero1.time.total),
+  "l-z1-best-mem": (c) => GB(bestZ1(c).zero1.memory.total),
+  "l-z1-best-mem-rep": (c) => GB(bestZ1(c).replicated.memory.total),
+  "l-best-t": (c) => formatCount(layout(c).best.t),
+  "l-t-best": (c) => formatSeconds(best(c).time.tensor),
+  "l-t8-row": (c) => triple(bestT8(c)),
+  "l-t8": (c) => formatSeconds(bestT8(c).replicated.time.tensor),
+  "l-t8-step": (c) => formatSeconds(bestT8(c).replicated.time.total),
 };

@@ -1,12 +1,13 @@
 // scale_setup.js — Week 5's real-size examples, shared by calcs.js, the widgets and the exercises.
 //   TP_EXAMPLE    one MLP block of a transformer, D = 4096, F = 4D, 4096 tokens per micro-batch, bf16, t = 8 on
-//                 NVLink-class links (α = 1 µs, 300 GB/s: the 3-D pricer's intra-node link)
+//                 NVLink-class links (α = 1 µs, 300 GB/s: an A100's NVLink each way)
 //   zeroStates    model-state bytes per device of Ψ parameters under DP / ZeRO-1/2/3 on N devices (mixed-precision
 //                 Adam: 2 + 2 + 12 bytes per parameter), from core.stepCost's memory per rank
 //   zeroCommBytes bytes one rank sends per step under a ZeRO stage, from core.stepCost at α = 0, β = 1 s/B
 //   labZeroStep   the lab's running model (../lab/widgets/presets.js) under DP / ZeRO on 8 NVLink GPUs, core.stepCost
 //   ANATOMY       one OPT-30B layer (s = 2048, b = 1, h = 7168, a = 56) and the course's MLP block of the same width
 //   MOE_EXAMPLE   the MoE layer run on Workers-sized data; MOE_REAL a Mixtral-sized layer priced
+//   LAYOUT_EXAMPLE every (t, p, d) of OPT-30B on 8 × 8 A100s, each row the planner's plan_step (core.price3dLayouts)
 import { NVLINK as LAB_NVLINK, priceStep } from "../lab/widgets/presets.js";
 
 export const NVLINK = Object.freeze({ alpha: 1e-6, beta: 1 / 300e9 });
@@ -69,10 +70,16 @@ export function priceMoeAllToAll(core, where, ex = MOE_REAL) {
   return core.priceExpertAllToAll({ ...ex, ...(where === "node" ? NVLINK : NETWORK), topology });
 }
 
-export const LAYOUT_EXAMPLE = Object.freeze({ model: "opt-30b", nodes: 8, gpusPerNode: 8 });
-/** price3dLayouts, and the fastest row that fits (with or without ZeRO-1). */
+export const LAYOUT_EXAMPLE = Object.freeze({ model: "opt-30b", gpu: "a100-80gb", nodes: 8, gpusPerNode: 8 });
+/** A row's plan with its optimizer state replicated or sharded by ZeRO-1: {time, memory, fits} of the planner's
+ *  StepPlan (core.planStep's fields). */
+export const planOf = (row, zero1) => (zero1 ? row.zero1 : row.replicated);
+/** The fastest row whose plan fits, or null. */
+export const fastestFitting = (rows, zero1) => rows.filter((r) => planOf(r, zero1).fits)
+  .reduce((a, b) => (!a || planOf(b, zero1).time.total < planOf(a, zero1).time.total ? b : a), null);
+/** price3dLayouts — every (t, p, d) the planner accepts, each priced by plan_step with and without ZeRO-1 — and the
+ *  fastest row that fits each way. */
 export function layouts(core, fields = {}) {
   const r = core.price3dLayouts({ ...LAYOUT_EXAMPLE, ...fields });
-  const best = (ok) => r.rows.filter(ok).reduce((a, b) => (!a || b.step < a.step ? b : a), null);
-  return { ...r, best: best((x) => x.fits), bestZero1: best((x) => x.fitsZero1) };
+  return { ...r, best: fastestFitting(r.rows, false), bestZero1: fastestFitting(r.rows, true) };
 }

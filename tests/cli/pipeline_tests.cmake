@@ -19,9 +19,11 @@ dsml_cli_test(cli_pipeline_interleaved_bad_m ${error_exit} ARGS pipeline --sched
 # dsml micro-batches: P = 4, t = 1 s, o = 3 ms → m* = √1000, best 32, T(32) = 35·(1/32 + 0.003) = 1.19875 s.
 dsml_cli_test(cli_micro_batches 0 ARGS micro-batches --stages 4 --compute 1 --overhead 0.003 --max 1000
   STDOUT "\"closed_form\": 31.62277660168379.*\"best\": 32, \"best_step_s\": 1.19875")
-# dsml layouts: OPT-30B on 8 × 8 GPUs; (t, p, d) = (8, 4, 2) has 256 micro-batches and 16Ψ/32 + 4·12·14.25·sbh
-# bytes = 14.98 + 10.04 GB per GPU.
+# dsml layouts: OPT-30B on 8 × 8 A100s, every row the planner's. Ψ = 48·(12h² + 13h) + (V + s)·h = 29,974,511,616
+# (h 7168, V 50,272, s 2048). The first row is pure data parallelism, (1, 1, 64) with 512/64 = 8 micro-batches: 2Ψ of
+# bf16 weights, 2Ψ of gradients and 12Ψ = 359,694,139,392 bytes of Adam state on every GPU (479.6 GB: no fit); ZeRO-1
+# shards the 12Ψ over 64 (5,620,220,928 bytes) and still does not fit (4Ψ alone is 120 GB).
 dsml_cli_test(cli_layouts_opt30b 0 ARGS layouts --model opt-30b --nodes 8 --gpus-per-node 8
-  STDOUT "{\"t\": 8, \"p\": 4, \"d\": 2, \"micro_batches\": 256, \"memory_gb\": 25.0[0-9]*, ")
+  STDOUT "^{\"model\": \"opt-30b\", \"gpu\": \"a100-80gb\", \"parameters\": 29974511616, \"capacity_bytes\": 80000000000, \"layouts\": \\[{\"t\": 1, \"p\": 1, \"d\": 64, \"micro_batches\": 8, \"replicated\": {\"time_s\": {[^}]*}, \"memory_bytes\": {\"params\": 59949023232, \"grads\": 59949023232, \"optimizer\": 359694139392, [^}]*}, \"fits\": false}, \"zero1\": {\"time_s\": {[^}]*}, \"memory_bytes\": {\"params\": 59949023232, \"grads\": 59949023232, \"optimizer\": 5620220928, [^}]*}, \"fits\": false}}")
 dsml_cli_test(cli_layouts_bad_model ${error_exit} ARGS layouts --model gpt5 --nodes 8 --gpus-per-node 8
-  STDERR "dsml: error: unknown model preset \"gpt5\"; choose gpt3-6.7b, opt-30b or gpt3-175b")
+  STDERR "^dsml: error: unknown model preset \"gpt5\"; choose one of: gpt-1\\.7b, ")

@@ -36,9 +36,9 @@ dsml_cli_test(cli_plan_bad_batch ${error_exit} ARGS plan --model gpt3-175b --gpu
   --global-batch 100 STDERR "^dsml: error: global batch 100 is not divisible by d·b = 8·1 \\(every data-parallel replica runs whole micro-batches\\)\n$")
 dsml_cli_test(cli_plan_bad_gpu ${error_exit} ARGS plan --model gpt3-175b --gpu b200 --nodes 8 --t 8 --p 8
   --global-batch 512 STDERR "^dsml: error: unknown GPU preset \"b200\"; choose one of: a100-80gb, h100-sxm\n$")
-# Week 5's `dsml layouts` stays (its widget and tests use it) and its help names the planner as the one to trust.
+# Week 5's `dsml layouts` is the planner too: its help says every row is plan_step's.
 dsml_cli_test(cli_layouts_help_names_planner 0 ARGS --help
-  STDOUT "dsml layouts .*Week 5's pricer: 6.* FLOPs per token at one assumed rate; the planner, checked against Narayanan et al\\.\n *2021's Table 1, is `dsml plan --search`")
+  STDOUT "dsml layouts .*each priced\n *by the planner's plan_step \\(the model `dsml plan` prints")
 # MoE and context parallelism: Mixtral 8x7B (8 experts, top-2) on 128 H100s as t = 4, c = 2, p = 2, e = 8.
 dsml_cli_test(cli_plan_moe_context 0 ARGS plan --model mixtral-8x7b --gpu h100-sxm --nodes 16 --t 4 --c 2 --p 2
   --e 8 --global-batch 256 --recompute selective --sequence-parallel

@@ -1,6 +1,5 @@
-// Design helpers (dsml/parallel_design.h): the optimal number of micro-batches (closed form against the search),
-// full recomputation's memory and compute by Korthikanti's formulas, and the 3-D pricer for a 30B model on
-// 8 nodes × 8 GPUs, one row checked by hand.
+// Design helpers (dsml/parallel_design.h): the optimal number of micro-batches (closed form against the search) and
+// full recomputation's memory and compute by Korthikanti's formulas. The 3-D layouts are test_layout_3d.cpp's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -48,46 +47,6 @@ TEST(Recomputation, KorthikantiNumbersForGpt3) {
   EXPECT_DOUBLE_EQ(r.recomputed_bytes, 2 * sbh);
   EXPECT_DOUBLE_EQ(r.saved_fraction, 1 - 2.0 / 23);
   EXPECT_DOUBLE_EQ(r.compute_factor, 4.0 / 3);
-}
-
-TEST(Layouts, Opt30bOnEightNodesOfEight) {
-  dsml::LayoutConfig c;
-  c.model = dsml::transformer_preset("opt-30b");
-  EXPECT_DOUBLE_EQ(c.model.parameters, 12.0 * 48 * 7168 * 7168 + 50257.0 * 7168);  // 29.96 B
-  const std::vector<dsml::LayoutRow> rows = dsml::price_3d_layouts(c);
-  ASSERT_FALSE(rows.empty());
-  const double psi = c.model.parameters, sbh = 2048.0 * 7168;
-  bool saw_hand_row = false, saw_pure_dp = false;
-  for (const dsml::LayoutRow& r : rows) {
-    EXPECT_EQ(r.t * r.p * r.d, 64);
-    EXPECT_EQ(56 % r.t, 0);
-    EXPECT_EQ(48 % r.p, 0);
-    EXPECT_EQ(r.fits, r.memory_bytes <= 80e9);
-    if (r.t == 8 && r.p == 4) {  // d = 2, m = 512/2 = 256
-      saw_hand_row = true;
-      EXPECT_EQ(r.micro_batches, 256);
-      EXPECT_DOUBLE_EQ(r.model_state_bytes, 16 * psi / 32);                 // 14.98 GB
-      EXPECT_NEAR(r.model_state_zero1_bytes, 4 * psi / 32 + 12 * psi / 64, 1);  // 9.36 GB
-      EXPECT_NEAR(r.activation_bytes, 4 * 12 * sbh * 2 * (34 + 5.0 * 56 * 2048 / 7168) / 8 / 2, 1);  // 10.0 GB
-      EXPECT_TRUE(r.fits);
-      EXPECT_TRUE(r.fits_zero1);
-      EXPECT_NEAR(r.compute_s, 6 * psi * 512 * 2048 / (64 * 156e12), 1e-9);
-      EXPECT_NEAR(r.bubble_s, r.compute_s * 3 / 256, 1e-12);
-      // 4 all-reduces per layer per micro-batch, 12 layers, 256 micro-batches, ring over 8 on NVLink.
-      const double ring = 2 * 7 * 1e-6 + 2 * 7.0 / 8 * sbh * 2 / 300e9;
-      EXPECT_NEAR(r.tensor_s, 4 * 12 * 256 * ring, 1e-9);
-      EXPECT_NEAR(r.data_s, 2 * 1 * 5e-6 + 2 * 0.5 * (2 * psi / 32) / 25e9, 1e-9);
-    }
-    if (r.t == 1 && r.p == 1) {
-      saw_pure_dp = true;
-      EXPECT_FALSE(r.fits);        // 16Ψ = 479 GB
-      EXPECT_FALSE(r.fits_zero1);  // 4Ψ + 12Ψ/64 = 125 GB
-    }
-  }
-  EXPECT_TRUE(saw_hand_row);
-  EXPECT_TRUE(saw_pure_dp);
-  EXPECT_NE(error_of([] { dsml::transformer_preset("gpt5"); }).find("choose gpt3-6.7b, opt-30b or gpt3-175b"),
-            std::string::npos);
 }
 
 }  // namespace

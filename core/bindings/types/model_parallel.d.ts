@@ -4,6 +4,7 @@
 // of this domain, and its functions, added to DsmlCore by module augmentation.
 
 import type { Topology } from "./collectives";
+import type { StepPlan } from "./planner";
 import type { ModelConfig, OptimizerConfig } from "./training";
 
 /** One compute op on the simulated timeline: F forward, BW a full backward, B its input-gradient half, W its
@@ -60,14 +61,12 @@ export interface LabMoe {
   every?: number;
 }
 
-/** One (t, p, d) factorisation priced by price3dLayouts (core/include/dsml/parallel_design.h). Bytes per GPU,
- *  seconds per step; nothing overlapped. */
+/** One (t, p, d) factorisation priced by price3dLayouts (core/include/dsml/parallel_design.h): the planner's
+ *  plan_step of the layout with its optimizer state replicated and with ZeRO-1 (planStep's time, memory and fits). */
+export type LayoutPlan = Pick<StepPlan, "time" | "memory" | "fits">;
 export interface LayoutRow {
   t: number; p: number; d: number; microBatches: number;
-  modelStateBytes: number; modelStateZero1Bytes: number; activationBytes: number;
-  memoryBytes: number; memoryZero1Bytes: number;
-  compute: number; bubble: number; tensor: number; pipeline: number; data: number; step: number;
-  fits: boolean; fitsZero1: boolean;
+  replicated: LayoutPlan; zero1: LayoutPlan;
 }
 
 export interface TrainMoeBalancedRequest {
@@ -138,15 +137,15 @@ declare module "../dsml" {
     recomputationTradeoff(request: { sequence: number; microBatch: number; hidden: number; heads: number;
                                      tensorParallel?: number; sequenceParallel?: boolean }):
         { keptBytes: number; recomputedBytes: number; savedFraction: number; computeFactor: number };
-    /** Every (t, p, d) with t·p·d = nodes·gpusPerNode (t | heads, p | layers, d·microBatch | globalBatch) priced:
-     *  memory per GPU with and without ZeRO-1, communication per axis, step time, fits in memoryBytes (80e9).
-     *  Defaults: globalBatch 512, microBatch 1, flopsPerGpu 156e12, intra {1e-6, 1/300e9}, inter {5e-6, 1/25e9},
-     *  sequenceParallel true. @throws on an unknown model or a bad field. */
-    price3dLayouts(request: { model: "gpt3-6.7b" | "opt-30b" | "gpt3-175b"; nodes: number; gpusPerNode: number;
-                              globalBatch?: number; microBatch?: number; flopsPerGpu?: number;
-                              intra?: { alpha: number; beta: number }; inter?: { alpha: number; beta: number };
-                              memoryBytes?: number; sequenceParallel?: boolean; fullRecomputation?: boolean }):
-        { parameters: number; rows: LayoutRow[] };
+    /** Every (t, p, d) with t·p·d = nodes·gpusPerNode that the planner accepts (t | heads, t ≤ gpusPerNode,
+     *  p | layers, d·microBatch | globalBatch), by t then p, each priced by plan_step (planStep) with v = 1,
+     *  nothing overlapped, at ZeRO 0 and ZeRO-1. model and gpu name planner presets (plannerPresets); defaults:
+     *  gpu "a100-80gb", globalBatch 512, microBatch 1, sequenceParallel true, recomputation "none". parameters is
+     *  the model's Ψ, capacity the GPU's memory in bytes. @throws on an unknown preset or a bad field. */
+    price3dLayouts(request: { model: string; gpu?: string; nodes: number; gpusPerNode: number; globalBatch?: number;
+                              microBatch?: number; sequenceParallel?: boolean;
+                              recomputation?: "none" | "selective" | "full" }):
+        { model: string; gpu: string; parameters: number; capacity: number; rows: LayoutRow[] };
     /** Week 5: the MLP with MoE blocks trained on one device (as trainSingleMoe) with Switch Transformer's
      *  load-balancing loss α·E·Σ f_i·P_i in every MoE block (moe.balance = α; 0 = none), per step: the MSE, the
      *  balance loss and the assignments dropped. @throws on a bad field or a run too large for a tab. */

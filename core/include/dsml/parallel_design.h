@@ -12,25 +12,23 @@
 // (2sbh bytes, /t with sequence parallelism) and rerun its forward during backward: one extra forward on top of
 // forward + backward (≈ 2× forward), so ≈ 4/3 of the compute — 8Ψ instead of 6Ψ FLOPs per token.
 //
-// The 3-D pricer: every t·p·d = N factorisation (Megatron order: t innermost, inside a node; then p; then d),
-// keeping t | heads, p | layers, d·b | global batch (m = global batch / (d·b) micro-batches). Per GPU:
-//   model states    16Ψ/(tp) (mixed-precision Adam, memory_accountant.h), with ZeRO-1 4Ψ/(tp) + 12Ψ/(tpd)
-//   activations     1F1B: the first stage holds min(p, m) micro-batches of L/p layers (Korthikanti's bytes per layer)
-//   compute         6Ψ·tokens/(N·flops) (8Ψ with full recomputation); bubble (p − 1)/m of it (1F1B)
-//   tensor          4 all-reduces of s·b·h·2 bytes per layer per micro-batch (2 forward, 2 backward; Megatron f/g),
-//                   ring over t GPUs — on the node's link if t ≤ GPUs per node, else the network's
-//   pipeline        2m messages of s·b·h·2/t bytes per stage (activation out, gradient back), α–β
-//   data            one ring all-reduce of the 2Ψ/(tp) bytes of fp16 gradients over d (ZeRO-1's reduce-scatter +
-//                   all-gather moves the same bytes); on the node's link if the group fits in a node
-//   step = compute + bubble + tensor + pipeline + data (nothing overlapped: an upper bound);
-//   fits = memory ≤ the device's memory (80 GB by default)
+// The 3-D layouts: every t·p·d = N factorisation of a cluster's GPUs for a transformer, each priced by the planner's
+// plan_step (dsml/planner.h: one model of a step for the whole course) twice — optimizer state replicated (ZeRO 0)
+// and sharded over d (ZeRO-1). layout_3d.cpp only enumerates; the rules a layout must meet (t | heads, t ≤ GPUs per node,
+// p | layers, d·b | global batch) are plan_step's own (layout_error), so a layout the planner refuses is not listed.
+// The placement is Megatron's (t innermost in a node, then d, then p). What each axis adds to a step:
+//   t  the tensor term: Megatron's f/g collectives on NVLink, every layer of every micro-batch
+//   p  the bubble, (p − 1) micro-batch slots of a stage (1F1B), and the pipeline term: activations and gradients
+//      between stages
+//   d  the data term: one reduction of the stage's gradients per step (ZeRO-1: reduce-scatter + all-gather, the same
+//      ring bytes); ZeRO-1 cuts the model states from 16Ψ_stage/t to 4Ψ_stage/t + 12Ψ_stage/(t·d) bytes per GPU
+// Week 5 fixes v = 1 (no interleaving), c = e = 1 and nothing overlapped.
 #pragma once
 
-#include <string>
 #include <vector>
 
-#include "dsml/cost_model.h"
 #include "dsml/memory_accountant.h"
+#include "dsml/planner.h"
 
 namespace dsml {
 
@@ -56,40 +54,23 @@ struct RecomputationTradeoff {
 RecomputationTradeoff full_recomputation_tradeoff(double sequence, double micro_batch, double hidden, double heads,
                                                   int tensor_parallel = 1, bool sequence_parallel = false);
 
-struct TransformerPreset {
-  std::string name;
-  double parameters = 0;  // Ψ = 12·L·h² + V·h (V = 50257)
-  int layers = 0;
-  int hidden = 0;
-  int heads = 0;
-  int sequence = 2048;
-};
-// "gpt3-6.7b" (L 32, h 4096, a 32; Brown et al. 2020), "opt-30b" (L 48, h 7168, a 56; Zhang et al. 2022),
-// "gpt3-175b" (L 96, h 12288, a 96). Throws dsml::Error naming them otherwise.
-TransformerPreset transformer_preset(const std::string& name);
-
 struct LayoutConfig {
-  TransformerPreset model;
-  int nodes = 8;
-  int gpus_per_node = 8;
-  int global_batch = 512;       // sequences per step
-  int micro_batch = 1;          // b, sequences
-  double flops_per_gpu = 312e12 * 0.5;  // sustained FLOP/s (A100 bf16 peak × 50%)
-  CostModel intra{1e-6, 1.0 / 300e9};   // NVLink-class
-  CostModel inter{5e-6, 1.0 / 25e9};    // one 200 Gb/s NIC per GPU
-  double memory_bytes = 80e9;
+  PlannerModel model;     // planner_model_preset(name)
+  ClusterSpec cluster;    // its GPU (gpu_preset), nodes × GPUs per node
+  int global_batch = 512;  // sequences per step
+  int micro_batch = 1;     // b, sequences
   bool sequence_parallel = true;
-  bool full_recomputation = false;
+  Recomputation recomputation = Recomputation::kNone;
+  AttentionKernel attention = AttentionKernel::kFlash2;
 };
 
 struct LayoutRow {
-  int t = 1, p = 1, d = 1, micro_batches = 1;
-  double model_state_bytes = 0, model_state_zero1_bytes = 0, activation_bytes = 0;
-  double memory_bytes = 0, memory_zero1_bytes = 0;  // per GPU, totals
-  double compute_s = 0, bubble_s = 0, tensor_s = 0, pipeline_s = 0, data_s = 0, step_s = 0;
-  bool fits = false, fits_zero1 = false;
+  int t = 1, p = 1, d = 1;
+  StepPlan replicated;  // plan_step of (t, p, d) with ZeRO 0
+  StepPlan zero1;       // the same layout with ZeRO-1
 };
-// Every admissible factorisation, by t then p. Throws dsml::Error on a bad config.
+// Every factorisation plan_step accepts, by t then p. Throws dsml::Error on a bad model or cluster, and (through
+// plan_step) on a bad GPU when some layout is admissible.
 std::vector<LayoutRow> price_3d_layouts(const LayoutConfig& config);
 
 }  // namespace dsml

@@ -2,10 +2,11 @@
 //   w5-zero-bytes (numeric) how many more bytes a GPU sends per step with ZeRO-3 than with ZeRO-1 for a 7B model
 //                           (core.stepCost's collectives, scale_setup.js); the usual mistake counts both of ZeRO-3's
 //                           parameter all-gathers as extra, forgetting that ZeRO-1 all-gathers the updated parameters
-//   w5-layout     (choice)  the 3-D layouts of OPT-30B on 8 × 8 GPUs (core.price3dLayouts): every option's flag is a
-//                           claim the tests evaluate on the core, so the flags cannot drift from the pricer
+//   w5-layout     (choice)  the 3-D layouts of OPT-30B on 8 × 8 GPUs (core.price3dLayouts, every row the planner's):
+//                           every option's flag is a claim the tests evaluate on the core, so the flags cannot drift
+//                           from the planner; no option or explanation quotes a number the planner computes
 import { pick } from "../../../web/exercise/params.js";
-import { layouts, zeroCommBytes } from "../scale_setup.js";
+import { layouts, planOf, zeroCommBytes } from "../scale_setup.js";
 
 const PSI_7B = 7e9;
 const extraBytes = (core, N) => zeroCommBytes(core, PSI_7B, 3, N) - zeroCommBytes(core, PSI_7B, 1, N);
@@ -39,52 +40,52 @@ export const zeroBytes = {
 };
 
 const row = (core, t, p, d, fields) => layouts(core, fields).rows.find((r) => r.t === t && r.p === p && r.d === d);
-const fitting = (core) => layouts(core).rows.filter((r) => r.fits);
+const fitting = (core, zero1 = false) => layouts(core).rows.filter((r) => planOf(r, zero1).fits);
+const tensorOf = (rows) => rows.map((r) => r.replicated.time.tensor);
 
 export const layoutChoice = {
   id: "w5-layout",
   kind: "choice",
   title: "A layout for 30B on 8 × 8",
   prompt: `<p>OPT-30B on 8 nodes × 8 GPUs, priced as in section 8 (batch 512 × 2048 tokens, micro-batch 1, 1F1B, 80 GB per
-    GPU, no ZeRO unless stated). Use the widget above. Which statements are true? Choose every correct one.</p>`,
+    GPU, no recomputation, no ZeRO unless stated). Use the widget above. Which statements are true? Choose every correct
+    one.</p>`,
   options: [
     { text: "(t, p, d) = (1, 1, 64), pure data parallelism, fits in 80 GB per GPU.",
-      claim: (core) => row(core, 1, 1, 64).fits, correct: false,
-      why: "It holds 16 bytes per parameter for 30 billion parameters, about 560 GB, on every GPU." },
-    { text: "(2, 4, 8) does not fit, but fits with ZeRO-1.",
-      claim: (core) => !row(core, 2, 4, 8).fits && row(core, 2, 4, 8).fitsZero1, correct: true,
-      why: "About 100 GB without ZeRO; sharding the 12 bytes of optimizer state over d = 8 brings it near 61 GB." },
-    // Not "(4, 4, 4) is the fastest": (4, 8, 2) is < 1 ms behind on a 20.6 s step, a difference the model cannot
-    // resolve (issue 25 §2). What the table can decide: the two are within 0.1% and one needs less memory.
-    { text: "The two fastest layouts that fit (no ZeRO), (4, 4, 4) and (4, 8, 2), are within 0.1% of each other per step, " +
-        "and (4, 8, 2) needs less memory per GPU.",
-      claim: (core) => {
-        const [a, b] = [...fitting(core)].sort((x, y) => x.step - y.step), key = (r) => `${r.t},${r.p},${r.d}`;
-        const pair = new Set([key(a), key(b)]), r442 = row(core, 4, 4, 4), r482 = row(core, 4, 8, 2);
-        return pair.has("4,4,4") && pair.has("4,8,2") && Math.abs(a.step - b.step) < 1e-3 * a.step &&
-          r482.memoryBytes < r442.memoryBytes;
-      }, correct: true,
-      why: "20.6 s per step each, less than a millisecond apart, at 50 GB and 35 GB: the model cannot tell their speed " +
-        "apart, so the one with room to spare is the safer choice." },
-    { text: "Every layout with t = 8 that fits is slower than every layout with t = 4 that fits.",
-      claim: (core) => Math.min(...fitting(core).filter((r) => r.t === 8).map((r) => r.step))
-        > Math.max(...fitting(core).filter((r) => r.t === 4).map((r) => r.step)), correct: true,
-      why: "At t = 8 the tensor all-reduces cost about 2.3 s a step against 0.94 s at t = 4; no saving on the other axes pays that back." },
+      claim: (core) => row(core, 1, 1, 64).replicated.fits, correct: false,
+      why: "Every GPU holds the whole model's states, 16 bytes per parameter for 30 billion parameters: far beyond 80 GB." },
+    { text: "(2, 2, 16) does not fit, but fits with ZeRO-1.",
+      claim: (core) => !row(core, 2, 2, 16).replicated.fits && row(core, 2, 2, 16).zero1.fits, correct: true,
+      why: "Replicated, each GPU keeps 12 bytes of Adam state for every parameter of its stage; ZeRO-1 shards those 12 " +
+        "bytes over d = 16, which brings it under 80 GB (switch the optimizer state in the widget to see both)." },
+    { text: "With ZeRO-1, the fastest layout that fits is one that does not fit without it.",
+      claim: (core) => !layouts(core).bestZero1.replicated.fits, correct: true,
+      why: "ZeRO-1 admits layouts with fewer pipeline stages and more data parallelism, and the fastest of them beats " +
+        "every layout that fits without ZeRO: compare the starred rows with the switch on and off." },
+    { text: "Every layout with t = 8 that fits spends more time in tensor collectives than every layout with t = 4 that fits.",
+      claim: (core) => Math.min(...tensorOf(fitting(core).filter((r) => r.t === 8)))
+        > Math.max(...tensorOf(fitting(core).filter((r) => r.t === 4))), correct: true,
+      why: "With the 64 GPUs fixed, a larger t leaves fewer replicas and stages, so each tensor group runs more " +
+        "micro-batches of more layers through its collectives: the tensor column grows with t." },
     { text: "The fastest layout that fits also has the smallest pipeline bubble of the layouts that fit.",
-      claim: (core) => layouts(core).best.bubble === Math.min(...fitting(core).map((r) => r.bubble)), correct: false,
-      why: "(8, 1, 8) has no pipeline and no bubble, but pays for it in tensor all-reduces; the best layout accepts a small bubble." },
+      claim: (core) => layouts(core).best.replicated.time.bubble === Math.min(...fitting(core).map((r) => r.replicated.time.bubble)),
+      correct: false,
+      why: "A layout with p = 1 has no pipeline and no bubble, but pays for it in tensor collectives or in memory; the " +
+        "best layout accepts a small bubble." },
     { text: "Full recomputation makes the fastest fitting layout faster, because more layouts fit.",
-      claim: (core) => layouts(core, { fullRecomputation: true }).best.step < layouts(core).best.step, correct: false,
-      why: "It adds a third to the compute (27 s at best); it helps only when nothing fits without it." },
+      claim: (core) => layouts(core, { recomputation: "full" }).best.replicated.time.total
+        < layouts(core).best.replicated.time.total, correct: false,
+      why: "It reruns every layer's forward during the backward, a third more compute in every layout; it helps only " +
+        "when nothing fits without it." },
   ],
   hints: [
-    "Open the layouts widget: struck-through rows do not fit. Turn ZeRO-1 on and off.",
+    "Open the layouts widget: struck-through rows do not fit. Turn ZeRO-1 on and off and watch the starred row.",
     "Compare the tensor column of t = 4 and t = 8 rows.",
     "Three statements are true.",
   ],
-  solutionText: `<p>True: (2, 4, 8) needs ZeRO-1; (4, 4, 4) and (4, 8, 2) tie within a millisecond and (4, 8, 2) needs
-    less memory; every fitting t = 8 layout is slower
-    than every fitting t = 4 one. False: pure data parallelism needs ~560 GB per GPU; the best layout is not the one with the
-    smallest bubble (the bubble is one cost among four); full recomputation costs 4/3 of the compute. The design rule:
-    fit first, keep t inside a node and no larger than needed, then spend the rest on p and d.</p>`,
+  solutionText: `<p>True: (2, 4, 8) needs ZeRO-1; with ZeRO-1 the fastest fitting layout is one that needs it; every fitting
+    t = 8 layout spends more on tensor collectives than every fitting t = 4 one. False: pure data parallelism needs 16 bytes
+    per parameter on every GPU; the best layout is not the one with the smallest bubble (the bubble is one cost among
+    several); full recomputation costs a third more compute. The design rule: fit first, keep t inside a node and no
+    larger than needed, then spend the rest on p and d — and let ZeRO-1 buy the layouts memory would otherwise forbid.</p>`,
 };
