@@ -1,8 +1,10 @@
-// planner.js — widget "planner": pick a model, a cluster and a layout; the core's planStep (dsml/planner.h, the
-// function `dsml plan` calls) prices one step. The step split as a bar, memory per GPU as a stacked bar against the
-// GPU's capacity, MFU/HFU and tokens/s, and the fastest layouts that fit (layout_search.js). A Table 1 row loaded
-// from the "table1" widget arrives through planner_setup.js's onPlannerLoad (this widget may be built after it).
-// Every number shown is a field of the core's answer; nothing here computes a cost.
+// planner.js — widget "planner": pick a model and its sequence length, a cluster, a layout, the attention kernel and
+// the precision; the core's planStep (dsml/planner.h, the function `dsml plan` calls) prices one step. The step split
+// as a bar (compute by kernel, then what the layout adds), memory per GPU of the fullest stage as a stacked bar
+// against the GPU's capacity, MFU/HFU and tokens/s, MFU against the global batch, and the fastest layouts that fit
+// (layout_search.js). A Table 1 row loaded from the "calibration" widget arrives through planner_setup.js's
+// onPlannerLoad (this widget may be built after it). d is the core's (result.layout.d), never computed here; every
+// number shown is a field of the core's answer; nothing here computes a cost.
 import { formatBytes, formatCount, formatNumber, formatSeconds, formatSI } from "../../../web/units.js";
 import { GPUS_PER_NODE, onPlannerLoad, plan, presets } from "../planner_setup.js";
 import { barWithLegend } from "./stacked_bar.js";
