@@ -345,12 +345,14 @@ const Command kCommands[] = {
     {"capstone", dsml::cli::capstone,
      R"(  dsml capstone [--workers P] [--steps N] [--compressor C [--ratio R] [--levels S] [--rank r]] [--lr LR]
                 [--straggler-probability p] [--slowdown F] [--node-mtbf S] [--checkpoint-every STEPS]
-                [--checkpoint S] [--restart S] [--detection S] [--no-failures] [--no-error-feedback] [--seed SEED]
-                [--sweep P,P,...] [--target-loss L [--sweep-workers P,P,...] [--staleness s]]
+                [--checkpoint S] [--restart S] [--detection S] [--no-failures] [--error-feedback | --no-error-feedback]
+                [--seed SEED] [--sweep P,P,...] [--target-loss L [--sweep-workers P,P,...] [--staleness s]]
                 [--task-layers L] [--task-width D] [--task-hidden F] [--task-rows b] [--task-seed SEED]
       Week 6's capstone: one data-parallel job (a 4.3 B-parameter MLP on 150 TFLOP/s GPUs, InfiniBand) with
-      stragglers, Poisson node failures rolled back to checkpoints, and a compressed gradient exchange
-      -> {"wall_s", "split_s": {"compute", "communication", "straggler_wait", "checkpoints", "lost_work",
+      stragglers, Poisson node failures rolled back to checkpoints, and a compressed gradient exchange; error
+      feedback defaults per compressor (on for top-k, PowerSGD and SignSGD; off for random-k, int8, QSGD), as
+      the page's
+      -> {"error_feedback", "wall_s", "split_s": {"compute", "communication", "straggler_wait", "checkpoints", "lost_work",
           "restarts"}, "failures", "efficiency", "bytes_per_step", "loss_last", "optimal_interval_steps", …,
           "scaling": [{"workers", "step_s", "expected_wall_s", "efficiency", "failure_free_efficiency"}],
           with --target-loss: "mode" ("synchronous", or "ssp" with --staleness), "to_target": {"reached",

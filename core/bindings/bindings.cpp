@@ -135,4 +135,5 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("jobScaling", &Guarded<&b::job_scaling>::call);
   function("jobToTarget", &Guarded<&b::job_to_target>::call);
   function("jobTargetScaling", &Guarded<&b::job_target_scaling>::call);
+  function("jobErrorFeedbackDefault", &Guarded<&b::job_error_feedback_default>::call);
 }

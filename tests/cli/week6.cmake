@@ -36,6 +36,14 @@ dsml_cli_test(cli_elastic_bad ${error_exit} ARGS elastic --workers 4 --changes 3
 # 0.6014 s. 10 steps: 13.05 s, all of it compute and communication.
 dsml_cli_test(cli_capstone_quiet 0 ARGS capstone --workers 8 --steps 10 --no-failures --checkpoint 0 --sweep 1,8
   STDOUT "\"step_compute_s\": 0\\.7036[0-9]*, \"step_comm_s\": 0\\.6014[0-9]*, \"wall_s\": 13\\.05")
+# Error feedback defaults per compressor, as the page's, and is printed: off for random-k (on, it diverges with 64
+# workers), on for top-k; a flag overrides it.
+dsml_cli_test(cli_capstone_feedback_default 0 ARGS capstone --workers 8 --steps 10 --no-failures --compressor random-k
+  --ratio 0.01 --sweep 8 STDOUT "\"compressor\": \"random-k\", \"error_feedback\": false,")
+dsml_cli_test(cli_capstone_feedback_top_k 0 ARGS capstone --workers 8 --steps 10 --no-failures --compressor top-k
+  --ratio 0.01 --sweep 8 STDOUT "\"compressor\": \"top-k\", \"error_feedback\": true,")
+dsml_cli_test(cli_capstone_feedback_flag 0 ARGS capstone --workers 8 --steps 10 --no-failures --compressor random-k
+  --ratio 0.01 --error-feedback --sweep 8 STDOUT "\"error_feedback\": true,")
 dsml_cli_test(cli_capstone_bad ${error_exit} ARGS capstone --workers 8 --steps 10 --straggler-probability 2
   STDERR "dsml: error: straggler_probability must be in \\[0, 1\\], got 2")
 # 256 GPUs of 6 h MTBF (a fleet MTBF of 84.4 s) and one checkpoint at the end of 1000 steps of 1.4 s: ~e^17 retries of
