@@ -252,14 +252,16 @@ const Command kCommands[] = {
       model (base * M_w * X): --speeds gives worker w the fixed M_w (always slow), --round-speeds the list every
       worker draws X from afresh each round (implies --speed per-round: slow now and then); --train trains the
       teacher task with the gradients as the run makes them stale
-      -> {"regime", "makespan_s", "round_mean_s", "round_max_s", "updates", "dropped",
+      -> {"regime", "workers", "servers", "backup", "cancel_stragglers", "makespan_s", "round_mean_s", "round_max_s",
+          "updates", "dropped",
           "staleness": {"mean", "max", "histogram"}, "stall_fraction", "busiest_link", "bytes_into_busiest_server",
           "closed_form_round_compute_s", "closed_form_push_round",
-          "ssp_clock_limits": {"barrier_s", "unbounded_s", "absorbable_s", "absorbable_fraction"},
+          "ssp_clock_limits"? (ssp only): {"barrier_s", "unbounded_s", "absorbable_s", "absorbable_fraction"},
           "training"?: {"initial_loss", "final_loss", ...},
           "loss_at"?: {"time_s", "loss", "updates", "run_over"} (the model at simulated time S)}
-      closed_form_round_compute_s is E[P-th of W compute times] where every round is a fresh race (bsp; backup
-      with --cancel-stragglers), else null: without it a straggler's late gradient delays its next round;
+      closed_form_round_compute_s is E[the P-th fastest of the W = P + backup workers' compute times] (P: the
+      gradients a round waits for) where every round is a fresh race (bsp; backup with --cancel-stragglers), else
+      null: without it a straggler's late gradient delays its next round;
       ssp_clock_limits gives the compute seconds per clock at s = 0 (E[max_w t]) and as s -> infinity (max_w E[t]):
       their difference is all SSP can absorb, 0 when the slow worker is always slow
 )"},
