@@ -234,10 +234,12 @@ const Command kCommands[] = {
     {"scaling", dsml::cli::scaling,
      R"(  dsml scaling --mode strong|weak --layers L --width D --hidden F --batch B --ranks 1,2,4,8 --flops F
                --alpha A (--beta B | --bandwidth W) [--strategy dp-bucketed] [--micro-batches K]
-               [--bucket-bytes N] [--element-bytes 4] [--overlap]
+               [--bucket-bytes N] [--element-bytes 4] [--overlap | --overlap-fraction o]
       data parallelism's speed-up vs P from the step cost model: strong = fixed global batch B, weak = B rows per
-      device; -> {"mode", "strategy", "overlap", "points": [{"ranks", "global_batch", "step_s", "compute_s",
-      "comm_s", "speedup", "ideal", "efficiency"}], "comm_bound_batch_per_device" (at the largest P)}
+      device; --overlap-fraction also prices T(o) = C + (1 - o)·M per point, o capped at C/M (Week 3's partial
+      overlap); -> {"mode", "strategy", "overlap", "points": [{"ranks", "global_batch", "step_s", "compute_s",
+      "comm_s", "speedup", "ideal", "efficiency", "overlap_fraction"?, "partial_overlap_step_s"?}],
+      "comm_bound_batch_per_device" (at the largest P)}
 )"},
     {"ps", dsml::cli::ps,
      R"(  dsml ps --regime bsp|asp|ssp|backup --workers W [--servers K] [--staleness S] [--backup B [--cancel-stragglers]]

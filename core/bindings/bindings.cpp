@@ -39,6 +39,7 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("amdahlSerialFraction", &Guarded<&b::amdahl_serial_fraction>::call);
 
   function("stepTime", &Guarded<&b::step_time>::call);
+  function("partialOverlapStep", &Guarded<&b::partial_overlap_step>::call);
   function("probabilityAnySlow", &Guarded<&b::probability_any_slow>::call);
 
   function("fitAlphaBeta", &Guarded<&b::fit_alpha_beta>::call);

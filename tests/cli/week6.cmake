@@ -60,3 +60,12 @@ dsml_cli_test(cli_capstone_target_ssp_compressed ${error_exit} ARGS capstone --w
   STDERR "^dsml: error: the asynchronous \\(SSP\\) job sends whole gradients to its parameter server: choose compressor none, got top-k\n$")
 dsml_cli_test(cli_capstone_staleness_alone ${error_exit} ARGS capstone --workers 2 --steps 100 --staleness 1
   STDERR "^dsml: error: --staleness and --sweep-workers belong to the time-to-target report: give --target-loss too\n$")
+# Week 3's partial overlap on the command line: T(o) = C + (1 − o)·M per point, o capped at C/M. Compute per rank
+# 6·64 rows·Ψ/1e12 with Ψ = 2·2·64·256 = 65,536: C = 2.5165824e-05 s. One rank moves nothing (M = 0: the step is
+# C); at 8 ranks M > C, so o = 0.5 is capped at C/M and the step is M itself.
+dsml_cli_test(cli_scaling_overlap_fraction 0 ARGS scaling --mode weak --layers 2 --width 64 --hidden 256 --batch 64
+  --ranks 1,8 --flops 1e12 --alpha 1e-5 --bandwidth 1e9 --overlap-fraction 0.5
+  STDOUT "{\"ranks\": 1, [^}]*\"compute_s\": 2\\.5165824e-05, \"comm_s\": 0, [^}]*\"overlap_fraction\": 0\\.5, \"partial_overlap_step_s\": 2\\.5165824e-05}.*\"comm_s\": 0\\.000598752, [^}]*\"partial_overlap_step_s\": 0\\.000598752}")
+dsml_cli_test(cli_scaling_overlap_both ${error_exit} ARGS scaling --mode weak --layers 2 --width 64 --hidden 256
+  --batch 64 --ranks 1,8 --flops 1e12 --alpha 1e-5 --bandwidth 1e9 --overlap-fraction 0.5 --overlap
+  STDERR "^dsml: error: --overlap prices the buckets' own overlap; --overlap-fraction hides a given fraction of a step without it: give one\n$")
