@@ -24,7 +24,7 @@ int capstone(int argc, char** argv) {
                    "slowdown", "node-mtbf", "checkpoint-every", "checkpoint", "restart", "detection", "seed", "sweep",
                    "target-loss", "sweep-workers", "staleness", "task-layers", "task-width", "task-hidden", "task-rows",
                    "task-seed"},
-                  {"no-failures", "no-error-feedback"});
+                  {"no-failures", "error-feedback", "no-error-feedback"});
   JobConfig c;
   c.workers = args.whole_or("workers", c.workers);
   c.steps = args.whole_or("steps", c.steps);
@@ -32,7 +32,11 @@ int capstone(int argc, char** argv) {
   c.compressor.ratio = args.number_or("ratio", c.compressor.ratio);
   c.compressor.levels = args.whole_or("levels", c.compressor.levels);
   c.compressor.rank = args.whole_or("rank", c.compressor.rank);
-  c.error_feedback = !args.has("no-error-feedback");
+  if (args.has("error-feedback") && args.has("no-error-feedback"))
+    throw UsageError("--error-feedback and --no-error-feedback contradict each other: give one");
+  c.error_feedback = c.compressor.kind != CompressorKind::none &&
+                     (args.has("error-feedback") || (!args.has("no-error-feedback") &&
+                                                     job_error_feedback_default(c.compressor.kind)));
   c.lr = args.number_or("lr", c.lr);
   c.straggler_probability = args.number_or("straggler-probability", c.straggler_probability);
   c.slowdown = args.number_or("slowdown", c.slowdown);
@@ -78,6 +82,7 @@ int capstone(int argc, char** argv) {
   json.add("workers", c.workers)
       .add("steps", c.steps)
       .add_text("compressor", compressor_name(c.compressor.kind))
+      .add_bool("error_feedback", c.error_feedback)
       .add("step_compute_s", t.step_compute)
       .add("step_comm_s", t.step_comm)
       .add("wall_s", t.wall)

@@ -64,6 +64,8 @@ int collective(int argc, char** argv) {
   const bool pipelined = algorithm.rfind("pipelined-", 0) == 0;
   if (args.has("segments") && !pipelined)
     throw UsageError("--segments is for the pipelined broadcasts (pipelined-chain, pipelined-tree), not " + algorithm);
+  if (args.has("segments") && segments < 1)  // 0 is the library's "p segments"; on the command line, leave it out
+    throw UsageError("--segments takes k >= 1 segments, got " + args.text("segments") + " (leave it out for k = p)");
   const auto schedule = make_lazy_schedule(name, algorithm, ranks, bytes, args.whole_or("root", 0), devices, segments);
   const SimResult sim = simulate_schedule(topology, *schedule, gamma, SimOptions{false, false});
 

@@ -234,10 +234,12 @@ const Command kCommands[] = {
     {"scaling", dsml::cli::scaling,
      R"(  dsml scaling --mode strong|weak --layers L --width D --hidden F --batch B --ranks 1,2,4,8 --flops F
                --alpha A (--beta B | --bandwidth W) [--strategy dp-bucketed] [--micro-batches K]
-               [--bucket-bytes N] [--element-bytes 4] [--overlap]
+               [--bucket-bytes N] [--element-bytes 4] [--overlap | --overlap-fraction o]
       data parallelism's speed-up vs P from the step cost model: strong = fixed global batch B, weak = B rows per
-      device; -> {"mode", "strategy", "overlap", "points": [{"ranks", "global_batch", "step_s", "compute_s",
-      "comm_s", "speedup", "ideal", "efficiency"}], "comm_bound_batch_per_device" (at the largest P)}
+      device; --overlap-fraction also prices T(o) = C + (1 - o)·M per point, o capped at C/M (Week 3's partial
+      overlap); -> {"mode", "strategy", "overlap", "points": [{"ranks", "global_batch", "step_s", "compute_s",
+      "comm_s", "speedup", "ideal", "efficiency", "overlap_fraction"?, "partial_overlap_step_s"?}],
+      "comm_bound_batch_per_device" (at the largest P)}
 )"},
     {"ps", dsml::cli::ps,
      R"(  dsml ps --regime bsp|asp|ssp|backup --workers W [--servers K] [--staleness S] [--backup B [--cancel-stragglers]]
@@ -252,14 +254,16 @@ const Command kCommands[] = {
       model (base * M_w * X): --speeds gives worker w the fixed M_w (always slow), --round-speeds the list every
       worker draws X from afresh each round (implies --speed per-round: slow now and then); --train trains the
       teacher task with the gradients as the run makes them stale
-      -> {"regime", "makespan_s", "round_mean_s", "round_max_s", "updates", "dropped",
+      -> {"regime", "workers", "servers", "backup", "cancel_stragglers", "makespan_s", "round_mean_s", "round_max_s",
+          "updates", "dropped",
           "staleness": {"mean", "max", "histogram"}, "stall_fraction", "busiest_link", "bytes_into_busiest_server",
           "closed_form_round_compute_s", "closed_form_push_round",
-          "ssp_clock_limits": {"barrier_s", "unbounded_s", "absorbable_s", "absorbable_fraction"},
+          "ssp_clock_limits"? (ssp only): {"barrier_s", "unbounded_s", "absorbable_s", "absorbable_fraction"},
           "training"?: {"initial_loss", "final_loss", ...},
           "loss_at"?: {"time_s", "loss", "updates", "run_over"} (the model at simulated time S)}
-      closed_form_round_compute_s is E[P-th of W compute times] where every round is a fresh race (bsp; backup
-      with --cancel-stragglers), else null: without it a straggler's late gradient delays its next round;
+      closed_form_round_compute_s is E[the P-th fastest of the W = P + backup workers' compute times] (P: the
+      gradients a round waits for) where every round is a fresh race (bsp; backup with --cancel-stragglers), else
+      null: without it a straggler's late gradient delays its next round;
       ssp_clock_limits gives the compute seconds per clock at s = 0 (E[max_w t]) and as s -> infinity (max_w E[t]):
       their difference is all SSP can absorb, 0 when the slow worker is always slow
 )"},
@@ -345,12 +349,14 @@ const Command kCommands[] = {
     {"capstone", dsml::cli::capstone,
      R"(  dsml capstone [--workers P] [--steps N] [--compressor C [--ratio R] [--levels S] [--rank r]] [--lr LR]
                 [--straggler-probability p] [--slowdown F] [--node-mtbf S] [--checkpoint-every STEPS]
-                [--checkpoint S] [--restart S] [--detection S] [--no-failures] [--no-error-feedback] [--seed SEED]
-                [--sweep P,P,...] [--target-loss L [--sweep-workers P,P,...] [--staleness s]]
+                [--checkpoint S] [--restart S] [--detection S] [--no-failures] [--error-feedback | --no-error-feedback]
+                [--seed SEED] [--sweep P,P,...] [--target-loss L [--sweep-workers P,P,...] [--staleness s]]
                 [--task-layers L] [--task-width D] [--task-hidden F] [--task-rows b] [--task-seed SEED]
       Week 6's capstone: one data-parallel job (a 4.3 B-parameter MLP on 150 TFLOP/s GPUs, InfiniBand) with
-      stragglers, Poisson node failures rolled back to checkpoints, and a compressed gradient exchange
-      -> {"wall_s", "split_s": {"compute", "communication", "straggler_wait", "checkpoints", "lost_work",
+      stragglers, Poisson node failures rolled back to checkpoints, and a compressed gradient exchange; error
+      feedback defaults per compressor (on for top-k, PowerSGD and SignSGD; off for random-k, int8, QSGD), as
+      the page's
+      -> {"error_feedback", "wall_s", "split_s": {"compute", "communication", "straggler_wait", "checkpoints", "lost_work",
           "restarts"}, "failures", "efficiency", "bytes_per_step", "loss_last", "optimal_interval_steps", …,
           "scaling": [{"workers", "step_s", "expected_wall_s", "efficiency", "failure_free_efficiency"}],
           with --target-loss: "mode" ("synchronous", or "ssp" with --staleness), "to_target": {"reached",

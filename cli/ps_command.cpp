@@ -100,6 +100,8 @@ int ps(int argc, char** argv) {
   json.add_text("regime", consistency_name(c.consistency))
       .add("workers", c.workers)
       .add("servers", c.servers)
+      .add("backup", c.backup)
+      .add_bool("cancel_stragglers", c.cancel_stragglers)
       .add("makespan_s", r.makespan)
       .add("round_mean_s", std::accumulate(rounds.begin(), rounds.end(), 0.0) / static_cast<double>(rounds.size()))
       .add("round_max_s", *std::max_element(rounds.begin(), rounds.end()))
@@ -129,13 +131,16 @@ int ps(int argc, char** argv) {
                                                 .add("server_s", bw.server_seconds)
                                                 .add("worker_s", bw.worker_seconds)
                                                 .add_bool("servers_bottleneck", bw.servers_bottleneck));
-  // What SSP can absorb (compute only): seconds per clock at s = 0 (E[max]) and as s → ∞ (the slowest mean).
-  const SspClockLimits limits = ssp_clock_limits(c.speed, c.workers);
-  json.add_object("ssp_clock_limits", JsonObject()
-                                          .add("barrier_s", limits.barrier_seconds)
-                                          .add("unbounded_s", limits.unbounded_seconds)
-                                          .add("absorbable_s", limits.absorbable_seconds)
-                                          .add("absorbable_fraction", limits.absorbable_fraction));
+  // What SSP can absorb (compute only): seconds per clock at s = 0 (E[max]) and as s → ∞ (the slowest mean). Only
+  // for the regime it describes.
+  if (c.consistency == Consistency::ssp) {
+    const SspClockLimits limits = ssp_clock_limits(c.speed, c.workers);
+    json.add_object("ssp_clock_limits", JsonObject()
+                                            .add("barrier_s", limits.barrier_seconds)
+                                            .add("unbounded_s", limits.unbounded_seconds)
+                                            .add("absorbable_s", limits.absorbable_seconds)
+                                            .add("absorbable_fraction", limits.absorbable_fraction));
+  }
   if (train) {
     const auto& curve = out.training.curve;
     json.add_object("training", JsonObject()

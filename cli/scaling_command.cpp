@@ -3,11 +3,13 @@
 //
 //   $ dsml scaling --mode strong --layers 16 --width 1024 --hidden 4096 --batch 16384 --ranks 1,8,64 \
 //                  --flops 150e12 --alpha 3e-6 --bandwidth 200e9 --element-bytes 2 --overlap
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "args.h"
 #include "dsml/dp_scaling.h"
+#include "dsml/step_time.h"
 #include "network_flags.h"
 #include "train_command.h"
 
@@ -16,7 +18,7 @@ namespace dsml::cli {
 int scaling(int argc, char** argv) {
   const Args args("scaling", argc, argv, 2,
                   {"mode", "layers", "width", "hidden", "batch", "ranks", "strategy", "micro-batches", "bucket-bytes",
-                   "algorithm", "flops", "alpha", "beta", "bandwidth", "gamma", "element-bytes"},
+                   "algorithm", "flops", "alpha", "beta", "bandwidth", "gamma", "element-bytes", "overlap-fraction"},
                   {"overlap"});
   ScalingConfig c;
   c.mode = parse_scaling_mode(args.text("mode"));
@@ -34,20 +36,33 @@ int scaling(int argc, char** argv) {
   c.flops_per_s = args.number("flops");
   c.element_bytes = args.number_or("element-bytes", 4);
   c.overlap = args.has("overlap");
+  const bool partial = args.has("overlap-fraction");
+  const double o = args.number_or("overlap-fraction", 0.0);
+  if (partial && c.overlap)
+    throw UsageError("--overlap prices the buckets' own overlap; --overlap-fraction hides a given fraction of a "
+                     "step without it: give one");
+  if (partial && !(o >= 0 && o <= 1)) throw UsageError("--overlap-fraction takes o in [0, 1], got " + args.text("overlap-fraction"));
   const CostModel link = model_from(args);
   const std::vector<ScalingPoint> points = dp_scaling(c, link);
 
   std::vector<JsonObject> rows;
-  for (const ScalingPoint& p : points)
-    rows.push_back(JsonObject()
-                       .add("ranks", p.ranks)
-                       .add("global_batch", p.global_batch)
-                       .add("step_s", p.step_s)
-                       .add("compute_s", p.compute_s)
-                       .add("comm_s", p.comm_s)
-                       .add("speedup", p.speedup)
-                       .add("ideal", p.ideal)
-                       .add("efficiency", p.efficiency));
+  for (const ScalingPoint& p : points) {
+    JsonObject row = JsonObject()
+                         .add("ranks", p.ranks)
+                         .add("global_batch", p.global_batch)
+                         .add("step_s", p.step_s)
+                         .add("compute_s", p.compute_s)
+                         .add("comm_s", p.comm_s)
+                         .add("speedup", p.speedup)
+                         .add("ideal", p.ideal)
+                         .add("efficiency", p.efficiency);
+    if (partial) {  // T(o) = C + (1 − o)·M with o capped at C/M, where the point has less compute than that
+      const double used = std::min(o, max_overlap_fraction(p.compute_s, p.comm_s));
+      row.add("overlap_fraction", used)
+          .add("partial_overlap_step_s", partial_overlap_step_time(p.compute_s, p.comm_s, used));
+    }
+    rows.push_back(row);
+  }
   int largest = 2;
   for (int p : c.ranks) largest = p > largest ? p : largest;
   print(JsonObject()

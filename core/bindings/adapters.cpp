@@ -39,6 +39,7 @@ double amdahl_limit(double s) { return dsml::amdahl_limit(s); }
 double amdahl_serial_fraction(double speedup, double n) { return dsml::amdahl_serial_fraction(speedup, n); }
 
 double step_time(double c, double m, double overlap) { return dsml::step_time(c, m, overlap); }
+double partial_overlap_step(double c, double m, double o) { return dsml::partial_overlap_step_time(c, m, o); }
 double probability_any_slow(double q, double workers) { return dsml::probability_any_slow(q, workers); }
 
 val fit_alpha_beta(const val& bytes, const val& seconds) {

@@ -23,6 +23,8 @@ double amdahl_limit(double serial_fraction);
 double amdahl_serial_fraction(double speedup, double processors);
 
 double step_time(double compute_s, double communication_s, double overlap);
+// partialOverlapStep(C, M, o) = C + (1 − o)·M, o in [0, min(1, C/M)]                  = partial_overlap_step_time
+double partial_overlap_step(double compute_s, double communication_s, double overlap_fraction);
 double probability_any_slow(double q, double workers);
 
 val fit_alpha_beta(const val& bytes, const val& seconds);

@@ -39,6 +39,7 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("amdahlSerialFraction", &Guarded<&b::amdahl_serial_fraction>::call);
 
   function("stepTime", &Guarded<&b::step_time>::call);
+  function("partialOverlapStep", &Guarded<&b::partial_overlap_step>::call);
   function("probabilityAnySlow", &Guarded<&b::probability_any_slow>::call);
 
   function("fitAlphaBeta", &Guarded<&b::fit_alpha_beta>::call);
@@ -135,4 +136,5 @@ EMSCRIPTEN_BINDINGS(dsml) {
   function("jobScaling", &Guarded<&b::job_scaling>::call);
   function("jobToTarget", &Guarded<&b::job_to_target>::call);
   function("jobTargetScaling", &Guarded<&b::job_target_scaling>::call);
+  function("jobErrorFeedbackDefault", &Guarded<&b::job_error_feedback_default>::call);
 }

@@ -25,7 +25,10 @@ JobConfig to_job(const val& r, const std::string& ctx) {
   if (!r["network"].isUndefined()) c.network = to_cost_model(object_field(r, "network", ctx), ctx + ": network");
   c.element_bytes = static_cast<int>(whole_field_or(r, "elementBytes", c.element_bytes, ctx, 1, 8));
   c.compressor = to_compressor(r, ctx);
-  c.error_feedback = flag_field_or(r, "errorFeedback", c.error_feedback, ctx);
+  // Left out: the core's default for the compressor (job_error_feedback_default), as `dsml capstone`'s.
+  c.error_feedback = flag_field_or(r, "errorFeedback",
+                                   c.compressor.kind != CompressorKind::none &&
+                                       job_error_feedback_default(c.compressor.kind), ctx);
   c.straggler_probability = number_field_or(r, "stragglerProbability", c.straggler_probability, ctx);
   c.slowdown = number_field_or(r, "slowdown", c.slowdown, ctx);
   c.failures = flag_field_or(r, "failures", c.failures, ctx);
@@ -152,6 +155,13 @@ val job_target_scaling(const val& r, const val& workers) {
   out.set("points", points);
   out.set("best", sweep.best);
   return out;
+}
+
+val job_error_feedback_default(const val& r) {
+  const std::string ctx = "jobErrorFeedbackDefault";
+  require_object(r, ctx, "{compressor}");
+  const CompressorKind kind = in_context(ctx, [&] { return parse_compressor(text_field(r, "compressor", ctx)); });
+  return val(kind != CompressorKind::none && dsml::job_error_feedback_default(kind));
 }
 
 }  // namespace dsml::bindings

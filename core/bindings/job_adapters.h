@@ -16,5 +16,7 @@ val job_scaling(const val& request, const val& workers);
 val job_to_target(const val& request);
 // jobTargetScaling(JobRequest, workers[]) → TargetSweep                    = target_scaling
 val job_target_scaling(const val& request, const val& workers);
+// jobErrorFeedbackDefault({compressor}) → bool: error feedback's default for it on the capstone's job
+val job_error_feedback_default(const val& request);
 
 }  // namespace dsml::bindings

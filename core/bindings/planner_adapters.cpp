@@ -9,17 +9,11 @@
 #include "dsml/planner.h"
 #include "dsml/planner_validation.h"
 #include "fields.h"
+#include "js_object.h"
 #include "planner_convert.h"
 
 namespace dsml::bindings {
 namespace {
-
-int whole(const val& o, const char* name, const std::string& ctx, int minimum = 1) {
-  return static_cast<int>(whole_field(o, name, ctx, minimum, 1 << 30));
-}
-int whole_or(const val& o, const char* name, int fallback, const std::string& ctx, int minimum = 1) {
-  return static_cast<int>(whole_field_or(o, name, fallback, ctx, minimum, 1 << 30));
-}
 
 SearchOptions search_options_from(const val& r, const std::string& ctx) {
   require_object(r, ctx, "{model, cluster, globalBatch, microBatches?, zeroStages?, …}");
@@ -48,25 +42,12 @@ val planner_presets() {
   val models = val::array(), gpus = val::array(), table = val::array();
   for (const PlannerModel& m : presets.models) models.call<void>("push", model_to(m));
   for (const GpuSpec& g : presets.gpus) gpus.call<void>("push", gpu_to(g));
-  for (const PublishedRun& r : presets.table1) {
-    val row = val::object();
-    row.set("model", r.model);
-    row.set("billions", r.billions);
-    row.set("t", r.t);
-    row.set("p", r.p);
-    row.set("gpus", r.gpus);
-    row.set("globalBatch", r.global_batch);
-    row.set("tflopsPerGpu", r.tflops_per_gpu);
-    row.set("percentOfPeak", r.percent_of_peak);
-    row.set("aggregatePflops", r.aggregate_pflops);
-    row.set("checked", r.checked);
-    table.call<void>("push", row);
-  }
-  val out = val::object();
-  out.set("models", models);
-  out.set("gpus", gpus);
-  out.set("table1", table);
-  return out;
+  for (const PublishedRun& r : presets.table1)
+    table.call<void>("push", object_of({{"model", r.model}, {"billions", r.billions}, {"t", r.t}, {"p", r.p},
+                                        {"gpus", r.gpus}, {"globalBatch", r.global_batch},
+                                        {"tflopsPerGpu", r.tflops_per_gpu}, {"percentOfPeak", r.percent_of_peak},
+                                        {"aggregatePflops", r.aggregate_pflops}, {"checked", r.checked}}));
+  return object_of({{"models", models}, {"gpus", gpus}, {"table1", table}});
 }
 
 val plan_step(const val& r) {
@@ -103,65 +84,34 @@ val attention_cost(const val& r) {
                                 parse_attention_kernel(text_field(r, "kernel", ctx)),
                                 whole_or(r, "microBatch", 1, ctx), whole_or(r, "t", 1, ctx), whole_or(r, "c", 1, ctx));
   });
-  val o = val::object();
-  o.set("forwardSeconds", a.forward_seconds);
-  o.set("backwardSeconds", a.backward_seconds);
-  o.set("forwardFlops", a.forward_flops);
-  o.set("backwardFlops", a.backward_flops);
-  o.set("countedFlops", a.counted_flops);
-  o.set("hbmBytes", a.hbm_bytes);
-  o.set("activationBytes", a.activation_bytes);
-  return o;
+  return object_of({{"forwardSeconds", a.forward_seconds}, {"backwardSeconds", a.backward_seconds},
+                    {"forwardFlops", a.forward_flops}, {"backwardFlops", a.backward_flops},
+                    {"countedFlops", a.counted_flops}, {"hbmBytes", a.hbm_bytes},
+                    {"activationBytes", a.activation_bytes}});
 }
 
 val planner_validation() {
   const PlannerValidation v = dsml::planner_validation();
   val constants = val::array(), tables = val::array();
-  for (const PlannerConstant& c : v.constants) {
-    val o = val::object();
-    o.set("name", c.name);
-    o.set("value", c.value);
-    o.set("unit", c.unit);
-    o.set("source", c.source);
-    o.set("fittedOn", c.fitted_on);
-    constants.call<void>("push", o);
-  }
+  for (const PlannerConstant& c : v.constants)
+    constants.call<void>("push", object_of({{"name", c.name}, {"value", c.value}, {"unit", c.unit},
+                                            {"source", c.source}, {"fittedOn", c.fitted_on}}));
   for (const ValidationTable& t : v.tables) {
     val rows = val::array();
-    for (const ValidationRow& r : t.rows) {
-      val o = val::object();
-      o.set("label", r.label);
-      o.set("published", r.published);
-      o.set("predicted", r.predicted);
-      o.set("relativeError", r.relative_error);
-      o.set("fits", r.fits);
-      o.set("memoryBytes", r.memory_bytes);
-      o.set("capacityBytes", r.capacity_bytes);
-      o.set("mainTerm", r.main_term);
-      o.set("layout", plan_to(r.plan)["layout"]);
-      rows.call<void>("push", o);
-    }
-    val bound = val::object();
-    bound.set("each", t.bound_each);
-    bound.set("mean", t.bound_mean);
-    val o = val::object();
-    o.set("id", t.id);
-    o.set("title", t.title);
-    o.set("source", t.source);
-    o.set("gpu", t.gpu);
-    o.set("metric", std::string(t.metric == "mfu" ? "mfu" : "tflopsPerGpu"));
-    o.set("inSample", t.in_sample);
-    o.set("bound", bound);
-    o.set("rows", rows);
-    o.set("meanAbsError", t.mean_abs_error);
-    o.set("worstAbsError", t.worst_abs_error);
-    o.set("fitting", t.fitting);
-    tables.call<void>("push", o);
+    for (const ValidationRow& r : t.rows)
+      rows.call<void>("push", object_of({{"label", r.label}, {"published", r.published}, {"predicted", r.predicted},
+                                         {"relativeError", r.relative_error}, {"fits", r.fits},
+                                         {"memoryBytes", r.memory_bytes}, {"capacityBytes", r.capacity_bytes},
+                                         {"mainTerm", r.main_term}, {"layout", plan_to(r.plan)["layout"]}}));
+    tables.call<void>("push",
+                      object_of({{"id", t.id}, {"title", t.title}, {"source", t.source}, {"gpu", t.gpu},
+                                 {"metric", std::string(t.metric == "mfu" ? "mfu" : "tflopsPerGpu")},
+                                 {"inSample", t.in_sample},
+                                 {"bound", object_of({{"each", t.bound_each}, {"mean", t.bound_mean}})},
+                                 {"rows", rows}, {"meanAbsError", t.mean_abs_error},
+                                 {"worstAbsError", t.worst_abs_error}, {"fitting", t.fitting}}));
   }
-  val out = val::object();
-  out.set("constants", constants);
-  out.set("tables", tables);
-  return out;
+  return object_of({{"constants", constants}, {"tables", tables}});
 }
 
 }  // namespace dsml::bindings

@@ -11,12 +11,6 @@
 namespace dsml::bindings {
 namespace {
 
-int whole(const val& o, const char* name, const std::string& ctx, int minimum = 1) {
-  return static_cast<int>(whole_field(o, name, ctx, minimum, 1 << 30));
-}
-int whole_or(const val& o, const char* name, int fallback, const std::string& ctx, int minimum = 1) {
-  return static_cast<int>(whole_field_or(o, name, fallback, ctx, minimum, 1 << 30));
-}
 
 
 
@@ -126,6 +120,14 @@ val kernels_to(const KernelSpeeds& k) {
 }
 
 }  // namespace
+
+int whole_or(const val& o, const char* name, int fallback, const std::string& ctx, int minimum) {
+  return static_cast<int>(whole_field_or(o, name, fallback, ctx, minimum, 1 << 30));
+}
+
+int whole(const val& o, const char* name, const std::string& ctx, int minimum) {
+  return static_cast<int>(whole_field(o, name, ctx, minimum, 1 << 30));
+}
 
 std::vector<int> wholes_or(const val& o, const char* name, const std::vector<int>& fallback, const std::string& ctx) {
   if (o[name].isUndefined()) return fallback;

@@ -25,6 +25,9 @@ ClusterSpec cluster_from(const val& o, const std::string& ctx);
 PlannerLayout layout_from(const val& o, const std::string& ctx);
 val memory_to(const PlanMemory& m);
 val plan_to(const StepPlan& p);
+// A whole-number field (required, or `fallback` when absent) of at least `minimum`.
+int whole(const val& o, const char* name, const std::string& ctx, int minimum = 1);
+int whole_or(const val& o, const char* name, int fallback, const std::string& ctx, int minimum = 1);
 // An optional array of whole numbers, `fallback` when absent.
 std::vector<int> wholes_or(const val& o, const char* name, const std::vector<int>& fallback, const std::string& ctx);
 Recomputation recomputation_from(const std::string& name, const std::string& ctx);

@@ -48,4 +48,8 @@ JobRun run_job(const JobConfig& c) {
   return out;
 }
 
+bool job_error_feedback_default(CompressorKind kind) {
+  return kind == CompressorKind::top_k || kind == CompressorKind::powersgd || kind == CompressorKind::sign;
+}
+
 }  // namespace dsml

@@ -102,16 +102,18 @@ TargetRun asynchronous(const JobConfig& c) {
     const ParamServerResult run = simulate_param_server(Topology::fully_connected(2 * c.workers, c.network), ps);
     ParamServerConfig replay = ps;  // the same log on the teacher task's parameters, cut into the same P shards
     replay.parameters = static_cast<double>(parameter_count(c.task));
-    const StaleTrainingResult training = train_on_param_server(run, replay, t);
     // The server's model after every P·K shard applications: P gradients' worth, one step of data. With s = 0 these
     // are the clock boundaries (no reply of clock t + 1 leaves a shard before every shard has applied clock t).
+    // Only those are read, so only those are measured: curve[i] is the model after step i.
+    t.record_every = c.workers * ps.servers;
+    const StaleTrainingResult training = train_on_param_server(run, replay, t);
     const auto& curve = training.curve;
-    const std::size_t per_step = static_cast<std::size_t>(c.workers) * ps.servers;
+    const auto whole_step = [&](std::size_t i) { return std::fabs(curve[i].updates - double(i) * c.workers) < 1e-6; };
     std::size_t at = 0;
-    while (curve[at].loss > c.target_loss && at + per_step < curve.size()) at += per_step;
+    while (curve[at].loss > c.target_loss && at + 1 < curve.size() && whole_step(at + 1)) ++at;
     out.reached = curve[at].loss <= c.target_loss;
     if (n < c.steps && !(out.reached && curve[at].time <= first_finish(run))) continue;  // train longer
-    out.steps = static_cast<double>(at / per_step);
+    out.steps = static_cast<double>(at);
     out.updates = out.steps * c.workers;
     out.loss = curve[at].loss;
     out.work = curve[at].time;
@@ -120,8 +122,8 @@ TargetRun asynchronous(const JobConfig& c) {
       if (u.time <= out.work) out.max_staleness = std::max(out.max_staleness, u.tau);
     out.curve_steps.clear();
     out.curve_loss.clear();
-    for (std::size_t i = 0; i <= at; i += per_step) {
-      out.curve_steps.push_back(static_cast<double>(i / per_step));
+    for (std::size_t i = 0; i <= at; ++i) {
+      out.curve_steps.push_back(static_cast<double>(i));
       out.curve_loss.push_back(curve[i].loss);
     }
     return out;

@@ -52,7 +52,15 @@ class Replay {
 
   StaleTrainingResult run(const std::vector<PsOp>& ops) {
     record(0.0);
-    for (const PsOp& op : ops) step(op);
+    double last = 0.0;
+    for (const PsOp& op : ops) {
+      step(op);
+      last = op.time;
+    }
+    if (applied_ % c_.record_every != 0) {  // the final model, whatever the stride
+      unflatten(servers(), scratch_);
+      curve_.push_back(LossPoint{last, updates_, mse_loss(mlp_predict(c_.model, scratch_, eval_.inputs), eval_.targets)});
+    }
     StaleTrainingResult out;
     out.curve = std::move(curve_);
     out.final_loss = out.curve.back().loss;
@@ -100,10 +108,26 @@ class Replay {
       theta.segment(shard_begin(ps_, k), copies_[w][k].rows()) = copies_[w][k];
     unflatten(theta, scratch_);
     const int b = c_.batch_per_worker;
-    const Batch all = task_.make_batch(static_cast<std::uint64_t>(data), ps_.workers * b);
+    const Batch& all = batch(data);
     const Eigen::MatrixXd x = all.inputs.middleRows(w * b, b), t = all.targets.middleRows(w * b, b);
+    release(data);
     const MlpForward forward = mlp_forward(c_.model, scratch_, x);
     return flatten(mlp_backward(c_.model, scratch_, forward, mse_loss_gradient(forward.output, t)).params);
+  }
+
+  // Batch `data` of all P workers (each takes its rows), made once and kept until all P have taken theirs: the
+  // teacher's targets cost more than a gradient of the small student.
+  const Batch& batch(int data) {
+    auto it = batches_.find(data);
+    if (it == batches_.end())
+      it = batches_.emplace(data, std::make_pair(task_.make_batch(static_cast<std::uint64_t>(data),
+                                                                  ps_.workers * c_.batch_per_worker),
+                                                 ps_.workers)).first;
+    return it->second.first;
+  }
+  void release(int data) {
+    const auto it = batches_.find(data);
+    if (--it->second.second == 0) batches_.erase(it);
   }
 
   Eigen::MatrixXd slice(int g, int k) const {
@@ -120,8 +144,9 @@ class Replay {
     return theta;
   }
   void record(double time) {
-    unflatten(servers(), scratch_);
     updates_ += curve_.empty() ? 0.0 : 1.0 / ps_.servers;
+    if (!curve_.empty() && ++applied_ % c_.record_every != 0) return;
+    unflatten(servers(), scratch_);
     curve_.push_back(LossPoint{time, updates_, mse_loss(mlp_predict(c_.model, scratch_, eval_.inputs), eval_.targets)});
   }
 
@@ -135,14 +160,17 @@ class Replay {
   std::vector<std::vector<Eigen::MatrixXd>> copies_;  // [worker][shard]
   std::unordered_map<int, Eigen::MatrixXd> in_flight_;                     // reply message → parameters
   std::unordered_map<int, std::pair<Eigen::VectorXd, int>> gradients_;    // gradient → (value, shards to go)
+  std::unordered_map<int, std::pair<Batch, int>> batches_;              // data → (all rows, workers yet to take)
   std::vector<LossPoint> curve_;
   double updates_ = 0.0;
+  long long applied_ = 0;  // applies since the start, for record_every
 };
 
 void validate(const StaleTrainingConfig& c) {
   validate(c.model);
   if (c.batch_per_worker < 1) throw Error("batch_per_worker must be >= 1, got " + std::to_string(c.batch_per_worker));
   if (c.eval_batch < 1) throw Error("eval_batch must be >= 1, got " + std::to_string(c.eval_batch));
+  if (c.record_every < 1) throw Error("record_every must be >= 1, got " + std::to_string(c.record_every));
   require_positive("lr (learning rate)", c.lr);
 }
 

@@ -1,9 +1,9 @@
 // overlap_setup.js — Week 3's partial overlap (section 3 (b)): a step of compute C plus the part of the
-// communication M that is NOT hidden, T(o) = C + (1 − o)·M for an overlap fraction o of the communication, and the
-// o that bucketed DDP actually achieves, read off the core's priced step (stepCost with overlap: the communication
-// left after backward is total − compute). Composed from the core's stepTime(C, M, φ) = C + M − φ·min(C, M): hiding
-// o·M of the communication is φ = o·M / min(C, M), which needs o·M ≤ C — no more communication can hide than there
-// is compute to hide it behind (the seed notebook's formula leaves that bound implicit).
+// communication M that is NOT hidden, T(o) = C + (1 − o)·M for an overlap fraction o of the communication (the
+// core's partialOverlapStep, what `dsml scaling --overlap-fraction` prices), and the o that bucketed DDP actually
+// achieves, read off the core's priced step (stepCost with overlap: the communication left after backward is
+// total − compute). o ≤ min(1, C/M): no more communication can hide than there is compute to hide it behind (the
+// seed notebook's formula leaves that bound implicit).
 import { EXAMPLE, priceDdps } from "./calcs.js";
 
 const commOf = (r) => Object.values(r.comm).reduce((a, b) => a + b, 0);
@@ -11,14 +11,8 @@ const commOf = (r) => Object.values(r.comm).reduce((a, b) => a + b, 0);
 // The largest overlap fraction a step of compute C (s) and communication M (s) allows: min(1, C/M).
 export const maxOverlap = (C, M) => (M > 0 ? Math.min(1, C / M) : 1);
 
-// T(o) = C + (1 − o)·M, s, through core.stepTime. @throws on o outside [0, min(1, C/M)].
-export function partialStep(core, C, M, o) {
-  if (!(o >= 0 && o <= maxOverlap(C, M) + 1e-12)) {
-    throw new RangeError(`partialStep: the overlap fraction must lie in [0, ${maxOverlap(C, M)}] (min(1, C/M)); got ${o}`);
-  }
-  if (M === 0) return core.stepTime(C, 0, 0);
-  return core.stepTime(C, M, Math.min(1, (o * M) / Math.min(C, M)));
-}
+// T(o) = C + (1 − o)·M, s: core.partialOverlapStep. @throws on o outside [0, min(1, C/M)], naming the bound.
+export const partialStep = (core, C, M, o) => core.partialOverlapStep(C, M, o);
 
 // What bucketed DDP achieves on the worked example (fields: alpha, beta, bucketBytes …, as priceDdps):
 // → { compute, comm, total, exposed, o } with o = 1 − exposed / comm, comm the buckets' all-reduces end to end.

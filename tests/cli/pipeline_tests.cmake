@@ -27,3 +27,7 @@ dsml_cli_test(cli_layouts_opt30b 0 ARGS layouts --model opt-30b --nodes 8 --gpus
   STDOUT "^{\"model\": \"opt-30b\", \"gpu\": \"a100-80gb\", \"parameters\": 29974511616, \"capacity_bytes\": 80000000000, \"layouts\": \\[{\"t\": 1, \"p\": 1, \"d\": 64, \"micro_batches\": 8, \"replicated\": {\"time_s\": {[^}]*}, \"memory_bytes\": {\"params\": 59949023232, \"grads\": 59949023232, \"optimizer\": 359694139392, [^}]*}, \"fits\": false}, \"zero1\": {\"time_s\": {[^}]*}, \"memory_bytes\": {\"params\": 59949023232, \"grads\": 59949023232, \"optimizer\": 5620220928, [^}]*}, \"fits\": false}}")
 dsml_cli_test(cli_layouts_bad_model ${error_exit} ARGS layouts --model gpt5 --nodes 8 --gpus-per-node 8
   STDERR "^dsml: error: unknown model preset \"gpt5\"; choose one of: gpt-1\\.7b, ")
+# k = 0 segments is refused, not read as k = p.
+dsml_cli_test(cli_collective_zero_segments ${error_exit} ARGS collective --collective broadcast --algorithm pipelined-chain
+  --ranks 4 --bytes 1024 --alpha 1e-6 --beta 1e-9 --segments 0
+  STDERR "^dsml: error: --segments takes k >= 1 segments, got 0 \\(leave it out for k = p\\)\n$")

@@ -36,6 +36,14 @@ dsml_cli_test(cli_elastic_bad ${error_exit} ARGS elastic --workers 4 --changes 3
 # 0.6014 s. 10 steps: 13.05 s, all of it compute and communication.
 dsml_cli_test(cli_capstone_quiet 0 ARGS capstone --workers 8 --steps 10 --no-failures --checkpoint 0 --sweep 1,8
   STDOUT "\"step_compute_s\": 0\\.7036[0-9]*, \"step_comm_s\": 0\\.6014[0-9]*, \"wall_s\": 13\\.05")
+# Error feedback defaults per compressor, as the page's, and is printed: off for random-k (on, it diverges with 64
+# workers), on for top-k; a flag overrides it.
+dsml_cli_test(cli_capstone_feedback_default 0 ARGS capstone --workers 8 --steps 10 --no-failures --compressor random-k
+  --ratio 0.01 --sweep 8 STDOUT "\"compressor\": \"random-k\", \"error_feedback\": false,")
+dsml_cli_test(cli_capstone_feedback_top_k 0 ARGS capstone --workers 8 --steps 10 --no-failures --compressor top-k
+  --ratio 0.01 --sweep 8 STDOUT "\"compressor\": \"top-k\", \"error_feedback\": true,")
+dsml_cli_test(cli_capstone_feedback_flag 0 ARGS capstone --workers 8 --steps 10 --no-failures --compressor random-k
+  --ratio 0.01 --error-feedback --sweep 8 STDOUT "\"error_feedback\": true,")
 dsml_cli_test(cli_capstone_bad ${error_exit} ARGS capstone --workers 8 --steps 10 --straggler-probability 2
   STDERR "dsml: error: straggler_probability must be in \\[0, 1\\], got 2")
 # 256 GPUs of 6 h MTBF (a fleet MTBF of 84.4 s) and one checkpoint at the end of 1000 steps of 1.4 s: ~e^17 retries of
@@ -52,3 +60,12 @@ dsml_cli_test(cli_capstone_target_ssp_compressed ${error_exit} ARGS capstone --w
   STDERR "^dsml: error: the asynchronous \\(SSP\\) job sends whole gradients to its parameter server: choose compressor none, got top-k\n$")
 dsml_cli_test(cli_capstone_staleness_alone ${error_exit} ARGS capstone --workers 2 --steps 100 --staleness 1
   STDERR "^dsml: error: --staleness and --sweep-workers belong to the time-to-target report: give --target-loss too\n$")
+# Week 3's partial overlap on the command line: T(o) = C + (1 − o)·M per point, o capped at C/M. Compute per rank
+# 6·64 rows·Ψ/1e12 with Ψ = 2·2·64·256 = 65,536: C = 2.5165824e-05 s. One rank moves nothing (M = 0: the step is
+# C); at 8 ranks M > C, so o = 0.5 is capped at C/M and the step is M itself.
+dsml_cli_test(cli_scaling_overlap_fraction 0 ARGS scaling --mode weak --layers 2 --width 64 --hidden 256 --batch 64
+  --ranks 1,8 --flops 1e12 --alpha 1e-5 --bandwidth 1e9 --overlap-fraction 0.5
+  STDOUT "{\"ranks\": 1, [^}]*\"compute_s\": 2\\.5165824e-05, \"comm_s\": 0, [^}]*\"overlap_fraction\": 0\\.5, \"partial_overlap_step_s\": 2\\.5165824e-05}.*\"comm_s\": 0\\.000598752, [^}]*\"partial_overlap_step_s\": 0\\.000598752}")
+dsml_cli_test(cli_scaling_overlap_both ${error_exit} ARGS scaling --mode weak --layers 2 --width 64 --hidden 256
+  --batch 64 --ranks 1,8 --flops 1e12 --alpha 1e-5 --bandwidth 1e9 --overlap-fraction 0.5 --overlap
+  STDERR "^dsml: error: --overlap prices the buckets' own overlap; --overlap-fraction hides a given fraction of a step without it: give one\n$")

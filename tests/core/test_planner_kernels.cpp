@@ -14,17 +14,10 @@
 
 using namespace dsml;
 using planner_test::a100;
+using planner_test::plan_error;
 
 namespace {
 
-std::string plan_error(const PlannerModel& m, const ClusterSpec& c, const PlannerLayout& l) {
-  try {
-    plan_step(m, c, l);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 ClusterSpec h100(int nodes) {
   ClusterSpec c = a100(nodes);

@@ -12,6 +12,7 @@
 
 using namespace dsml;
 using planner_test::a100;
+using planner_test::plan_error;
 
 namespace {
 
@@ -30,14 +31,6 @@ PlannerModel gpt_moe() {
   return m;
 }
 
-std::string plan_error(const PlannerModel& m, const ClusterSpec& c, const PlannerLayout& l) {
-  try {
-    plan_step(m, c, l);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace
 

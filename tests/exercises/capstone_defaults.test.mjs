@@ -21,6 +21,11 @@ for (const compressor of ["random-k", "sign", "top-k"]) {
   });
 }
 
+test("the page's default is the core's, for every compressor (the one `dsml capstone` starts from)", () => {
+  for (const [compressor, on] of Object.entries(EF_DEFAULT))
+    assert.equal(core.jobErrorFeedbackDefault({ compressor }), on, compressor);
+});
+
 test("the report's request carries the choice: none never feeds back; an explicit choice wins over the default", () => {
   assert.equal(jobRequest({ ...DEFAULTS, compressor: "none", errorFeedback: true }).errorFeedback, false);
   assert.equal(jobRequest({ ...DEFAULTS, compressor: "random-k", errorFeedback: undefined }).errorFeedback, false);

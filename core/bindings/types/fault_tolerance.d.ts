@@ -48,7 +48,7 @@ export interface JobRequest extends CompressorOptions {
   flops?: number;
   network?: { alpha: number; beta: number; gamma?: number };
   elementBytes?: number;
-  /** Default true. */
+  /** Default: the core's for the compressor (jobErrorFeedbackDefault; off for "none"). */
   errorFeedback?: boolean;
   /** p ∈ [0, 1] per worker per step (default 0); slowdown >= 1 (default 2). */
   stragglerProbability?: number;
@@ -162,5 +162,8 @@ declare module "../dsml" {
     /** jobToTarget for each P (1 to 16 entries, each 1 … 256), without curves; best: the index of the smallest wall
      *  among those that reached the target (−1: none did). @throws as jobToTarget. */
     jobTargetScaling(request: JobRequest, workers: number[]): { points: TargetRun[]; best: number };
+    /** Error feedback's default for a compressor on the capstone's job (dsml/simulated_job.h
+     *  job_error_feedback_default): what simulateJob uses when a request leaves errorFeedback out. */
+    jobErrorFeedbackDefault(request: { compressor: string }): boolean;
   }
 }

@@ -117,6 +117,9 @@ declare module "../dsml" {
 
     /** C + M − φ·min(C, M), s. @throws unless compute, communication >= 0 and overlap φ ∈ [0, 1]. */
     stepTime(computeSeconds: number, communicationSeconds: number, overlap: number): number;
+    /** T(o) = C + (1 − o)·M for a fraction o of the communication hidden (dsml/step_time.h).
+     *  @throws naming min(1, C/M) when o lies outside [0, min(1, C/M)]. */
+    partialOverlapStep(computeSeconds: number, communicationSeconds: number, overlapFraction: number): number;
     /** 1 − (1 − q)^N. @throws unless q ∈ [0, 1] and workers >= 1. */
     probabilityAnySlow(q: number, workers: number): number;
 

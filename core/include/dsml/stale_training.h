@@ -28,6 +28,8 @@ struct StaleTrainingConfig {
   bool staleness_aware = false;   // η/(τ+1) for asp/ssp updates
   std::uint64_t seed = 0;
   int eval_batch = 64;            // rows of the fixed held-out batch the curve is measured on
+  int record_every = 1;           // the curve's loss after every record_every-th update the servers apply (≥ 1):
+                                  // a caller that reads only whole steps of P·K applications skips the rest
 };
 
 // The servers' model measured after an update: `updates` counts applied updates (each shard's apply counts 1/K,
@@ -39,7 +41,8 @@ struct LossPoint {
 };
 
 struct StaleTrainingResult {
-  std::vector<LossPoint> curve;   // the initial model (time 0, updates 0) first, then after every update
+  std::vector<LossPoint> curve;   // the initial model (time 0, updates 0) first, then after every record_every-th
+                                  // applied update (each shard's apply is one)
   double final_loss = 0.0;
   MlpParams params;               // the servers' model at the end
 };

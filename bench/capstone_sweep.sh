@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The capstone's time-to-target sweep natively, the run the seed course's notebook makes in seconds: SSP with
+# staleness 2 through the sharded parameter server, for 1, 2, 4 and 8 workers, plus the 64-worker job it reports on.
+#   DSML=build/native/dsml bash bench/capstone_sweep.sh
+set -euo pipefail
+DSML="${DSML:-$(dirname "$0")/../build/native/dsml}"
+TIMEFORMAT='wall %R s, CPU %U s'
+time "$DSML" capstone --target-loss 0.1 --sweep-workers 1,2,4,8 --staleness 2 > /dev/null
