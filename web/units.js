@@ -120,7 +120,7 @@ const UNITS = {
   B: ["B", 1], byte: ["B", 1], bytes: ["B", 1], b: ["B", 1 / 8], bit: ["B", 1 / 8], bits: ["B", 1 / 8],
   "B/s": ["B/s", 1], "bytes/s": ["B/s", 1], "b/s": ["B/s", 1 / 8], "bit/s": ["B/s", 1 / 8], bps: ["B/s", 1 / 8],
   FLOP: ["FLOP", 1], FLOPs: ["FLOP", 1], "FLOP/s": ["FLOP/s", 1],
-  "%": ["%", 0.01], "×": ["×", 1], x: ["×", 1],
+  "%": ["%", 0.01], percent: ["%", 0.01], pct: ["%", 0.01], "×": ["×", 1], x: ["×", 1],
 };
 const UNIT_NAME = { s: "a time", B: "a size in bytes", "B/s": "a bandwidth", FLOP: "a number of FLOPs",
   "FLOP/s": "a compute rate", "%": "a percentage", "×": "a ratio" };
