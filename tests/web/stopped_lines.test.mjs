@@ -24,6 +24,22 @@ test("a receive-first ring deadlock names the line every rank waits at", async (
   assert.match(describeFailure(run), /\(ranks 0, 1 and 2 at line 3\)/);
 });
 
+test("a wait for a rank that finished is not called a cycle: the finished rank skipped its send", async () => {
+  // Rank 2 skips the ring's send and returns: rank 0 waits for it, and rank 1 for rank 0 — a chain, no cycle.
+  const skips = `async function main(ctx) {
+  const next = (ctx.rank + 1) % ctx.size, prev = (ctx.rank + ctx.size - 1) % ctx.size;
+  if (ctx.rank === ctx.size - 1) return 0;
+  ctx.send(next, ctx.rank);
+  return await ctx.recv(prev);
+}`;
+  const run = await runLocal(skips, { ranks: 3, inputs: [{}, {}, {}] });
+  assert.equal(run.status, "deadlock");
+  assert.deepEqual(run.deadlock.cycle, []);
+  const { message } = unfinished(run);
+  assert.match(message, /^Deadlock: rank 0 waits for rank 2, which has finished \(rank 0 at line 5\)\. A finished rank sends nothing more/);
+  assert.doesNotMatch(message, /cycle/);
+});
+
 test("ranks waiting at different lines — a synchronous send and a barrier — are named apart", async () => {
   const code = `async function main(ctx) {
   if (ctx.rank === 0) {

@@ -32,6 +32,12 @@ export function unfinished(run) {
       return fail(`${esc(run.deadlock.message)}${linesText(run.deadlock.lines)}. An <code>await</code> on a promise that ` +
         "nothing resolves never returns: await only <code>ctx</code>'s calls, or a promise you resolve yourself.");
     }
+    if (!run.deadlock.cycle?.length) {
+      // No cycle: the waits end at a rank that has finished — it skipped a send (a collective, a step) or returned early.
+      return fail(`Deadlock: ${esc(run.deadlock.message)}${linesText(run.deadlock.lines)}. A finished rank sends nothing ` +
+        "more: the rank it left waiting needs a message that its code skipped, or it returned too early. Find the " +
+        "<code>send(to)</code> that should match that <code>recv(from)</code> on the finished rank.");
+    }
     return fail(`Deadlock: ${esc(run.deadlock.message)}${linesText(run.deadlock.lines)}. Every rank in that cycle waits in <code>recv</code> for ` +
       "a message nobody will send. For each <code>recv(from)</code>, find the matching <code>send(to)</code> on rank <code>from</code>.");
   }
