@@ -136,7 +136,7 @@ test("backups are listed newest first with what they hold, restored, and deleted
   const result = p.restoreBackup(backup.key);
   assert.deepEqual(Object.keys(p.data.exercises), ["w1-a", "w1-bad"], "the backup's records are back, with what of them can be read");
   assert.ok(result.savedAs, "what was replaced is itself backed up");
-  assert.deepEqual(Object.keys(JSON.parse(storage.getItem(result.savedAs)).exercises).sort(), ["w1-a", "w2-new"]);
+  assert.deepEqual(Object.keys(JSON.parse(storage.getItem(result.savedAs)).exercises).sort(), ["w1-a", "w1-bad", "w2-new"]);
   const list = listBackups(storage);
   assert.equal(list.length, 2);
   assert.equal(list[0].key, result.savedAs, "newest first");
