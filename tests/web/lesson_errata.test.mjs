@@ -136,3 +136,13 @@ test("erratum 5: the capstone's prose says error feedback is a visible setting w
   for (const c of ["random-k", "int8", "qsgd"]) assert.equal(EF_DEFAULT[c], false, c);
   assert.match(section, /off for random-k/);
 });
+
+test("Week 6 sends the learner to the widget that has the “crash” choice, by its id", () => {
+  const html = read("lessons/week6/index.html");
+  const sentence = /[^.]*“crash”[^.]*\./.exec(html)?.[0] ?? "";
+  const target = /href="#(widget-[\w-]+)"/.exec(sentence)?.[1];
+  assert.equal(target, "widget-elastic", sentence);
+  const widget = new RegExp(`id="${target}" data-widget="([\\w-]+)"`).exec(html)[1];
+  assert.match(read(`lessons/week6/widgets/${widget}.js`), /\["crash", "crash"\]/, "that widget offers “crash”");
+  assert.match(sentence, /“They”/, "and names the control");
+});
