@@ -11,6 +11,7 @@ import { intBetween, pick, pickSorted } from "../../../web/exercise/params.js";
 import { centralMessage, fail, hubOf, pass, sentBy, unfinished } from "../../../web/exercise/run_checks.js";
 import { BYTES_PER_NUMBER, asNumbers, chunkText, chunkOf, describeWrongSum, nonZeroInt } from "../../week2/exercises/collective_checks.js";
 import { codeExercise } from "../../../web/exercise/code_exercise.js";
+import { plural } from "../../../web/units.js";
 
 const RULE = "After the failure the ring is the list of survivors in rank order: the rank at position i sends to " +
   "position (i + 1) mod P′ and numbers its chunks by its position, so in step k it sends chunk (i − k) mod P′ of " +
@@ -214,8 +215,8 @@ function check(run, testCase) {
       return fail(`${text} ${t < f ? "(before the failure)" : `(after the failure at step ${f})`}. ${RULE}`);
     }
   }
-  return pass(`The ring of ${P} lost ranks ${failed.join(" and ")} at step ${f}; the ${q} survivors rebuilt it and finished ` +
-    `${T - f} more ${T - f === 1 ? "step" : "steps"}, each rank sending 2(P′ − 1) = ${2 * (q - 1)} chunks per step to its new ` +
+  return pass(`The ring of ${P} lost ranks ${failed.join(" and ")} at step ${f}; ${plural(q, "survivor", { article: "the" })} rebuilt it and finished ` +
+    `${plural(T - f, "more step", "more steps")}, each rank sending 2(P′ − 1) = ${2 * (q - 1)} chunks per step to its new ` +
     "right neighbour, and every sum is right.");
 }
 
