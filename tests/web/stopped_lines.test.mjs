@@ -69,3 +69,18 @@ test("linesText: grouped by line, empty when nothing is known", () => {
   assert.equal(linesText([]), "");
   assert.equal(linesText([{ rank: 2, line: 9 }, { rank: 0, line: 6 }, { rank: 1, line: 9 }]), " (rank 0 at line 6, ranks 1 and 2 at line 9)");
 });
+
+test("code that does not parse is called a syntax error at its line, not an error a rank threw", async () => {
+  const run = await runLocal("async function main(ctx) {\n  const x = ;\n  return x;\n}", { ranks: 3, inputs: [{}, {}, {}] });
+  assert.equal(run.status, "error");
+  assert.equal(run.error.syntax, true);
+  assert.equal(run.error.line, 2);
+  for (const text of [unfinished(run).message, describeFailure(run)]) {
+    assert.match(text, /^A syntax error at line 2: <code>SyntaxError: Unexpected token [^<]*<\/code>\. The code does not parse, so no rank ran it/);
+    assert.doesNotMatch(text, /threw/);
+  }
+  // A SyntaxError thrown while running (JSON.parse) is a rank's error like any other.
+  const thrown = await runLocal("async function main(ctx) {\n  return JSON.parse(\"{\");\n}", { ranks: 2, inputs: [{}, {}] });
+  assert.equal(thrown.error.syntax, undefined);
+  assert.match(unfinished(thrown).message, /^Rank \d threw an error at line 2: <code>SyntaxError/);
+});

@@ -8,7 +8,7 @@
 // RunResult (web/README.md, "The Worker cluster"):
 //   { status, elapsedMs, results, logs, progress (per rank: the values passed to ctx.progress),
 //     trace: [{ src, dst, tag, bytes, sendTime, recvTime, sendOrder, recvOrder }], spans,
-//     error: { rank, message, line, column } | null, deadlock: { cycle, message, waits } | null,
+//     error: { rank, message, line, column, syntax? } | null (syntax: the code does not parse), deadlock: { cycle, message, waits } | null,
 //     timeout: { ms, stalled, running, idle, blocked, lines, message } | null   (running: ranks still executing,
 //       terminated by the cluster; idle: ranks that answered a ping but wait on an await nothing resolves),
 //     failed: { rank, lastBeat, detectedAt, timeoutMs, message } | null }   times in seconds since the run started
@@ -102,7 +102,8 @@ export class ClusterRun {
         else this.#checkDeadlock();
         break;
       case "error":
-        this.#end("error", { error: { rank, message: msg.message, line: msg.line ?? null, column: msg.column ?? null } });
+        this.#end("error", { error: { rank, message: msg.message, line: msg.line ?? null, column: msg.column ?? null,
+                                      ...(msg.syntax ? { syntax: true } : {}) } });
         break;
     }
   }

@@ -155,8 +155,9 @@ export class LocalRun {
     if (!this.ended) this.#end("stopped", { stopped: { message } });
   }
 
-  failWith(r, message, line = null, column = null) {
-    if (!this.ended) this.#end("error", { error: { rank: r, message, line, column } });
+  // syntax: the code does not parse (it never ran; rank r only reports it).
+  failWith(r, message, line = null, column = null, syntax = false) {
+    if (!this.ended) this.#end("error", { error: { rank: r, message, line, column, ...(syntax ? { syntax } : {}) } });
   }
 
   #progress(r, value) {

@@ -15,6 +15,10 @@ export function unfinished(run) {
   if (run.status === "ok") return null;
   if (run.status === "error" && run.error) {
     const where = run.error.line ? ` at line ${run.error.line}` : "";
+    if (run.error.syntax) {
+      return fail(`A syntax error${where}: <code>${esc(run.error.message)}</code>. The code does not parse, so no rank ran ` +
+        "it: fix that line (a bracket, a comma, a keyword) and press Run.");
+    }
     const negative = /there is no rank -\d/.test(run.error.message)
       ? " JavaScript's <code>%</code> keeps the sign: <code>(0 - 1) % p</code> is −1, so write <code>(r - 1 + p) % p</code>." : "";
     return fail(`Rank ${run.error.rank} threw an error${where}: <code>${esc(run.error.message)}</code>.${negative} ` +

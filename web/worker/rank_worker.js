@@ -87,7 +87,8 @@ function finish(r) {
 function fail(r, err) {
   if (r.finished) return;
   finish(r);
-  r.reporter.flush("error", { state: { kind: "done" }, message: err.message, line: err.line, column: err.column });
+  r.reporter.flush("error", { state: { kind: "done" }, message: err.message, line: err.line, column: err.column,
+                              syntax: err.syntax === true });
 }
 
 function newRun({ run: id, t0, sendMode = "buffered", fuzzSeed = null }) {
