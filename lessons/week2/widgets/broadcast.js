@@ -11,7 +11,7 @@ const ALGORITHMS = ["linear", "binomial-tree", "scatter-allgather"];
 
 export function mountBroadcast(figure, core) {
   const ranks = slider({ label: "Ranks p", min: 2, max: 64, step: 1, value: 8, format: String, onInput: draw });
-  const segments = slider({ label: "Pipeline segments k", min: 1, max: 1000, value: 100, log: true, format: (k) => String(Math.round(k)), onInput: draw });
+  const segments = slider({ label: "Pipeline segments k", min: 1, max: 1000, value: 100, log: true, integer: true, format: (k) => String(Math.round(k)), onInput: draw });
   controlRow(figure, ranks, segments);
   const out = readout(figure);
   const canvas = chartBox(figure, "Broadcast time against message size for six algorithms");
