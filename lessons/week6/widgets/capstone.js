@@ -94,7 +94,7 @@ export function mountCapstone(figure) {
       return;
     }
     if (!t) return;
-    const block = targetBlock(t);
+    const block = targetBlock(t, r);
     targetSlot.replaceWith(block);
     targetSlot = block;
     status.textContent = `Done: ${s.workers} GPUs, ${formatDuration(r.wall)} of wall-clock time, ${r.failures} failures; ` +
