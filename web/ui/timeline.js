@@ -159,7 +159,7 @@ export function timelineTotals(spans, ranks) {
   return rows;
 }
 
-// stopped: { what, ms, waiting } for a run that did not finish — what ended it ("the watchdog stopped it after
+// stopped: { what, waiting } for a run that did not finish — what ended it ("the watchdog stopped it after
 // 3 s"), and the ranks still waiting then: their last wait never closed, so it is not among the spans.
 function textAlternative(spans, ranks, tEnd, id, stopped = null) {
   const summary = document.createElement("p");
@@ -186,7 +186,7 @@ function textAlternative(spans, ranks, tEnd, id, stopped = null) {
       text += `${waiter.wait > 0 ? " " : ""}${waiting.length === 1 ? `Rank ${waiting[0]} was` : `Ranks ${listText(waiting)} were`} ` +
         "still waiting when the run ended; that wait is not drawn.";
     }
-    summary.textContent = text;
+    summary.textContent = text.trim();
   }
   const details = document.createElement("details");
   details.className = "timeline-data";
