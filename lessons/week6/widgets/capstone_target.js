@@ -72,7 +72,7 @@ export function targetBlock(t, job = null) {
 // No P reached the target: what can be drawn is the loss each P reached at the cap, against the target's line.
 function unreachedBlock(t, job) {
   const pts = t.points, target = t.settings.targetLoss;
-  const chart = lineChart({ title: `Loss after ${formatCount(t.settings.steps)} steps against P: the target not reached`,
+  const chart = lineChart({ title: `Loss after ${formatCount(t.settings.steps)} steps against P`,
     yLabel: "held-out loss", xLabel: "GPUs P", logX: true, xTicks: pts.map((p) => p.workers), xFormat: (v) => String(v), yMin: 0,
     series: [{ label: "loss at the step cap", dots: true, points: pts.map((p) => [p.workers, p.loss]) },
       { label: `target ${formatNumber(target)}`, dashed: true, points: pts.map((p) => [p.workers, target]) }] });
