@@ -8,6 +8,7 @@ import { cardsHTML } from "../web/lesson/course_cards.js";
 import { Progress, downloadProgress } from "../web/storage/progress.js";
 import { plural } from "../web/units.js";
 import { deleteBackup, downloadBackup, listBackups } from "../web/storage/progress_backups.js";
+import { describeDropped } from "../web/storage/progress_schema.js";
 
 initLesson({ homeHref: "./index.html" });
 const progress = new Progress();
@@ -90,8 +91,7 @@ function wireExportImport() {
 
 function skipped(dropped) {
   if (!dropped.length) return "";
-  return ` Skipped ${dropped.length} record${dropped.length === 1 ? "" : "s"} that could not be read: `
-    + `${dropped.map(({ id, problem }) => `“${id}” (${problem})`).join(", ")}.`;
+  return ` ${dropped.length === 1 ? "One field" : `${dropped.length} fields`} could not be read: ${describeDropped(dropped)}.`;
 }
 
 // One line per backup: when it was saved, what restoring it brings back, and Restore / Download / Delete.

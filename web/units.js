@@ -84,10 +84,21 @@ function group(text) {
   return `${int.startsWith("-") ? "-" : ""}${grouped}${frac !== undefined ? `.${frac}` : ""}`;
 }
 
-/** plural(1, "step") → "1 step"; plural(3, "step") → "3 steps"; plural(2, "message", "messages") for irregulars. */
-export function plural(count, singular, pluralForm = `${singular}s`) {
-  return `${formatCount(count)} ${count === 1 ? singular : pluralForm}`;
+/**
+ * Every sentence built from a count goes through here: plural(1, "step") → "1 step"; plural(3, "step") → "3 steps";
+ * plural(2, "matrix", "matrices") for irregulars; { article: "the" } → "the survivor" / "the 3 survivors";
+ * { article: "all" } → "the one rank" / "both ranks" / "all 9 ranks".
+ */
+export function plural(count, singular, form = `${singular}s`) {
+  const { plural: many = `${singular}s`, article = null } = typeof form === "string" ? { plural: form } : form;
+  const noun = count === 1 ? singular : many, n = formatCount(count);
+  if (article === "the") return count === 1 ? `the ${noun}` : `the ${n} ${noun}`;
+  if (article === "all") return count === 1 ? `the one ${noun}` : count === 2 ? `both ${noun}` : `all ${n} ${noun}`;
+  return `${n} ${noun}`;
 }
+
+/** The sentence's first letter in upper case: upperFirst(plural(2, "rank", { article: "all" })) → "Both ranks". */
+export const upperFirst = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * The indefinite article as the phrase is spoken: withArticle("8-block model") → "an 8-block model",
@@ -120,7 +131,7 @@ const UNITS = {
   B: ["B", 1], byte: ["B", 1], bytes: ["B", 1], b: ["B", 1 / 8], bit: ["B", 1 / 8], bits: ["B", 1 / 8],
   "B/s": ["B/s", 1], "bytes/s": ["B/s", 1], "b/s": ["B/s", 1 / 8], "bit/s": ["B/s", 1 / 8], bps: ["B/s", 1 / 8],
   FLOP: ["FLOP", 1], FLOPs: ["FLOP", 1], "FLOP/s": ["FLOP/s", 1],
-  "%": ["%", 0.01], "×": ["×", 1], x: ["×", 1],
+  "%": ["%", 0.01], percent: ["%", 0.01], pct: ["%", 0.01], "×": ["×", 1], x: ["×", 1],
 };
 const UNIT_NAME = { s: "a time", B: "a size in bytes", "B/s": "a bandwidth", FLOP: "a number of FLOPs",
   "FLOP/s": "a compute rate", "%": "a percentage", "×": "a ratio" };

@@ -17,3 +17,24 @@ export function lateDrops(run, last = 20) {
   const dropped = run.dropped.slice(-last).reduce((a, b) => a + b, 0);
   return { dropped, share: dropped / (last * run.assignments) };
 }
+
+/**
+ * The widget's chart summary, read off the two runs it draws: whether the drops without the loss grow (the first
+ * `last` steps against the last `last`), and whether the run with α drops fewer, as many or more over the last
+ * `last` steps. Nothing in it is fixed text that a setting of α could make false.
+ */
+export function balanceSummary(without, withLoss, alpha, last = 20) {
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  const first = sum(without.dropped.slice(0, last)), late = lateDrops(without, last).dropped;
+  const trend = late > first ? "the drops grow as training goes on"
+    : late < first ? "the drops shrink somewhat as training goes on" : "the drops stay level";
+  const on = lateDrops(withLoss, last).dropped;
+  const counts = `(${on} against ${late} over the last ${last} steps)`;
+  // Within 5% of each other is "about as many": a difference of a few assignments is no balancing.
+  const versus = Math.abs(on - late) <= 0.05 * late
+    ? (on === late ? `with α = ${alpha} they are as many (${on} over the last ${last} steps)`
+      : `with α = ${alpha} they are about as many ${counts}: this α is too weak to balance the router here`)
+    : on < late ? `with α = ${alpha} they are fewer ${counts}`
+      : `with α = ${alpha} they are more, not fewer ${counts}`;
+  return `Without the loss ${trend}; ${versus}.`;
+}

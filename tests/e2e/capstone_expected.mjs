@@ -17,15 +17,15 @@ function expected(core, settings) {
       stepComm: f.time(r.stepComm), finalLoss: f.number(r.losses.at(-1)), expectedWall: f.time(r.expectedWall) },
     findings: findings(r),
     r,
-    target: targetCells(targetReport(core, settings)),
+    target: targetCells(targetReport(core, settings), r),
   };
 }
 
 // The time-to-target block's rows as the page writes them (widgets/capstone_target.js), its sentence and best P.
-function targetCells(t) {
+function targetCells(t, job) {
   const rows = t.points.map((p, i) => ({ workers: String(p.workers) + (i === t.best ? " (best)" : ""),
     steps: p.reached ? formatCount(p.steps) : `cap (${formatCount(p.steps)})`, wall: p.reached ? FORMAT.time(p.wall) : "not reached" }));
-  return { rows, summary: targetSummary(t), best: t.best < 0 ? null : t.points[t.best].workers, t };
+  return { rows, summary: targetSummary(t, FORMAT, job), best: t.best < 0 ? null : t.points[t.best].workers, t };
 }
 
 // One promise per settings object, resolved in order by one worker thread.

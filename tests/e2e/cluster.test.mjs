@@ -330,6 +330,7 @@ async function main(ctx) {
     assert.equal(syntax.status, "error");
     assert.match(syntax.error.message, /SyntaxError: Unexpected identifier 'y'/);
     assert.deepEqual([syntax.error.line, syntax.error.column], [3, 5]);
+    assert.equal(syntax.error.syntax, true, "flagged as a syntax error: no rank ran it");
 
     const unclosed = await run(2, `async function main(ctx) {\n  return 1;\n`);
     assert.match(unclosed.error.message, /SyntaxError: Unexpected end of input/);

@@ -116,9 +116,10 @@ describe("unreadable saved records", () => {
     await page.goto(`${site.url}week1/`);
     await page.waitForSelector("html[data-ready=true]");
     const notice = await page.locator("main > .notice.warn").innerText();
-    assert.match(notice, /The saved progress of 2 exercises could not be read and were removed/);
-    assert.match(notice, /“w1-ping-pong” \(solved must be true or false\)/);
-    assert.match(notice, /“w1-amdahl” \(code must be text or null\)/);
+    assert.match(notice, /Part of the saved progress of 2 exercises could not be read/);
+    assert.match(notice, /“w1-ping-pong” \(solved must be true or false; its solved was reset\)/);
+    assert.match(notice, /“w1-amdahl” \(code must be text or null; its code was reset\)/);
+    assert.match(notice, /Everything else is kept, code included/);
     assert.doesNotMatch(notice, /w1-crossover|w1-token-ring/);
     assert.equal(await editorText(page), "// kept");
     assert.ok(await page.locator(`${EX}.solved`).count() === 1, "a good record keeps its solved state");
@@ -131,11 +132,12 @@ describe("unreadable saved records", () => {
     await page.goto(`${site.url}index.html`);
     const items = page.locator("#backup-list li");
     assert.equal(await items.count(), 1);
-    assert.match(await items.first().innerText(), /2 exercise records, 2 solved; 2 unreadable records left out/);
+    assert.match(await items.first().innerText(), /4 exercise records, 3 solved; 2 unreadable fields left out/);
     await items.first().locator("button:has-text('Restore')").click();
     await page.waitForSelector("#progress-message.success");
     const restored = JSON.parse(await page.evaluate(() => localStorage.getItem("dsml.progress")));
-    assert.deepEqual(Object.keys(restored.exercises).sort(), ["w1-crossover", ID].sort());
+    assert.deepEqual(Object.keys(restored.exercises).sort(), ["w1-crossover", ID, "w1-ping-pong", "w1-amdahl"].sort());
+    assert.equal(restored.exercises["w1-ping-pong"].code, "// kept", "the record with a bad field keeps its code");
     assert.equal(restored.seed, 777);
     assert.equal(await items.count(), 2, "the progress the restore replaced is the newest backup");
     await items.first().locator("button:has-text('Delete')").click();

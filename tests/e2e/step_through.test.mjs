@@ -3,11 +3,14 @@
 // its send, marked in the editor; a rank's variables are shown; Step all puts the chunks in flight; the
 // scrubber goes back to before they were sent and forward again; after a failed Check, the link steps through
 // the failing run to the message the checker names. axe finds nothing serious, light and dark, with the panel
-// open, and at 360 px nothing scrolls sideways.
+// open, and at 360 px nothing scrolls sideways. On every code exercise of the course (tests/exercises/course.mjs),
+// Step on the reference reaches its first pause — ranks that run only the course's part of the program (a trainer,
+// a server) included.
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import { openSite, axeViolations } from "./harness.mjs";
 import { openLesson, waitVerdict } from "./pages.mjs";
+import { COURSE } from "../exercises/course.mjs";
 
 const ID = "w2-ring-allreduce";
 let site;
@@ -104,4 +107,34 @@ test("at 360 px the step-through fits: nothing scrolls sideways", async () => {
   assert.equal(overflow, false);
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+test("Step reaches a first pause on every code exercise of the course", async () => {
+  const stuck = [];
+  for (const { week, exercises } of COURSE) {
+    const code = exercises.filter((e) => e.kind === "code");
+    if (!code.length) continue;
+    const { page, problems } = await openLesson(site.context, site.url, week.slug);
+    for (const e of code) {
+      await page.evaluate((id) => { const c = window.dsml.exercises.get(id); c.setCode(c.exercise.solution); }, e.id);
+      const ex = page.locator(`#ex-${e.id}`);
+      await ex.scrollIntoViewIfNeeded();
+      await ex.getByRole("button", { name: "Step", exact: true }).click();
+      // The first frame: every rank paused at its first statement, blocked, or done (code with no statement inside an
+      // async function has nowhere to pause, and runs to its end in one step).
+      const reached = await page.waitForFunction((id) => /^Pause \d+ of/.test(document.querySelector(`#ex-${id} .step-where`)?.textContent ?? ""),
+        e.id, { timeout: 30000 }).then(() => true, () => false);
+      const status = await ex.locator(".step-through [role=status]").innerText();
+      if (!reached) stuck.push(`${e.id}: ${status}`);
+      else if (!/nowhere to pause/.test(status)) {
+        const movable = await page.waitForFunction((id) => [...document.querySelectorAll(`#ex-${id} .step-controls button`)]
+          .some((b) => b.textContent.startsWith("Step all") && !b.disabled), e.id, { timeout: 15000 }).then(() => true, () => false);
+        if (!movable) stuck.push(`${e.id}: a first frame, but no rank to step (${status})`);
+      }
+      await ex.getByRole("button", { name: "Close" }).click();
+    }
+    assert.deepEqual(problems, [], week.slug);
+    await page.close();
+  }
+  assert.deepEqual(stuck, [], "every code exercise reaches its first pause");
 });

@@ -80,3 +80,22 @@ test("an await that never resolves is named as such, at its line, and marked", a
   assert.match(await ex.locator(".cm-step-line").innerText(), /await ready;/);
   assert.deepEqual(problems, []);
 });
+
+// A loop of probes answers the watchdog's ping between two looks, but it is not idle: it runs, looking for a message
+// from a rank that has finished. The timeline under the verdict says the run did not finish — not how long "it takes".
+const POLL = `async function main(ctx) {
+  if (ctx.rank !== 0) return 0;
+  while (!(await ctx.probe(1, { tag: 7 }))) {}
+  return 1;
+}`;
+test("a loop polling probe for a finished rank is named as running, not idle; its timeline says the run was stopped", async () => {
+  const { page, problems } = await openLesson(site.context, site.url, "week1");
+  const ex = await runCode(page, ID, POLL);
+  const verdict = await waitVerdict(page, ID, "fail", 30000);
+  assert.match(verdict, /Stopped by the watchdog after \d+ ms: rank 0 was still running \(rank 0 at line 3\) — polling with probe for a message that nobody sends\?/);
+  assert.doesNotMatch(verdict, /idle/);
+  const summary = await ex.locator(".timeline-summary").textContent();
+  assert.match(summary, /the run did not finish \(the watchdog stopped it after [\d.]+ s\): this is what was recorded/);
+  assert.doesNotMatch(summary, /the run takes|No rank waits/);
+  assert.deepEqual(problems, []);
+});

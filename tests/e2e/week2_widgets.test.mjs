@@ -46,3 +46,22 @@ describe("week 2 widgets", () => {
     await page.close();
   });
 });
+
+// A count on a log slider (pipeline segments k, 1 … 1000): from k = 1 each arrow press is the next whole number.
+test("the broadcast widget's segments slider steps 1, 2, 3 with the arrow keys, and back", async () => {
+  const { page, problems } = await openLesson(site.context, site.url, "week2");
+  const control = page.locator("[data-widget=broadcast] .control", { hasText: "Pipeline segments k" });
+  const input = control.locator("input[type=range]");
+  await input.focus();
+  await page.keyboard.press("Home");
+  const shown = () => control.locator("output").innerText();
+  assert.equal(await shown(), "1");
+  const seen = [];
+  for (let i = 0; i < 3; i++) { await page.keyboard.press("ArrowRight"); seen.push(await shown()); }
+  await page.keyboard.press("ArrowLeft");
+  seen.push(await shown());
+  assert.deepEqual(seen, ["2", "3", "4", "3"]);
+  assert.match(await page.locator("[data-widget=broadcast] .widget-readout").innerText(), /chain of 3 segments/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

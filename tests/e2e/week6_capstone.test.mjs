@@ -114,6 +114,41 @@ describe("week 6 capstone", () => {
     assert.deepEqual(problems, []);
   });
 
+  test("a target no P reaches: the loss at the cap is drawn against the target, the summary says so, no error", async () => {
+    const range = (i) => page.locator(`${widget} input[type=range]`).nth(i);   // steps … seed, target (7)
+    const move = async (i, value) => { await range(i).fill(value); await range(i).dispatchEvent("input"); };
+    let previous = await drawn(page);
+    await move(0, "100");   // 100 steps
+    previous = await drawn(page, previous);
+    await move(7, "0");     // target 0.02
+    const settings = JSON.parse(await drawn(page, previous));
+    assert.deepEqual([settings.steps, settings.targetLoss], [100, 0.02]);
+    const block = page.locator(`${widget} .report-target`);
+    assert.match(await block.locator(".report-target-summary").innerText(),
+      /No P reached the target within the cap: the lowest loss after 100 steps was [\d.]+\. Allow more steps, or set a higher target\.$/);
+    assert.equal(await block.locator("svg.report-chart").count(), 1);
+    assert.equal(await block.locator("svg polyline").count(), 2, "the loss at the cap and the target's line");
+    assert.equal(await block.locator("svg circle").count(), 4, "one point per P");
+    assert.deepEqual(await block.locator(".report-target-table td[data-col=wall]").allInnerTexts(), Array(4).fill("not reached"));
+    assert.deepEqual(problems, []);
+    // Back to the default steps and (the position nearest) the default target, for the tests after this one.
+    await move(0, String(DEFAULTS.steps));
+    previous = await drawn(page, JSON.stringify(settings));
+    await move(7, String(Math.round((Math.log10(DEFAULTS.targetLoss / 0.02) / Math.log10(50)) * 170)));
+    await drawn(page, previous);
+  });
+
+  test("no chart's legend lies over its curves", async () => {
+    await drawn(page);
+    const overlaps = await page.locator(`${widget} svg.report-chart:not(.report-bar)`).evaluateAll((svgs) => svgs.flatMap((svg) => {
+      const marks = [...svg.querySelectorAll("polyline, circle")].map((m) => m.getBBox());
+      const top = Math.min(...marks.map((b) => b.y));
+      return [...svg.querySelectorAll(".rc-legend")].filter((t) => { const b = t.getBBox(); return b.y + b.height > top + 0.5; })
+        .map((t) => `${svg.getAttribute("aria-label")}: “${t.textContent}”`);
+    }));
+    assert.deepEqual(overlaps, []);
+  });
+
   test("a job the core refuses says why and greys the last report out", async () => {
     const range = (i) => page.locator(`${widget} input[type=range]`).nth(i);   // steps, lr, ratio, every, MTBF, p, seed
     const move = async (i, value) => { await range(i).fill(value); await range(i).dispatchEvent("input"); };

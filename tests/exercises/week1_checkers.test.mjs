@@ -138,7 +138,7 @@ test("w1-ping-pong checker: synthetic traces", () => {
   expectFail(e, okRun(trace, [report.map((r) => ({ ...r, seconds: r.seconds * 1000 }))]), testCase, /rank 0.*1000× too large/);
   expectFail(e, okRun(trace, [report.map((r) => ({ ...r, seconds: 0.5 }))]), testCase, /reported the same time, 500 ms, for every size/);
   expectFail(e, okRun(trace, [report.map((r, j) => ({ ...r, seconds: j === 1 ? 0.5 : r.seconds }))]), testCase,
-    /For 4.096 kB, rank 0 reported a one-way time of 500 ms, but the trace's round trips give a median one-way time of 1 ms. Read/);
+    /For 4.096 kB, rank 0 reported a one-way time of 500 ms, but the trace's round trips give a median one-way time of 1 ms: about 500× too large. Read/);
   expectFail(e, okRun(trace, [report.slice(1)]), testCase, /Rank 0 returned 2 entries for 3 sizes/);
   expectFail(e, okRun(trace, [report.map((r) => ({ ...r, bytes: 1 }))]), testCase, /Rank 0's entry 1 has bytes = 1/);
   expectFail(e, okRun(trace, [42]), testCase, /Rank 0 returned 42/);
@@ -195,6 +195,16 @@ test("w1-ping-pong checker: the window comes from the trace — exact on the jud
   assert.match(worker(first(1.09e-3)).message, /For 8 B, rank 0 reported a one-way time of 1.09 ms/);
   assert.match(worker(mean).message, /1.78 ms is the mean of the round trips, not their median/);   // mean > t₍₄₎ + 2 ticks
   assert.match(worker((xs) => 2 * median(xs)).message, /2.6 ms is a whole round trip/);
+
+  // A one-way time under a tick (50 µs on a 0.1 ms clock): the window is wider than the time itself, so it holds a
+  // number 10× off as well as 1000× off. Each is named by its own factor.
+  const fast = [[50e-6, 60e-6, 50e-6, 40e-6, 50e-6], [70e-6, 80e-6, 70e-6, 60e-6, 70e-6]];
+  const small = checker(okRun(pingPongTrace(sizes, fast, tick), []), fast);
+  assert.ok(small(median).pass);
+  const tenfold = small((xs) => 10 * median(xs)).message;
+  assert.match(tenfold, /For 8 B, rank 0 reported a one-way time of 500 µs, but .* median one-way time of 50 µs: about 10× too large\./);
+  assert.doesNotMatch(tenfold, /1000×/);
+  assert.match(small((xs) => 1000 * median(xs)).message, /about 1000× too large: <code>ctx.now\(\)<\/code> is in milliseconds/);
 });
 
 function ringTrace(p, order = [...Array(p).keys()]) {
@@ -248,9 +258,9 @@ test("w1-bsp-step checker: synthetic traces", () => {
   const fat = clone(trace); fat[5].bytes = 400;
   expectFail(e, okRun(fat, results), testCase, /Rank 2 sent 400 B to rank 3/);
   const bothRight = clone(trace); bothRight[2].dst = 2;
-  expectFail(e, okRun(bothRight, results), testCase, /Rank 1 sent 0 message\(s\) to its left neighbour \(rank 0\) and 2/);
+  expectFail(e, okRun(bothRight, results), testCase, /Rank 1 sent 0 messages to its left neighbour \(rank 0\) and 2/);
   const missing = clone(trace).filter((_, i) => i !== 7);
-  expectFail(e, okRun(missing, results), testCase, /Rank 3 sent 1 message\(s\) to its left.* and 0 to its right/);
+  expectFail(e, okRun(missing, results), testCase, /Rank 3 sent 1 message to its left.* and 0 to its right/);
   const lost = clone(trace); lost[2].recvTime = null;
   expectFail(e, okRun(lost, results), testCase, /Rank 0 never received the message from rank 1/);
   const off = [...results]; off[2] = 0;

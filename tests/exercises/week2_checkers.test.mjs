@@ -282,7 +282,7 @@ test("w2-ring-allreduce checker: synthetic traces", () => {
   const offRing = clone(trace); offRing[4].dst = 0;   // rank 1 → rank 0
   expectFail(e, okRun(offRing, results), testCase, /Rank 1 sent to rank 0; in a ring.*rank 1 must send to rank 2 and receive from rank 0/);
   const short = clone(trace).filter((m, i) => !(m.src === 2 && i === trace.length - 1));
-  expectFail(e, okRun(short, results), testCase, /Rank 2 sent 3 message\(s\); ring all-reduce sends 2\(p − 1\) = 4 per rank/);
+  expectFail(e, okRun(short, results), testCase, /Rank 2 sent 3 messages; ring all-reduce sends 2\(p − 1\) = 4 per rank/);
   const whole = clone(trace); whole[0].bytes = 40;
   expectFail(e, okRun(whole, results), testCase, /Rank 0's message 1 carried the whole vector \(40 B\); each message is one chunk of 1 or 2 numbers \(n = 5, p = 3\), 8 or 16 B/);
   const json = clone(trace); json[1].bytes = 11;
@@ -298,7 +298,7 @@ test("w2-ring-allreduce checker: synthetic traces", () => {
   const both = clone(results); both[0] = [...sum]; both[0][4] += 50 - 11;
   expectFail(e, okRun(trace, both), testCase, /Rank 0's chunk 2 \(element 4\) counts the contributions of ranks 1 and 2 twice.*In step k of the ring/);
   const noise = clone(results); noise[0] = [...sum]; noise[0][4] = 1;
-  expectFail(e, okRun(trace, noise), testCase, /Rank 0's chunk 2 \(element 4\) is wrong in 1 element\(s\) \(element 4: expected 44, got 1\)/);
+  expectFail(e, okRun(trace, noise), testCase, /Rank 0's chunk 2 \(element 4\) is wrong in 1 element \(element 4: expected 44, got 1\)/);
   expectFail(e, okRun(trace, [sum, sum, sum.slice(1)]), testCase, /Rank 2 returned 4 numbers; every rank must return the summed vector of n = 5/);
   expectFail(e, okRun(trace, [sum, "done", sum]), testCase, /Rank 1 returned no array/);
 });
@@ -322,9 +322,9 @@ test("w2-allgather-rd checker: synthetic traces", () => {
   const same = clone(trace); same[5].dst = 0;   // rank 1 → rank 0 twice
   expectFail(e, okRun(same, results), testCase, /Rank 1's message 2 went to rank 0/);
   const fat = clone(trace); fat[6].bytes = 64;
-  expectFail(e, okRun(fat, results), testCase, /Rank 2's message 2 \(to rank 0\) carried 64 B = 4 block\(s\); in step 2 a rank holds and sends exactly 2\^1 = 2 block\(s\)/);
+  expectFail(e, okRun(fat, results), testCase, /Rank 2's message 2 \(to rank 0\) carried 64 B = 4 blocks; in step 2 a rank holds and sends exactly 2\^1 = 2 blocks/);
   const extra = [...clone(trace), { src: 3, dst: 2, tag: 0, bytes: 16, sendTime: 1, recvTime: 1.1 }];
-  expectFail(e, okRun(extra, results), testCase, /Rank 3 sent 3 message\(s\); recursive doubling on p = 4 ranks takes log₂p = 2/);
+  expectFail(e, okRun(extra, results), testCase, /Rank 3 sent 3 messages; recursive doubling on p = 4 ranks takes log₂p = 2/);
   const lost = clone(trace); lost[3].recvTime = null;
   expectFail(e, okRun(lost, results), testCase, /Rank 2 never received the message rank 3 sent/);
 
@@ -352,7 +352,7 @@ test("w2-reduce-scatter-rh checker: synthetic traces", () => {
   const far = clone(trace); far[6].dst = 1;   // rank 2's 2nd message to rank 1 (distance 3)
   expectFail(e, okRun(far, results), testCase, /Rank 2's message 2 went to rank 1.*for rank 2 that is ranks 0, 3/);
   const none = clone(trace).filter((m) => m.src !== 3);
-  expectFail(e, okRun(none, results), testCase, /Rank 3 sent 0 message\(s\)/);
+  expectFail(e, okRun(none, results), testCase, /Rank 3 sent 0 messages/);
 
   const missing = clone(results); missing[2] = [326 - 300];
   expectFail(e, okRun(trace, missing), testCase, /Rank 2's block 2 \(elements 2–2 of the input\) misses the contribution of rank 2 \(element 2: expected 326, got 26\)/);

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 
 import { balanceLoss } from "../../lessons/week5/exercises/moe_balance.js";
-import { MOE_BALANCE, lateDrops, trainBalanced } from "../../lessons/week5/moe_balance_setup.js";
+import { MOE_BALANCE, balanceSummary, lateDrops, trainBalanced } from "../../lessons/week5/moe_balance_setup.js";
 import { withinTolerance } from "../../web/exercise/answer_check.js";
 import { mulberry32 } from "../../web/exercise/random.js";
 
@@ -50,4 +50,26 @@ test("the page's example: Switch's α = 0.01 drops fewer assignments late in tra
   assert.equal(off.balanceLosses.at(-1), 0);
   assert.throws(() => core.trainMoeBalanced({ ...MOE_BALANCE, moe: { ...MOE_BALANCE.moe, balance: -1 } }),
     /trainMoeBalanced: the load-balancing coefficient must be >= 0/);
+});
+
+test("the moe-balance widget's summary says what its own runs show, for every α it offers", () => {
+  // Hand-made runs: fewer, more and as many drops with the loss; growing and shrinking drops without it.
+  const run = (first, last) => ({ dropped: [...Array(20).fill(first), ...Array(20).fill(last)] });
+  assert.equal(balanceSummary(run(1, 3), run(1, 2), "0.01"),
+    "Without the loss the drops grow as training goes on; with α = 0.01 they are fewer (40 against 60 over the last 20 steps).");
+  assert.match(balanceSummary(run(3, 1), run(0, 2), "0.001"),
+    /^Without the loss the drops shrink somewhat as training goes on; with α = 0\.001 they are more, not fewer \(40 against 20/);
+  assert.match(balanceSummary(run(2, 2), run(2, 2), "1"), /the drops stay level; with α = 1 they are as many \(40 over/);
+  assert.match(balanceSummary(run(20, 20), { dropped: [...Array(20).fill(1), ...Array(19).fill(20), 1] }, "0.001"),
+    /with α = 0\.001 they are about as many \(381 against 400 over the last 20 steps\): this α is too weak/);
+  // The real runs: the sentence's comparison is the one the numbers make.
+  const without = trainBalanced(core, 0);
+  for (const alpha of ["0.001", "0.01", "0.1", "1"]) {
+    const withLoss = trainBalanced(core, Number(alpha));
+    const off = without.dropped.slice(-20).reduce((a, b) => a + b, 0), on = withLoss.dropped.slice(-20).reduce((a, b) => a + b, 0);
+    const text = balanceSummary(without, withLoss, alpha);
+    const near = Math.abs(on - off) <= 0.05 * off;
+    assert.match(text, near ? /they are (about )?as many/ : on < off ? /they are fewer/ : /they are more, not fewer/, `α = ${alpha}: ${text}`);
+    assert.ok(text.includes(String(on)), `α = ${alpha}: ${text}`);
+  }
 });

@@ -54,6 +54,16 @@ test("w6-elastic-ring: every Check has adjacent failures and a failed rank befor
   }
 });
 
+test("w6-elastic-ring: a failing rank that loops before its failure is named with its line, not as a message to a failed rank", async () => {
+  // The loop never ends, so the watchdog decides: a short one keeps the test quick (the page's is the exercise's).
+  const loop = elasticRing.solution.replace("  for (let t = 0; t < steps.length; t++) {",
+    '  if (failed.includes(ctx.rank)) while (!(await ctx.probe({ tag: "fail" }))) {}   // waits to be told\n  for (let t = 0; t < steps.length; t++) {');
+  const r = await judgeAttempt({ ...elasticRing, timeoutMs: 1500 }, loop, 1);
+  assert.ok(!r.pass);
+  assert.match(r.message, /^Stopped by the watchdog .*ranks (\d+), (\d+) were still running \(ranks \1 and \2 at line 7\)/);
+  assert.doesNotMatch(r.message, /which failed/);
+});
+
 test("w6-checkpoint: two restores of one snapshot in every case; the Workers' trainer equals the reference to the bit", async () => {
   for (const { visible } of drawnCases(checkpointRestore)) {
     for (const { cfg } of visible) {

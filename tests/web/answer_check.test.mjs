@@ -226,11 +226,31 @@ test("w6-young reads the interval in any time unit: 37.95 min and 0.632 h pass (
   }
 });
 
+// An answer asked for in per cent (the planner's MFU: unit "%", unitSymbol "%").
+const PERCENT = { unit: "%", unitSymbol: "%", tolerance: { rel: 0.01 } };
+
+test("an answer in per cent reads 36.52, 36.52%, 36.5 percent and 36.5 per cent as the same number", () => {
+  for (const typed of ["36.52", "36.52%", "36.52 %", "36.5 percent", "36.5 per cent"]) {
+    const r = judgeAnswer(typed, 36.52, PERCENT);
+    assert.equal(r.pass, true, `${typed}: ${r.message}`);
+    assert.ok(Math.abs(r.value - 36.52) < 0.03, typed);
+  }
+  assert.equal(judgeAnswer("36.52%", 36.52, PERCENT).message, "36.5% matches the core's 36.5%.");
+  // The same number as a fraction is a hundredth of the answer: named as such.
+  assert.match(judgeAnswer("0.3652", 36.52, PERCENT).message, /too small: did you type a fraction\? This box reads per cent/);
+  // Another dimension is refused by name, with an example that exists.
+  assert.match(judgeAnswer("36 ms", 36.52, PERCENT).message, /“36 ms” is a time, but this answer is a percentage\.$/);
+  const unknown = judgeAnswer("36.5 pc of peak", 36.52, PERCENT).message;
+  assert.match(unknown, /^Enter a number \(unknown unit “pcofpeak”\), for example <code>36\.5<\/code>, <code>36\.5%<\/code>/);
+  assert.doesNotMatch(unknown, /undefined/);
+});
+
 test("formatAnswer writes each kind of answer the way its exercise asks for it", () => {
   assert.equal(formatAnswer(0.0397, SECONDS), "39.7 ms");
   assert.equal(formatAnswer(1 / 15, FRACTION), "0.0667 (6.67%)");
   assert.equal(formatAnswer(2.2375, RATIO), "2.24");
   assert.equal(formatAnswer(15, SPEEDUP), "15×");
+  assert.equal(formatAnswer(36.52, PERCENT), "36.5%");
 });
 
 // Every numeric exercise of Weeks 1 and 2, over several learners' seeds: the core's answer typed with an SI prefix

@@ -136,3 +136,23 @@ test("erratum 5: the capstone's prose says error feedback is a visible setting w
   for (const c of ["random-k", "int8", "qsgd"]) assert.equal(EF_DEFAULT[c], false, c);
   assert.match(section, /off for random-k/);
 });
+
+test("Week 6 sends the learner to the widget that has the “crash” choice, by its id", () => {
+  const html = read("lessons/week6/index.html");
+  const sentence = /[^.]*“crash”[^.]*\./.exec(html)?.[0] ?? "";
+  const target = /href="#(widget-[\w-]+)"/.exec(sentence)?.[1];
+  assert.equal(target, "widget-elastic", sentence);
+  const widget = new RegExp(`id="${target}" data-widget="([\\w-]+)"`).exec(html)[1];
+  assert.match(read(`lessons/week6/widgets/${widget}.js`), /\["crash", "crash"\]/, "that widget offers “crash”");
+  assert.match(sentence, /“They”/, "and names the control");
+});
+
+test("Week 2's broadcast widget is captioned with as many ways as it draws algorithms", () => {
+  const caption = /data-widget="broadcast">\s*<figcaption>(\w+) ways to broadcast/.exec(read("lessons/week2/index.html"))?.[1];
+  const widget = read("lessons/week2/widgets/broadcast.js");
+  // The closed-form algorithms it lists, plus the pipelined schedules it runs.
+  const listed = JSON.parse(/const ALGORITHMS = (\[[^\]]*\])/.exec(widget)[1].replace(/'/g, '"')).length;
+  const pipelined = new Set([...widget.matchAll(/run\("(pipelined-[a-z]+)"\)/g)].map((m) => m[1])).size;
+  const words = ["Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven"];
+  assert.equal(caption, words[listed + pipelined]);
+});

@@ -1,5 +1,5 @@
-// Saved progress is read record by record: one unreadable exercise record is dropped (and named), every other
-// record is kept, the text as it was saved is backed up first, and a backup can be listed, restored (the
+// Saved progress is read field by field: one unreadable field of an exercise record is reset (and named), the
+// record's other fields — its code — and every other record are kept, the text as it was saved is backed up first, and a backup can be listed, restored (the
 // replaced progress itself backed up) or deleted.
 //   node --test tests/web/progress_records.test.mjs
 import { test } from "node:test";
@@ -55,34 +55,47 @@ for (const junk of ["junk", 0, 2.5, -3, 2 ** 31, null]) {
   });
 }
 
-for (const [bad, problem] of [[{ solved: "yes" }, /solved must be true or false/], [{ code: 123 }, /code must be text/],
-  [{ attempts: -1 }, /attempts must be a whole number/]]) {
-  test(`one record with ${JSON.stringify(bad)} is dropped and named; every other record is kept`, () => {
+for (const [bad, field, problem] of [[{ solved: "yes" }, "solved", /solved must be true or false/],
+  [{ code: 123 }, "code", /code must be text/], [{ attempts: -1 }, "attempts", /attempts must be a whole number/],
+  [{ attempts: "garbage" }, "attempts", /attempts must be a whole number/]]) {
+  test(`a record with ${JSON.stringify(bad)} loses only that field, named; its other fields and every other record are kept`, () => {
     const storage = storeWith({ "w1-a": good(), "w1-bad": good(bad), "w2-b": good({ solved: false, solvedAt: null }) });
     const before = storage.getItem(STORAGE_KEY);
     const p = new Progress(storage);
     assert.equal(p.seed, 4242, "the seed (and so every exercise's parameters) is kept");
-    assert.deepEqual(Object.keys(p.data.exercises).sort(), ["w1-a", "w2-b"]);
+    assert.deepEqual(Object.keys(p.data.exercises).sort(), ["w1-a", "w1-bad", "w2-b"]);
     assert.equal(p.get("w1-a").code, "// mine");
     assert.equal(p.get("w1-a").solved, true);
+    // The bad field is back to its empty value; the record's other fields are as saved.
+    const kept = p.get("w1-bad");
+    const empty = { code: null, solved: false, attempts: 0 }[field];
+    assert.equal(kept[field], empty);
+    for (const [k, v] of Object.entries(good())) {
+      if (k !== field && !(field === "solved" && k === "solvedAt")) assert.deepEqual(kept[k], v, k);
+    }
     assert.equal(p.notices.length, 1);
     const [notice] = p.notices;
     assert.equal(notice.level, "warn");
-    assert.match(notice.text, /“w1-bad”/);
-    assert.match(notice.text, problem);
-    assert.match(notice.text, /Everything else is kept/);
+    assert.match(notice.text, new RegExp(`“w1-bad” \\(${problem.source}[^)]*; its ${field} was reset\\)`));
+    assert.match(notice.text, /Everything else is kept, code included/);
     assert.doesNotMatch(notice.text, /w1-a|w2-b/, "only the bad record is named");
-    // The text as saved is backed up, under the key the notice names; the store now holds the good records.
+    // The text as saved is backed up, under the key the notice names; the store now holds every record.
     const [key] = backupsIn(storage);
     assert.equal(storage.getItem(key), before);
     assert.ok(notice.text.includes(key));
-    assert.deepEqual(Object.keys(JSON.parse(storage.getItem(STORAGE_KEY)).exercises).sort(), ["w1-a", "w2-b"]);
+    assert.deepEqual(Object.keys(JSON.parse(storage.getItem(STORAGE_KEY)).exercises).sort(), ["w1-a", "w1-bad", "w2-b"]);
     // Reading again finds nothing wrong: no second backup, no notice.
     const again = new Progress(storage);
     assert.equal(again.notices.length, 0);
     assert.equal(backupsIn(storage).length, 1);
   });
 }
+
+test("a record that is not an object is removed whole, and named so", () => {
+  const p = new Progress(storeWith({ "w1-a": good(), "w1-bad": "garbage" }));
+  assert.deepEqual(Object.keys(p.data.exercises), ["w1-a"]);
+  assert.match(p.notices[0].text, /“w1-bad” \(it is not an object; removed\)/);
+});
 
 test("a store that is not progress at all is still reset as a whole, after a backup", () => {
   const storage = new MemoryStorage();
@@ -101,12 +114,14 @@ test("a valid store is read without notice or backup", () => {
   assert.equal(p.get("w1-a").ownCode, null, "records gain the ownCode slot, empty");
 });
 
-test("import skips unreadable records and reports them", () => {
+test("import resets unreadable fields, keeps the rest of their records, and reports them", () => {
   const p = new Progress(new MemoryStorage());
   const result = p.importJSON(JSON.stringify({ schema: 2, seed: 7, exercises: { a: good(), b: good({ code: 123 }) } }));
-  assert.equal(result.exercises, 1);
-  assert.deepEqual(result.dropped, [{ id: "b", problem: "code must be text or null" }]);
-  assert.deepEqual(Object.keys(p.data.exercises), ["a"]);
+  assert.equal(result.exercises, 2);
+  assert.deepEqual(result.dropped, [{ id: "b", field: "code", problem: "code must be text or null" }]);
+  assert.deepEqual(Object.keys(p.data.exercises), ["a", "b"]);
+  assert.equal(p.get("b").solved, true);
+  assert.equal(p.get("b").code, null);
 });
 
 test("backups are listed newest first with what they hold, restored, and deleted", () => {
@@ -114,14 +129,14 @@ test("backups are listed newest first with what they hold, restored, and deleted
   const p = new Progress(storage);
   p.update("w2-new", { code: "// later work" });
   const [backup] = listBackups(storage);
-  assert.match(backup.summary, /^1 exercise record, 1 solved; 1 unreadable record left out: “w1-bad”/);
+  assert.match(backup.summary, /^2 exercise records, 1 solved; 1 unreadable field left out: “w1-bad” \(solved must be true or false; its solved was reset\)/);
   assert.equal(backup.restorable, true);
   assert.ok(backup.savedAt instanceof Date);
 
   const result = p.restoreBackup(backup.key);
-  assert.deepEqual(Object.keys(p.data.exercises), ["w1-a"], "the backup's readable records are back");
+  assert.deepEqual(Object.keys(p.data.exercises), ["w1-a", "w1-bad"], "the backup's records are back, with what of them can be read");
   assert.ok(result.savedAs, "what was replaced is itself backed up");
-  assert.deepEqual(Object.keys(JSON.parse(storage.getItem(result.savedAs)).exercises).sort(), ["w1-a", "w2-new"]);
+  assert.deepEqual(Object.keys(JSON.parse(storage.getItem(result.savedAs)).exercises).sort(), ["w1-a", "w1-bad", "w2-new"]);
   const list = listBackups(storage);
   assert.equal(list.length, 2);
   assert.equal(list[0].key, result.savedAs, "newest first");

@@ -24,6 +24,22 @@ test("a receive-first ring deadlock names the line every rank waits at", async (
   assert.match(describeFailure(run), /\(ranks 0, 1 and 2 at line 3\)/);
 });
 
+test("a wait for a rank that finished is not called a cycle: the finished rank skipped its send", async () => {
+  // Rank 2 skips the ring's send and returns: rank 0 waits for it, and rank 1 for rank 0 — a chain, no cycle.
+  const skips = `async function main(ctx) {
+  const next = (ctx.rank + 1) % ctx.size, prev = (ctx.rank + ctx.size - 1) % ctx.size;
+  if (ctx.rank === ctx.size - 1) return 0;
+  ctx.send(next, ctx.rank);
+  return await ctx.recv(prev);
+}`;
+  const run = await runLocal(skips, { ranks: 3, inputs: [{}, {}, {}] });
+  assert.equal(run.status, "deadlock");
+  assert.deepEqual(run.deadlock.cycle, []);
+  const { message } = unfinished(run);
+  assert.match(message, /^Deadlock: rank 0 waits for rank 2, which has finished \(rank 0 at line 5\)\. A finished rank sends nothing more/);
+  assert.doesNotMatch(message, /cycle/);
+});
+
 test("ranks waiting at different lines — a synchronous send and a barrier — are named apart", async () => {
   const code = `async function main(ctx) {
   if (ctx.rank === 0) {
@@ -52,4 +68,19 @@ async function main(ctx) {
 test("linesText: grouped by line, empty when nothing is known", () => {
   assert.equal(linesText([]), "");
   assert.equal(linesText([{ rank: 2, line: 9 }, { rank: 0, line: 6 }, { rank: 1, line: 9 }]), " (rank 0 at line 6, ranks 1 and 2 at line 9)");
+});
+
+test("code that does not parse is called a syntax error at its line, not an error a rank threw", async () => {
+  const run = await runLocal("async function main(ctx) {\n  const x = ;\n  return x;\n}", { ranks: 3, inputs: [{}, {}, {}] });
+  assert.equal(run.status, "error");
+  assert.equal(run.error.syntax, true);
+  assert.equal(run.error.line, 2);
+  for (const text of [unfinished(run).message, describeFailure(run)]) {
+    assert.match(text, /^A syntax error at line 2: <code>SyntaxError: Unexpected token [^<]*<\/code>\. The code does not parse, so no rank ran it/);
+    assert.doesNotMatch(text, /threw/);
+  }
+  // A SyntaxError thrown while running (JSON.parse) is a rank's error like any other.
+  const thrown = await runLocal("async function main(ctx) {\n  return JSON.parse(\"{\");\n}", { ranks: 2, inputs: [{}, {}] });
+  assert.equal(thrown.error.syntax, undefined);
+  assert.match(unfinished(thrown).message, /^Rank \d threw an error at line 2: <code>SyntaxError/);
 });

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   formatBytes, formatCount, formatNumber, formatPercent, formatRate, formatRatio, formatSeconds, formatSI, parseQuantity,
-  plural, readQuantity, siUnit, withArticle,
+  plural, readQuantity, siUnit, upperFirst, withArticle,
 } from "../../web/units.js";
 
 const THIN = "\u202f";
@@ -63,6 +63,14 @@ test("plural and withArticle write counts as they are read", () => {
   assert.equal(plural(1, "batch", "batches"), "1 batch");
   assert.equal(plural(3, "batch", "batches"), "3 batches");
   assert.equal(plural(12000, "message"), `12${THIN}000 messages`);
+  // With an article: "the survivor", "the 3 survivors"; "both ranks", "all 9 ranks" (never "the 1 survivors", "All 2 ranks").
+  assert.equal(plural(1, "survivor", { article: "the" }), "the survivor");
+  assert.equal(plural(3, "survivor", { article: "the" }), "the 3 survivors");
+  assert.equal(plural(2, "rank", { article: "all" }), "both ranks");
+  assert.equal(plural(9, "rank", { article: "all" }), "all 9 ranks");
+  assert.equal(plural(1, "rank", { article: "all" }), "the one rank");
+  assert.equal(plural(1, "matrix", { plural: "matrices", article: "the" }), "the matrix");
+  assert.equal(upperFirst(plural(2, "rank", { article: "all" })), "Both ranks");
   assert.equal(withArticle("8-block model"), "an 8-block model");
   assert.equal(withArticle("4-block model"), "a 4-block model");
   assert.equal(withArticle("11-way split"), "an 11-way split");
@@ -109,4 +117,17 @@ test("readQuantity refuses what is not a quantity, and says why", () => {
     assert.ok(Number.isNaN(r.value), text);
     assert.match(r.error, why, text);
   }
+});
+
+// A sentence built from a count says its noun through plural(): no "step(s)", "message(s)" in any text the course
+// builds (lessons/ and web/, the planner's own pages aside while they are rewritten elsewhere).
+test("no count in the course's built sentences is followed by a noun with (s)", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const { readFileSync } = await import("node:fs");
+  const root = new URL("../../", import.meta.url);
+  const files = execFileSync("git", ["ls-files", "lessons", "web"], { cwd: root, encoding: "utf8" }).split("\n")
+    .filter((f) => f.endsWith(".js") && !f.startsWith("web/vendor/") && !f.startsWith("lessons/planner/"));
+  const found = files.flatMap((f) => readFileSync(new URL(f, root), "utf8").split("\n")
+    .flatMap((line, i) => (/\$\{[^}]*\}[^`]*\b[a-z]+\(s\)/.test(line) ? [`${f}:${i + 1}`] : [])));
+  assert.deepEqual(found, []);
 });

@@ -92,6 +92,19 @@ async function main(ctx) {
   assert.doesNotMatch(unfinished(run).message, /cycle|recv/);
 });
 
+test("a loop polling probe for a rank that finished is running, and named as polling", LIMIT, async () => {
+  const code = `async function main(ctx) {
+  if (ctx.rank !== 0) return 0;
+  while (!(await ctx.probe(1, { tag: 7 }))) {}
+  return 1;
+}`;
+  const run = await runLocal(code, { ranks: 2, timeoutMs: 200 });
+  assert.equal(run.status, "timeout");
+  assert.deepEqual(run.timeout.running, [0]);
+  assert.match(run.timeout.message, /^Stopped by the watchdog after 200 ms: rank 0 was still running \(rank 0 at line 3\) — polling with probe for a message that nobody sends\?$/);
+  assert.doesNotMatch(run.timeout.message, /idle/);
+});
+
 test("the watchdog's words: running ranks with their loops, idle ranks with their awaits", () => {
   const lines = [{ rank: 0, line: 4 }, { rank: 1, line: 9 }, { rank: 2, line: 9 }];
   assert.equal(watchdogMessage({ running: [], idle: [0, 1, 2], blocked: [], lines, what: "after 3000 ms" }),
@@ -100,6 +113,9 @@ test("the watchdog's words: running ranks with their loops, idle ranks with thei
   assert.equal(watchdogMessage({ running: [0], idle: [], blocked: [1, 2], lines, what: "after 3000 ms" }),
     "Stopped by the watchdog after 3000 ms: rank 0 was still running (rank 0 at line 4) — an endless loop, or more " +
     "work than the time allows?; ranks 1, 2 were waiting.");
+  assert.equal(watchdogMessage({ running: [0], polling: [0], idle: [], blocked: [1], lines, what: "after 3000 ms" }),
+    "Stopped by the watchdog after 3000 ms: rank 0 was still running (rank 0 at line 4) — polling with probe for a " +
+    "message that nobody sends?; rank 1 was waiting.");
   assert.equal(watchdogMessage({ running: [1], idle: [], blocked: [], lines: [], what: "after 5 ms" }),
     "Stopped by the watchdog after 5 ms: rank 1 was still running (an endless loop, or more work than the time allows?).");
 });

@@ -8,7 +8,7 @@
 // RunResult (web/README.md, "The Worker cluster"):
 //   { status, elapsedMs, results, logs, progress (per rank: the values passed to ctx.progress),
 //     trace: [{ src, dst, tag, bytes, sendTime, recvTime, sendOrder, recvOrder }], spans,
-//     error: { rank, message, line, column } | null, deadlock: { cycle, message, waits } | null,
+//     error: { rank, message, line, column, syntax? } | null (syntax: the code does not parse), deadlock: { cycle, message, waits } | null,
 //     timeout: { ms, stalled, running, idle, blocked, lines, message } | null   (running: ranks still executing,
 //       terminated by the cluster; idle: ranks that answered a ping but wait on an await nothing resolves),
 //     failed: { rank, lastBeat, detectedAt, timeoutMs, message } | null }   times in seconds since the run started
@@ -68,8 +68,8 @@ export class ClusterRun {
   at(rank, { line }) { this.#atLine[rank] = line ?? null; }
 
   // A rank's answer to the watchdog's ping: it is not spinning.
-  pong(rank, { line, timers }) {
-    if (this.#pongs) this.#pongs[rank] = { line: line ?? null, timers };
+  pong(rank, { line, timers, polling = false }) {
+    if (this.#pongs) this.#pongs[rank] = { line: line ?? null, timers, polling };
   }
 
   report(rank, msg) {
@@ -102,7 +102,8 @@ export class ClusterRun {
         else this.#checkDeadlock();
         break;
       case "error":
-        this.#end("error", { error: { rank, message: msg.message, line: msg.line ?? null, column: msg.column ?? null } });
+        this.#end("error", { error: { rank, message: msg.message, line: msg.line ?? null, column: msg.column ?? null,
+                                      ...(msg.syntax ? { syntax: true } : {}) } });
         break;
     }
   }
@@ -208,7 +209,7 @@ export class ClusterRun {
   // rank is pinged first: one that does not answer is spinning in its code (even one the graph last heard blocked: a
   // rank that got its message and then loops cannot report it); one that answers is blocked if the graph says so,
   // else idle — its code waits on an await nothing resolves — unless a timer of its own is pending (then it runs,
-  // between sleeps). Lines: the call a blocked rank waits in, the last loop or await the others' markers passed.
+  // between sleeps) or it has just probed (then it polls, looking for a message that does not come). Lines: the call a blocked rank waits in, the last loop or await the others' markers passed.
   async #timeout(stalledMs = null) {
     if (this.#pongs) return;   // already pinging
     clearTimeout(this.#timer);
@@ -217,7 +218,7 @@ export class ClusterRun {
     const listed = (kind) => state.map((s, r) => r).filter((r) => state[r].kind === kind);
     let running = listed("running");
     let blocked = listed("blocked");
-    let idle = [];
+    let idle = [], polling = [];
     if (this.post && running.length + blocked.length > 0) {
       this.#pongs = new Array(this.size).fill(undefined);
       for (const r of [...running, ...blocked]) this.post(r, { type: "ping", run: this.id });
@@ -225,8 +226,10 @@ export class ClusterRun {
       if (this.ended) return;
       const pongs = this.#pongs;
       const busy = [...running, ...blocked].filter((r) => !pongs[r]);
-      idle = running.filter((r) => pongs[r] && pongs[r].timers === 0);
-      running = [...busy, ...running.filter((r) => pongs[r] && pongs[r].timers > 0)].sort((a, b) => a - b);
+      const moving = (r) => pongs[r].timers > 0 || pongs[r].polling;   // sleeps in a timer loop, or polls with probe
+      idle = running.filter((r) => pongs[r] && !moving(r));
+      polling = running.filter((r) => pongs[r]?.polling);
+      running = [...busy, ...running.filter((r) => pongs[r] && moving(r))].sort((a, b) => a - b);
       blocked = blocked.filter((r) => pongs[r]);
       for (const r of [...idle, ...running]) if (pongs[r]?.line) this.#atLine[r] = pongs[r].line;
     }
@@ -234,7 +237,7 @@ export class ClusterRun {
       ...[...running, ...idle].flatMap((rank) => (this.#atLine[rank] ? [{ rank, line: this.#atLine[rank] }] : []))]
       .sort((a, b) => a.rank - b.rank);
     const what = stalledMs === null ? `after ${this.timeoutMs} ms` : `: no rank made progress for ${stalledMs / 1000} s`;
-    const message = watchdogMessage({ running, idle, blocked, lines, what });
+    const message = watchdogMessage({ running, idle, polling, blocked, lines, what });
     const ms = stalledMs ?? this.timeoutMs;
     this.#end("timeout", { timeout: { ms, stalled: stalledMs !== null, running, idle, blocked, message, lines } });
   }

@@ -66,8 +66,8 @@ export class LocalCluster {
       const loaded = Array.from({ length: this.size }, (_, r) => load(code, marked.code, sourceName(id, r), run.shims(r)));
       const failed = loaded.findIndex((x) => x.error);
       if (failed >= 0) {
-        const { message, line, column } = loaded[failed].error;
-        run.failWith(failed, message, line, column);
+        const { message, line, column, syntax } = loaded[failed].error;
+        run.failWith(failed, message, line, column, syntax);
         return await run.execute([], () => ({}));
       }
       return await run.execute(loaded.map((x) => x.main), (err) => locate(err, id, learnerLines, marked.original));
@@ -95,7 +95,7 @@ function load(code, marked, name, shims) {
   try {
     factory = new Function(...SHIMS, `${PREFIX}${marked}\nreturn typeof main === "undefined" ? undefined : main;\n//# sourceURL=${name}`);
   } catch (err) {
-    return { error: { message: `${err.name}: ${err.message}`, line: syntaxErrorLine(code), column: null } };
+    return { error: { message: `${err.name}: ${err.message}`, line: syntaxErrorLine(code), column: null, syntax: true } };
   }
   let main;
   try {

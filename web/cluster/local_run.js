@@ -41,6 +41,7 @@ class RunOver extends Error {
 
 const MAX_LOG_LINES = 1000;   // per rank, as on the Workers
 const MAX_STEPS = 5e6;
+const POLLING_MS = 50;   // as on the Workers (rank_worker.js): a probe this recent means the rank polls
 const MARK_CHECK = 64;        // line markers passed between two looks at the real-time clock
 const SECONDS_PER_BYTE = 1e-10;
 export const VIRTUAL_CLOCK = Object.freeze({ kind: "virtual", resolution: 0, skew: 0 });
@@ -154,8 +155,9 @@ export class LocalRun {
     if (!this.ended) this.#end("stopped", { stopped: { message } });
   }
 
-  failWith(r, message, line = null, column = null) {
-    if (!this.ended) this.#end("error", { error: { rank: r, message, line, column } });
+  // syntax: the code does not parse (it never ran; rank r only reports it).
+  failWith(r, message, line = null, column = null, syntax = false) {
+    if (!this.ended) this.#end("error", { error: { rank: r, message, line, column, ...(syntax ? { syntax } : {}) } });
   }
 
   #progress(r, value) {
@@ -270,6 +272,7 @@ export class LocalRun {
     if (this.ended) return new Promise(() => {});
     this.#checkLive(r, "probe");
     const args = probeArgs(from, options, this.size);
+    this.ranks[r].probedMs = realMs();   // a rank that probed just before the watchdog fired was polling
     return new Promise((resolve) => this.#schedule(r, () => {
       const m = this.network.peek(r, args.from, args.tag, this.size);
       resolve(m ? { from: m.src, tag: m.tag, bytes: m.bytes } : null);
@@ -358,7 +361,8 @@ export class LocalRun {
     const live = this.ranks.filter((x) => !x.finished);
     const running = live.filter((x) => x.r === spinning || x.ready.length > 0 || coming.has(x.r)).map((x) => x.r);
     const blocked = live.filter((x) => !running.includes(x.r)).map((x) => x.r);
-    this.#end("timeout", timeoutVerdict({ running, blocked, timeoutMs: this.timeoutMs, maxSteps: MAX_STEPS, tooManySteps,
+    const polling = running.filter((r) => realMs() - (this.ranks[r].probedMs ?? -Infinity) < POLLING_MS);
+    this.#end("timeout", timeoutVerdict({ running, polling, blocked, timeoutMs: this.timeoutMs, maxSteps: MAX_STEPS, tooManySteps,
                                           lines: this.#lines(running) }));
   }
 

@@ -23,9 +23,10 @@ export function stuckVerdict(graph, unfinished, lines = []) {
 }
 
 // The watchdog stopped the run. running: ranks with something to resume or a message on its way to them (or
-// spinning in a loop that never yields: local_run.js); blocked: the other unfinished ranks. lines: of all of them.
-export function timeoutVerdict({ running, blocked, timeoutMs, maxSteps, tooManySteps, lines = [] }) {
+// spinning in a loop that never yields: local_run.js); polling: those of them that were looping over probe();
+// blocked: the other unfinished ranks. lines: of all of them.
+export function timeoutVerdict({ running, polling = [], blocked, timeoutMs, maxSteps, tooManySteps, lines = [] }) {
   const what = `after ${tooManySteps ? `${maxSteps} steps` : `${timeoutMs} ms`}`;
-  const message = watchdogMessage({ running, blocked, lines, what });
+  const message = watchdogMessage({ running, polling, blocked, lines, what });
   return { timeout: { ms: timeoutMs, stalled: false, running, idle: [], blocked, lines, message } };
 }

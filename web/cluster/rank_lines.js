@@ -26,14 +26,17 @@ export const ranksWere = (xs, verb) => (xs.length === 1 ? `rank ${xs[0]} ${verb[
 // The watchdog's verdict, the same words on the Workers (cluster_run.js) and in the judge (local_verdicts.js):
 //   running: ranks still executing (an endless loop, or slow work), with the line of the loop they were last in;
 //   idle: ranks that answer but wait on an await nothing resolves (the Workers tell them apart by a ping);
+//   polling: those of the running ranks that were looping over ctx.probe (the Workers' ping sees the last probe);
 //   blocked: ranks waiting in recv/send/barrier (their lines follow, in the page's "Waiting (…)").
 // lines: [{ rank, line }] of all of them.
 // what: when it stopped the run ("after 3000 ms", ": no rank made progress for 1 s" — put after "the watchdog").
-export function watchdogMessage({ running, idle = [], blocked, lines, what }) {
+export function watchdogMessage({ running, idle = [], polling = [], blocked, lines, what }) {
   let message = `Stopped by the watchdog${/^[:,]/.test(what) ? "" : " "}${what}: `;
   if (running.length) {
     const at = linesText(linesOf(lines, running));
-    const why = "an endless loop, or more work than the time allows?";
+    const why = polling.length && polling.length === running.length
+      ? "polling with probe for a message that nobody sends?"
+      : "an endless loop, or more work than the time allows?";
     message += `${ranksWere(running, ["was", "were"])} still running${at}${at ? ` — ${why}` : ` (${why})`}`;
   } else if (idle.length) {
     const every = blocked.length === 0 && idle.length > 1;

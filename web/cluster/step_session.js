@@ -113,7 +113,9 @@ export class StepSession {
       }
       else if (msg.kind === "sent") this.#sent(r, msg);
       else if (msg.kind === "recvd") this.#taken(msg.from, r, msg.tag, msg.preview);
-    } else if (msg.type === "report" && msg.state.kind === "blocked" && (x.state === "running" || x.state === "blocked" || x.state === "barrier")) {
+    } else if (msg.type === "report" && msg.state.kind === "blocked" && x.state !== "paused" && x.state !== "done") {
+      // A rank blocks before any pause of its own when it runs only the course's part of the program (a trainer, a
+      // server: not instrumented) — "starting" until then; it is settled like any blocked rank, or frame 0 never comes.
       Object.assign(x, { state: msg.state.barrierGen === null ? "blocked" : "barrier", on: msg.state.on });
     } else if (msg.type === "barrier") {
       Object.assign(x, { state: "barrier", on: [] });

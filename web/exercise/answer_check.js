@@ -18,11 +18,13 @@ export function withinTolerance(got, expected, tolerance = {}) {
 }
 
 // What an answer box accepts, by the exercise's unitSymbol: a bare number is always read in the answer's unit.
-const ACCEPTS = { "": [null, "%", "×"], "×": [null, "×"], s: [null, "s"], B: [null, "B"], "B/s": [null, "B/s"] };
+// An answer asked for in per cent ("%") is the number before the sign: 36.5 and "36.5%" are both 36.5 per cent.
+const ACCEPTS = { "": [null, "%", "×"], "%": [null, "%"], "×": [null, "×"], s: [null, "s"], B: [null, "B"], "B/s": [null, "B/s"] };
 const EXAMPLES = { s: "<code>0.0397</code>, <code>39.7 ms</code> or <code>39700 µs</code>",
   B: "<code>62500</code>, <code>62.5 kB</code> or <code>61.04 KiB</code>",
   "B/s": "<code>12.5e9</code>, <code>12.5 GB/s</code> or <code>100 Gb/s</code>",
-  fraction: "<code>0.0667</code>, <code>6.67%</code> or <code>1/15</code>", "×": "<code>2.24</code> or <code>2.24×</code>" };
+  fraction: "<code>0.0667</code>, <code>6.67%</code> or <code>1/15</code>", "×": "<code>2.24</code> or <code>2.24×</code>",
+  "%": "<code>36.5</code>, <code>36.5%</code> or <code>36.5 percent</code>" };
 const example = ({ unit, unitSymbol = "" }) => EXAMPLES[unitSymbol || (unit === "fraction" ? "fraction" : "×")];
 
 /**
@@ -31,6 +33,7 @@ const example = ({ unit, unitSymbol = "" }) => EXAMPLES[unitSymbol || (unit === 
  */
 export function formatAnswer(value, { unit = "", unitSymbol = "" } = {}) {
   if (unitSymbol === "×") return formatRatio(value);
+  if (unitSymbol === "%") return `${formatNumber(value)}%`;
   if (unitSymbol) return formatSI(value, unitSymbol);
   if (unit === "fraction") return `${formatNumber(value)} (${formatPercent(value)})`;
   return formatNumber(value);
@@ -84,6 +87,10 @@ function namedSlip(ratio, exercise) {
   if (exercise.unit === "fraction" && near(100)) {
     return `Your answer is too large: did you type a percentage? This box reads a fraction as a plain number ` +
       "or with a % sign (a half is <code>0.5</code> or <code>50%</code>).";
+  }
+  if (exercise.unitSymbol === "%" && near(0.01)) {
+    return `Your answer is too small: did you type a fraction? This box reads per cent, as a plain number or with ` +
+      "a % sign (a half is <code>50</code> or <code>50%</code>).";
   }
   if (PREFIX_FACTORS.some((r) => near(r) || near(1 / r))) {
     const fix = exercise.unitSymbol && exercise.unitSymbol !== "×"
@@ -149,7 +156,7 @@ export function judgeAnswer(text, want, exercise, given = null) {
     return { pass: false, value: NaN, message: `“${esc(String(text).trim())}” is ${dimensionName(read.dimension)}, but ` +
       `this answer is ${wanted}.` };
   }
-  const got = read.value;
+  const got = symbol === "%" && read.dimension === "%" ? read.value * 100 : read.value;   // "36.5%" read as 0.365
   const pass = withinTolerance(got, want, exercise.tolerance ?? { rel: 0.01 });
   return { pass, value: got, message: pass
     ? `${formatAnswer(got, exercise)} matches the core's ${formatAnswer(want, exercise)}.`

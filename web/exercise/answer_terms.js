@@ -1,6 +1,6 @@
 // answer_terms.js — what a numeric exercise's answer box says it wants: the unit and the tolerance, read from the
-// exercise's data (unit, tolerance), so the statement can never drift from what judgeAnswer accepts (issue 25 §2:
-// every numeric exercise names its units and its tolerance). withinTolerance (answer_check.js) accepts an answer
+// exercise's data (unit, tolerance), so the statement can never drift from what judgeAnswer accepts (every
+// numeric exercise names its units and its tolerance). withinTolerance (answer_check.js) accepts an answer
 // within rel·|expected| or abs, whichever is looser; the text says the same.
 import { formatNumber } from "../units.js";
 

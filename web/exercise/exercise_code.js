@@ -23,6 +23,18 @@ const make = (tag, attrs = {}, text = "") => {
   if (text) el.textContent = text;
   return el;
 };
+// What ended a run that did not finish, for its timeline's summary: { what, waiting } (null: it finished).
+function stoppedRun(result) {
+  if (result.status === "timeout" && result.timeout) {
+    return { what: `the watchdog stopped it after ${formatSeconds(result.timeout.ms / 1000)}`, waiting: result.timeout.blocked ?? [] };
+  }
+  if (result.status === "deadlock" && result.deadlock) {
+    return { what: "a deadlock", waiting: (result.deadlock.waits ?? []).map((w) => w.rank).sort((a, b) => a - b) };
+  }
+  if (result.status === "ok") return null;
+  return { what: result.status === "stopped" ? "it was stopped" : "a rank failed", waiting: [] };
+}
+
 export function mountCode(ctx) {
   const { exercise, progress, clusters, body } = ctx;
   const starterHash = hashString(exercise.starter);
@@ -106,7 +118,8 @@ export function mountCode(ctx) {
     if (result.spans?.length) {
       const timeline = make("div", { class: "timeline" });
       output.append(timeline);
-      renderTimeline(timeline, result.spans, { ranks: testCase.ranks, title: "What each Worker did (measured)" });
+      renderTimeline(timeline, result.spans, { ranks: testCase.ranks, title: "What each Worker did (measured)",
+        stopped: stoppedRun(result) });
     }
   }
 

@@ -15,6 +15,10 @@ export function unfinished(run) {
   if (run.status === "ok") return null;
   if (run.status === "error" && run.error) {
     const where = run.error.line ? ` at line ${run.error.line}` : "";
+    if (run.error.syntax) {
+      return fail(`A syntax error${where}: <code>${esc(run.error.message)}</code>. The code does not parse, so no rank ran ` +
+        "it: fix that line (a bracket, a comma, a keyword) and press Run.");
+    }
     const negative = /there is no rank -\d/.test(run.error.message)
       ? " JavaScript's <code>%</code> keeps the sign: <code>(0 - 1) % p</code> is −1, so write <code>(r - 1 + p) % p</code>." : "";
     return fail(`Rank ${run.error.rank} threw an error${where}: <code>${esc(run.error.message)}</code>.${negative} ` +
@@ -31,6 +35,12 @@ export function unfinished(run) {
     if (!run.deadlock.cycle?.length && /promise/.test(run.deadlock.message)) {
       return fail(`${esc(run.deadlock.message)}${linesText(run.deadlock.lines)}. An <code>await</code> on a promise that ` +
         "nothing resolves never returns: await only <code>ctx</code>'s calls, or a promise you resolve yourself.");
+    }
+    if (!run.deadlock.cycle?.length) {
+      // No cycle: the waits end at a rank that has finished — it skipped a send (a collective, a step) or returned early.
+      return fail(`Deadlock: ${esc(run.deadlock.message)}${linesText(run.deadlock.lines)}. A finished rank sends nothing ` +
+        "more: the rank it left waiting needs a message that its code skipped, or it returned too early. Find the " +
+        "<code>send(to)</code> that should match that <code>recv(from)</code> on the finished rank.");
     }
     return fail(`Deadlock: ${esc(run.deadlock.message)}${linesText(run.deadlock.lines)}. Every rank in that cycle waits in <code>recv</code> for ` +
       "a message nobody will send. For each <code>recv(from)</code>, find the matching <code>send(to)</code> on rank <code>from</code>.");

@@ -2,8 +2,8 @@
 // record is validated: progress_schema.js).
 //
 // Nothing is ever silently lost. Saved text that cannot be read as a whole (bad JSON, a newer schema) is copied
-// to "dsml.progress.backup-<ISO time>" before the store is reset; one unreadable exercise record is dropped on
-// its own — every other record is kept — after the same backup. Either way a notice names the backup and what
+// to "dsml.progress.backup-<ISO time>" before the store is reset; one unreadable field of an exercise record is
+// reset on its own — the record's other fields and every other record are kept — after the same backup. Either way a notice names the backup and what
 // was dropped, and the course index lists backups to restore or download (progress_backups.js). When storage
 // is unavailable everything works in memory and a notice says progress will not be kept.
 import { EMPTY_RECORD, SCHEMA_VERSION, describeDropped, freshData, readProgress, recordProblem, upgrade }
@@ -74,7 +74,7 @@ export class Progress {
   /**
    * Replace the progress with an export (or an older schema). Throws an Error with a readable message
    * and leaves the current progress untouched if the text is not a dsml progress file. Records that cannot
-   * be read are skipped, the others imported. Returns { exercises, solved, dropped: [{ id, problem }] }.
+   * be read are reset, the others imported. Returns { exercises, solved, dropped: [{ id, field, problem }] }.
    */
   importJSON(text) {
     let parsed;
@@ -170,24 +170,25 @@ export class Progress {
     return data;
   }
 
-  // Some records unreadable: back up the whole saved text, keep every good record, drop only the bad ones.
+  // Some fields unreadable: back up the whole saved text, keep every good field and record, reset only the bad
+  // fields (a record that is not an object at all is removed).
   #dropRecords(raw, { data, dropped }) {
-    const what = dropped.length === 1 ? "1 exercise" : `${dropped.length} exercises`;
-    const key = this.#backUp(raw, `The saved progress of ${what} could not be read: ${describeDropped(dropped)}`);
+    const n = new Set(dropped.map((d) => d.id)).size;
+    const what = n === 1 ? "1 exercise" : `${n} exercises`;
+    const key = this.#backUp(raw, `Part of the saved progress of ${what} could not be read: ${describeDropped(dropped)}`);
     if (!key) return data;
     this.data = data;
     this.#save();
-    this.notices.push({ level: "warn", text: `The saved progress of ${what} could not be read and `
-      + `${dropped.length === 1 ? "was" : "were"} removed: `
-      + `${describeDropped(dropped)}. Everything else is kept. What was saved before is backed up as ${key}; `
-      + "the course page lists the backup to restore or download." });
+    this.notices.push({ level: "warn", text: `Part of the saved progress of ${what} could not be read: `
+      + `${describeDropped(dropped)}. Everything else is kept, code included. What was saved before is backed up as `
+      + `${key}; the course page lists the backup to restore or download.` });
     return data;
   }
 
   // A seed that is not a seed: the new one drawn by readProgress is saved once (after backing up the text as it
   // was), so the exercises' numbers change once, with a notice, and not again on every reload.
   #replaceSeed(raw, { data, dropped, seedProblem }) {
-    const also = dropped.length ? ` The saved progress of ${describeDropped(dropped)} could not be read either and was removed.` : "";
+    const also = dropped.length ? ` Part of the saved progress could not be read either: ${describeDropped(dropped)}.` : "";
     const key = this.#backUp(raw, `Your saved progress has a bad seed (${seedProblem})`);
     if (!key) return data;
     this.data = data;

@@ -48,7 +48,7 @@ export function summarise(text) {
   const solved = records.filter((r) => r.solved).length;
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   let summary = `${plural(records.length, "exercise record")}, ${solved} solved`;
-  if (read.dropped.length) summary += `; ${plural(read.dropped.length, "unreadable record")} left out: ${describeDropped(read.dropped)}`;
+  if (read.dropped.length) summary += `; ${plural(read.dropped.length, "unreadable field")} left out: ${describeDropped(read.dropped)}`;
   return { restorable: true, summary };
 }
 

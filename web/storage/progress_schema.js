@@ -9,8 +9,10 @@
 // learner's code set aside when they copied the reference solution into the editor (exercise/solution_view.js).
 // Older schemas are upgraded one step at a time by MIGRATIONS[v] (v → v+1).
 //
-// Reading is per record: one exercise record that is not of this shape (`solved: "yes"`, `code: 123`) is
-// dropped and reported — { id, problem } in `dropped` — while every other record is kept. A `seed` that is not a
+// Reading is per field: a field of an exercise record that is not of this shape (`solved: "yes"`, `attempts:
+// "garbage"`) is reset to its empty value and reported — { id, field, problem } in `dropped` — while the record's
+// other fields (its code above all) and every other record are kept; a record that is not an object at all is
+// dropped whole ({ id, field: null, problem }). A `seed` that is not a
 // seed ("junk", 0, 2.5) is a bad record too: a new seed is drawn and reported as `seedProblem`, so that it is saved
 // once (with a backup and a notice) rather than drawn afresh on every load, which would change every exercise's
 // numbers each time. The answers typed for the old numbers are cleared with it (solved stays solved). Only text
@@ -75,10 +77,14 @@ function validate(data) {
   const exercises = {};
   const dropped = [];
   for (const [id, rec] of Object.entries(data.exercises)) {
-    const full = isObject(rec) ? { ...EMPTY_RECORD, ...pick(rec, Object.keys(EMPTY_RECORD)) } : null;
-    const problem = full ? recordProblem(full) : "it is not an object";
-    if (problem) dropped.push({ id, problem });
-    else exercises[id] = full;
+    if (!isObject(rec)) { dropped.push({ id, field: null, problem: "it is not an object" }); continue; }
+    const full = { ...EMPTY_RECORD, ...pick(rec, Object.keys(EMPTY_RECORD)) };
+    for (const { field, problem } of fieldProblems(full)) {
+      full[field] = EMPTY_RECORD[field];
+      dropped.push({ id, field, problem });
+    }
+    if (!full.solved) full.solvedAt = null;   // a solvedAt without solved (its solved was reset) means nothing
+    exercises[id] = full;
   }
   if (isSeed(data.seed)) return { data: { schema: SCHEMA_VERSION, seed: data.seed, exercises }, dropped, seedProblem: null };
   // Every exercise's parameters change with the seed: an answer typed for the old numbers no longer applies.
@@ -92,22 +98,33 @@ function seedProblem(value) {
   return `the seed must be a whole number from 1 to 2147483647, not ${shown.length > 24 ? `${shown.slice(0, 24)}…` : shown}`;
 }
 
-/** What is wrong with a full record, in words, or null. */
-export function recordProblem(r) {
-  if (r.code !== null && typeof r.code !== "string") return "code must be text or null";
-  if (r.ownCode !== null && typeof r.ownCode !== "string") return "ownCode must be text or null";
-  if (r.starterHash !== null && typeof r.starterHash !== "string") return "starterHash must be text or null";
-  if (typeof r.solved !== "boolean") return "solved must be true or false";
-  if (r.solvedAt !== null && typeof r.solvedAt !== "string") return "solvedAt must be a date string or null";
-  if (!Number.isInteger(r.attempts) || r.attempts < 0) return "attempts must be a whole number ≥ 0";
-  if (!Number.isInteger(r.hintsShown) || r.hintsShown < 0) return "hintsShown must be a whole number ≥ 0";
-  try { JSON.stringify(r.answer); } catch { return "answer must be plain JSON data"; }
-  return null;
+// What each field must be: a test of the value, and the rule in words.
+const textOrNull = (v) => v === null || typeof v === "string";
+const count = (v) => Number.isInteger(v) && v >= 0;
+const FIELDS = {
+  code: [textOrNull, "code must be text or null"],
+  ownCode: [textOrNull, "ownCode must be text or null"],
+  starterHash: [textOrNull, "starterHash must be text or null"],
+  solved: [(v) => typeof v === "boolean", "solved must be true or false"],
+  solvedAt: [textOrNull, "solvedAt must be a date string or null"],
+  attempts: [count, "attempts must be a whole number ≥ 0"],
+  hintsShown: [count, "hintsShown must be a whole number ≥ 0"],
+  answer: [(v) => { try { JSON.stringify(v); return true; } catch { return false; } }, "answer must be plain JSON data"],
+};
+
+/** The fields of a full record that are not of their shape: [{ field, problem }] (problem in words). */
+export function fieldProblems(r) {
+  return Object.entries(FIELDS).flatMap(([field, [ok, problem]]) => (ok(r[field]) ? [] : [{ field, problem }]));
 }
 
-/** `"w1-x" (solved must be true or false), "w2-y" (…)` — dropped records named for a notice. */
+/** What is wrong with a full record, in words (its first bad field), or null. */
+export function recordProblem(r) {
+  return fieldProblems(r)[0]?.problem ?? null;
+}
+
+/** `"w1-x" (solved must be true or false; reset), "w2-y" (it is not an object; removed)` — for a notice. */
 export function describeDropped(dropped) {
-  return dropped.map(({ id, problem }) => `“${id}” (${problem})`).join(", ");
+  return dropped.map(({ id, field, problem }) => `“${id}” (${problem}; ${field ? `its ${field} was reset` : "removed"})`).join(", ");
 }
 
 export function freshData() {

@@ -7,8 +7,11 @@ let uid = 0;
 // Its value is exactly the one it was given (or set to) until the learner moves it — a log slider's steps would
 // turn 0.03 into 10^−1.52 = 0.0302 — and both ends are exactly min and max: a log slider's positions are the whole
 // numbers 0 … N (N steps of about 0.01 decade, `step` decades if given), so no rounding of the browser's can stop it
-// short of its end (10^3.01 = 1023 for a maximum of 1024).
-export function slider({ label, min, max, value, step, log = false, format = String, onInput }) {
+// short of its end (10^3.01 = 1023 for a maximum of 1024). integer: true for a count (segments, workers, nodes): its
+// value is a whole number, and an arrow key moves to the next whole number — on a log slider a position of 0.01
+// decade is less than one at the low end (10^0.01 = 1.02), so an arrow press would otherwise change nothing.
+// snap: values the prose names (a 25 MiB bucket, 400 MB), which the position nearest each gives exactly.
+export function slider({ label, min, max, value, step, log = false, integer = false, snap = [], format = String, onInput }) {
   const id = `ctl-${uid++}`;
   const wrap = document.createElement("div");
   wrap.className = "control";
@@ -22,16 +25,7 @@ export function slider({ label, min, max, value, step, log = false, format = Str
   const input = document.createElement("input");
   input.type = "range";
   input.id = id;
-  const lo = log ? Math.log10(min) : min, hi = log ? Math.log10(max) : max;
-  const positions = log ? Math.max(1, Math.round((hi - lo) / (step ?? 0.01))) : null;
-  // position ↔ value. Linear: the value itself. Log: an integer k, 10^(lo + k·(hi − lo)/N), ends exact.
-  const to = (v) => (log ? Math.round(((Math.log10(v) - lo) / (hi - lo)) * positions) : v);
-  const from = (x) => {
-    if (!log) return x;
-    if (x <= 0) return min;
-    if (x >= positions) return max;
-    return 10 ** (lo + (x / positions) * (hi - lo));
-  };
+  const { positions, to, from, stepFrom } = sliderScale({ min, max, step, log, snap });
   input.min = String(log ? 0 : min);
   input.max = String(log ? positions : max);
   input.step = String(log ? 1 : step ?? (max - min) / 100);
@@ -41,7 +35,7 @@ export function slider({ label, min, max, value, step, log = false, format = Str
   const control = {
     el: wrap,
     input,
-    get value() { return exact ?? from(Number(input.value)); },
+    get value() { return exact ?? (integer ? Math.round(from(Number(input.value))) : from(Number(input.value))); },
     set value(v) { exact = v; input.value = String(to(v)); refresh(); },
   };
   function refresh() {
@@ -49,8 +43,42 @@ export function slider({ label, min, max, value, step, log = false, format = Str
     input.setAttribute("aria-valuetext", `${label}: ${out.textContent}`);
   }
   input.addEventListener("input", () => { exact = undefined; refresh(); onInput?.(control.value); });
+  if (integer && log) {
+    const ARROWS = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 };
+    input.addEventListener("keydown", (e) => {
+      const dir = ARROWS[e.key];
+      if (!dir) return;
+      e.preventDefault();
+      input.value = String(stepFrom(Number(input.value), dir, true));
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+  }
   refresh();
   return control;
+}
+
+// A slider's positions and values. Linear: the value itself. Log: an integer position k ∈ 0 … N, value
+// 10^(lo + k·(hi − lo)/N), both ends exact; a `snap` value is exact at its nearest position.
+// stepFrom(k, dir, integer): the next position in direction dir (±1) — for a count, the next whose whole number differs.
+export function sliderScale({ min, max, step, log = false, snap = [] }) {
+  const lo = log ? Math.log10(min) : min, hi = log ? Math.log10(max) : max;
+  const positions = log ? Math.max(1, Math.round((hi - lo) / (step ?? 0.01))) : null;
+  const to = (v) => (log ? Math.round(((Math.log10(v) - lo) / (hi - lo)) * positions) : v);
+  const snaps = new Map(snap.map((v) => [to(v), v]));
+  const from = (x) => {
+    if (snaps.has(x)) return snaps.get(x);
+    if (!log) return x;
+    if (x <= 0) return min;
+    if (x >= positions) return max;
+    return 10 ** (lo + (x / positions) * (hi - lo));
+  };
+  const stepFrom = (k, dir, integer = false) => {
+    const now = integer ? Math.round(from(k)) : from(k);
+    let next = k + dir;
+    while (integer && next > 0 && next < positions && Math.round(from(next)) === now) next += dir;
+    return Math.max(0, Math.min(positions, next));
+  };
+  return { positions, to, from, stepFrom };
 }
 
 // A <select> from [value, text] pairs.

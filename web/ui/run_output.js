@@ -46,6 +46,8 @@ export function describeFailure(run) {
   }
   if (run.status === "error") {
     const where = run.error.line ? ` at line ${run.error.line}` : "";
+    // Code that does not parse never ran: no rank threw it (rank 0 only reports it, for all).
+    if (run.error.syntax) return `A syntax error${where}: <code>${escapeHtml(run.error.message)}</code>. The code does not parse, so no rank ran it.`;
     return `Rank ${run.error.rank} threw${where}: <code>${escapeHtml(run.error.message)}</code>`;
   }
   return "";

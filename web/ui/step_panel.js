@@ -6,7 +6,7 @@
 // highlight: { src, n } — rank src's n-th message (1-based) is drawn emphasised (a checker named it).
 import { inFlightAt } from "../cluster/step_session.js";
 import { rankColour } from "./step_lines.js";
-import { formatBytes, formatNumber } from "../units.js";
+import { formatBytes, formatNumber, plural } from "../units.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const el = (tag, attrs = {}, text = "") => {
@@ -82,7 +82,7 @@ function diagram(p, flying, marked) {
   const size = 200, c = size / 2, R = p === 1 ? 0 : 72;
   const at = (r) => [c + R * Math.sin((2 * Math.PI * r) / p), c - R * Math.cos((2 * Math.PI * r) / p)];
   const root = svg("svg", { viewBox: `0 0 ${size} ${size}`, class: "step-diagram", role: "img",
-    "aria-label": `${p} ranks; ${flying.length} message(s) in flight` });
+    "aria-label": `${plural(p, "rank")}; ${plural(flying.length, "message")} in flight` });
   const defs = svg("defs");
   const marker = svg("marker", { id: "step-arrow", viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "6", markerHeight: "6", orient: "auto-start-reverse" });
   marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "currentColor" }));

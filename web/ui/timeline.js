@@ -129,7 +129,7 @@ function draw(container, s) {
   const scroll = document.createElement("div");
   scroll.className = "timeline-scroll";
   scroll.append(svg);
-  const { summary, details } = textAlternative(spans, ranks, tEnd, id);
+  const { summary, details } = textAlternative(spans, ranks, tEnd, id, opts.stopped ?? null);
   showScroller(container, scroll, "Timeline (scrolls sideways)", summary, details);
   return svg;
 }
@@ -159,7 +159,9 @@ export function timelineTotals(spans, ranks) {
   return rows;
 }
 
-function textAlternative(spans, ranks, tEnd, id) {
+// stopped: { what, waiting } for a run that did not finish — what ended it ("the watchdog stopped it after
+// 3 s"), and the ranks still waiting then: their last wait never closed, so it is not among the spans.
+function textAlternative(spans, ranks, tEnd, id, stopped = null) {
   const summary = document.createElement("p");
   summary.className = "timeline-summary";
   summary.id = `${id}-summary`;
@@ -169,14 +171,22 @@ function textAlternative(spans, ranks, tEnd, id) {
   } else {
     const busiest = totals.reduce((a, b) => (b.compute + b.send > a.compute + a.send ? b : a));
     const waiter = totals.reduce((a, b) => (b.wait > a.wait ? b : a));
-    const share = (v) => (tEnd > 0 ? `${formatPercent(v / tEnd, { decimals: 0 })} of the run` : "");
-    let text = `${plural(ranks, "rank")}; the run takes ${formatSeconds(tEnd)}. `
-      + `Busiest: rank ${busiest.rank} (computing or sending for ${formatSeconds(busiest.compute + busiest.send)}, `
-      + `${share(busiest.compute + busiest.send)}). `;
-    text += waiter.wait > 0
-      ? `Longest wait: rank ${waiter.rank} (${formatSeconds(waiter.wait)}, ${share(waiter.wait)}).`
-      : "No rank waits.";
-    summary.textContent = text;
+    const run = stopped ? "of the recording" : "of the run";
+    const shareOf = (v) => (tEnd > 0 ? `${formatPercent(v / tEnd, { decimals: 0 })} ${run}` : "");
+    let text = stopped
+      ? `${plural(ranks, "rank")}; the run did not finish (${stopped.what}): this is what was recorded, ` +
+        `${formatSeconds(tEnd)} of activity. `
+      : `${plural(ranks, "rank")}; the run takes ${formatSeconds(tEnd)}. `;
+    text += `Busiest: rank ${busiest.rank} (computing or sending for ${formatSeconds(busiest.compute + busiest.send)}, `
+      + `${shareOf(busiest.compute + busiest.send)}). `;
+    const waiting = stopped?.waiting ?? [];
+    if (waiter.wait > 0) text += `Longest ${stopped ? "finished " : ""}wait: rank ${waiter.rank} (${formatSeconds(waiter.wait)}, ${shareOf(waiter.wait)}).`;
+    else if (!stopped) text += "No rank waits.";
+    if (waiting.length) {
+      text += `${waiter.wait > 0 ? " " : ""}${waiting.length === 1 ? `Rank ${waiting[0]} was` : `Ranks ${listText(waiting)} were`} ` +
+        "still waiting when the run ended; that wait is not drawn.";
+    }
+    summary.textContent = text.trim();
   }
   const details = document.createElement("details");
   details.className = "timeline-data";
@@ -236,3 +246,5 @@ function node(tag, attrs = {}, text) {
   if (text != null) n.textContent = text;
   return n;
 }
+
+const listText = (xs) => (xs.length === 1 ? String(xs[0]) : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`);

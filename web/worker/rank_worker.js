@@ -7,9 +7,10 @@
 //                 step { run, action }                    (a step-through: step_hooks.js)
 //                 release { run, gen }                    (everyone reached barrier number gen)
 //                 abandon { run }  → abandoned { run }    (the run ended; answering proves we are idle)
-//                 ping { run }     → pong { run, line, timers } (the watchdog fired: a rank that answers is idle, not
-//                                                          looping; line: the last line marker it passed, timers: its
-//                                                          live timers — a rank that sleeps in a timer loop is not stuck)
+//                 ping { run }     → pong { run, line, timers, polling } (the watchdog fired: a rank that answers is
+//                                                          not spinning; line: the last line marker it passed, timers: its
+//                                                          live timers — a rank that sleeps in a timer loop is not stuck;
+//                                                          polling: it probed just now — a loop of probes is not idle)
 //                 rewire { ports }                        (new ports to peers whose Workers were replaced)
 // To the page (rank_reports.js batches them): report { state, sent, recvd, logs, progress, spans } ·
 //   barrier { gen, … } · done { result, … } · error { message, line, column, … } ·
@@ -28,6 +29,7 @@ import { MARK } from "./line_marker.js";
 
 const MAX_LOG_LINES = 1000;  // per rank and run; a print in a hot loop must not flood the page
 const AT_POST_MS = 100;      // the page hears where a rank is at most this often
+const POLLING_MS = 50;       // a rank that probed this recently when pinged is polling (a probe answers in one turn)
 const AT_CHECK = 64;         // passes of one marker between two looks at the clock (a marker in a hot loop is cheap)
 
 let rank = -1;
@@ -85,7 +87,8 @@ function finish(r) {
 function fail(r, err) {
   if (r.finished) return;
   finish(r);
-  r.reporter.flush("error", { state: { kind: "done" }, message: err.message, line: err.line, column: err.column });
+  r.reporter.flush("error", { state: { kind: "done" }, message: err.message, line: err.line, column: err.column,
+                              syntax: err.syntax === true });
 }
 
 function newRun({ run: id, t0, sendMode = "buffered", fuzzSeed = null }) {
@@ -145,7 +148,7 @@ async function startRun(msg) {
     send: (to, data, options) => m.send(to, data, options),
     recv: (from, options) => m.recv(from, options),
     recvAny: (options) => m.recvAny(options),
-    probe: (from, options) => m.probe(from, options),
+    probe: (from, options) => { r.probedAt = performance.now(); return m.probe(from, options); },
     barrier: () => m.barrier((gen) => r.reporter.flush("barrier", { state: { kind: "running" }, gen })),
     log: (...args) => log(r, formatArgs(args)),
     // { flush: true }: posted to the page now, not with the next batch — a checkpoint that must reach the page
@@ -245,6 +248,12 @@ self.onmessage = ({ data }) => {
   else if (data.type === "release") { if (run?.id === data.run) run.messaging.release(data.gen); }
   else if (data.type === "step") { if (run?.id === data.run) run.step?.control(data); }
   else if (data.type === "abandon") abandon(data);
-  else if (data.type === "ping") { if (run?.id === data.run) post({ type: "pong", run: data.run, line: run.at, timers: run.watch.timers.size }); }
+  else if (data.type === "ping") {
+    // polling: it called probe() a moment ago — a loop of probes answers pings between two looks, but it runs.
+    if (run?.id === data.run) {
+      post({ type: "pong", run: data.run, line: run.at, timers: run.watch.timers.size,
+             polling: run.probedAt !== undefined && performance.now() - run.probedAt < POLLING_MS });
+    }
+  }
   else if (data.type === "rewire") rewire(data);
 };

@@ -6,6 +6,7 @@
 // each other member, each exactly the sender's chunk.
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { fail, labCase, messagesOf, labExercise, trainingVerdict, unfinished } from "./lab_checks.js";
+import { plural } from "../../../web/units.js";
 
 const starter = `// FSDP: this rank holds only its chunk (shard) of a tensor of n values. Member i of the group dp holds chunk i;
 // chunks follow the collectives' rule: n = q·p + r splits into p chunks, the first r of them q + 1 values long,
@@ -107,7 +108,7 @@ function check(run, testCase, core) {
     const first = sent.filter((m) => m.tag === sent[0].tag);
     const peers = new Set(first.map((m) => m.dst));
     if (peers.size !== p - 1) {
-      return fail(`Rank ${rank} sent its first gather's ${first.length} messages to ${peers.size} distinct rank(s): each ` +
+      return fail(`Rank ${rank} sent its first gather's ${first.length} messages to ${plural(peers.size, "distinct rank")}: each ` +
         "member's shard goes once to every other member (a ring would forward others' shards instead).");
     }
   }

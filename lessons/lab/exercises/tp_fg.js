@@ -66,6 +66,9 @@ const wrongs = [
   { name: "dY all-reduced in backward too (it is already whole)",
     code: solution.replace("  const act = k.activate(saved.pre);\n", "  const act = k.activate(saved.pre);\n  await tp.allReduce(dy);\n"),
     expect: /ran 3 all-reduces per block and micro-batch; Megatron's block needs exactly two/ },
+  { name: "the forward's return forgotten",
+    code: solution.replace("  return { y, saved: { x, pre } };\n", ""),
+    expect: /tpBlockForward must return \{ y, saved \} \(it returned nothing: is its return missing\?\)/ },
 ];
 
 function cases(rng) {
@@ -93,6 +96,7 @@ function check(run, testCase, core) {
   const perBlock = blocks * config.microBatches * 2 * (p - 1);      // messages of one all-reduce per block and micro-batch
   const sentBy = (rank) => messagesOf(run.trace, "all-reduce:tp", config.steps - 1).filter((m) => m.src === rank);
   if (!verdict.pass) {
+    if (run?.status === "error") return verdict;   // it threw: its message (a missing return, a shape) says why
     const calls = run.status === "ok" ? sentBy(0).length / perBlock : 2;
     const count = calls === 2 ? "" : ` Your ranks ran ${calls} all-reduce${calls === 1 ? "" : "s"} per block and ` +
       "micro-batch; Megatron's block needs exactly two: g after W_out in forward, f on the input gradient in backward.";

@@ -182,7 +182,8 @@ export async function runStep(rank, step) {
       const stash = [];
       for (let j = 0; j < per; j++) {
         const blk = blocks[base + j];
-        const { y, saved } = blk.moe ? await moeForward(x, blk) : await tpBlockForward(x, await weights(base + j), tp, k);
+        const { y, saved } = blk.moe ? await moeForward(x, blk)
+          : returnedFields("tpBlockForward", await tpBlockForward(x, await weights(base + j), tp, k), { y: x.length, saved: null });
         stash.push(saved);
         live += kept(saved);
         x = y;
@@ -218,7 +219,8 @@ export async function runStep(rank, step) {
           memory.activations = Math.max(memory.activations, live);
           continue;
         }
-        const { dx, dWIn, dWOut } = await tpBlockBackward(dy, stash[j], w, tp, k);
+        const { dx, dWIn, dWOut } = returnedFields("tpBlockBackward", await tpBlockBackward(dy, stash[j], w, tp, k),
+          { dx: dy.length, dWIn: w.wIn.length, dWOut: w.wOut.length });
         await accumulate(blocks[base + j].wIn, dWIn);
         await accumulate(blocks[base + j].wOut, dWOut);
         live -= kept(stash[j]);
@@ -256,4 +258,22 @@ export async function runStep(rank, step) {
   }
   for (const t of tensors) k.optimizerStep(config.optimizer, step + 1, t.w, t.g, t.m, t.v);   // in place
   return last ? lossSum / m : NaN;
+}
+
+// What a replaceable block function returned, checked before the trainer uses it, so that a missing return or field
+// is named — as Week 5's blockForward is — instead of surfacing as a TypeError inside the trainer.
+// fields: { name: the length of its array (a Float64Array in the reference), or null for any value but undefined }.
+export function returnedFields(fn, value, fields) {
+  const shape = `{ ${Object.keys(fields).join(", ")} }`;
+  if (value === null || typeof value !== "object") {
+    throw new Error(`${fn} must return ${shape} (it returned ${value === undefined ? "nothing: is its return missing?" : String(value)})`);
+  }
+  for (const [field, n] of Object.entries(fields)) {
+    const v = value[field];
+    if (n === null ? v === undefined : v?.length !== n) {
+      throw new Error(`${fn} must return ${shape}` + (n === null ? `; ${field} is missing`
+        : `; ${field} must be a Float64Array of ${n} values (got ${v === undefined ? "none" : v?.length ?? typeof v})`));
+    }
+  }
+  return value;
 }

@@ -7,6 +7,7 @@
 import { esc, intBetween, pick, term } from "../../../web/exercise/params.js";
 import { centralMessage, fail, hubOf, pass, sameNumber, sentBy, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
 import { codeExercise } from "../../../web/exercise/code_exercise.js";
+import { plural } from "../../../web/units.js";
 
 const MAX_BYTES = 64;   // a number is 8 B; a small JSON value a few dozen; the raw block is far larger
 
@@ -114,7 +115,7 @@ function check(run, testCase) {
     const toLeft = perRank[r].filter((m) => m.dst === left(r)).length;
     const toRight = perRank[r].filter((m) => m.dst === right(r)).length;
     if (toLeft !== 1 || toRight !== 1) {
-      return fail(`Rank ${r} sent ${toLeft} message(s) to its left neighbour (rank ${left(r)}) and ${toRight} to its right ` +
+      return fail(`Rank ${r} sent ${plural(toLeft, "message")} to its left neighbour (rank ${left(r)}) and ${toRight} to its right ` +
         `neighbour (rank ${right(r)}); expected exactly one to each (${2 * p} messages in all, ${trace.length} were sent).`);
     }
   }

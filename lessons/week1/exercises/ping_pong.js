@@ -89,6 +89,9 @@ const wrongs = [
   { name: "milliseconds reported as seconds",
     code: solution.replace("oneWay.push((ctx.now() - t0) / 2 / 1000);", "oneWay.push((ctx.now() - t0) / 2);"),
     expect: /about 1000× too large/ },
+  { name: "milliseconds divided by 100 for seconds",
+    code: solution.replace("oneWay.push((ctx.now() - t0) / 2 / 1000);", "oneWay.push((ctx.now() - t0) / 2 / 100);"),
+    expect: /median one-way time of [^:]*: about 10× too large/ },
   { name: "timing the send alone (it returns at once)",
     code: solution.replace(`        ctx.send(1, payload);
         await ctx.recv(1);
@@ -249,11 +252,23 @@ function explainTime({ bytes, got, M, mean, lo, hi, slack }, rows) {
       `collection, a busy thread) drags a mean, while the median ignores it.${how}`],
     [1000 * M, 1000, `${said}. It is about 1000× too large: <code>ctx.now()</code> is in milliseconds, so divide by 1000.`],
     [0, 1, `${said}: far less than a round trip takes. ${EARLY_READ}`],
-  ].map(([value, scale, text]) => ({ miss: Math.abs(got - value) / scale, text }))
-    .filter(({ miss, text }) => miss <= (text.endsWith(EARLY_READ) ? Math.max(M / 2, slack) : tol)).sort((a, b) => a.miss - b.miss);
+  ].map(([value, scale, text]) => ({ miss: Math.abs(got - value) / scale, scale, text }))
+    // Milliseconds for seconds only when the number is that factor off (within 3×): the window alone, a few clock
+    // ticks wide, holds 1000·M and 10·M alike when M is a tick or two.
+    .filter(({ miss, scale, text }) => miss <= (text.endsWith(EARLY_READ) ? Math.max(M / 2, slack) : tol) &&
+      (scale === 1 || (got / M > scale / 3 && got / M < scale * 3)))
+    .sort((a, b) => a.miss - b.miss);
   if (slips.length) return slips[0].text;
+  const factor = got / M;
+  if (M > 0 && got > 0 && (factor >= 2 || factor <= 0.5)) {
+    const by = factor >= 1 ? factor : 1 / factor;
+    return `${said}: about ${formatFactor(by)}× too ${factor > 1 ? "large" : "small"}.${how}`;
+  }
   return `${said}.${how}`;
 }
+
+// A factor in words: two significant digits (10, 1000, 3.7).
+const formatFactor = (x) => String(Number(x.toPrecision(2)));
 
 export const pingPong = codeExercise({
   id: "w1-ping-pong",

@@ -8,7 +8,7 @@ const NS = Array.from({ length: 41 }, (_, i) => 2 ** (i / 4));  // 1 … 1024
 
 export function mountScalingLaws(figure, core) {
   const serial = slider({ label: "Serial fraction s", min: 0, max: 0.5, step: 0.001, value: 0.05, format: pct, onInput: draw });
-  const procs = slider({ label: "Processors N", min: 1, max: 1024, value: 64, log: true, format: (v) => String(Math.round(v)), onInput: draw });
+  const procs = slider({ label: "Processors N", min: 1, max: 1024, value: 64, log: true, integer: true, format: (v) => String(Math.round(v)), onInput: draw });
   const presets = [0.01, 0.05, 0.1, 0.25].map((s) => button(`s = ${pct(s)}`, () => { serial.value = s; draw(); }, { secondary: true }));
   controlRow(figure, serial, procs, ...presets);
   const out = readout(figure);

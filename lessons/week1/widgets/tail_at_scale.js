@@ -7,7 +7,7 @@ import { formatCount, formatPercent as pct, plural } from "../../../web/units.js
 const NS = Array.from({ length: 33 }, (_, i) => 10 ** (i / 8));  // 1 … 10 000
 
 export function mountTailAtScale(figure, core) {
-  const workers = slider({ label: "Workers N", min: 1, max: 1e4, value: 100, log: true, format: (v) => formatCount(Math.round(v)), onInput: draw });
+  const workers = slider({ label: "Workers N", min: 1, max: 1e4, value: 100, log: true, integer: true, format: (v) => formatCount(Math.round(v)), onInput: draw });
   const q = slider({ label: "P(one worker slow) q", min: 1e-4, max: 0.1, value: 0.01, log: true, format: pct, onInput: draw });
   controlRow(figure, workers, q);
   const out = readout(figure);

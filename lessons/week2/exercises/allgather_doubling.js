@@ -6,7 +6,7 @@
 // The checker reads the trace: log₂p messages per rank, the i-th to a partner r XOR 2^j (each j once) and
 // carrying 2^i blocks; then it compares every rank's result with the inputs of the case, block by block.
 import { intBetween, pick } from "../../../web/exercise/params.js";
-import { formatBytes } from "../../../web/units.js";
+import { formatBytes, plural, upperFirst } from "../../../web/units.js";
 import { centralMessage, fail, hubOf, pass, sentBy, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
 import { BYTES_PER_NUMBER, asNumbers, nonZeroInt, plainArrayNote, replayNote, isPowerOfTwo } from "./collective_checks.js";
 import { codeExercise } from "../../../web/exercise/code_exercise.js";
@@ -139,8 +139,8 @@ function check(run, testCase, core) {
   for (let r = 0; r < p; r++) {
     const msgs = perRank[r];
     if (msgs.length !== steps) {
-      return fail(`Rank ${r} sent ${msgs.length} message(s); recursive doubling on p = ${p} ranks takes log₂p = ${steps} ` +
-        `step(s), one message per rank per step.`);
+      return fail(`Rank ${r} sent ${plural(msgs.length, "message")}; recursive doubling on p = ${p} ranks takes log₂p = ` +
+        `${plural(steps, "step")}, one message per rank per step.`);
     }
     for (let i = 0; i < steps; i++) {
       const m = msgs[i];
@@ -148,8 +148,8 @@ function check(run, testCase, core) {
       if (m.bytes !== want) {
         const count = m.bytes / (b * BYTES_PER_NUMBER);
         return fail(`Rank ${r}'s message ${i + 1} (to rank ${m.dst}) carried ${m.bytes} B` +
-          `${Number.isInteger(count) ? ` = ${count} block(s)` : ""}; in step ${i + 1} a rank holds and sends exactly ` +
-          `2^${i} = ${blocksHeld} block(s) of b = ${b} numbers: ${want} B. ` +
+          `${Number.isInteger(count) ? ` = ${plural(count, "block")}` : ""}; in step ${i + 1} a rank holds and sends exactly ` +
+          `2^${i} = ${plural(blocksHeld, "block")} of b = ${plural(b, "number")}: ${want} B. ` +
           (m.bytes % BYTES_PER_NUMBER ? plainArrayNote
             : count === (m.src ^ m.dst) && count !== blocksHeld ? `You sent as many blocks as the distance to the partner ` +
               `(${count}) while holding ${blocksHeld}: take the distances in the order 1, 2, 4, …, so that what a rank ` +
@@ -182,7 +182,7 @@ function check(run, testCase, core) {
     }
   }
   const perRankBytes = (p - 1) * b * BYTES_PER_NUMBER;
-  return pass(`All ${p} ranks hold all ${p} blocks after ${steps} step(s); each rank sent ${formatBytes(perRankBytes, 4)} ` +
+  return pass(`${upperFirst(plural(p, "rank", { article: "all" }))} hold all ${p} blocks after ${plural(steps, "step")}; each rank sent ${formatBytes(perRankBytes, 4)} ` +
     `= ((p − 1)/p)·n with n = ${formatBytes(p * b * BYTES_PER_NUMBER, 4)} gathered.` +
     replayNote(run, { collective: "all-gather", algorithm: "recursive-doubling", ranks: p, bytes: p * b * BYTES_PER_NUMBER }, core));
 }

@@ -4,7 +4,7 @@
 // Pure functions, no DOM: the page and the Node tests use them alike. The checkers judge the recorded
 // trace and the returned values, never what a program says about itself (Week 1's run_checks.js).
 import { esc } from "../../../web/exercise/params.js";
-import { formatSeconds } from "../../../web/units.js";
+import { formatSeconds, plural } from "../../../web/units.js";
 
 // The reference cluster a learner's trace is replayed on: α = 5 µs, 25 GB/s (β = 4·10⁻¹¹ s/B).
 export const REFERENCE_NET = { alpha: 5e-6, beta: 1 / 25e9 };
@@ -74,7 +74,7 @@ export function describeWrongSum({ rank, where, indices, got, want, contrib }) {
   const diffs = indices.map((i, e) => got[e] - want[e]);
   const first = `element ${indices[0]}: expected ${want[0]}, got ${esc(got[0])}`;
   const why = explainBySubsets(diffs, contrib);
-  if (!why) return { why, text: `Rank ${rank}'s ${where} is wrong in ${indices.length} element(s) (${first}).` };
+  if (!why) return { why, text: `Rank ${rank}'s ${where} is wrong in ${plural(indices.length, "element")} (${first}).` };
   const whose = `the contribution${why.ranks.length > 1 ? "s" : ""} of ${rankList(why.ranks)}`;
   return { why, text: why.sign < 0
     ? `Rank ${rank}'s ${where} misses ${whose} (${first}).`

@@ -6,7 +6,7 @@
 // The checker reads the trace (log₂p messages per rank, the i-th to r XOR 2^j and carrying n/2^(i+1)
 // numbers) and recomputes each rank's block sum from the case's inputs.
 import { intBetween, pick } from "../../../web/exercise/params.js";
-import { formatBytes } from "../../../web/units.js";
+import { formatBytes, plural, upperFirst } from "../../../web/units.js";
 import { centralMessage, fail, hubOf, pass, sentBy, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
 import { BYTES_PER_NUMBER, asNumbers, describeWrongSum, nonZeroInt, plainArrayNote, replayNote } from "./collective_checks.js";
 import { codeExercise } from "../../../web/exercise/code_exercise.js";
@@ -141,8 +141,8 @@ function check(run, testCase, core) {
   for (let r = 0; r < p; r++) {
     const msgs = perRank[r];
     if (msgs.length !== steps) {
-      return fail(`Rank ${r} sent ${msgs.length} message(s); recursive halving on p = ${p} ranks takes log₂p = ${steps} ` +
-        "step(s), one message per rank per step.");
+      return fail(`Rank ${r} sent ${plural(msgs.length, "message")}; recursive halving on p = ${p} ranks takes log₂p = ` +
+        `${plural(steps, "step")}, one message per rank per step.`);
     }
     for (let i = 0; i < steps; i++) {
       const m = msgs[i];
@@ -178,7 +178,7 @@ function check(run, testCase, core) {
     return fail(`${text} In each step keep the half of [lo, hi) that contains block r, send the other half to r XOR d, ` +
       "and add what comes back into the half you keep.");
   }
-  return pass(`All ${p} ranks hold their block of the sum after ${steps} step(s), each sending ` +
+  return pass(`${upperFirst(plural(p, "rank", { article: "all" }))} hold their block of the sum after ${plural(steps, "step")}, each sending ` +
     `${formatBytes((p - 1) * b * BYTES_PER_NUMBER, 4)} = ((p − 1)/p)·n of n = ${formatBytes(n * BYTES_PER_NUMBER, 4)}.` +
     replayNote(run, { collective: "reduce-scatter", algorithm: "recursive-halving", ranks: p, bytes: n * BYTES_PER_NUMBER }, core));
 }

@@ -7,7 +7,7 @@
 // 2(p − 1) messages per rank, each one chunk of 8-byte numbers) and recomputes the sum from the case's
 // own inputs; a wrong sum is explained by whose contributions a chunk misses or counts twice.
 import { intBetween, pick } from "../../../web/exercise/params.js";
-import { formatBytes } from "../../../web/units.js";
+import { formatBytes, plural, upperFirst } from "../../../web/units.js";
 import {
   centralMessage, fail, hubOf, pass, reversedMessage, reversedRing, sentBy, undelivered, unfinished,
 } from "../../../web/exercise/run_checks.js";
@@ -73,7 +73,7 @@ const wrongs = [
     expect: /(misses|counts|is wrong in|did not fit)[\s\S]*In step k of the ring/ },
   { name: "only the reduce-scatter half (p − 1 steps)",
     code: solution.replace("for (let k = 0; k < 2 * (p - 1); k++) {", "for (let k = 0; k < p - 1; k++) {"),
-    expect: /sent \d+ message\(s\); ring all-reduce sends 2\(p − 1\) = \d+ per rank/ },
+    expect: /sent \d+ messages?; ring all-reduce sends 2\(p − 1\) = \d+ per rank/ },
   { name: "the ring reversed: send to the left neighbour",
     code: solution.replace("const next = mod(r + 1), prev = mod(r - 1);", "const next = mod(r - 1), prev = mod(r + 1);"),
     expect: /the ring runs backwards/ },
@@ -149,7 +149,7 @@ function check(run, testCase, core) {
   const perRank = sentBy(trace, p);
   for (let r = 0; r < p; r++) {
     if (perRank[r].length !== 2 * (p - 1)) {
-      return fail(`Rank ${r} sent ${perRank[r].length} message(s); ring all-reduce sends 2(p − 1) = ${2 * (p - 1)} per rank: ` +
+      return fail(`Rank ${r} sent ${plural(perRank[r].length, "message")}; ring all-reduce sends 2(p − 1) = ${2 * (p - 1)} per rank: ` +
         `p − 1 = ${p - 1} in the reduce-scatter half and ${p - 1} in the all-gather half.`);
     }
     const bad = perRank[r].findIndex((m) => !chunkBytes.has(m.bytes));
@@ -187,7 +187,7 @@ function check(run, testCase, core) {
 
   const sent = perRank.map((list) => list.reduce((acc, m) => acc + m.bytes, 0));
   const ideal = 2 * (p - 1) / p * n * BYTES_PER_NUMBER;
-  return pass(`All ${p} ranks hold the sum. Each rank sent ${2 * (p - 1)} messages and ${formatBytes(Math.min(...sent), 4)}` +
+  return pass(`${upperFirst(plural(p, "rank", { article: "all" }))} hold the sum. Each rank sent ${2 * (p - 1)} messages and ${formatBytes(Math.min(...sent), 4)}` +
     `${Math.max(...sent) !== Math.min(...sent) ? `–${formatBytes(Math.max(...sent), 4)}` : ""}, against 2(p − 1)/p·n·8 B = ${formatBytes(ideal, 4)}.` +
     replayNote(run, { collective: "all-reduce", algorithm: "ring", ranks: p, bytes: n * BYTES_PER_NUMBER }, core));
 }

@@ -5,13 +5,13 @@
 // at 100 MB: verified on buffers and timed by the simulator beside its formula.
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
-import { formatBytes, formatSeconds } from "../../../web/units.js";
+import { formatBytes, formatSeconds, plural } from "../../../web/units.js";
 
 const ALGORITHMS = ["linear", "binomial-tree", "scatter-allgather"];
 
 export function mountBroadcast(figure, core) {
   const ranks = slider({ label: "Ranks p", min: 2, max: 64, step: 1, value: 8, format: String, onInput: draw });
-  const segments = slider({ label: "Pipeline segments k", min: 1, max: 1000, value: 100, log: true, format: (k) => String(Math.round(k)), onInput: draw });
+  const segments = slider({ label: "Pipeline segments k", min: 1, max: 1000, value: 100, log: true, integer: true, format: (k) => String(Math.round(k)), onInput: draw });
   controlRow(figure, ranks, segments);
   const out = readout(figure);
   const canvas = chartBox(figure, "Broadcast time against message size for six algorithms");
@@ -36,10 +36,10 @@ export function mountBroadcast(figure, core) {
       { label: "lower bound", dashed: true, data: sizes.map((x) => ({ x, y: core.lowerBound("broadcast", model(x)) })) }] });
     out.innerHTML = `p = ${p}, ${formatBytes(n)}: linear ${formatSeconds(core.collectiveCost("broadcast", "linear", model(n)))}, ` +
       `binomial ${formatSeconds(core.collectiveCost("broadcast", "binomial-tree", model(n)))}, scatter + all-gather ` +
-      `${formatSeconds(core.collectiveCost("broadcast", "scatter-allgather", model(n)))}, chain of ${k} segments ` +
+      `${formatSeconds(core.collectiveCost("broadcast", "scatter-allgather", model(n)))}, chain of ${plural(k, "segment")} ` +
       `<strong>${formatSeconds(chainRun.closedForm.total)}</strong> (simulated ${formatSeconds(chainRun.simulated)}, ` +
       `${chainRun.messages} messages, ${chainRun.verified ? "every rank holds the root's data" : `wrong: ${chainRun.verifyMessage}`}), ` +
-      `binary tree of ${k} segments ${formatSeconds(treeRun.closedForm.total)}. Best k for the chain: ` +
+      `binary tree of ${plural(k, "segment")} ${formatSeconds(treeRun.closedForm.total)}. Best k for the chain: ` +
       `<strong>${chainRun.best.segments}</strong> (${formatSeconds(chainRun.best.seconds)}); for the tree ` +
       `${treeRun.best.segments} (${formatSeconds(treeRun.best.seconds)}). α = 5 µs, 25 GB/s.`;
     describeChart(figure, `Trees win for small messages (fewest rounds); for large ones the pipelined chain and scatter + ` +

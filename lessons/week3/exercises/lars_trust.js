@@ -9,7 +9,7 @@
 // message: shards must stay where they are), and names the mistake a wrong ratio comes from: a shard's own norms,
 // summed norms, a missing square root, or a denominator without β‖w‖.
 import { intBetween, pick } from "../../../web/exercise/params.js";
-import { formatNumber } from "../../../web/units.js";
+import { formatNumber, plural, upperFirst } from "../../../web/units.js";
 import { fail, pass, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
 import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
@@ -179,7 +179,7 @@ function check(run, testCase) {
   if (lost) return fail(`Rank ${lost.dst} never received a message rank ${lost.src} sent: every send needs a matching <code>recv</code>.`);
   for (let r = 0; r < p; r++) {
     const got = Array.from(run.results?.[r] ?? []);
-    if (got.length !== T) return fail(`Rank ${r} returned ${got.length} number(s); return one ratio per tensor, ${T} in all.`);
+    if (got.length !== T) return fail(`Rank ${r} returned ${plural(got.length, "number")}; return one ratio per tensor, ${T} in all.`);
     for (let k = 0; k < T; k++) {
       const c = candidates(testCase, k, r);
       if (!close(got[k], c.right)) return fail(explain(c, got[k], r, k, testCase));
@@ -187,7 +187,7 @@ function check(run, testCase) {
   }
   const sent = trace.length ? Math.max(...Array.from({ length: p }, (_, r) => trace.filter((m) => m.src === r).reduce((a, m) => a + m.bytes, 0))) : 0;
   const shard = Math.max(...inputs.map((x) => x.tensors.reduce((a, t) => a + 2 * t.w.length, 0))) * BYTES_PER_NUMBER;
-  return pass(`All ${p} ranks hold the ${T} whole-tensor ratio(s). The busiest rank sent ${sent} B; moving the largest ` +
+  return pass(`${upperFirst(plural(p, "rank", { article: "all" }))} hold ${plural(T, "whole-tensor ratio", { article: "the" })}. The busiest rank sent ${sent} B; moving the largest ` +
     `shard of w and g would have cost ${shard} B — and after the norm all-reduce every rank applies exactly the ratio ` +
     `unsharded LARS would.`);
 }

@@ -18,7 +18,7 @@ const SIZES = Array.from({ length: 19 }, (_, i) => 2e6 * 2 ** (i / 2)).filter((b
 
 export function mountDdpPrice(figure, core) {
   const link = select({ label: "Link", value: "nvlink", options: Object.entries(LINKS).map(([k, l]) => [k, l.name]), onChange: draw });
-  const bucket = slider({ label: "Bucket size", min: 2e6, max: 1e9, log: true, value: 25 * 2 ** 20, format: formatBytes, onInput: draw });
+  const bucket = slider({ label: "Bucket size", min: 2e6, max: 1e9, log: true, value: 25 * 2 ** 20, snap: [25 * 2 ** 20, 4e8], format: formatBytes, onInput: draw });
   controlRow(figure, link, bucket);
   const out = readout(figure);
   const chart = createLineChart(chartBox(figure, "Priced step time against bucket size for the three DDPs"),

@@ -1,10 +1,12 @@
 // probe_stop.js — code exercise "w4-probe-stop": a data loader that streams batches to a trainer and stops when the
 // trainer says so, noticed between batches with ctx.probe (MPI_Iprobe) — a look at the mailbox that never waits.
-// The learner writes the loader (rank 0); the trainer (rank 1) is the course's: it takes `target` batches, sends one
-// "stop", learns from the loader's "end" message how many batches were sent, and drains the ones already on their
-// way. Checked from the trace, never from the loader's own claims: the batches left rank 0 in order and stopped
-// before the epoch ran out, the stop was received (a probe only looks), no batch left after it, and the "end" count
-// equals the batches the trace shows.
+// The learner writes the loader (rank 0); the trainer (rank 1) is the course's: it takes `target` batches — or all
+// `limit` of the epoch, if it runs out first — sends one "stop", learns from the loader's "end" message how many
+// batches were sent, and drains the ones already on their way. Since a stop always comes, the loader that has sent the
+// whole epoch receives it like any other and never deadlocks. Checked from the trace, never from the loader's own
+// claims: the batches left rank 0 in order, never more than the epoch, and stopped before the epoch ran out when the
+// target came first; the stop was received (a probe only looks), no batch left after it, and the "end" count equals
+// the batches the trace shows.
 import { esc, intBetween } from "../../../web/exercise/params.js";
 import { fail, pass, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
 import { codeExercise } from "../../../web/exercise/code_exercise.js";
@@ -17,13 +19,14 @@ const TRAINER = `
 const loadBatch = (i) => new Promise((done) => setTimeout(() => done({ index: i }), 1));
 
 async function trainer(ctx) {
-  const { target } = ctx.input;
+  const { target, limit } = ctx.input;
+  const used = Math.min(target, limit);                                // the target, or the whole epoch if it is shorter
   let sum = 0;
-  for (let i = 0; i < target; i++) sum += (await ctx.recv(0)).index;   // train on batches 0 … target − 1
-  ctx.send(0, { reached: target }, { tag: "stop" });                   // the loss target is reached: stop
+  for (let i = 0; i < used; i++) sum += (await ctx.recv(0)).index;     // train on batches 0 … used − 1
+  ctx.send(0, { reached: used }, { tag: "stop" });                     // the target is reached, or the epoch is over: stop
   const { sent } = await ctx.recv(0, { tag: "end" });
-  for (let i = target; i < sent; i++) await ctx.recv(0);               // batches already on their way: drained
-  return { used: target, sum, sent };
+  for (let i = used; i < sent; i++) await ctx.recv(0);                 // batches already on their way: drained
+  return { used, sum, sent };
 }
 
 async function main(ctx) { return ctx.rank === 0 ? loader(ctx) : trainer(ctx); }
@@ -35,7 +38,8 @@ const starter = `// Rank 0: stream batches 0, 1, 2, … to the trainer (rank 1) 
 // Between two batches, LOOK for the stop without waiting:
 //   await ctx.probe(from, { tag })  →  { from, tag, bytes } if such a message has arrived (it stays), else null.
 // Then take the stop (ctx.recv), tell the trainer how many batches you sent — ctx.send(1, { sent }, { tag: "end" })
-// — and return that number.
+// — and return that number. A stop always comes: if the epoch runs out first, the trainer sends it once it has all
+// ctx.input.limit batches, so wait for it then too.
 async function loader(ctx) {
   const { limit } = ctx.input;
   let sent = 0;
@@ -62,6 +66,15 @@ const wrongs = [
   { name: "probe's default tag: looks for tag 0, never sees the stop",
     code: solution.replace('ctx.probe(1, { tag: "stop" })', "ctx.probe(1)"),
     expect: /sent all \d+ batches of the epoch.*tag/ },
+  { name: "no limit: streams past the end of the epoch until the stop comes",
+    code: solution.replace("sent < limit && ", ""),
+    expect: /sent \d+ batches, but the epoch has only \d+/ },
+  { name: "off by one: sent <= limit sends one batch past the epoch",
+    code: solution.replace("sent < limit", "sent <= limit"),
+    expect: /sent \d+ batches, but the epoch has only \d+/ },
+  { name: "at the epoch's end the stop is not waited for",
+    code: solution.replace('  await ctx.recv(1, { tag: "stop" });', '  if (sent < limit) await ctx.recv(1, { tag: "stop" });'),
+    expect: /never received.*the epoch of \d+ ran out first/ },
   { name: "a blocking recv of the stop before each batch",
     code: solution.replace('!(await ctx.probe(1, { tag: "stop" }))', '!(await ctx.recv(1, { tag: "stop" }))'),
     expect: /Deadlock.*recv.*waits.*probe/ },
@@ -76,9 +89,15 @@ const wrongs = [
     expect: /said it sent \d+ batches, but the trace shows \d+/ },
 ];
 
-const oneCase = (target, limit) => ({ ranks: 2, inputs: [{ limit }, { target }], target, limit });
-const cases = (rng) => [oneCase(intBetween(rng, 12, 60), 400), oneCase(intBetween(rng, 5, 30), 300)];
-const edgeCases = (rng) => [oneCase(1, 200), oneCase(intBetween(rng, 60, 80), 600)];
+// The trainer's input holds the epoch too: it stops at whichever of target and limit comes first.
+// Visible: the target comes first, then the epoch runs out first. Hidden: a target of one batch, a long epoch, and
+// a target equal to the epoch (the stop and the epoch's end at once).
+const oneCase = (target, limit) => ({ ranks: 2, inputs: [{ limit }, { target, limit }], target, limit });
+const cases = (rng) => [oneCase(intBetween(rng, 12, 60), 400), oneCase(intBetween(rng, 20, 40), intBetween(rng, 3, 10))];
+const edgeCases = (rng) => {
+  const even = intBetween(rng, 5, 15);
+  return [oneCase(1, 200), oneCase(intBetween(rng, 60, 80), 600), oneCase(even, even)];
+};
 
 function check(run, testCase) {
   const { target, limit } = testCase;
@@ -99,17 +118,23 @@ function check(run, testCase) {
     "the loader sends batches (tag 0) and one \"end\" message, nothing else.");
   if (ends.length !== 1) return fail(`The loader sent ${ends.length} "end" messages; send exactly one, after the stop.`);
   const trainer = run.results?.[1] ?? {};
-  if (trainer.sum !== (target * (target - 1)) / 2) {
-    return fail(`The trainer did not get batches 0 … ${target - 1} in order: send <code>await loadBatch(i)</code> for i = 0, 1, 2, ….`);
+  const used = Math.min(target, limit);   // the trainer stops at its target, or at the end of a shorter epoch
+  if (batches.length > limit) {
+    return fail(`The loader sent ${batches.length} batches, but the epoch has only ${limit}: stop streaming when ` +
+      `<code>sent</code> reaches <code>ctx.input.limit</code> as well as when the stop comes (this run's trainer wanted ${target}).`);
   }
-  if (batches.length >= limit) {
+  if (trainer.sum !== (used * (used - 1)) / 2) {
+    return fail(`The trainer did not get batches 0 … ${used - 1} in order: send <code>await loadBatch(i)</code> for i = 0, 1, 2, ….`);
+  }
+  if (target < limit && batches.length === limit) {
     return fail(`The loader sent all ${limit} batches of the epoch, though the trainer asked it to stop after ${target}. ` +
       "It never saw the stop: look between two batches with <code>ctx.probe(from, { tag })</code> for the trainer's rank " +
       "and the stop's tag — a probe with no tag looks for tag 0.");
   }
   if (stops[0].recvTime == null) {
     return fail("The trainer's stop was never received: a probe only looks — the message stays in the mailbox until a " +
-      "<code>recv</code> with its source and tag takes it. Take it before you send the \"end\" message.");
+      "<code>recv</code> with its source and tag takes it. Take it before you send the \"end\" message" +
+      (target >= limit ? ` — here the epoch of ${limit} ran out first, and the trainer still sent its stop once it had them all.` : "."));
   }
   const late = batches.find((m) => m.sendTime > stops[0].recvTime);
   if (late) return fail("The loader sent a batch after it had received the stop: stop streaming as soon as a probe has seen it.");
@@ -122,6 +147,10 @@ function check(run, testCase) {
   }
   const lost = undelivered(trace);
   if (lost) return fail(`A message rank ${lost.src} → rank ${lost.dst} was never received.`);
+  if (target >= limit) {
+    return pass(`The loader sent the whole epoch of ${limit} batches (the trainer would have taken ${target}), took the ` +
+      "trainer's stop, and its count matches the trace.");
+  }
   return pass(`The loader stopped after ${batches.length} batches (the trainer needed ${target}; the other ` +
     `${batches.length - target} were already on their way), took the stop, and its count matches the trace.`);
 }
@@ -137,8 +166,12 @@ export const probeStop = codeExercise({
     <code>{ from, tag, bytes }</code> if such a message has arrived and nobody has received it, or <code>null</code>,
     and it leaves the message where it is. Then receive the stop, send <code>{ sent }</code> with tag <code>"end"</code>
     (the trainer drains the batches already on their way) and return <code>sent</code>.</p>
-    <p>Checked on the trace under shuffled delivery orders and with synchronous sends: the batches went in order, the
-    loader stopped before the epoch ran out, the stop was received, and the count is right.</p>`,
+    <p>When the epoch runs out first (a <code>target</code> of at least <code>limit</code>), send no more than
+    <code>limit</code> batches: the trainer, which knows the epoch too, sends its stop once it has all of them, so a stop
+    always comes — receive it then as well, and send <code>"end"</code> as always.</p>
+    <p>Checked on the trace under shuffled delivery orders and with synchronous sends, with the target before the end of
+    the epoch and after it: the batches went in order, the loader never sent more than the epoch and stopped before it ran
+    out when the target came first, the stop was received, and the count is right.</p>`,
   ranks: 2,
   // One loader and one trainer: the protocol is between two ranks; cases vary the epoch and where the stop comes.
   exempt: { variedRanks: "a data loader and its trainer: the exercise is the protocol between two ranks" },

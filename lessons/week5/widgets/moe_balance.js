@@ -4,7 +4,7 @@
 import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { formatCount, formatNumber, formatPercent } from "../../../web/units.js";
-import { MOE_BALANCE, lateDrops, trainBalanced } from "../moe_balance_setup.js";
+import { MOE_BALANCE, balanceSummary, lateDrops, trainBalanced } from "../moe_balance_setup.js";
 
 export function mountMoeBalance(figure, core) {
   const alpha = select({ label: "Balancing coefficient α", value: "0.01",
@@ -28,8 +28,7 @@ export function mountMoeBalance(figure, core) {
       `${alpha.value} (${formatCount(on.dropped)}). The balance loss ends at ${formatNumber(withLoss.balanceLosses.at(-1), { digits: 3 })} ` +
       `(its minimum, a perfectly balanced router, is α); the MSE at ${formatNumber(withLoss.losses.at(-1), { digits: 3 })} ` +
       `against ${formatNumber(without.losses.at(-1), { digits: 3 })} without.`;
-    describeChart(figure, `Without the loss the router piles tokens onto a few experts and the drops grow as training goes on; ` +
-      `with α = ${alpha.value} they stay lower.`,
+    describeChart(figure, balanceSummary(without, withLoss, alpha.value),
       [["step", "dropped, no loss", `dropped, α = ${alpha.value}`], ...[1, 25, 50, 75, 100].map((s) =>
         [s, without.dropped[s - 1], withLoss.dropped[s - 1]])]);
   }

@@ -11,6 +11,7 @@ import { intBetween, pick, pickSorted } from "../../../web/exercise/params.js";
 import { centralMessage, fail, hubOf, pass, sentBy, unfinished } from "../../../web/exercise/run_checks.js";
 import { BYTES_PER_NUMBER, asNumbers, chunkText, chunkOf, describeWrongSum, nonZeroInt } from "../../week2/exercises/collective_checks.js";
 import { codeExercise } from "../../../web/exercise/code_exercise.js";
+import { plural } from "../../../web/units.js";
 
 const RULE = "After the failure the ring is the list of survivors in rank order: the rank at position i sends to " +
   "position (i + 1) mod P′ and numbers its chunks by its position, so in step k it sends chunk (i − k) mod P′ of " +
@@ -50,6 +51,7 @@ async function main(ctx) {
 `;
 
 const solution = `${MAIN}\n${RING}`;
+const STEPS = "  for (let t = 0; t < steps.length; t++) {";   // main's loop over the steps (a line wrong programs insert before)
 
 const starter = `// ctx.input = { steps: [[n numbers] per step], failed: [a, b], failAt: f }. Every rank knows them.
 // Each step is a ring all-reduce of that step's vector. At step failAt the two ranks in \`failed\` stop (they
@@ -113,6 +115,12 @@ const wrongs = [
     for (const r of ring.slice(1)) ctx.send(r, buf);
     sums.push(Array.from(buf));`),
     expect: /central computation/ },
+  { name: "the failing ranks wait on a promise nobody resolves before the first step",
+    code: solution.replace(STEPS, `  if (failed.includes(ctx.rank)) await new Promise(() => {});   // told of the failure … by nobody\n${STEPS}`),
+    expect: /suspended on a promise.*ranks \d+ and \d+ at line 7/ },
+  { name: "the failing ranks wait for each other's notice before the first step",
+    code: solution.replace(STEPS, `  if (failed.includes(ctx.rank)) await ctx.recv(failed.find((x) => x !== ctx.rank), { tag: "fail" });\n${STEPS}`),
+    expect: /Deadlock: rank \d+ waits for rank \d+.*ranks \d+ and \d+ at line 7/ },
 ];
 
 // A case: P ranks, T steps of n numbers, two failures at step f (1 ≤ f < T). `adjacent`: the failed ranks are
@@ -135,8 +143,11 @@ function check(run, testCase) {
   const { ranks: P, n, steps: T, failAt: f, failed, data } = testCase;
   const trace = run?.trace ?? [];
   const alive = [...Array(P).keys()].filter((r) => !failed.includes(r)), q = alive.length;
-  // 1. Nothing sent to a rank that had already failed: it returned, so such a message is never received.
-  const ghost = trace.find((m) => failed.includes(m.dst) && (m.recvTime === null || m.recvTime === undefined));
+  // 1. Nothing sent to a rank that had already failed: it returned, so such a message is never received. Only a rank
+  // that did return counts: one that loops, waits or threw before its failure leaves its messages unreceived too, and
+  // that is the cause to name (unfinished, below, with its line).
+  const returned = (r) => run?.results?.[r] !== undefined;
+  const ghost = trace.find((m) => failed.includes(m.dst) && returned(m.dst) && (m.recvTime === null || m.recvTime === undefined));
   if (ghost) {
     const gap = (ghost.dst - ghost.src + P) % P;   // 2 (or P − 2): one dead neighbour was skipped, the next one not
     const adjacent = (gap === 2 || gap === P - 2) && [1, P - 1].includes((failed[1] - failed[0] + P) % P);
@@ -204,8 +215,8 @@ function check(run, testCase) {
       return fail(`${text} ${t < f ? "(before the failure)" : `(after the failure at step ${f})`}. ${RULE}`);
     }
   }
-  return pass(`The ring of ${P} lost ranks ${failed.join(" and ")} at step ${f}; the ${q} survivors rebuilt it and finished ` +
-    `${T - f} more ${T - f === 1 ? "step" : "steps"}, each rank sending 2(P′ − 1) = ${2 * (q - 1)} chunks per step to its new ` +
+  return pass(`The ring of ${P} lost ranks ${failed.join(" and ")} at step ${f}; ${plural(q, "survivor", { article: "the" })} rebuilt it and finished ` +
+    `${plural(T - f, "more step", "more steps")}, each rank sending 2(P′ − 1) = ${2 * (q - 1)} chunks per step to its new ` +
     "right neighbour, and every sum is right.");
 }
 

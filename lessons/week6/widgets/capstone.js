@@ -35,7 +35,7 @@ export function mountCapstone(figure) {
   const feedback = select({ label: "Error feedback", options: [["on", "on"], ["off", "off"]],
     value: DEFAULTS.errorFeedback ? "on" : "off", onChange: run });
   const ratio = slider({ label: "Kept k/n", min: 1e-4, max: 0.1, log: true, value: DEFAULTS.ratio, format: formatNumber, onInput: run });
-  const every = slider({ label: "Checkpoint every (steps)", min: 10, max: 5000, log: true, value: DEFAULTS.checkpointEvery,
+  const every = slider({ label: "Checkpoint every (steps)", min: 10, max: 5000, log: true, integer: true, value: DEFAULTS.checkpointEvery,
     format: (v) => formatCount(Math.round(v)), onInput: run });
   const mtbf = slider({ label: "Node MTBF", min: 6, max: 43800, log: true, value: DEFAULTS.nodeMtbfHours,
     format: (v) => formatDuration(v * HOUR), onInput: run });
@@ -94,7 +94,7 @@ export function mountCapstone(figure) {
       return;
     }
     if (!t) return;
-    const block = targetBlock(t);
+    const block = targetBlock(t, r);
     targetSlot.replaceWith(block);
     targetSlot = block;
     status.textContent = `Done: ${s.workers} GPUs, ${formatDuration(r.wall)} of wall-clock time, ${r.failures} failures; ` +

@@ -10,7 +10,7 @@ import { NETWORKS, WIRE_WORKERS, wire } from "../compression_setup.js";
 export function mountCompressionWire(figure, core) {
   const network = select({ label: "Network", options: Object.entries(NETWORKS).map(([k, n]) => [k, n.label]), value: "nvlink", onChange: draw });
   const measure = select({ label: "Show", options: [["bytes", "bytes per worker"], ["seconds", "time per step"]], value: "bytes", onChange: draw });
-  const workers = slider({ label: "Workers P", min: 2, max: 256, value: 64, log: true, format: (p) => String(Math.round(p)), onInput: draw });
+  const workers = slider({ label: "Workers P", min: 2, max: 256, value: 64, log: true, integer: true, format: (p) => String(Math.round(p)), onInput: draw });
   controlRow(figure, network, measure, workers);
   const out = readout(figure);
   const canvas = chartBox(figure, "Bytes or seconds per step against the number of workers, for each compressor on its collective");

@@ -6,7 +6,7 @@
 // redoes only the step in flight.
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
-import { formatBytes, formatNumber } from "../../../web/units.js";
+import { formatBytes, formatNumber, plural } from "../../../web/units.js";
 import { coreTasks, recordRun } from "../../../web/lesson/core_tasks.js";
 import { ELASTIC } from "../elastic_setup.js";
 
@@ -70,15 +70,15 @@ export function mountElastic(figure) {
     });
     figure.dataset.redone = String(redone.size);
     const moves = r.resizes.map((e) => (e.crash
-      ? `During step ${e.step}, ${e.from - e.to} of ${e.from} workers crash: ${e.restoredFrom >= 0
-        ? `their optimizer shards are lost, so the ${e.to} survivors roll back to the checkpoint of step ${e.restoredFrom}, read ${formatBytes(e.bytesRestored)} from it and recompute <strong>${e.lostSteps} step${e.lostSteps === 1 ? "" : "s"}</strong>${e.lostSteps === 1 ? ` (step ${e.restoredFrom})` : e.lostSteps ? ` (steps ${e.restoredFrom}–${e.step - 1})` : ""} before redoing step ${e.step}`
+      ? `During step ${e.step}, ${e.from - e.to} of ${e.from} workers ${e.from - e.to === 1 ? "crashes" : "crash"}: ${e.restoredFrom >= 0
+        ? `their optimizer shards are lost, so ${plural(e.to, "survivor", { article: "the" })} ${e.to === 1 ? "rolls" : "roll"} back to the checkpoint of step ${e.restoredFrom}, read ${formatBytes(e.bytesRestored)} from it and recompute <strong>${plural(e.lostSteps, "step")}</strong>${e.lostSteps === 1 ? ` (step ${e.restoredFrom})` : e.lostSteps ? ` (steps ${e.restoredFrom}–${e.step - 1})` : ""} before redoing step ${e.step}`
         : `every survivor holds the whole state, so only step ${e.step}, in flight, is redone (0 steps recomputed)`}`
       : `At step ${e.step}, ${e.from} → ${e.to} workers: ${formatBytes(e.optimizerBytesMoved)} of optimizer state moved${
         e.parameterBytesToJoiners ? `, ${formatBytes(e.parameterBytesToJoiners)} of parameters to the joiners` : ""}`));
     out.innerHTML = `Global batch ${ELASTIC.batch} rows every step, whatever P. ${moves.length ? `${moves.join(". ")}.` : "No worker leaves."}
       The final parameters differ from one device's by at most <strong>${formatNumber(r.maxRelativeDifference, 2)}</strong> (relative).`;
-    describeChart(figure, `The elastic run's loss lies on one device's at every step, across ${r.resizes.length} resizes${
-      redone.size ? `; ${redone.size} steps were recomputed after the crash` : ""}.`,
+    describeChart(figure, `The elastic run's loss lies on one device's at every step, across ${plural(r.resizes.length, "resize")}${
+      redone.size ? `; ${plural(redone.size, "step")} ${redone.size === 1 ? "was" : "were"} recomputed after the crash` : ""}.`,
       [["step", "workers", "elastic loss", "one device"], ...r.losses.map((l, i) => [String(i), String(r.workers[i]), formatNumber(l, 6), formatNumber(r.single[i], 6)])]);
   }
   draw();

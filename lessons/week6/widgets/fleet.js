@@ -12,7 +12,7 @@ const years = (y) => `${formatNumber(y)} years`;
 
 export function mountFleet(figure, core) {
   const node = slider({ label: "Node MTBF m", min: 0.5, max: 20, value: FLEET.nodeMtbf / YEAR, log: true, format: years, onInput: draw });
-  const size = slider({ label: "Nodes N", min: 1, max: 100000, value: FLEET.nodes, log: true, format: (n) => formatCount(Math.round(n)), onInput: draw });
+  const size = slider({ label: "Nodes N", min: 1, max: 100000, value: FLEET.nodes, log: true, integer: true, format: (n) => formatCount(Math.round(n)), onInput: draw });
   controlRow(figure, node, size);
   const out = readout(figure);
   const canvas = chartBox(figure, "The fleet's MTBF in hours against the number of nodes, log axes");

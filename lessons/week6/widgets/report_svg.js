@@ -28,13 +28,19 @@ function ticks(lo, hi, log) {
 
 /** A line chart: series [{ label, points: [[x, y]], dashed? }], axes { xLabel, yLabel, logX?, logY?, yMin?, yMax?,
  *  xTicks? (values), xFormat?, yFormat? }. Returns the <svg> (viewBox 400 × 220). */
+// The legend of several series is a row (or rows) under the title, above the plot: never over the curves.
+// A chart with nothing drawable (no point, or none finite) keeps its axes — over xTicks, or [0, 1] — and says so.
 export function lineChart({ title, series, xLabel, yLabel, logX = false, logY = false, yMin, yMax, xTicks, xFormat = formatNumber,
   yFormat = formatNumber }) {
-  const W = 400, H = 220, L = 48, R = 16, T = 22, B = 38;
-  const xs = series.flatMap((s) => s.points.map((p) => p[0])), ys = series.flatMap((s) => s.points.map((p) => p[1]))
-    .filter((y) => Number.isFinite(y) && (!logY || y > 0));
-  const x0 = Math.min(...xs), x1 = Math.max(...xs);
-  const y0 = yMin ?? Math.min(...ys), y1 = yMax ?? Math.max(...ys);
+  const W = 400, H = 220, L = 48, R = 16, B = 38;
+  const legend = series.length > 1 ? legendRows(series, W - L - R) : [];
+  const T = 22 + legend.length * 13;
+  const drawable = ([x, y]) => Number.isFinite(x) && Number.isFinite(y) && (!logX || x > 0) && (!logY || y > 0);
+  const xs = [...series.flatMap((s) => s.points.filter(drawable).map((p) => p[0])), ...(xTicks ?? [])];
+  const ys = series.flatMap((s) => s.points.filter(drawable).map((p) => p[1]));
+  const empty = ys.length === 0;
+  const x0 = xs.length ? Math.min(...xs) : 1, x1 = xs.length ? Math.max(...xs) : 10;
+  const y0 = yMin ?? (empty ? (logY ? 0.1 : 0) : Math.min(...ys)), y1 = yMax ?? (empty ? 1 : Math.max(...ys));
   const f = (v, log) => (log ? Math.log10(v) : v);
   const px = (x) => L + ((f(x, logX) - f(x0, logX)) / ((f(x1, logX) - f(x0, logX)) || 1)) * (W - L - R);
   const py = (y) => H - B - ((f(y, logY) - f(y0, logY)) / ((f(y1, logY) - f(y0, logY)) || 1)) * (H - T - B);
@@ -57,17 +63,32 @@ export function lineChart({ title, series, xLabel, yLabel, logX = false, logY = 
   svg.append(el("text", { x: 10, y: (T + H - B) / 2, class: "rc-label", "text-anchor": "middle",
     transform: `rotate(-90 10 ${(T + H - B) / 2})` }, yLabel));
   series.forEach((s, i) => {
-    const pts = s.points.filter(([x, y]) => Number.isFinite(y) && (!logY || y > 0))
+    const pts = s.points.filter(drawable)
       .map(([x, y]) => `${px(x).toFixed(1)},${py(Math.min(Math.max(y, y0), y1)).toFixed(1)}`);
-    svg.append(el("polyline", { points: pts.join(" "), class: `rc-line rc-s${i + 1}${s.dashed ? " rc-dashed" : ""}` }));
+    if (pts.length) svg.append(el("polyline", { points: pts.join(" "), class: `rc-line rc-s${i + 1}${s.dashed ? " rc-dashed" : ""}` }));
     if (s.dots) for (const p of pts) { const [cx, cy] = p.split(","); svg.append(el("circle", { cx, cy, r: 2.6, class: `rc-dot rc-s${i + 1}` })); }
-    if (series.length > 1) {
-      const lx = W - R - 150, ly = T + 4 + i * 13;
-      svg.append(el("line", { x1: lx, x2: lx + 18, y1: ly, y2: ly, class: `rc-line rc-s${i + 1}${s.dashed ? " rc-dashed" : ""}` }));
-      svg.append(el("text", { x: lx + 22, y: ly + 3, class: "rc-tick" }, s.label));
-    }
   });
+  for (const { i, x, row } of legend.flat()) {
+    const s = series[i], ly = 26 + row * 13, lx = L + x;
+    svg.append(el("line", { x1: lx, x2: lx + 18, y1: ly, y2: ly, class: `rc-line rc-s${i + 1}${s.dashed ? " rc-dashed" : ""}` }));
+    svg.append(el("text", { x: lx + 22, y: ly + 3, class: "rc-tick rc-legend" }, s.label));
+  }
+  if (empty) svg.append(el("text", { x: (L + W - R) / 2, y: (T + H - B) / 2, class: "rc-label", "text-anchor": "middle" }, "nothing to draw"));
   return svg;
+}
+
+// The legend laid out in rows of at most `width` px: [[{ i, x, row }]] (x from the plot's left edge; about 5.5 px a
+// character of the tick font, 22 px for the swatch, 14 between entries).
+function legendRows(series, width) {
+  const rows = [[]];
+  let x = 0;
+  series.forEach((s, i) => {
+    const w = 22 + 5.5 * s.label.length;
+    if (x > 0 && x + w > width) { rows.push([]); x = 0; }
+    rows.at(-1).push({ i, x, row: rows.length - 1 });
+    x += w + 14;
+  });
+  return rows;
 }
 
 /** A horizontal stacked bar of parts [{ label, value }] (their sum is the bar); its legend is the caller's HTML
