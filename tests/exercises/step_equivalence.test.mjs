@@ -79,8 +79,10 @@ for (const e of exercises) {
     for (const { name, code } of programs) {
       // The reference solution is stepped on every run of the plan; a wrong program on the run whose verdict
       // the learner sees (the first that fails it), which is where a stepper changing anything would mislead.
+      // (A wrong program that only some delivery orders expose is stepped on the first run of the whole plan that
+      // fails it, as a Check would show it.)
       const runs = [];
-      for (const [i, entry] of plan.entries()) {
+      for (const [i, entry] of (code === e.solution ? plan : full).entries()) {
         const plain = await judge(e, code, entry);
         if (code === e.solution || !plain.verdict.pass) runs.push({ i, entry, plain });
         if (code !== e.solution && !plain.verdict.pass) break;
