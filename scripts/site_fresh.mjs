@@ -4,7 +4,7 @@
 // assemble_site.mjs), or when it has none; ensureFreshSite then assembles it again (≈ 1–3 s).
 //   staleReason(siteDir, { root, wasmDir }) → null, or why the site must be rebuilt
 //   await ensureFreshSite(siteDir, { root, wasmDir }) → true if it rebuilt
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -37,11 +37,32 @@ export function staleReason(siteDir, { root = ROOT, wasmDir = join(root, "build/
   return best.mtimeMs > built ? `${relative(root, best.file)} is newer than the site` : null;
 }
 
+// Page-test files start side by side and each may find the site stale: one assembles it while the others wait on a
+// lock beside it (a directory: mkdir is atomic), then look again — two assemblies writing site/ at once would each
+// read the other's half-written pages. A lock left by a killed run is taken over after two minutes.
+const LOCK_STALE_MS = 120000;
+
 export async function ensureFreshSite(siteDir, options = {}) {
-  const reason = staleReason(siteDir, options);
-  if (!reason) return false;
-  process.stderr.write(`reassembling ${siteDir}: ${reason}\n`);
-  const { assembleSite } = await import("./assemble_site.mjs");
-  await assembleSite(siteDir, { requireWasm: true, ...(options.wasmDir ? { wasmDir: options.wasmDir } : {}) });
-  return true;
+  if (!staleReason(siteDir, options)) return false;
+  const lock = `${siteDir.replace(/\/+$/, "")}.assembling`;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
+      await new Promise((done) => setTimeout(done, 200));
+    }
+  }
+  try {
+    const reason = staleReason(siteDir, options);  // another file may have assembled it while this one waited
+    if (!reason) return false;
+    process.stderr.write(`reassembling ${siteDir}: ${reason}\n`);
+    const { assembleSite } = await import("./assemble_site.mjs");
+    await assembleSite(siteDir, { requireWasm: true, ...(options.wasmDir ? { wasmDir: options.wasmDir } : {}) });
+    return true;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
