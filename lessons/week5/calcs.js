@@ -118,10 +118,9 @@ export const CALCS = {
   "l-best": (c) => { const b = layout(c).best; return `(${b.t}, ${b.p}, ${b.d})`; },
   "l-best-step": (c) => formatSeconds(layout(c).best.step),
   "l-best-mem": (c) => GB(layout(c).best.memoryBytes),
-  "l-next-mem": (c) => GB(layoutRow(c, 2, 16, 2).memoryBytes),
-  "l-next-gap": (c) => formatSeconds(layoutRow(c, 2, 16, 2).step - layout(c).best.step),
+  "l-next-mem": (c) => GB(layoutRow(c, 4, 8, 2).memoryBytes),
   "l-dp-mem": (c) => GB(layoutRow(c, 1, 1, LAYOUT_EXAMPLE.nodes * LAYOUT_EXAMPLE.gpusPerNode).memoryBytes),
-  "l-t4": (c) => formatSeconds(layoutRow(c, 4, 8, 2).tensor),
+  "l-t4": (c) => formatSeconds(layout(c).best.tensor),
   "l-t8": (c) => formatSeconds(layoutRow(c, 8, 8, 1).tensor),
   "l-compute": (c) => formatSeconds(layout(c).best.compute),
 };

@@ -1,6 +1,6 @@
 // scale_setup.js — Week 5's real-size examples, shared by calcs.js, the widgets and the exercises.
 //   NVLINK, NETWORK the course's links (web/hardware.js): NVLink inside an A100 node (α = 3 µs, 200 GB/s) and InfiniBand
-//                 between nodes (α = 10 µs, 25 GB/s per GPU) — also the links the 3-D pricer is given (LAYOUT_EXAMPLE)
+//                 between nodes (α = 10 µs, 25 GB/s per GPU)
 //   TP_EXAMPLE    one MLP block of a transformer, D = 4096, F = 4D, 4096 tokens per micro-batch, bf16, t = 8 on NVLink
 //   zeroStates    model-state bytes per device of Ψ parameters under DP / ZeRO-1/2/3 on N devices (mixed-precision
 //                 Adam: 2 + 2 + 12 bytes per parameter), from core.stepCost's memory per rank
@@ -8,7 +8,7 @@
 //   labZeroStep   the lab's running model (../lab/widgets/presets.js) under DP / ZeRO on 8 NVLink GPUs, core.stepCost
 //   ANATOMY       one OPT-30B layer (s = 2048, b = 1, h = 7168, a = 56) and the course's MLP block of the same width
 //   MOE_EXAMPLE   the MoE layer run on Workers-sized data; MOE_REAL a Mixtral-sized layer priced
-import { NVLINK as LAB_NVLINK, FLOPS, priceStep } from "../lab/widgets/presets.js";
+import { NVLINK as LAB_NVLINK, priceStep } from "../lab/widgets/presets.js";
 import { LINKS } from "../../web/hardware.js";
 
 const alphaBeta = (link) => Object.freeze({ alpha: link.alpha, beta: link.beta });
@@ -72,8 +72,7 @@ export function priceMoeAllToAll(core, where, ex = MOE_REAL) {
   return core.priceExpertAllToAll({ ...ex, ...(where === "node" ? NVLINK : NETWORK), topology });
 }
 
-export const LAYOUT_EXAMPLE = Object.freeze({ model: "opt-30b", nodes: 8, gpusPerNode: 8,
-  intra: NVLINK, inter: NETWORK });
+export const LAYOUT_EXAMPLE = Object.freeze({ model: "opt-30b", nodes: 8, gpusPerNode: 8 });
 /** price3dLayouts, and the fastest row that fits (with or without ZeRO-1). */
 export function layouts(core, fields = {}) {
   const r = core.price3dLayouts({ ...LAYOUT_EXAMPLE, ...fields });

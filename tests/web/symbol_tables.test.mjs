@@ -72,6 +72,8 @@ for (const slug of PAGES) {
       assert.ok(unit.length >= 1, `${slug}: ${symbol} has no unit (— for a pure number)`);
     }
     const math = pageMath(html);
+    // A bare "<" in TeX starts an HTML tag and cuts the formula short (KaTeX then reports a parse error): write &lt;.
+    assert.doesNotMatch(math, /<[A-Za-z]/, `${slug}: a formula holds a raw "<"`);
     const unused = rows.filter(({ symbol }) => !usedIn(math, symbol)).map((r) => r.symbol);
     assert.deepEqual(unused, [], `${slug}: listed but used in none of the page's formulas`);
   });
