@@ -1,5 +1,6 @@
 // calcs.js — every number in Week 2's prose, computed by the core (keys match data-calc in index.html, whose
 // header comment lists the formulas). The page test checks each against the value printed in the HTML.
+import { LINKS } from "../../web/hardware.js";
 import { formatBytes, formatRate, formatRatio, formatSeconds } from "../../web/units.js";
 
 const NET = { alpha: 5e-6, beta: 1 / 25e9, gamma: 0 };  // α = 5 µs, 25 GB/s
@@ -20,7 +21,9 @@ function cross(core, p, a, b) {
 const kStar = (core) => Math.round(Math.sqrt((6 * core.messageTime(0, NET.beta, 1e8)) / NET.alpha));
 const chain = (core, k) => core.messagesTime(NET.alpha, NET.beta, 8 + k - 2, 1e8 / k);
 const BEST = (core, alg, p, n) => core.bestSegments(alg, { ranks: p, bytes: n, alpha: NET.alpha, beta: NET.beta });
-const TWO_NODES = { kind: "hierarchical", nodes: 2, perNode: 8, intra: { alpha: 1e-6, beta: 1 / 150e9 }, inter: { alpha: 5e-6, beta: 1 / 25e9 } };
+// Two nodes of 8 GPUs on the course's links (web/hardware.js): NVLink inside a node, one InfiniBand NIC per node.
+const TWO_NODES = { kind: "hierarchical", nodes: 2, perNode: 8, intra: { alpha: LINKS.nvlink.alpha, beta: LINKS.nvlink.beta },
+  inter: { alpha: LINKS.infiniband.alpha, beta: LINKS.infiniband.beta } };
 const onTwoNodes = (core, algorithm) => core.simulateCollective({ collective: "all-reduce", algorithm, ranks: 16, bytes: 1e9,
   gamma: 0, devicesPerNode: 8, topology: TWO_NODES }).makespan;
 

@@ -4,13 +4,15 @@ import { formatBytes, formatCount, formatNumber, formatPercent, formatRatio, for
 import { EXACT_BATCH, shardExperiment, sumVersusMean } from "./programs/shard_gradients.js";
 import { ringBalance } from "./exercises/bucket_size.js";
 import { CALCS_LARGE_BATCH } from "./calcs_large_batch.js";
+import { LINKS } from "../../web/hardware.js";
 import { maxOverlap, measuredOverlap, partialStep } from "./overlap_setup.js";   // (calls back priceDdps: only inside functions)
 
-// The worked example: a 12-block MLP (D = 2048, F = 8192: Ψ = 2·L·D·F ≈ 403 M parameters) on 8 GPUs of
-// 100 TFLOP/s, 2 048 rows per GPU, fp32 gradients, ring all-reduce on links of α = 2 µs and 100 GB/s.
+// The worked example: a 12-block MLP (D = 2048, F = 8192: Ψ = 2·L·D·F ≈ 403 M parameters) on the 8 GPUs of one node,
+// 100 TFLOP/s each, 2 048 rows per GPU, fp32 gradients, ring all-reduce on the course's NVLink (web/hardware.js:
+// α = 3 µs, 200 GB/s).
 export const EXAMPLE = Object.freeze({
   grid: { dp: 8 }, model: { layers: 12, width: 2048, hidden: 8192 }, batch: 8 * 2048,
-  flops: 100e12, alpha: 2e-6, beta: 1 / 100e9, elementBytes: 4, optimizerStates: 2,
+  flops: 100e12, alpha: LINKS.nvlink.alpha, beta: LINKS.nvlink.beta, elementBytes: 4, optimizerStates: 2,
 });
 export const DDP_BUCKET = 25 * 2 ** 20;   // PyTorch DDP's default bucket_cap_mb = 25
 export const PSI = (m) => 2 * m.layers * m.width * m.hidden;
@@ -51,7 +53,7 @@ const priced = (core) => once(core, "ddps", () => priceDdps(core));
 const overlap = (core, fields) => once(core, `overlap/${JSON.stringify(fields ?? {})}`,
   () => measuredOverlap(core, fields, fields ? undefined : priced(core)));
 export const UNEQUAL = [2, 6, 10, 14];
-const IB = { alpha: 5e-6, beta: 1 / 25e9 };   // the ddp-price widget's InfiniBand-class link
+const IB = { alpha: LINKS.infiniband.alpha, beta: LINKS.infiniband.beta };   // the course's InfiniBand (web/hardware.js)
 
 export const CALCS = {
   "exact-B": () => formatCount(EXACT_BATCH),

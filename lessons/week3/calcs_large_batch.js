@@ -16,8 +16,9 @@ const lin = (c, optimizer, ranks, warmup = false) => run(c, optimizer, BASE[opti
 // SGD's best rate of the sweep at P = 8, without warm-up.
 const sgdBest8 = (c) => SWEEPS.sgd.reduce((a, lr) => (finalLoss(run(c, "sgd", lr, 8)) < finalLoss(run(c, "sgd", a, 8)) ? lr : a));
 const larsRatios = (c) => lin(c, "lars", 8).trustRatios[0];   // the run of lb-lars-8 (scaled(c, "lars", 8) is the same)
-const strong = (c, link) => once(`strong/${link.beta}`, () => scaling(c, { mode: "strong", link, batch: STRONG_BATCH, ranks: [1, 64] })[1]);
-const weak = (c, link) => once(`weak/${link.beta}`, () => scaling(c, { mode: "weak", link, batch: WEAK_BATCH, ranks: [1, 64] })[1]);
+// Nodes of 8 on NVLink, InfiniBand between them (scaling_setup.js linkAt): P = 8 stays in a node, P = 64 crosses nodes.
+const strong = (c, P) => once(`strong/${P}`, () => scaling(c, { mode: "strong", network: "nodes", batch: STRONG_BATCH, ranks: [P] })[0]);
+const weak = (c, P) => once(`weak/${P}`, () => scaling(c, { mode: "weak", network: "nodes", batch: WEAK_BATCH, ranks: [P] })[0]);
 const wall = (c) => once("wall", () => ddpStep(c, { ranks: 64, link: INFINIBAND, rowsPerDevice: WALL_ROWS }));
 const exposed = (cost) => Math.max(0, cost.total - cost.compute);
 
@@ -54,15 +55,18 @@ export const CALCS_LARGE_BATCH = {
   "sc-strong-batch": () => formatCount(STRONG_BATCH),
   "sc-strong-rows-64": () => formatCount(STRONG_BATCH / 64),
   "sc-weak-batch": () => formatCount(WEAK_BATCH),
-  "sc-strong-64": (c) => formatRatio(strong(c, NVLINK).speedup, { decimals: 1 }),
-  "sc-strong-64-eff": (c) => formatPercent(strong(c, NVLINK).efficiency, { decimals: 0 }),
-  "sc-weak-64": (c) => formatRatio(weak(c, NVLINK).speedup, { decimals: 1 }),
-  "sc-weak-64-eff": (c) => formatPercent(weak(c, NVLINK).efficiency, { decimals: 0 }),
-  "sc-strong-64-ib": (c) => formatRatio(strong(c, INFINIBAND).speedup, { decimals: 1 }),
-  "sc-bstar-nvlink": (c) => formatCount(Math.round(commBound(c, { link: NVLINK }))),
-  "sc-bstar-ib": (c) => formatCount(Math.round(commBound(c, { link: INFINIBAND }))),
-  "sc-bstar-nvlink-nooverlap": (c) => formatCount(Math.round(commBound(c, { link: NVLINK, overlap: false }))),
-  "sc-bstar-nvlink-k4": (c) => formatCount(Math.round(commBound(c, { link: NVLINK, overlap: false, microBatches: 4 }))),
+  "sc-strong-8": (c) => formatRatio(strong(c, 8).speedup, { decimals: 1 }),
+  "sc-strong-8-eff": (c) => formatPercent(strong(c, 8).efficiency, { decimals: 0 }),
+  "sc-strong-64": (c) => formatRatio(strong(c, 64).speedup, { decimals: 1 }),
+  "sc-strong-64-eff": (c) => formatPercent(strong(c, 64).efficiency, { decimals: 0 }),
+  "sc-weak-8": (c) => formatRatio(weak(c, 8).speedup, { decimals: 1 }),
+  "sc-weak-64": (c) => formatRatio(weak(c, 64).speedup, { decimals: 1 }),
+  "sc-weak-64-eff": (c) => formatPercent(weak(c, 64).efficiency, { decimals: 0 }),
+  // the comm-bound batch: 8 GPUs of a node over NVLink, 64 across nodes over InfiniBand
+  "sc-bstar-nvlink": (c) => formatCount(Math.round(commBound(c, { link: NVLINK, ranks: 8 }))),
+  "sc-bstar-ib": (c) => formatCount(Math.round(commBound(c, { link: INFINIBAND, ranks: 64 }))),
+  "sc-bstar-nvlink-nooverlap": (c) => formatCount(Math.round(commBound(c, { link: NVLINK, ranks: 8, overlap: false }))),
+  "sc-bstar-nvlink-k4": (c) => formatCount(Math.round(commBound(c, { link: NVLINK, ranks: 8, overlap: false, microBatches: 4 }))),
   // §8 the communication wall
   "cw-bytes": () => `${GRAD_BYTES / 1e6} MB`,
   "cw-ar-2": (c) => formatSeconds(allReduceTime(c, 2, INFINIBAND)),
@@ -70,7 +74,7 @@ export const CALCS_LARGE_BATCH = {
   "cw-ar-256": (c) => formatSeconds(allReduceTime(c, 256, INFINIBAND)),
   "cw-ar-limit": () => formatSeconds(2 * GRAD_BYTES * INFINIBAND.beta),
   "cw-ar-256-latency": (c) => formatSeconds(allReduceTime(c, 256, INFINIBAND, 0)),
-  "cw-ar-64-nvlink": (c) => formatSeconds(allReduceTime(c, 64, NVLINK)),
+  "cw-ar-8-nvlink": (c) => formatSeconds(allReduceTime(c, 8, NVLINK)),
   "cw-rows": () => formatCount(WALL_ROWS),
   "cw-backward-64": (c) => formatSeconds((wall(c).flat.compute * 2) / 3),
   "cw-exposed-flat-64": (c) => formatSeconds(exposed(wall(c).flat)),

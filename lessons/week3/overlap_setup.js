@@ -5,6 +5,7 @@
 // total − compute). o ≤ min(1, C/M): no more communication can hide than there is compute to hide it behind (the
 // seed notebook's formula leaves that bound implicit).
 import { EXAMPLE, priceDdps } from "./calcs.js";
+import { LINKS } from "../../web/hardware.js";
 
 const commOf = (r) => Object.values(r.comm).reduce((a, b) => a + b, 0);
 
@@ -28,8 +29,10 @@ export function measuredOverlap(core, fields = {}, priced = priceDdps(core, fiel
 export { EXAMPLE };
 
 // The links of the ddp-price widget (alpha s, beta s/B), for the exercise's parameters.
+// The course's links (web/hardware.js), each named with its α and bandwidth.
+const choice = (link, name) => Object.freeze({ name, alpha: link.alpha, beta: link.beta });
 export const LINK_CHOICES = Object.freeze({
-  nvlink: { name: "an NVLink-class link (α 2 µs, 100 GB/s)", alpha: 2e-6, beta: 1 / 100e9 },
-  ib: { name: "an InfiniBand-class link (α 5 µs, 25 GB/s)", alpha: 5e-6, beta: 1 / 25e9 },
-  ethernet: { name: "Ethernet (α 20 µs, 12.5 GB/s)", alpha: 20e-6, beta: 1 / 12.5e9 },
+  nvlink: choice(LINKS.nvlink, "NVLink in an A100 node (α 3 µs, 200 GB/s)"),
+  ib: choice(LINKS.infiniband, "InfiniBand HDR (α 10 µs, 25 GB/s)"),
+  ethernet: choice(LINKS.ethernet, "Ethernet (α 20 µs, 12.5 GB/s)"),
 });

@@ -1,12 +1,20 @@
 // scaling_setup.js — the hardware, model and batches Week 3's sections 7 and 8 price, in one place so the prose
 // (calcs_large_batch.js), the widgets (widgets/scaling.js, widgets/comm_wall.js) and the exercises
-// (exercises/scaling_numeric.js) agree. The hardware is the lab's (../lab/widgets/presets.js): 150 TFLOP/s per
-// GPU, NVLink 200 GB/s inside a node, InfiniBand 25 GB/s per GPU between nodes, bf16 gradients (2 B).
+// (exercises/scaling_numeric.js) agree. The hardware is the lab's (../lab/widgets/presets.js, from the course's table
+// web/hardware.js): 150 TFLOP/s per GPU, nodes of 8 GPUs joined by NVLink at 200 GB/s — one NVLink domain — and the
+// nodes by InfiniBand, 25 GB/s per GPU; bf16 gradients (2 B). A ring over more GPUs than one node holds crosses nodes,
+// and a ring runs at the pace of its slowest hop (Week 2): past 8 GPUs it is priced on the InfiniBand link.
 import { FLOPS, INFINIBAND, MIXED, MODEL, NVLINK } from "../lab/widgets/presets.js";
+import { LINKS, NVLINK_DOMAIN } from "../../web/hardware.js";
 
-export { FLOPS, INFINIBAND, MIXED, MODEL, NVLINK };
-export const LINK_CHOICES = [["nvlink", "NVLink, 200 GB/s"], ["infiniband", "InfiniBand, 25 GB/s"]];
-export const linkOf = (name) => (name === "infiniband" ? INFINIBAND : NVLINK);
+export { FLOPS, INFINIBAND, MIXED, MODEL, NVLINK, NVLINK_DOMAIN };
+// How the GPUs are joined: nodes of 8 on NVLink (the ring leaves NVLink past 8 GPUs), with one HDR or one NDR NIC per
+// GPU between nodes; or InfiniBand between every pair of GPUs (one GPU per node).
+export const NETWORK_CHOICES = [["nodes", "8 a node: NVLink inside, InfiniBand HDR between"],
+  ["nodes-ndr", "8 a node: NVLink inside, InfiniBand NDR between"], ["infiniband", "one GPU a node, InfiniBand HDR"]];
+const BETWEEN = { nodes: INFINIBAND, "nodes-ndr": LINKS.infinibandNDR, infiniband: INFINIBAND };
+/** The link a ring over P GPUs runs at on `network`: NVLink while it stays in one node, else the link between nodes. */
+export const linkAt = (network, P) => (network !== "infiniband" && P <= NVLINK_DOMAIN ? NVLINK : BETWEEN[network]);
 export const DEVICES = [1, 2, 4, 8, 16, 32, 64];
 export const STRONG_BATCH = 16384;   // rows per step, fixed: strong scaling
 export const WEAK_BATCH = 1024;      // rows per device, fixed: weak scaling
@@ -17,11 +25,16 @@ export const GRAD_BYTES = 50e6;
 export const WALL_DEVICES = [2, 4, 8, 16, 32, 64, 128, 256];
 export const WALL_ROWS = 4096;   // rows per device in section 8's step: backward ≈ 1.4 ms, about the 64-GPU all-reduce
 
-// Speed-up of data parallelism against P (core.dpScaling), the bucketed DDP of the page's model.
-export function scaling(core, { mode, link = NVLINK, batch, overlap = true, microBatches = 1, ranks = DEVICES,
+// Speed-up of data parallelism against P (core.dpScaling), the bucketed DDP of the page's model, each P priced on the
+// link its ring runs at (linkAt). → [{ ranks, speedup, efficiency, … }] in the order of `ranks`.
+export function scaling(core, { mode, network = "nodes", batch, overlap = true, microBatches = 1, ranks = DEVICES,
   model = MODEL }) {
-  return core.dpScaling({ mode, model, batch, ranks, flops: FLOPS, alpha: link.alpha, beta: link.beta,
-    elementBytes: MIXED.elementBytes, overlap, microBatches, strategy: "dp-bucketed" });
+  return ranks.map((P) => {
+    const link = linkAt(network, P);
+    const points = core.dpScaling({ mode, model, batch, ranks: P === 1 ? [1] : [1, P], flops: FLOPS, alpha: link.alpha,
+      beta: link.beta, elementBytes: MIXED.elementBytes, overlap, microBatches, strategy: "dp-bucketed" });
+    return points.at(-1);
+  });
 }
 
 // Rows per device below which DP is communication-bound (core.commBoundBatch).

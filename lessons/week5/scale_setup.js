@@ -1,6 +1,7 @@
 // scale_setup.js — Week 5's real-size examples, shared by calcs.js, the widgets and the exercises.
-//   TP_EXAMPLE    one MLP block of a transformer, D = 4096, F = 4D, 4096 tokens per micro-batch, bf16, t = 8 on
-//                 NVLink-class links (α = 1 µs, 300 GB/s: an A100's NVLink each way)
+//   NVLINK, NETWORK the course's links (web/hardware.js): NVLink inside an A100 node (α = 3 µs, 200 GB/s) and InfiniBand
+//                 between nodes (α = 10 µs, 25 GB/s per GPU)
+//   TP_EXAMPLE    one MLP block of a transformer, D = 4096, F = 4D, 4096 tokens per micro-batch, bf16, t = 8 on NVLink
 //   zeroStates    model-state bytes per device of Ψ parameters under DP / ZeRO-1/2/3 on N devices (mixed-precision
 //                 Adam: 2 + 2 + 12 bytes per parameter), from core.stepCost's memory per rank
 //   zeroCommBytes bytes one rank sends per step under a ZeRO stage, from core.stepCost at α = 0, β = 1 s/B
@@ -9,9 +10,11 @@
 //   MOE_EXAMPLE   the MoE layer run on Workers-sized data; MOE_REAL a Mixtral-sized layer priced
 //   LAYOUT_EXAMPLE every (t, p, d) of OPT-30B on 8 × 8 A100s, each row the planner's plan_step (core.price3dLayouts)
 import { NVLINK as LAB_NVLINK, priceStep } from "../lab/widgets/presets.js";
+import { LINKS } from "../../web/hardware.js";
 
-export const NVLINK = Object.freeze({ alpha: 1e-6, beta: 1 / 300e9 });
-export const NETWORK = Object.freeze({ alpha: 5e-6, beta: 1 / 25e9 });
+const alphaBeta = (link) => Object.freeze({ alpha: link.alpha, beta: link.beta });
+export const NVLINK = alphaBeta(LINKS.nvlink);
+export const NETWORK = alphaBeta(LINKS.infiniband);
 
 export const TP_EXAMPLE = Object.freeze({ width: 4096, hidden: 16384, tokens: 4096, elementBytes: 2, t: 8 });
 /** Bytes and seconds of the column split's all-gather of A (tokens × F) and Megatron's all-reduce of Y (tokens × D). */

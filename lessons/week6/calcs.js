@@ -30,6 +30,12 @@ const topkCrossover = once((c) => {
   }
   return null;
 });
+// `dsml ps --regime ssp --staleness 1 --workers 3 --round-speeds 1,1,1,1,1,20 --iterations 200 --alpha 5e-6
+// --bandwidth 1e10 --seed 1` (the CLI's defaults: one server, 1e6 parameters, base 1 s).
+const TWO_VALUED = { distribution: "slow-node", base: 0.4, slowProbability: 0.02, slowdown: 4 };
+const SSP_ROUND = { regime: "ssp", staleness: 1, workers: 3, iterations: 200, parameters: 1e6,
+  speed: { distribution: "per-round", base: 1, roundSpeeds: [1, 1, 1, 1, 1, 20], seed: 1 },
+  network: { alpha: 5e-6, beta: 1e-10 } };
 const loss = (c, key, ef) => formatNumber(run(c, key, ef).final);
 
 export const CALCS = {
@@ -98,7 +104,7 @@ export const CALCS = {
   "knee-bytes": (c) => formatBytes(kneeStudy(c).knee.bytesPerStep),
   "knee-loss": (c) => formatNumber(kneeStudy(c).knee.final),
   "sweep-1-bytes": (c) => formatBytes(kneeStudy(c).sweep.at(-1).bytesPerStep),
-  // pricing: 4 × (1024, 4096), 134 MB of fp32 gradient, NVLink-class links
+  // pricing: 4 × (1024, 4096), 134 MB of fp32 gradient, the course's InfiniBand (web/hardware.js)
   "w-none-64": (c) => formatBytes(noneAt(c, 64).bytes),
   "w-none-64-s": (c) => formatSeconds(noneAt(c, 64).seconds),
   "w-topk-64": (c) => formatBytes(wireOf(c, "top-k-1", 64).bytes),
@@ -110,4 +116,10 @@ export const CALCS = {
   "w-none-8": (c) => formatBytes(noneAt(c, 8).bytes),
   "w-randk-64": (c) => formatBytes(wireOf(c, "random-k-1", 64).bytes),
   "w-power-64": (c) => formatBytes(wireOf(c, "powersgd-2", 64).bytes),
+  // the capstone: E[slowest of P] for 400 ms, 4× slow with probability 0.02 (core.expectedRoundCompute)
+  "emax-1": (c) => formatSeconds(c.expectedRoundCompute(TWO_VALUED, 1, 1)),
+  "emax-8": (c) => formatSeconds(c.expectedRoundCompute(TWO_VALUED, 8, 8)),
+  "emax-64": (c) => formatSeconds(c.expectedRoundCompute(TWO_VALUED, 64, 64)),
+  // the capstone's SSP: the oldest update Week 4's engine applies with per-round speeds, at the (2s + 1)(P − 1) bound
+  "ssp-round-tau-max": (c) => String(Math.max(...c.simulateParamServer(SSP_ROUND).updates.tau)),
 };

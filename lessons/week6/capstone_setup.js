@@ -6,6 +6,7 @@
 // (core/include/dsml/simulated_job.h says what each part of the job models).
 
 import { formatBytes, formatNumber, formatPercent } from "../../web/units.js";
+import { A100_SUSTAINED_FLOPS, LINKS } from "../../web/hardware.js";
 
 const HOUR = 3600, DAY = 24 * HOUR;
 
@@ -40,13 +41,15 @@ export const TASKS = Object.freeze({
 export const taskName = (key) => { const t = TASKS[key]; return `${t.layers} × (${t.width}, ${t.hidden})`; };
 // The P of the time-to-target sweep (the asynchronous replay records the loss after every shard's update, P² a clock).
 export const TARGET_SWEEP = [1, 2, 4, 8];
-export const HARDWARE = Object.freeze({ flops: 150e12, network: Object.freeze({ alpha: 10e-6, beta: 1 / 25e9 }),
+// The course's A100 and its InfiniBand between nodes (web/hardware.js).
+export const HARDWARE = Object.freeze({ flops: A100_SUSTAINED_FLOPS,
+  network: Object.freeze({ alpha: LINKS.infiniband.alpha, beta: LINKS.infiniband.beta }),
   model: Object.freeze({ layers: 32, width: 4096, hidden: 16384 }), rowsPerWorker: 4096, elementBytes: 2,
   checkpointSeconds: 20, restartSeconds: 300, detectionSeconds: 30, slowdown: 2 });
 export const SWEEP = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 
 export const COMPRESSORS = Object.freeze({
-  none: "none (full gradient)", "top-k": "top-k", "random-k": "random-k", int8: "8-bit (int8)", qsgd: "QSGD, s = 16",
+  none: "none (full gradient)", "top-k": "top-k", "random-k": "random-k", int8: "8-bit (int8)", qsgd: "QSGD, 16 levels",
   sign: "SignSGD, majority vote", powersgd: "PowerSGD",
 });
 export const takesRatio = (compressor) => compressor === "top-k" || compressor === "random-k";

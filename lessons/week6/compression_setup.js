@@ -3,6 +3,7 @@
 // copied), so a widget can run it in a Worker (web/lesson/core_tasks.js runs any export by name).
 // The core's calls: core/bindings/dsml.d.ts, "Week 6" (compression.h, compressed_training.h): trainCompressed,
 // compressionWire, compressGradient, qsgdVarianceBound.
+import { LINKS } from "../../web/hardware.js";
 
 // The teacher task of compressed_training.h's measured table: a 2-block MLP (D = 8, F = 32: 4 tensors of 256 values,
 // 1024 in all), P = 4 workers × 4 rows, plain SGD at η = 0.05, 300 steps, seed 3, held-out loss on 32 rows.
@@ -15,8 +16,8 @@ export const COMPRESSORS = Object.freeze({
   "top-k-10": { label: "top-k, 10%", options: { compressor: "top-k", ratio: 0.1 } },
   "random-k-1": { label: "random-k, 1%", options: { compressor: "random-k", ratio: 0.01 } },
   "int8": { label: "8-bit (int8)", options: { compressor: "int8" } },
-  "qsgd-16": { label: "QSGD, s = 16", options: { compressor: "qsgd", levels: 16 } },
-  "qsgd-4": { label: "QSGD, s = 4", options: { compressor: "qsgd", levels: 4 } },
+  "qsgd-16": { label: "QSGD, 16 levels", options: { compressor: "qsgd", levels: 16 } },
+  "qsgd-4": { label: "QSGD, 4 levels", options: { compressor: "qsgd", levels: 4 } },
   "sign": { label: "SignSGD, majority vote", options: { compressor: "sign" } },
   "powersgd-1": { label: "PowerSGD, rank 1", options: { compressor: "powersgd", rank: 1 } },
   "powersgd-2": { label: "PowerSGD, rank 2", options: { compressor: "powersgd", rank: 2 } },
@@ -68,14 +69,15 @@ export function knee(core) {
 // Pricing on a network: a model of 4 blocks of (1024, 4096) — 33.6 M fp32 parameters, 134 MB of gradient — with each
 // compressor on P workers; bytes one worker sends per step (ring algorithms) and the closed-form time.
 export const BIG_MODEL = Object.freeze({ layers: 4, width: 1024, hidden: 4096 });
+// Between nodes: the course's InfiniBand (web/hardware.js), or a slow 10 Gb/s Ethernet.
 export const NETWORKS = Object.freeze({
-  nvlink: { label: "NVLink-class: 25 GB/s, α 5 µs", network: { alpha: 5e-6, beta: 1 / 25e9 } },
+  infiniband: { label: "InfiniBand HDR: 25 GB/s per GPU, α 10 µs", network: { alpha: LINKS.infiniband.alpha, beta: LINKS.infiniband.beta } },
   ethernet: { label: "10 Gb/s Ethernet, α 50 µs", network: { alpha: 50e-6, beta: 1 / 1.25e9 } },
 });
 export const WIRE_WORKERS = [2, 4, 8, 16, 32, 64, 128, 256];
 export const WIRE_COMPRESSORS = ["top-k-1", "random-k-1", "int8", "sign", "powersgd-2"];   // + the full gradient: six colours
 
-export function wire(core, { network = "nvlink", workers = WIRE_WORKERS, keys = WIRE_COMPRESSORS } = {}) {
+export function wire(core, { network = "infiniband", workers = WIRE_WORKERS, keys = WIRE_COMPRESSORS } = {}) {
   const net = NETWORKS[network].network;
   const price = (options, P) => {
     const w = core.compressionWire({ ...options, model: BIG_MODEL, workers: P, network: net });

@@ -19,11 +19,11 @@ describe("week 2 pipelined broadcast", () => {
     let text = await readout();
     // p = 8, k = 100, 100 MB: 106 steps of 45 µs, and k* = √4800 → 69.
     assert.match(text, /chain of 100 segments 4\.77 ms \(simulated 4\.77 ms, 700 messages, every rank holds the root's data\)/, text);
-    assert.match(text, /Best k for the chain: 69 \(4\.72 ms\)/, text);
+    assert.match(text, /Best K for the chain: 69 \(4\.72 ms\)/, text);
     await page.locator(`${FIG} input[type=range] >> nth=0`).fill("64");
     text = await readout();
     assert.match(text, /every rank holds the root's data/, text);
-    assert.match(text, /Best k for the chain: 223 \(6\.54 ms\); for the tree 57 \(9\.17 ms\)/, text);
+    assert.match(text, /Best K for the chain: 223 \(6\.54 ms\); for the tree 57 \(9\.17 ms\)/, text);
     assert.deepEqual(problems, []);
     await page.close();
   });

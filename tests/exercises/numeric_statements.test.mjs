@@ -57,12 +57,14 @@ test("the answer box's tolerance text says what withinTolerance accepts", () => 
 });
 
 // ── the exercises issue 25 §2 and §6 name ────────────────────────────────────────────────────────────────────────
-test("w3-strong-64 states α, the bandwidth, the bucket size and the compute model instead of 'as in the lab'", () => {
+test("w3-strong-64 states both links' α and bandwidth, the bucket size and the compute model; 64 GPUs are 8 nodes of 8", () => {
   const e = byId("w3-strong-64");
-  for (const [link, alpha, rate] of [["nvlink", "3 µs", "200 GB/s"], ["infiniband", "10 µs", "25 GB/s"]]) {
-    const prompt = text(e, { link, batch: 8192 });
+  for (const [network, nic] of [["nodes", "25 GB/s"], ["nodes-ndr", "50 GB/s"]]) {
+    const prompt = text(e, { network, batch: 8192 });
     assert.doesNotMatch(prompt, /as in the lab/);
-    assert.ok(prompt.includes(`α = ${alpha}`) && prompt.includes(rate), prompt);
+    assert.match(prompt, /The 64 GPUs are 8 nodes of 8: inside a node NVLink joins them \(α = 3 µs, 200 GB\/s per GPU\)/,
+      "an NVLink domain spans 8 GPUs, not 64");
+    assert.ok(prompt.includes("α = 10 µs") && prompt.includes(nic), prompt);
     assert.match(prompt, /25 MiB buckets/);
     assert.match(prompt, /2Ψ FLOPs forward and 4Ψ backward/);
   }

@@ -70,7 +70,7 @@ test("w3-lars-trust: the checker's ratio and its diagnoses on a hand-derived cas
   assert.ok(larsTrust.check(run([[right], [right]]), testCase).pass);
   assert.match(larsTrust.check(run([[right], [10 / 7]]), testCase).message, /only its own shard/);
   assert.match(larsTrust.check(run([[35 / 17], [right]]), testCase).message, /summed the shards' norms/);
-  assert.match(larsTrust.check(run([[2.5], [right]]), testCase).message, /β·‖w‖/);
+  assert.match(larsTrust.check(run([[2.5], [right]]), testCase).message, /λ·‖w‖/);
   assert.match(larsTrust.check(run([[25 / 7], [right]]), testCase).message, /square root/);
   assert.match(larsTrust.check({ ...run([[right], [right]]), trace: [{ ...trace[0], bytes: 80 }, trace[1]] }, testCase).message,
     /shards must stay where they are/);

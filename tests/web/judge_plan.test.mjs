@@ -2,7 +2,7 @@
 //   node --test tests/web/judge_plan.test.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { JUDGE_DEFAULTS, describeEntry, judgePlan } from "../../web/exercise/judge_plan.js";
+import { JUDGE_DEFAULTS, describeEntry, describePass, judgePlan } from "../../web/exercise/judge_plan.js";
 import { exerciseRng, mulberry32 } from "../../web/exercise/random.js";
 
 // A code exercise with two visible cases and two hidden ones; the cases record the rng draws they used.
@@ -48,4 +48,17 @@ test("misuse is a readable error; entries are described for the page", () => {
     `Case 5 of 7 (${plan[4].testCase.ranks} ranks, synchronous sends, delivery order ${plan[4].delivery.seed.toString(16)}): `);
   assert.match(describeEntry(plan[6], 6, 7), /^Case 7 of 7 \(3 ranks, delivery order [0-9a-f]+, a hidden case\): $/);
   assert.equal(describeEntry(judgePlan(exercise, mulberry32(1), 0)[0], 0, 1), `Case 1 of 1 (${exercise.cases(mulberry32(1))[0].ranks} ranks): `);
+});
+
+test("a passed Check describes the runs the learner saw: the last visible case's verdict, never a hidden case's", () => {
+  const plan = judgePlan(exercise, mulberry32(7), 1);   // visible: p, p, 8, 8, p (sync); hidden: 16, 3
+  // Each verdict names its own run, as the checkers' pass messages do ("All 8 ranks hold the sum").
+  const verdicts = plan.map((e, i) => ({ pass: true, message: `Run ${i + 1}: all ${e.testCase.ranks} ranks hold the sum.` }));
+  const visibleRanks = [...new Set(plan.slice(0, 5).map((e) => e.testCase.ranks))];
+  const text = describePass(plan, verdicts);
+  assert.equal(text, `All 7 runs passed (ranks: ${visibleRanks.join(", ")}; seeded delivery orders, synchronous sends, 2 hidden ` +
+    `cases). Last run shown (${plan[4].testCase.ranks} ranks): Run 5: all ${plan[4].testCase.ranks} ranks hold the sum.`);
+  assert.doesNotMatch(text, /Run [67]:/, "a hidden case's verdict describes sizes the learner never saw");
+  const one = describePass([plan[0]], [verdicts[0]]);
+  assert.match(one, /^All 1 run passed \(ranks: \d+; seeded delivery orders, synchronous sends\)\. Last run shown/);
 });

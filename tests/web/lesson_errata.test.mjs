@@ -41,7 +41,7 @@ test("erratum 7: Goyal et al.'s batch and 5-epoch ramp, LAMB's 64k/32k and decay
   const goyal = around(page, /Goyal et al\.'s batch/, 600);
   assert.match(goyal, /8192/);
   assert.match(goyal, /5 epochs/);
-  assert.match(goyal, /first step is \\eta\/w/, "the course's ramp said to differ from the paper's");
+  assert.match(goyal, /first step is \\eta\/t_\\text\{w\}/, "the course's ramp said to differ from the paper's");
   const lamb = around(page, /LAMB \(You et al\. 2019\) puts/, 700);
   assert.match(lamb, /\\lambda\\,w_l/, "LAMB's direction with its weight-decay term");
   assert.match(lamb, /64k .* 32k/);
@@ -58,7 +58,7 @@ test("erratum 2: Week 5 attributes t, then d, then p to Megatron-LM as the lab n
   assert.doesNotMatch(page, /nests them: t innermost in a node, then p , then d/);
   const design = around(page, /Megatron-LM numbers the ranks/, 500);
   assert.match(design, /t fastest, then d , then p/);
-  assert.match(design, /r = \(p\\cdot d_p \+ d\)\\cdot t_p \+ t/, "the lab's numbering, said the same way");
+  assert.match(design, /r = \(i_p\\cdot d \+ i_d\)\\cdot t \+ i_t/, "the lab's numbering, in this page's letters");
   assert.match(lab, /r = \(p\\cdot d_p \+ d\)\\cdot t_p \+ t/);
 });
 
@@ -81,7 +81,7 @@ test("errata 3, 6, 10, 11: Week 6 names its two 8-bit codes apart, says whose Si
   const choices = around(page, /Three of these are the course's choices/, 900);
   assert.match(choices, /Bernstein et al\.'s majority vote \(2018\), which sends and returns signs only/);
   assert.match(choices, /Karimireddy et al\./);
-  assert.match(choices, /previous step's Q \(a warm start\)/);
+  assert.match(choices, /previous step's V \(a warm start\)/);
   assert.match(page, /detection term .* is this course's extension/);
   assert.doesNotMatch(page, /\(1 - \\delta\)\\\|v\\\|\^2/, "δ is the checkpoint time on this page, not the contraction constant");
   assert.doesNotMatch(page, /often written C \)/, "C is the compressor on this page");

@@ -9,7 +9,7 @@ import { hashString } from "../storage/progress.js";
 import { saveSoon } from "../storage/save_soon.js";
 import { mountSolutionView } from "./solution_view.js";
 import { exerciseRng } from "./random.js";
-import { describeEntry, judgePlan } from "./judge_plan.js";
+import { describeEntry, describePass, judgePlan } from "./judge_plan.js";
 import { renderTimeline } from "../ui/timeline.js";
 import { describeFailure, renderRankLogs } from "../ui/run_output.js";
 import { stepLines } from "../ui/step_lines.js";
@@ -160,7 +160,7 @@ export function mountCode(ctx) {
   const checkAll = () => guarded(async () => {
     const attempt = (ctx.record().attempts ?? 0) + 1;
     const plan = judgePlan(exercise, exerciseRng(progress.seed, exercise.id, attempt), attempt);
-    let last = null;
+    const verdicts = [];
     for (const [i, entry] of plan.entries()) {
       const where = describeEntry(entry, i, plan.length);
       const result = await execute(entry.testCase, where, { delivery: entry.delivery, sendMode: entry.sendMode });
@@ -181,14 +181,11 @@ export function mountCode(ctx) {
         if (!entry.hidden) markStopped(result);
         return;
       }
-      last = verdict;
+      verdicts.push(verdict);
     }
-    const ranks = [...new Set(plan.filter((e) => !e.hidden).map((e) => e.testCase.ranks))];
-    const hidden = plan.filter((e) => e.hidden).length;
     status.textContent = `All ${plural(plan.length, "run")} passed.`;
     ctx.attempt(true, { code: editor.value, starterHash });
-    ctx.setVerdict(true, `All ${plural(plan.length, "run")} passed (ranks: ${ranks.join(", ")}; seeded delivery orders, ` +
-      `synchronous sends${hidden ? `, ${plural(hidden, "hidden case")}` : ""}). ${last?.message ?? ""}`);
+    ctx.setVerdict(true, describePass(plan, verdicts));
   });
 
   run.addEventListener("click", runOnce);

@@ -14,6 +14,8 @@
 //      each under a seeded delivery order, marked hidden so the page shows the verdict, not the inputs.
 // exercise.judge = { interleavings = 2, sync = true } tunes it per exercise (the lab's runs are long).
 
+import { plural } from "../units.js";
+
 export const JUDGE_DEFAULTS = Object.freeze({ interleavings: 2, sync: true });
 
 export function judgePlan(exercise, rng, attempt) {
@@ -43,4 +45,17 @@ export function describeEntry({ testCase, delivery, sendMode, hidden }, index, t
   if (delivery) parts.push(`delivery order ${delivery.seed.toString(16)}`);
   if (hidden) parts.push("a hidden case");
   return `Case ${index + 1} of ${total} (${parts.join(", ")}): `;
+}
+
+// What the page says when every run of a Check passed: `verdicts[i]` is the checker's verdict on plan[i]. The summary
+// names the visible cases' ranks and counts the hidden ones; the checker's own words come from the last run the
+// learner saw (its inputs and output were shown), never from a hidden case, whose sizes the learner did not see.
+export function describePass(plan, verdicts) {
+  const ranks = [...new Set(plan.filter((e) => !e.hidden).map((e) => e.testCase.ranks))];
+  const hidden = plan.filter((e) => e.hidden).length;
+  const hiddenText = hidden ? `, ${plural(hidden, "hidden case")}` : "";
+  const seen = plan.findLastIndex((e) => !e.hidden);
+  const message = seen >= 0 ? verdicts[seen]?.message ?? "" : "";
+  const shown = seen >= 0 ? ` Last run shown (${plan[seen].testCase.ranks} ranks): ${message}` : "";
+  return `All ${plural(plan.length, "run")} passed (ranks: ${ranks.join(", ")}; seeded delivery orders, synchronous sends${hiddenText}).${shown}`;
 }

@@ -3,7 +3,7 @@
 // "Show solution" (exercise.js) opens a read-only view of the solution beside the editor; the editor keeps what
 // the learner wrote. If they choose to try the solution in the editor, their own code is first set aside in
 // their saved progress (the record's `ownCode`), and a bar above the editor — there again after a reload —
-// brings it back.
+// brings it back. The solution's text enters the page only when show() is called (after the learner confirms).
 //   const solution = mountSolutionView({ exercise, progress, editor, before: editorBox, after: buttonRow });
 //   solution.show();
 
@@ -27,7 +27,7 @@ export function mountSolutionView({ exercise, progress, editor, before, after })
 
   const view = make("section", { class: "solution-view", "aria-label": `Reference solution: ${exercise.title}`, hidden: "" });
   const heading = make("h4", {}, "Reference solution (read-only — your code above is unchanged)");
-  const code = make("code", {}, exercise.solution);
+  const code = make("code");   // filled by show(): the solution is not in the page until the learner confirms
   const pre = make("pre", { class: "solution-code" });
   pre.append(code);
   const tryIt = make("button", { type: "button", class: "secondary" }, "Try the solution in the editor");
@@ -56,6 +56,7 @@ export function mountSolutionView({ exercise, progress, editor, before, after })
 
   return {
     show() {
+      code.textContent = exercise.solution;
       view.hidden = false;
     },
   };

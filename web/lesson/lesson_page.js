@@ -23,7 +23,7 @@ import { registerOffline } from "./offline.js";
 import { installPrint } from "../ui/print.js";
 import { materializeEditors } from "../ui/editor.js";
 import { mountOnDemand } from "./widgets_on_demand.js";
-import { linkSectionsToExercises } from "./practise_links.js";
+import { practiseLinks } from "./practise_links.js";
 
 // A page module gives either `widgets` — { name: ({ figure, core, clusters }) => void }, each built on demand —
 // or `mountWidgets({ core, clusters, widget })`, which builds them all at once (widget(name) is the figure with
@@ -45,8 +45,10 @@ export async function startLesson({ exercises, calcs, widgets = {}, mountWidgets
   // The exercises, one task each (as exercise.js's mountExercises would, all in one).
   const controllers = new Map();
   const container = document.querySelector("[data-exercises]");
+  const links = practiseLinks(document);
   for (const [i, exercise] of exercises.entries()) {
     const controller = mountOne(exercise, i + 1, { core, progress, clusters });
+    links.backLink(controller);   // before it is seen: nothing moves its answers once it is on the page
     container.append(controller.root);
     controllers.set(exercise.id, controller);
     await nextTask();
@@ -59,7 +61,7 @@ export async function startLesson({ exercises, calcs, widgets = {}, mountWidgets
     await materializeEditors();
     makeScrollersFocusable();
   };
-  linkSectionsToExercises(document, controllers);
+  links.skipLinks(controllers);
   installPrint();
   await numbers;
   // For the page tests and the curious: the live exercises and the core.

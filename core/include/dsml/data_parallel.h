@@ -7,7 +7,7 @@
 //   naive     one all-reduce per parameter tensor (2L messages), issued in the order backward finishes them:
 //             the last block's w_out first
 //   bucketed  gradients flattened and cut into buckets of bucket_bytes, one all-reduce per bucket (fewer, larger
-//             messages: fewer α terms — what PyTorch DDP's 25 MB buckets are for); as in DDP the buckets fill
+//             messages: fewer α terms — what PyTorch DDP's 25 MiB buckets are for); as in DDP the buckets fill
 //             from the last parameter backwards, so bucket 0 is the first one backward completes
 // Gradient accumulation: micro_batches = k splits each rank's rows into k micro-batches whose gradients are
 // summed (and divided by k) before the one all-reduce — the same step as one big batch, 1/k of the

@@ -139,6 +139,6 @@ export const dpSync = labExercise({
   solutionText: `<p>A replica's gradient is the mean over its rows, so the global gradient is the mean of the replicas':
     an all-reduce (sum) then a division by dp. Packing every tensor into one buffer makes the sync a single all-reduce:
     2(dp − 1) ring messages per rank instead of 2(dp − 1) per tensor — the α term of Week 1's bucketing argument.
-    PyTorch DDP does the same with 25 MB buckets, launched during backward as soon as a bucket's gradients are ready,
+    PyTorch DDP does the same with 25 MiB buckets (<code>bucket_cap_mb = 25</code>, in MiB), launched during backward as soon as a bucket's gradients are ready,
     so the communication overlaps the rest of backward (Li et al. 2020).</p>`,
 }, { starter, solution, wrongs, cases, edgeCases, check });

@@ -1,9 +1,8 @@
 // presets.js — the hardware and the model the lab's running example is priced on, in one place so that the
 // lab (calcs.js), Week 3's scaling sections (week3/scaling_setup.js) and Week 5's ZeRO section
-// (week5/scale_setup.js) agree. Ballpark figures for an A100-class cluster:
+// (week5/scale_setup.js) agree. The hardware is the course's table (web/hardware.js), an A100 cluster:
 //   FLOPS     150 TFLOP/s sustained per GPU (about half the 312 TFLOP/s bf16 peak: a realistic utilisation)
-//   NVLINK    inside a node of 8 GPUs: α = 3 µs per message, 200 GB/s per GPU (NVLink 3 carries 300 GB/s
-//             each way; NCCL's measured all-reduce bus bandwidth is nearer 200–230 GB/s)
+//   NVLINK    inside a node of 8 GPUs (one NVLink domain): α = 3 µs per message, 200 GB/s per GPU
 //   INFINIBAND between nodes: α = 10 µs, 25 GB/s per GPU (one 200 Gb/s HDR NIC per GPU)
 // Mixed precision, as in the ZeRO paper (Rajbhandari et al. 2020, §3.1): parameters, gradients and activations
 // in 2-byte bf16/fp16, and 12 bytes of fp32 optimizer state per parameter (master copy, Adam's m and v).
@@ -12,9 +11,11 @@
 // The model: the binding prices lab-sized models only (layers·width·hidden ≤ 1e8), so the running example is
 // GPT-2-small sized: L = 16 blocks, D = 1024, F = 4096 (Ψ = 2·L·D·F = 134 M parameters), B = 16384 rows
 // (think tokens) per step.
-export const FLOPS = 150e12;                                   // FLOP/s per GPU
-export const NVLINK = { alpha: 3e-6, beta: 1 / 200e9 };       // s, s/B
-export const INFINIBAND = { alpha: 10e-6, beta: 1 / 25e9 };   // s, s/B
+import { A100_SUSTAINED_FLOPS, LINKS } from "../../../web/hardware.js";
+
+export const FLOPS = A100_SUSTAINED_FLOPS;                     // FLOP/s per GPU
+export const NVLINK = LINKS.nvlink;                            // alpha s, beta s/B
+export const INFINIBAND = LINKS.infiniband;                    // alpha s, beta s/B
 export const MIXED = { elementBytes: 2, optimizerStates: 6 };  // 2 B values, 12 B of Adam state per parameter
 export const MODEL = { layers: 16, width: 1024, hidden: 4096 };
 export const BATCH = 16384;                                    // rows per step (global)

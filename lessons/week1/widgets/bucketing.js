@@ -1,5 +1,5 @@
-// bucketing.js — widget "bucketing": sending N bytes as N/b buckets of b bytes costs
-// T(b) = (N/b)·(α + β·b) = (N/b)·α + β·N; a bucket achieves b/(b + n*) of the bandwidth.
+// bucketing.js — widget "bucketing": sending G bytes as G/b buckets of b bytes costs
+// T(b) = (G/b)·(α + β·b) = (G/b)·α + β·G; a bucket achieves b/(b + n*) of the bandwidth.
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
 import { costSliders } from "../../../web/ui/cost_sliders.js";
@@ -8,12 +8,12 @@ import { formatBytes, formatCount, formatPercent as pct, formatSeconds, plural }
 const MIB25 = 25 * 2 ** 20;  // PyTorch DDP's default bucket_cap_mb = 25
 
 export function mountBucketing(figure, core) {
-  const total = slider({ label: "Gradient size N", min: 1e6, max: 1e9, value: 4e8, log: true, format: formatBytes, onInput: draw });
+  const total = slider({ label: "Gradient size G", min: 1e6, max: 1e9, value: 4e8, log: true, format: formatBytes, onInput: draw });
   const bucket = slider({ label: "Bucket size b", min: 1e3, max: 1e9, value: 1e5, log: true, format: formatBytes, onInput: draw });
   const { alpha, bandwidth } = costSliders({ alpha: [1e-7, 1e-3, 5e-6], bandwidth: [1e8, 1e12, 12.5e9] }, draw);
   controlRow(figure, total, bucket, alpha, bandwidth);
   const out = readout(figure);
-  const canvas = chartBox(figure, "Total time to send N bytes in buckets of size b, against b");
+  const canvas = chartBox(figure, "Total time to send G bytes in buckets of size b, against b");
   const chart = createLineChart(canvas, { xLabel: "bucket size b (bytes)", yLabel: "total time (s)", logX: true, logY: true, datasets: [] });
 
   function draw() {
@@ -24,12 +24,12 @@ export function mountBucketing(figure, core) {
     const sizes = Array.from({ length: 49 }, (_, i) => 1e3 * 10 ** (i / 8)).filter((s) => s <= n);
     const nStar = core.crossoverSize(a, beta);
     out.innerHTML = `${plural(count, "message")} of ${formatBytes(b)}: <strong>${formatSeconds(time(b))}</strong>, ` +
-      `of which latency (N/b)·α = ${formatSeconds((n / b) * a)}; floor β·N = ${formatSeconds(beta * n)}. ` +
+      `of which latency (G/b)·α = ${formatSeconds((n / b) * a)}; floor β·G = ${formatSeconds(beta * n)}. ` +
       `Each bucket reaches ${pct(core.effectiveBandwidth(a, beta, b) * beta)} of the bandwidth (n* = ${formatBytes(nStar)}).`;
     chart.update({
       datasets: [
-        { label: "T(b) = (N/b)·α + β·N", data: sizes.map((s) => ({ x: s, y: time(s) })) },
-        { label: "floor β·N", data: [{ x: 1e3, y: beta * n }, { x: n, y: beta * n }], dashed: true },
+        { label: "T(b) = (G/b)·α + β·G", data: sizes.map((s) => ({ x: s, y: time(s) })) },
+        { label: "floor β·G", data: [{ x: 1e3, y: beta * n }, { x: n, y: beta * n }], dashed: true },
         { label: "your bucket", data: [{ x: b, y: time(b) }], points: true },
       ],
       verticalLines: [{ x: nStar, label: "n*" }, ...(MIB25 <= n ? [{ x: MIB25, label: "25 MiB (DDP)" }] : [])],

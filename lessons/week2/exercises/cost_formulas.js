@@ -3,7 +3,7 @@
 // chain broadcast, and NCCL's bus bandwidth. Answers come from the core (collectiveCost, messagesTime,
 // busBandwidth); each exercise has a wrongAnswer — the mistake learners make most — which CI checks fails.
 import { pick } from "../../../web/exercise/params.js";
-import { formatBytes, formatRate, formatSI, formatSeconds } from "../../../web/units.js";
+import { formatBytes, formatRate, formatSI, formatSeconds, withArticle } from "../../../web/units.js";
 
 const US = 1e-6;   // s per µs
 const GBS = 1e9;   // B/s per GB/s
@@ -155,7 +155,7 @@ export const busBandwidth = {
     const seconds = Number(((sizeMB * 1e6 * BUS_FACTOR[collective](ranks)) / (busGBs * GBS)).toPrecision(3));
     return { collective, ranks, sizeMB, seconds };
   },
-  prompt: (p) => `<p>nccl-tests reports that an <strong>${p.collective}</strong> of S = ${formatBytes(p.sizeMB * 1e6, 4)} on
+  prompt: (p) => `<p>nccl-tests reports that ${withArticle(p.collective).split(" ")[0]} <strong>${p.collective}</strong> of S = ${formatBytes(p.sizeMB * 1e6, 4)} on
     p = ${p.ranks} GPUs took t = ${formatSeconds(p.seconds)} (S is the full vector: the input of an all-reduce or reduce-scatter,
     the output of an all-gather).</p>
     <p>What is its <em>bus bandwidth</em>? Answer in bytes per second (<code>146e9</code> or <code>146 GB/s</code>).</p>`,

@@ -17,10 +17,10 @@ export const bestSegments = {
     alphaUs: pick(rng, [2, 5, 10, 20]), bwGBs: pick(rng, [12.5, 25, 50]),
   }),
   prompt: (p) => `<p>Rank 0 broadcasts n = ${p.sizeMB} MB (1 MB = 10<sup>6</sup> B) down a chain of p = ${p.ranks}
-    ranks, 0 → 1 → … → ${p.ranks - 1}, cut into k equal segments; every rank forwards a segment as soon as it has
+    ranks, 0 → 1 → … → ${p.ranks - 1}, cut into K equal segments; every rank forwards a segment as soon as it has
     it. Each rank can send one message and receive one at the same time, and a message of m bytes takes α + β·m,
     with α = ${p.alphaUs} µs and ${formatRate(p.bwGBs * GBS)} (β = 1/bandwidth). These numbers are drawn for you.</p>
-    <p>Which whole number of segments k makes the broadcast finish soonest? (Within ±1 is accepted.)</p>`,
+    <p>Which whole number of segments K makes the broadcast finish soonest? (Within ±1 is accepted.)</p>`,
   answer: (p, core) => core.bestSegments("pipelined-chain", request(p)).segments,
   // Without the core: the whole k with the least (k + p − 2)(α + βn/k), the better of ⌊k*⌋ and ⌈k*⌉.
   oracle: (p) => {
@@ -36,14 +36,14 @@ export const bestSegments = {
   // The start-up forgotten: minimising k·α + nβ/k-like terms without the p − 2 steps of filling the chain.
   wrongAnswer: (p) => Math.round(Math.sqrt((p.sizeMB * 1e6) / (p.bwGBs * GBS) / (p.alphaUs * US))),
   hints: [
-    "Write the time as T(k) = (k + p − 2)(α + βn/k) and multiply it out: which terms grow with k, which shrink?",
-    "T(k) = kα + (p − 2)α + nβ + (p − 2)nβ/k. Only kα and (p − 2)nβ/k depend on k; set the derivative to zero.",
-    "k* = √((p − 2)nβ/α); the best whole k is ⌊k*⌋ or ⌈k*⌉, whichever gives the smaller T.",
+    "Write the time as T(K) = (K + p − 2)(α + βn/K) and multiply it out: which terms grow with K, which shrink?",
+    "T(K) = Kα + (p − 2)α + nβ + (p − 2)nβ/K. Only Kα and (p − 2)nβ/K depend on K; set the derivative to zero.",
+    "K* = √((p − 2)nβ/α); the best whole K is ⌊K*⌋ or ⌈K*⌉, whichever gives the smaller T.",
   ],
-  solutionText: `<p>T(k) = kα + (p − 2)α + nβ + (p − 2)nβ/k. More segments add one α each (the pipeline drains one
-    step per segment) but shrink the start-up steps, each now carrying only n/k bytes. The two k-dependent terms balance
-    at k* = √((p − 2)nβ/α), where T = (√((p − 2)α) + √(nβ))². The optimum grows with √n: long messages want many small
+  solutionText: `<p>T(K) = Kα + (p − 2)α + nβ + (p − 2)nβ/K. More segments add one α each (the pipeline drains one
+    step per segment) but shrink the start-up steps, each now carrying only n/K bytes. The two K-dependent terms balance
+    at K* = √((p − 2)nβ/α), where T = (√((p − 2)α) + √(nβ))². The optimum grows with √n: long messages want many small
     segments. Forgetting the p − 2 start-up steps gives √(nβ/α), far too few segments for a long chain. Real libraries
-    fix the segment size instead (NCCL pipelines in chunks of a few hundred kB), which is near k* over a wide range of n.
-    The pipelined <em>tree</em> costs (2k + A − 2)(α + βn/k): a shorter start-up but twice the bandwidth term.</p>`,
+    fix the segment size instead (NCCL pipelines in chunks of a few hundred kB), which is near K* over a wide range of n.
+    The pipelined <em>tree</em> costs (2K + A − 2)(α + βn/K): a shorter start-up but twice the bandwidth term.</p>`,
 };

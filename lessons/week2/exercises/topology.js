@@ -1,4 +1,4 @@
-// topology.js — numeric exercise "w2-hierarchical": a flat ring all-reduce on N nodes × d GPUs, where
+// topology.js — numeric exercise "w2-hierarchical": a flat ring all-reduce on N nodes × g GPUs, where
 // GPUs in a node share fast links and each node reaches the others through one slow NIC. The answer is the
 // core's simulation (core.simulateCollective on a "hierarchical" topology), not a formula: the learner
 // predicts it from the model. In a ring numbered node by node, every step sends one chunk of n/p bytes
@@ -6,11 +6,14 @@
 // rank's next send waits for what it receives — so the ring moves at the pace of the cross-node hop:
 // T = 2(p − 1)·(α_intra + α_inter + β_inter·n/p), a cross-node message paying both hops' latencies
 // (core/net/hierarchical.cpp: cut-through, T = Σ α_hop + β_max·n).
+import { LINKS } from "../../../web/hardware.js";
 import { pick } from "../../../web/exercise/params.js";
 import { formatBytes, formatRate } from "../../../web/units.js";
 
 const US = 1e-6, GBS = 1e9;
-const INTRA_ALPHA_US = 1, INTER_ALPHA_US = 5;
+// The course's links (web/hardware.js): NVLink's and InfiniBand's α; the bandwidths are drawn (A100 or H100 NVLink,
+// HDR InfiniBand or a NIC at half its speed).
+const INTRA_ALPHA_US = Math.round(LINKS.nvlink.alpha * 1e6), INTER_ALPHA_US = Math.round(LINKS.infiniband.alpha * 1e6);
 
 const topology = (p) => ({
   kind: "hierarchical", nodes: p.nodes, perNode: p.perNode,
@@ -24,9 +27,9 @@ export const hierarchicalRing = {
   title: "A flat ring across nodes",
   params: (rng) => ({
     nodes: pick(rng, [2, 4]), perNode: pick(rng, [4, 8]), sizeGB: pick(rng, [1, 4]),
-    intraGBs: pick(rng, [150, 300]), interGBs: pick(rng, [12.5, 25]),
+    intraGBs: pick(rng, [LINKS.nvlink.bandwidth, LINKS.nvlinkH100.bandwidth].map((b) => b / GBS)), interGBs: pick(rng, [12.5, 25]),
   }),
-  prompt: (p) => `<p>A cluster has N = ${p.nodes} nodes of d = ${p.perNode} GPUs (p = ${p.nodes * p.perNode} GPUs).
+  prompt: (p) => `<p>A cluster has N = ${p.nodes} nodes of g = ${p.perNode} GPUs (p = ${p.nodes * p.perNode} GPUs).
     Inside a node each GPU has its own NVLink-class link to the node's switch (α = ${INTRA_ALPHA_US} µs,
     ${formatRate(p.intraGBs * GBS)}); each node reaches the others through a <em>single</em> InfiniBand-class NIC
     (α = ${INTER_ALPHA_US} µs, ${formatRate(p.interGBs * GBS)}). A link carries one message at a time in each direction, and
@@ -60,6 +63,6 @@ export const hierarchicalRing = {
     α<sub>intra</sub> + α<sub>inter</sub> + (n/p)·β<sub>inter</sub>, and because rank r's next send needs what it just
     received, every rank ends up waiting for the slow hops: T = 2(p − 1)(α<sub>intra</sub> + α<sub>inter</sub> +
     β<sub>inter</sub>·n/p) — almost the same as if <em>all</em> links were as slow as the NIC. Each NIC carries 2((p − 1)/p)·n bytes. A <em>hierarchical</em> all-reduce does better: reduce-scatter inside
-    each node over the fast links, all-reduce the n/d-byte shards across nodes, all-gather inside the node. Then a NIC
+    each node over the fast links, all-reduce the n/g-byte shards across nodes, all-gather inside the node. Then a NIC
     carries 2((N − 1)/N)·n — the least possible for N nodes — and the fast links do the rest.</p>`,
 };

@@ -4,6 +4,9 @@ import { boxAfter, controlRow, readout, select, slider } from "../../../web/ui/c
 import { costSliders } from "../../../web/ui/cost_sliders.js";
 import { renderTimeline } from "../../../web/ui/timeline.js";
 import { formatBytes, formatSeconds, plural } from "../../../web/units.js";
+import { LINKS } from "../../../web/hardware.js";
+
+const alphaBeta = (link) => ({ alpha: link.alpha, beta: link.beta });
 
 const TOPOLOGIES = [["fully-connected", "switch (fully connected)"], ["ring", "ring"], ["torus2d", "2-D torus"],
   ["hierarchical", "nodes × devices (2 tiers)"]];
@@ -21,7 +24,8 @@ export function mountTopology(figure, core) {
 
   function draw() {
     const n = Math.round(nodes.value), d = Math.round(perNode.value), p = n * d, bytes = Math.round(size.value / (4 * p)) * 4 * p;
-    const intra = { alpha: 1e-6, beta: 1 / 150e9 }, inter = { alpha: 5e-6, beta: 1 / 25e9 };
+    // The course's links (web/hardware.js): NVLink inside a node, one InfiniBand NIC per node between nodes.
+    const intra = alphaBeta(LINKS.nvlink), inter = alphaBeta(LINKS.infiniband);
     const topology = topo.value === "hierarchical" ? { kind: "hierarchical", nodes: n, perNode: d, intra, inter }
       : topo.value === "torus2d" ? { kind: "torus2d", rows: n, cols: d, ...inter } : { kind: topo.value, ...inter };
     try {

@@ -1,13 +1,13 @@
 // lars_trust.js — code exercise "w3-lars-trust": the LARS trust ratio of tensors sharded over p ranks (ZeRO/FSDP),
 // with the all-reduce of squared norms that makes it exact. You, Gitman & Ginsburg 2017, eq. 6:
-//   λ_k = η_trust·‖w_k‖ / (‖g_k‖ + β·‖w_k‖)      (1 when ‖w_k‖ = 0 or the denominator is 0)
+//   ρ_k = η_trust·‖w_k‖ / (‖g_k‖ + λ·‖w_k‖)      (1 when ‖w_k‖ = 0 or the denominator is 0)
 // A norm does not split over shards; its square does: ‖w_k‖² = Σ_r Σ_{i ∈ shard r} w_i². So each rank sends 2 numbers
 // per tensor (its partial Σw² and Σg²), every rank sums them and takes the roots — the core's
 // core/parallel/zero_layerwise_update.cpp, which the C++ tests prove equal to unsharded LARS.
 //
 // The checker recomputes every ratio from the case's whole tensors, reads the trace (only 2T numbers may travel per
 // message: shards must stay where they are), and names the mistake a wrong ratio comes from: a shard's own norms,
-// summed norms, a missing square root, or a denominator without β‖w‖.
+// summed norms, a missing square root, or a denominator without λ‖w‖.
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { formatNumber, plural, upperFirst } from "../../../web/units.js";
 import { fail, pass, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
@@ -16,9 +16,9 @@ import { codeExercise } from "../../../web/exercise/code_exercise.js";
 const BYTES_PER_NUMBER = 8;
 
 const starter = `// Runs on p ranks. Each rank holds its shard of T tensors (ZeRO/FSDP cut them anywhere):
-// ctx.input = { eta (η_trust), weightDecay (β), tensors: [{ w: [numbers], g: [numbers] }, …] }  (rank r's piece of each tensor).
-// Every rank must return [λ_0, …, λ_(T−1)], the LARS trust ratio of each WHOLE tensor:
-//   λ = eta·‖w‖ / (‖g‖ + weightDecay·‖w‖), and 1 when ‖w‖ = 0 or that denominator is 0.
+// ctx.input = { eta (η_trust), weightDecay (λ), tensors: [{ w: [numbers], g: [numbers] }, …] }  (rank r's piece of each tensor).
+// Every rank must return [ρ_0, …, ρ_(T−1)], the LARS trust ratio of each WHOLE tensor:
+//   ρ = eta·‖w‖ / (‖g‖ + weightDecay·‖w‖), and 1 when ‖w‖ = 0 or that denominator is 0.
 // Send Float64Arrays; only 2 numbers per tensor need to travel.
 async function main(ctx) {
   const { eta, weightDecay, tensors } = ctx.input;
@@ -70,7 +70,7 @@ const wrongs = [
     expect: /summed the shards' norms/ },
   { name: "a denominator without the weight-decay term",
     code: solution.replace("const denominator = gNorm + weightDecay * wNorm;", "const denominator = gNorm;"),
-    expect: /β·‖w‖/ },
+    expect: /λ·‖w‖/ },
   { name: "forgetting the square roots",
     code: solution.replace(ROOTS, "const wNorm = sums[2 * k], gNorm = sums[2 * k + 1];   // squares, not norms"),
     expect: /square root/ },
@@ -97,7 +97,7 @@ const wrongs = [
 const value = (rng, scale) => Math.round((rng() * 2 - 1) * scale * 1000) / 1000 || scale / 1000;
 
 // T tensors cut into p contiguous shards of 3 to 8 values each (ZeRO cuts through tensors wherever a rank's share
-// ends); β > 0 always, so a denominator without β·‖w‖ is always wrong.
+// ends); λ > 0 always, so a denominator without λ·‖w‖ is always wrong.
 function makeCase(rng, ranks, { zeroTensor = false } = {}) {
   const T = intBetween(rng, 1, 3);
   const eta = pick(rng, [0.001, 0.01, 0.02, 0.1]), weightDecay = pick(rng, [1e-4, 5e-4, 0.01, 0.1]);
@@ -143,10 +143,10 @@ function candidates(testCase, k, r) {
   };
 }
 
-const FORMULA = "λ = η_trust·‖w‖/(‖g‖ + β·‖w‖) of the whole tensor, with ‖w‖² = Σ over ranks of each shard's Σw² (and the same for g)";
+const FORMULA = "ρ = η_trust·‖w‖/(‖g‖ + λ·‖w‖) of the whole tensor, with ‖w‖² = Σ over ranks of each shard's Σw² (and the same for g)";
 
 function explain(c, got, r, k, testCase) {
-  const head = `Rank ${r} returned λ_${k} = ${formatNumber(got, { digits: 6 })}; the whole tensor's ratio is ${formatNumber(c.right, { digits: 6 })}.`;
+  const head = `Rank ${r} returned ρ_${k} = ${formatNumber(got, { digits: 6 })}; the whole tensor's ratio is ${formatNumber(c.right, { digits: 6 })}.`;
   if (close(got, c.local) && testCase.inputs.length > 1)
     return `${head} That is the ratio of rank ${r}'s shard alone: each rank used only its own shard's norms, so the ranks ` +
       `scale the same tensor by different ratios and the replicas drift apart. All-reduce the partial sums of squares first. ${FORMULA}.`;
@@ -157,9 +157,9 @@ function explain(c, got, r, k, testCase) {
     return `${head} You used the sums of squares as if they were norms: take the square root of the all-reduced ` +
       `Σw² and Σg² before forming the ratio.`;
   if (close(got, c.noDecay))
-    return `${head} Your denominator is ‖g‖ alone; LARS's is ‖g‖ + β·‖w‖ (β = weight decay = ` +
-      `${testCase.weightDecay}), because the step it scales is g + β·w.`;
-  return `${head} ${FORMULA}; λ = 1 when ‖w‖ = 0 or the denominator is 0.`;
+    return `${head} Your denominator is ‖g‖ alone; LARS's is ‖g‖ + λ·‖w‖ (λ = weight decay = ` +
+      `${testCase.weightDecay}), because the step it scales is g + λ·w.`;
+  return `${head} ${FORMULA}; ρ = 1 when ‖w‖ = 0 or the denominator is 0.`;
 }
 
 function check(run, testCase) {
@@ -196,9 +196,9 @@ export const larsTrust = codeExercise({
   id: "w3-lars-trust",
   title: "The LARS trust ratio on sharded tensors",
   prompt: `<p>Under ZeRO or FSDP each of p ranks holds only a <em>shard</em> of every tensor — cut anywhere, even through
-    the middle. LARS needs each whole tensor's norms: λ = η_trust·‖w‖/(‖g‖ + β·‖w‖) (You, Gitman &amp; Ginsburg 2017),
-    λ = 1 when ‖w‖ = 0 or the denominator is 0.</p>
-    <p>Write <code>main(ctx)</code>: from <code>ctx.input = { eta, weightDecay, tensors: [{ w, g }, …] }</code> (<code>eta</code> is the trust coefficient η_trust, <code>weightDecay</code> is β; this rank's
+    the middle. LARS needs each whole tensor's norms: ρ = η_trust·‖w‖/(‖g‖ + λ·‖w‖) (You, Gitman &amp; Ginsburg 2017),
+    ρ = 1 when ‖w‖ = 0 or the denominator is 0.</p>
+    <p>Write <code>main(ctx)</code>: from <code>ctx.input = { eta, weightDecay, tensors: [{ w, g }, …] }</code> (<code>eta</code> is the trust coefficient η_trust, <code>weightDecay</code> is λ; this rank's
     shard of T tensors), every rank returns the T whole-tensor ratios. Only 2 numbers per tensor may travel in a
     message. Ranks talk with <code>await ctx.send(to, data)</code> and <code>await ctx.recv(from)</code>
     (<code>ctx.rank</code>, <code>ctx.size</code>; every call in the <code>ctx</code> reference linked above these exercises).</p>
@@ -211,7 +211,7 @@ export const larsTrust = codeExercise({
     "A norm of a concatenation is not the sum of the parts' norms — but its square is the sum of the parts' squares.",
     "On each rank compute, per tensor, Σw² and Σg² over your shard: 2T numbers. All-reduce them (every rank sends its " +
       "2T numbers to every other rank, without awaiting the sends, then receives and adds p − 1 of them).",
-    "Then ‖w‖ = √(Σw²), ‖g‖ = √(Σg²), and λ = η_trust·‖w‖/(‖g‖ + β‖w‖), or 1 when ‖w‖ = 0 or the denominator is 0.",
+    "Then ‖w‖ = √(Σw²), ‖g‖ = √(Σg²), and ρ = η_trust·‖w‖/(‖g‖ + λ‖w‖), or 1 when ‖w‖ = 0 or the denominator is 0.",
   ],
   solutionText: `<p>‖w‖² = Σ<sub>r</sub> Σ<sub>i ∈ shard r</sub> w<sub>i</sub>²: squares add across shards, norms do not.
     One all-reduce of 2 numbers per tensor — negligible next to the gradients' reduce-scatter — gives every rank the

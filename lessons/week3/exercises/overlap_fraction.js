@@ -12,14 +12,14 @@ const priced = (p, core) => measuredOverlap(core, { ...LINK_CHOICES[p.link], buc
 // is drawn before the core is at hand, so they are written here; tests/exercises/week3_overlap.test.mjs checks every
 // entry against the core.
 export const PRICED = Object.freeze({
-  "nvlink 8000000": [49.48, 33.84, 53.14],
-  "nvlink 26214400": [49.48, 29.92, 52.14],
-  "nvlink 100000000": [49.48, 28.66, 53.25],
-  "nvlink 400000000": [49.48, 28.33, 56.72],
-  "ib 8000000": [49.48, 126.9, 146.1],
-  "ib 26214400": [49.48, 117.1, 136.3],
-  "ib 100000000": [49.48, 113.9, 133.2],
-  "ib 400000000": [49.48, 113.1, 137.8],
+  "nvlink 8000000": [49.48, 22.58, 51.45],
+  "nvlink 26214400": [49.48, 16.7, 50.98],
+  "nvlink 100000000": [49.48, 14.81, 51.45],
+  "nvlink 400000000": [49.48, 14.3, 53.15],
+  "ib 8000000": [49.48, 141, 160.3],
+  "ib 26214400": [49.48, 121.4, 140.7],
+  "ib 100000000": [49.48, 115.1, 134.4],
+  "ib 400000000": [49.48, 113.4, 138.2],
   "ethernet 8000000": [49.48, 282, 301.3],
   "ethernet 26214400": [49.48, 242.8, 262.1],
   "ethernet 100000000": [49.48, 230.2, 249.5],
@@ -57,7 +57,7 @@ export const overlapFraction = {
     "Check against the cap: o can never exceed C/M — nothing hides when there is no compute left to hide behind.",
   ],
   solutionText: `<p>o = 1 − (T − C)/M: the share of the all-reduces that ran while backward still computed. On fast links
-    bucketed DDP hides most of it (about 0.9 with 25 MiB buckets at 100 GB/s); on slow ones M exceeds C, o is capped at
+    bucketed DDP hides most of it (about 0.9 with 25 MiB buckets on a node's NVLink, 200 GB/s); on slow ones M exceeds C, o is capped at
     C/M, and the buckets reach less than that because the forward pass and the last bucket's all-reduce cannot overlap
     anything. The partial-overlap widget draws this line and the achieved point for every link and bucket size.</p>`,
 };

@@ -7,12 +7,10 @@ import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { formatBytes, formatPercent, formatRate, formatSeconds } from "../../../web/units.js";
 import { renderPhases } from "../../lab/widgets/phase_timeline.js";
 import { EXAMPLE, PSI, priceDdps } from "../calcs.js";
+import { LINKS as COURSE_LINKS } from "../../../web/hardware.js";
 
-export const LINKS = {
-  nvlink: { name: "NVLink-class, 100 GB/s", alpha: 2e-6, beta: 1 / 100e9 },
-  ib: { name: "InfiniBand-class, 25 GB/s", alpha: 5e-6, beta: 1 / 25e9 },
-  ethernet: { name: "Ethernet, 12.5 GB/s", alpha: 20e-6, beta: 1 / 12.5e9 },
-};
+// The course's links (web/hardware.js).
+export const LINKS = { nvlink: COURSE_LINKS.nvlink, ib: COURSE_LINKS.infiniband, ethernet: COURSE_LINKS.ethernet };
 // Bucket sizes from 2 MB (fewer than 10 000 buckets of the 1.6 GB gradient, the core's limit) to all of it.
 const SIZES = Array.from({ length: 19 }, (_, i) => 2e6 * 2 ** (i / 2)).filter((b) => b <= 4 * PSI(EXAMPLE.model));
 

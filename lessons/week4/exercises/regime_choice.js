@@ -24,7 +24,7 @@ export const regimeChoice = {
     { text: "ASP removes all waiting at no cost in accuracy, because the gradients are dense.",
       claim: () => false,
       correct: false,
-      why: "Dense gradients make staleness worse, not harmless: every update is computed on parameters about W − 1 = 9 updates old on every coordinate, and section 3 shows what τ ≈ 9 does at a rate tuned for τ = 0." },
+      why: "Dense gradients make staleness worse, not harmless: every update is computed on parameters about W − 1 = 9 updates old on every coordinate, and <a href=\"#staleness\">the staleness section</a> shows what τ ≈ 9 does at a rate tuned for τ = 0." },
     { text: "Hogwild!-style lock-free updates fit well: threads rarely touch the same parameters.",
       claim: (core) => core.hogwildCollisionProbability(10, 1000, 1000) < 0.5,
       correct: false,

@@ -10,8 +10,10 @@ import { fail, pass, psCase, psExercise, ranksOf, replayVerdict } from "./ps_che
 import { deadlockVerdict } from "../../../web/exercise/deadlock_verdict.js";
 
 const starter = `// Called by the shard after it applied \`worker\`'s gradient of clock \`clock\` (clocks count from 0).
-// ssp.clocks[w]: how many clocks worker w has finished (update it for this worker);
-// ssp.held: a Set of the workers waiting for the go-ahead (a worker waits from its push until it is released).
+// ssp.clocks: an array, one entry per worker (0 … W − 1; the server shards have none); ssp.clocks[w] is how many
+//   clocks worker w has finished (update it for this worker).
+// ssp.held: a Set of the workers the gate holds. The pushing worker is NOT in it when this is called: release it
+//   now with reply(worker) or add it. Take a worker out of ssp.held when you release it.
 // reply(w) sends worker w fresh parameters, which lets it start its next clock, ssp.clocks[w].
 // SSP(s): a worker may start clock c only when the SLOWEST worker has finished at least c − s clocks.
 function sspAfterPush(ssp, worker, clock, s, reply) {
@@ -98,6 +100,14 @@ export const sspGate = psExercise("sspAfterPush", {
     c − s clocks. The shard applies every gradient as it comes; then it calls <code>sspAfterPush</code>, which must record
     the pushing worker's clock and release (<code>reply(w)</code>) every held worker that may now go on — and hold the
     others.</p>
+    <p>What it is given: <code>worker</code> is the pushing worker's number, 0 … W − 1 for W workers, and
+    <code>clock</code> the clock it just finished (clocks count from 0). <code>ssp.clocks</code> is an array with one
+    entry per worker, indexed by worker number — the server shards have none — holding how many clocks that worker
+    has finished (all 0 at the start; you update the pushing worker's). <code>ssp.held</code> is a
+    <code>Set</code> of worker numbers, the workers the gate is holding; the pushing worker is <em>not</em> in it when
+    <code>sspAfterPush</code> is called (it waits for its reply, and you decide whether it goes on at once or is held).
+    <code>reply(w)</code> sends worker w fresh parameters and so lets it start its next clock (for a worker that has
+    run all its clocks it sends nothing); take a worker out of <code>ssp.held</code> when you release it.</p>
     <p>The parameter server runs on the Workers with your gate, one worker 3–4× slower than the rest, under shuffled
     delivery orders; s = 0 is also tried (then SSP is a barrier).</p>`,
   hints: [

@@ -1,5 +1,5 @@
 // stale_lr.js — code exercise "w4-stale-lr": the shard's update with the course's staleness-aware learning rate
-// η/(τ + 1) — Zhang et al. (2016) publish η/τ with the full η at τ = 0; the course shifts it by one (Week 4 §3) — where τ — how many updates the shard applied since the worker pulled — is
+// η/(τ + 1) — Zhang et al. (2016) publish η/τ with the full η at τ = 0; the course shifts it by one (Week 4 #staleness) — where τ — how many updates the shard applied since the worker pulled — is
 // computed from versions. Checked on an asynchronous run (ASP) on the Workers: the τ the shard recorded for every
 // update equals the one its versions imply, and a replay with η/(τ + 1) ends exactly at the shards' θ.
 import { intBetween, pick } from "../../../web/exercise/params.js";
@@ -124,8 +124,9 @@ export const staleLr = psExercise("applyPush", {
   title: "A staleness-aware learning rate",
   prompt: `<p>Under ASP a gradient can be τ updates old when it is applied. Write the shard's update
     <code>applyPush(shard, push, config)</code>: compute τ from the versions, apply θ ← θ − η/(τ + 1)·g
-    — the course's form of Zhang et al.'s staleness-aware rate (they publish η/τ with the full η at τ = 0; §3 says why
-    the course shifts it by one) — count the update, and return τ.</p>
+    — the course's form of Zhang et al.'s staleness-aware rate (they publish η/τ with the full η at τ = 0;
+    <a href="#staleness">Staleness and what it does to SGD</a> says why the course shifts it by one) — count the
+    update, and return τ.</p>
     <p>The parameter server runs on the Workers asynchronously, one worker 3–5× slower than the others, so some gradients
     are many updates old; the checker replays the run from what it recorded.</p>`,
   hints: [
@@ -133,7 +134,9 @@ export const staleLr = psExercise("applyPush", {
     "The step is <code>config.lr / (tau + 1)</code>; a fresh gradient (τ = 0) gets the full η. Then <code>shard.version += 1</code>.",
   ],
   solutionText: `<p>A stale gradient points downhill from where the model <em>was</em>; scaling it by 1/(τ + 1) trusts it less
-    the older it is, which keeps ASP stable at learning rates where it would otherwise diverge (Zhang et al. 2016 proved
-    convergence for this rule). Measure τ in versions, not in time: a shard's version counts its updates exactly, and the
-    worker's push carries the version it read, so τ needs no clock at all.</p>`,
+    the older it is, which keeps ASP stable at learning rates where it would otherwise diverge. Zhang et al. (2016)
+    proved convergence for their rule, η/τ with the full η for a fresh gradient; the course's η/(τ + 1) is that rule
+    shifted by one (<a href="#staleness">Staleness and what it does to SGD</a>). Measure τ in versions, not in time: a
+    shard's version counts its updates exactly, and the worker's push carries the version it read, so τ needs no clock
+    at all.</p>`,
 }, { starter, solution, wrongs, cases, edgeCases, check });

@@ -65,11 +65,11 @@ export const optimalMicroBatches = {
   unitSymbol: "",
   wrongAnswer: (p, core) => core.optimalMicroBatches({ stages: p.P, compute: p.T1, overhead: p.oMs * 1e-3, max: 4096 }).best,
   hints: [
-    "Write the step as (m + P − 1) slots of t/m + o, with t one stage's compute per step, and minimise over m.",
-    "m* = √((P − 1)·t/o).",
-    "t is one stage's compute: the model's time on one device divided by P.",
+    "Write the step as (m + P − 1) slots of τ/m + o, with τ one stage's compute per step, and minimise over m.",
+    "m* = √((P − 1)·τ/o).",
+    "τ is one stage's compute: the model's time on one device divided by P.",
   ],
-  solutionText: `<p>T(m) = (m + P − 1)(t/m + o) = t + (P − 1)t/m + (m + P − 1)o; setting dT/dm = 0 gives m* = √((P − 1)t/o),
-    and since T is convex the best whole m is next to it. The trap is t: a stage computes 1/P of the model, so t = T₁/P.
+  solutionText: `<p>T(m) = (m + P − 1)(τ/m + o) = τ + (P − 1)τ/m + (m + P − 1)o; setting dT/dm = 0 gives m* = √((P − 1)τ/o),
+    and since T is convex the best whole m is next to it. The trap is τ: a stage computes 1/P of the model, so τ = T₁/P.
     Using T₁ makes m √P times too large, and every extra micro-batch pays o on every stage.</p>`,
 };

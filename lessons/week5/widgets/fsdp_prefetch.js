@@ -6,15 +6,13 @@ import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/c
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { formatBytes, formatCount, formatPercent, formatSeconds } from "../../../web/units.js";
 import { renderPhases } from "../../lab/widgets/phase_timeline.js";
+import { LINKS as COURSE_LINKS } from "../../../web/hardware.js";
 
 // A 4.3B-parameter stack of MLP blocks (32 × 2·4096·16384), bf16, at 150 TFLOP/s sustained per GPU.
 const MODEL = Object.freeze({ layers: 32, width: 4096, hidden: 16384, activation: "gelu" });
 const FLOPS = 150e12;
-const LINKS = {
-  nvlink: { name: "NVLink-class, 300 GB/s", alpha: 1e-6, beta: 1 / 300e9 },
-  ib: { name: "InfiniBand-class, 25 GB/s", alpha: 5e-6, beta: 1 / 25e9 },
-  ethernet: { name: "Ethernet, 12.5 GB/s", alpha: 20e-6, beta: 1 / 12.5e9 },
-};
+// The course's links (web/hardware.js).
+const LINKS = { nvlink: COURSE_LINKS.nvlink, ib: COURSE_LINKS.infiniband, ethernet: COURSE_LINKS.ethernet };
 const TOKENS = Array.from({ length: 13 }, (_, i) => Math.round(256 * 2 ** (i / 2)));   // 256 … 16 384 per GPU
 
 // One step of FSDP on `gpus` GPUs, `tokens` rows per GPU, without and with prefetch.

@@ -6,7 +6,7 @@ import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { formatBytes, formatRatio, formatSeconds } from "../../../web/units.js";
 import { NETWORK, NVLINK, TP_EXAMPLE, tpCollectives } from "../scale_setup.js";
 
-const LINKS = { nvlink: ["NVLink-class, 300 GB/s", NVLINK], ib: ["InfiniBand-class, 25 GB/s", NETWORK] };
+const LINKS = { nvlink: ["NVLink (A100 node), 200 GB/s", NVLINK], ib: ["InfiniBand HDR, 25 GB/s per GPU", NETWORK] };
 const TS = [2, 4, 8, 16, 32, 64];
 
 export function mountTpSplit(figure, core) {

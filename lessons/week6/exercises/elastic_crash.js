@@ -1,7 +1,7 @@
 // elastic_crash.js — Week 6's exercise on elastic training after a crash (elastic.h, WorldChange::crash).
-//   w6-crash-redo   the steps a ZeRO-1 run recomputes after ranks crash at step k, checkpoints every c   (numeric) § 3
+//   w6-crash-redo   the steps a ZeRO-1 run recomputes after ranks crash at step j, checkpoints every Δ   (numeric) § 3
 // The crashed ranks take their shards of the optimizer moments with them, so the survivors roll back to the last
-// checkpoint c·⌊k/c⌋ and recompute the completed steps since: k mod c. Answered by core.trainElastic's ResizeEvent.
+// checkpoint Δ·⌊j/Δ⌋ and recompute the completed steps since: j mod Δ. Answered by core.trainElastic's ResizeEvent.
 import { pick } from "../../../web/exercise/params.js";
 import { ELASTIC } from "../elastic_setup.js";
 
@@ -29,7 +29,7 @@ export const crashRedo = {
   answer: (p, core) => core.trainElastic({ model: ELASTIC.model, optimizer: { ...ELASTIC.optimizer }, batch: ELASTIC.batch,
     steps: p.crashAt + 2, seed: ELASTIC.seed, workers: p.workers, checkpointInterval: p.every,
     changes: [{ step: p.crashAt, workers: p.survivors, crash: true }] }).resizes[0].lostSteps,
-  // rolled back to the checkpoint at c·⌊k/c⌋: the steps from there to k − 1
+  // rolled back to the checkpoint at Δ·⌊j/Δ⌋: the steps from there to j − 1
   oracle: (p) => p.crashAt % p.every,
   tolerance: { abs: 0.5 },
   unit: "steps",
@@ -44,13 +44,14 @@ export const crashRedo = {
   ],
   hints: [
     "Could the survivors carry on from where they are, as after a graceful leave? What did the crashed ranks hold that nobody else has?",
-    "The run must go back to the last checkpoint written at or before step k: at step c·⌊k/c⌋.",
-    "From that checkpoint, steps c·⌊k/c⌋ … k − 1 had completed and are lost: k − c·⌊k/c⌋ = k mod c of them.",
+    "Call the crash step j and the checkpoint period Δ. The run must go back to the last checkpoint written at or before step j: at step Δ·⌊j/Δ⌋.",
+    "From that checkpoint, steps Δ·⌊j/Δ⌋ … j − 1 had completed and are lost: j − Δ·⌊j/Δ⌋ = j mod Δ of them.",
   ],
   solutionText: `<p>Under ZeRO-1 rank d alone holds shard d of the optimizer moments. A rank that leaves gracefully hands its
     shard over; one that crashes takes it along, and no survivor can rebuild it. Restoring only that shard from a checkpoint
     would pair old moments with new parameters — a different run. So every survivor reloads the last checkpoint
-    (step c·⌊k/c⌋), re-cuts its state for the smaller world and recomputes the k mod c completed steps since; the result then
+    (step Δ·⌊j/Δ⌋ for a crash during step j and a checkpoint every Δ steps), re-cuts its state for the smaller world and
+    recomputes the j mod Δ completed steps since; the result then
     equals the uninterrupted run's (the core checks it to 1e-12). With plain data parallelism every survivor holds the whole
     state and only the step in flight is redone: elasticity saves the restart, checkpoints save the sharded state.</p>`,
 };

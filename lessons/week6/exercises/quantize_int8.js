@@ -145,9 +145,9 @@ function check(run, testCase) {
       if (i < 0) continue;
       const wrapped = i === top && Math.abs(values[i] - lo) < step;
       return fail(`Draw ${d} from rank ${from}: value ${i} (${formatNumber(x[i], 6)}) came back as ${formatNumber(values[i], 6)}, ` +
-        `more than one level (s = (max − min)/255 = ${formatNumber(step, 4)}) away.` + (wrapped
+        `more than one level (σ = (max − min)/255 = ${formatNumber(step, 4)}) away.` + (wrapped
           ? ` It is the maximum, and it came back as the minimum: its code was 256, which a byte stores as 0. 256 levels ` +
-            "are 255 steps: s = (max − min)/255, and the maximum's code is 255."
+            "are 255 steps: σ = (max − min)/255, and the maximum's code is 255."
           : step === 0 ? " Every value is the same: decode must give that value back exactly (a step of 0)" +
             (Math.abs(values[i] - x[i]) < 1e-6 * Math.abs(x[i]) ? "; it came back rounded — send lo as a float64 (a Float64Array header)." : ".")
           : ""));
@@ -165,7 +165,7 @@ function check(run, testCase) {
         `below 10⁻⁹. ` + (atTop
           ? "It is at the top of the range: codes that reach past 255 and are clamped there come back too low. With 256 " +
             "levels the step is (max − min)/255, so the maximum is exactly code 255 and nothing needs to clamp."
-          : "Round at random: with t = (x − lo)/s, take ⌊t⌋ + 1 with probability t − ⌊t⌋ and ⌊t⌋ otherwise, so the " +
+          : "Round at random: with t = (x − lo)/σ, take ⌊t⌋ + 1 with probability t − ⌊t⌋ and ⌊t⌋ otherwise, so the " +
             "expected code is exactly t."));
     }
   }
@@ -176,7 +176,7 @@ function check(run, testCase) {
 export const quantizeInt8 = codeExercise({
   id: "w6-int8",
   title: "Stochastic min–max 8-bit quantization",
-  prompt: `<p>This is not the page's symmetric 8-bit compressor (round to nearest, s = max|g|/127); it is a second 8-bit
+  prompt: `<p>This is not the page's symmetric 8-bit compressor (round to nearest, σ = max|g|/127); it is a second 8-bit
     scheme, unbiased as QSGD's levels are. Write <code>encode(x, rand)</code> and <code>decode(codes, header)</code>: 256 levels spread evenly from
     min(x) to max(x), each value rounded to one of its two neighbouring levels <em>at random</em> — up with probability
     equal to how far it is past the lower one, in levels — so that decode(encode(x)) is x on average. The codes are one
@@ -190,17 +190,17 @@ export const quantizeInt8 = codeExercise({
   exempt: { thirdAttempt: "every run draws 200 quantizations; week6_code.test.mjs judges attempts 3 and 4" },
   summarizeResult: (value) => (value?.decoded ? `${value.decoded.length} draws decoded from rank ${value.from}` : undefined),
   hints: [
-    "lo = min(x), hi = max(x): 256 levels are 255 steps, s = (hi − lo)/255. Value x<sub>i</sub> sits at t = (x<sub>i</sub> − lo)/s levels.",
+    "lo = min(x), hi = max(x): 256 levels are 255 steps of σ = (hi − lo)/255. Value x<sub>i</sub> sits at t = (x<sub>i</sub> − lo)/σ levels.",
     "Code ⌊t⌋ + 1 with probability t − ⌊t⌋, else ⌊t⌋: <code>Math.floor(t) + (rand() &lt; t - Math.floor(t) ? 1 : 0)</code>. " +
-      "Then E[code] = t exactly, and decode's lo + code·s is x on average.",
-    "The header must travel with the codes: <code>Float64Array.of(lo, s)</code>. Another Worker cannot see a variable your encode set.",
+      "Then E[code] = t exactly, and decode's lo + code·σ is x on average.",
+    "The header must travel with the codes: <code>Float64Array.of(lo, step)</code> (σ is <code>step</code>). Another Worker cannot see a variable your encode set.",
   ],
   solutionText: `<p>Round-to-nearest has an error of at most half a level but the same error every time, so averaged
     over workers or steps it does not cancel: a gradient coordinate smaller than half a level is always sent as 0.
-    Stochastic rounding doubles the worst-case error (one level) but makes it zero-mean, with variance at most s²/4 per
+    Stochastic rounding doubles the worst-case error (one level) but makes it zero-mean, with variance at most σ²/4 per
     value, and then averaging over P workers divides the noise by P like minibatch noise — the property QSGD (Alistarh et
-    al. 2017) builds on, with s levels of |g|/‖g‖ and its variance bound min(n/s², √n/s)·‖g‖². The header is not a
-    detail: this min–max code sends n bytes and a header of two numbers (lo and s: 8 or 16 bytes), the page's symmetric
+    al. 2017) builds on, with ℓ levels of |g|/‖g‖ and its variance bound min(n/ℓ², √n/ℓ)·‖g‖². The header is not a
+    detail: this min–max code sends n bytes and a header of two numbers (lo and σ: 8 or 16 bytes), the page's symmetric
     8-bit code n + 4 (one scale), and because every worker has its own
     scale the codes cannot be summed along a ring — the reason 8-bit needs an all-gather (this page's section on which
     compressors ride a ring).</p>`,

@@ -11,7 +11,7 @@ export const ringChoice = {
     { text: "Random-k, with the k coordinates drawn from a seed every worker shares.", compressor: "random-k", correct: true,
       why: "Every worker keeps the same coordinates, so the k values add position by position: all-reduce them like a short dense vector." },
     { text: "PowerSGD, rank r.", compressor: "powersgd", correct: true,
-      why: "P = M·Q is linear in M: all-reduce the P's (rows × r), orthogonalise, then all-reduce the Q's (cols × r)." },
+      why: "U = G·V is linear in the gradient G: all-reduce the U's (rows × r), orthogonalise, then all-reduce the V's (cols × r)." },
     { text: "Top-k, each worker keeping its own k largest values.", compressor: "top-k", correct: false,
       why: "Each worker's indices differ: the sum of two top-k messages has up to 2k entries, and it grows at every hop. It is all-gathered, (P − 1)·message per rank." },
     { text: "QSGD, each worker scaling by its own norm.", compressor: "qsgd", correct: false,

@@ -17,7 +17,7 @@ function stepSeconds(p, P, core) {
     { ranks: P, bytes: p.gradMB * MB, alpha: p.alphaUs * US, beta: 1 / (p.bwGBs * GBS), gamma: 0 });
   return core.expectedRoundCompute(speed, P, P) + comm;
 }
-// The same from the published forms: E[max] = c·(1 + (k − 1)·(1 − (1 − p)^P)); ring 2(P − 1)·(α + n/(P·bw)).
+// The same from the published forms: E[max] = t·(1 + (κ − 1)·(1 − (1 − p)^P)); ring 2(P − 1)·(α + n/(P·bw)).
 function oracleStep(p, P) {
   const compute = (p.computeMs / 1000) * (1 + (p.slowdown - 1) * (1 - (1 - p.slowP) ** P));
   return compute + 2 * (P - 1) * (p.alphaUs * US + (p.gradMB * MB) / P / (p.bwGBs * GBS));
@@ -48,7 +48,8 @@ export const bestP = {
   prompt: (p) => `<p>A synchronous data-parallel job trains to a loss target with a fixed batch per worker, so the global
     batch grows with P. The steps it needed, measured: ${SWEEP.map((P, i) => `P = ${P}: ${formatCount(p.steps[i])}`).join(", ")}.</p>
     <p>Each step, every worker computes for ${p.computeMs} ms, except that each worker independently is ${p.slowdown}× slower on
-    that step with probability ${p.slowP}; the step waits for the slowest worker (use the expected slowest of the P workers).
+    that step with probability ${p.slowP}; the step waits for the slowest worker (use the expected slowest of the P workers,
+    <a href="#expected-slowest">derived in the capstone section</a>).
     Then the ${p.gradMB} MB of gradients are summed by a ring all-reduce, 2(P − 1) messages of n/P bytes each way round, on links of
     α = ${p.alphaUs} µs and ${p.bwGBs} GB/s (P = 1 sends nothing). No failures, no checkpoints.</p>
     <p>Which P reaches the target soonest? Give its wall-clock time to the target, in seconds.</p>`,
@@ -65,7 +66,8 @@ export const bestP = {
   ],
   hints: [
     "Wall-clock to the target = steps_to_target(P) × seconds per step at P. Compute it for every P and take the smallest.",
-    "The slowest of P workers is slow unless none is: E[compute] = c·(1 + (k − 1)·(1 − (1 − p)^P)).",
+    "The slowest of P workers is slow unless none is, and none is with probability (1 − p)^P: E[max] = " +
+      "t_compute·(1 + (κ − 1)·(1 − (1 − p)^P)) for a slowdown κ and a probability p.",
     "The ring sends 2(P − 1) messages of n/P bytes: 2(P − 1)·(α + n/(P·bandwidth)). Steps fall ever more slowly with P; the step's cost keeps rising.",
   ],
   solutionText: `<p>At a fixed batch per worker, P workers train on a global batch P times larger. Up to the gradient noise

@@ -8,7 +8,7 @@ import { formatBytes, formatCount, formatSeconds } from "../../../web/units.js";
 import { NETWORKS, WIRE_WORKERS, wire } from "../compression_setup.js";
 
 export function mountCompressionWire(figure, core) {
-  const network = select({ label: "Network", options: Object.entries(NETWORKS).map(([k, n]) => [k, n.label]), value: "nvlink", onChange: draw });
+  const network = select({ label: "Network", options: Object.entries(NETWORKS).map(([k, n]) => [k, n.label]), value: "infiniband", onChange: draw });
   const measure = select({ label: "Show", options: [["bytes", "bytes per worker"], ["seconds", "time per step"]], value: "bytes", onChange: draw });
   const workers = slider({ label: "Workers P", min: 2, max: 256, value: 64, log: true, integer: true, format: (p) => String(Math.round(p)), onInput: draw });
   controlRow(figure, network, measure, workers);

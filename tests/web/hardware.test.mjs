@@ -1,0 +1,62 @@
+// hardware.test.mjs — one hardware table for the course (web/hardware.js): its datasheet rows are the datasheets'
+// numbers (typed here from NVIDIA's A100 and H100 datasheets, not read from the module), every page prices with its
+// links, and no page writes an NVLink speed of its own or puts more GPUs on one NVLink domain than it spans.
+//   node --test tests/web/hardware.test.mjs
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { DATASHEET, LINKS, NVLINK_DOMAIN } from "../../web/hardware.js";
+
+const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
+const sameLink = (a, b) => a.alpha === b.alpha && a.beta === b.beta;
+
+test("the datasheet rows: A100 and H100 bf16 peaks, NVLink per direction, NIC per GPU, each with its source", () => {
+  assert.deepEqual([DATASHEET.a100.bf16Flops, DATASHEET.a100.nvlinkBytesPerSecond, DATASHEET.a100.nicBytesPerSecond,
+    DATASHEET.a100.hbmBytesPerSecond], [312e12, 600e9 / 2, 200e9 / 8, 2039e9]);
+  assert.deepEqual([DATASHEET.h100.bf16Flops, DATASHEET.h100.nvlinkBytesPerSecond, DATASHEET.h100.nicBytesPerSecond,
+    DATASHEET.h100.hbmBytesPerSecond], [989e12, 900e9 / 2, 400e9 / 8, 3.35e12]);
+  for (const row of Object.values(DATASHEET)) {
+    assert.match(row.source, /NVIDIA (A100|H100) Tensor Core GPU datasheet, 20\d\d/);
+    assert.equal(row.nvlinkDomain, NVLINK_DOMAIN);
+  }
+  // The links priced with stay within what the datasheets allow.
+  assert.ok(LINKS.nvlink.bandwidth <= DATASHEET.a100.nvlinkBytesPerSecond);
+  assert.ok(LINKS.nvlinkH100.bandwidth <= DATASHEET.h100.nvlinkBytesPerSecond);
+  assert.equal(LINKS.infiniband.bandwidth, DATASHEET.a100.nicBytesPerSecond);
+  assert.equal(LINKS.infinibandNDR.bandwidth, DATASHEET.h100.nicBytesPerSecond);
+  for (const l of Object.values(LINKS)) assert.equal(l.beta, 1 / l.bandwidth, l.name);
+});
+
+test("every week prices on the table's links", async () => {
+  const lab = await import("../../lessons/lab/widgets/presets.js");
+  assert.ok(sameLink(lab.NVLINK, LINKS.nvlink) && sameLink(lab.INFINIBAND, LINKS.infiniband), "the lab and Week 3 §7–8");
+  const week3 = await import("../../lessons/week3/calcs.js");
+  assert.ok(sameLink(week3.EXAMPLE, LINKS.nvlink), "Week 3's worked example");
+  const overlap = await import("../../lessons/week3/overlap_setup.js");
+  assert.ok(sameLink(overlap.LINK_CHOICES.nvlink, LINKS.nvlink) && sameLink(overlap.LINK_CHOICES.ib, LINKS.infiniband));
+  const week5 = await import("../../lessons/week5/scale_setup.js");
+  assert.ok(sameLink(week5.NVLINK, LINKS.nvlink) && sameLink(week5.NETWORK, LINKS.infiniband), "Week 5's TP and MoE");
+  const week6 = await import("../../lessons/week6/compression_setup.js");
+  assert.ok(sameLink(week6.NETWORKS.infiniband.network, LINKS.infiniband), "Week 6's compression pricing");
+  const capstone = await import("../../lessons/week6/capstone_setup.js");
+  assert.ok(sameLink(capstone.HARDWARE.network, LINKS.infiniband), "the capstone");
+});
+
+test("a ring past one NVLink domain runs at the network's pace (Week 3's pricing), and no page says otherwise", async () => {
+  const { linkAt } = await import("../../lessons/week3/scaling_setup.js");
+  assert.ok(sameLink(linkAt("nodes", 8), LINKS.nvlink));
+  assert.ok(sameLink(linkAt("nodes", 16), LINKS.infiniband) && sameLink(linkAt("nodes", 64), LINKS.infiniband));
+  assert.ok(sameLink(linkAt("nodes-ndr", 64), LINKS.infinibandNDR));
+  const pages = ["week1", "week2", "week3", "week4", "week5", "week6", "lab"].map((w) => [w, read(`lessons/${w}/index.html`)
+    .replace(/<!--[\s\S]*?-->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ")]);
+  const allowed = new Set([LINKS.nvlink.bandwidth, LINKS.nvlinkH100.bandwidth, DATASHEET.a100.nvlinkBytesPerSecond].map((b) => b / 1e9));
+  for (const [week, text] of pages) {
+    for (const m of text.matchAll(/NVLink[^.;]{0,60}?(\d[\d.]*) GB\/s/g)) {
+      if (/InfiniBand/.test(m[0])) continue;   // "NVLink … and the nodes by InfiniBand at 25 GB/s"
+      assert.ok(allowed.has(Number(m[1])), `${week}: "${m[0]}" — NVLink speeds come from web/hardware.js`);
+    }
+    assert.doesNotMatch(text, /(64|128|256) GPUs (are |all )?(linked|joined) by NVLink/, `${week}: an NVLink domain spans ${NVLINK_DOMAIN} GPUs`);
+  }
+  const { strong64 } = await import("../../lessons/week3/exercises/scaling_numeric.js");
+  assert.match(strong64.prompt({ network: "nodes", batch: 8192 }), /The 64 GPUs are 8 nodes of 8/);
+});
