@@ -5,7 +5,7 @@
 //   planner-faster      the step time of the faster of two layouts           (mistake: the slower one's)
 //   planner-double-d    the MFU after doubling d at a fixed global batch     (mistake: "MFU does not change")
 import { pick } from "../../../web/exercise/params.js";
-import { formatCount } from "../../../web/units.js";
+import { formatCount, plural } from "../../../web/units.js";
 import { plan, presets, table1Settings } from "../planner_setup.js";
 
 // None has an `oracle`: each answer is the planner's whole model of a step (rooflines of every matmul, α–β
@@ -68,7 +68,7 @@ export const mfu = {
   title: "MFU of a published run",
   params: (rng) => ({ row: pick(rng, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), b: pick(rng, [1, 2, 4]) }),
   prompt: (p) => `<p>Load row ${p.row} of Table 1 (Narayanan et al. 2021, rows numbered from the smallest model, in
-    <a href="#published">the published tables' widget</a>) into the planner with its “Load” button, then set the micro-batch to b = ${p.b} sequences and the chunks
+    <a href="#published">the published tables' widget</a>) into the planner with its “Load” button, then set the micro-batch to b = ${plural(p.b, "sequence")} and the chunks
     per GPU to v = 1 (leave every other control as the row set it). What model FLOPs utilisation does the planner give, in per cent? (PaLM's definition: (6Ψ + 12·l·h·s) FLOPs per token,
     divided by step time × GPUs × peak.)</p>`,
   answer: (p, core) => 100 * plan(core, rowAt(core, p)).mfu,

@@ -5,7 +5,7 @@
 // html.print-report (style in index.html's capstone block) for as long as the print dialog is open.
 import { button, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
 import { coreTasks } from "../../../web/lesson/core_tasks.js";
-import { formatBytes, formatCount, formatNumber } from "../../../web/units.js";
+import { formatBytes, formatCount, formatNumber, formatSeconds, plural } from "../../../web/units.js";
 import { COMPRESSORS, DEFAULTS, EF_DEFAULT, FORMAT, HARDWARE, SPLIT, TASKS, errorFeedbackOf, findings, formatDuration,
   takesRatio, taskName } from "../capstone_setup.js";
 import { targetBlock } from "./capstone_target.js";
@@ -86,6 +86,7 @@ export function mountCapstone(figure) {
     figure.dataset.state = "target";
     targetSlot.classList.add("is-stale");
     let t;
+    const sweepStart = performance.now();  // the sweep trains the job once per P: said when it is done
     try {
       t = await tasks.latest("run", "targetReport", s);
     } catch (err) {
@@ -98,7 +99,8 @@ export function mountCapstone(figure) {
     targetSlot.replaceWith(block);
     targetSlot = block;
     status.textContent = `Done: ${s.workers} GPUs, ${formatDuration(r.wall)} of wall-clock time, ${r.failures} failures; ` +
-      (t.best >= 0 ? `loss ${formatNumber(s.targetLoss)} soonest on ${t.points[t.best].workers} GPUs.` : `loss ${formatNumber(s.targetLoss)} not reached within ${s.steps} steps.`);
+      (t.best >= 0 ? `loss ${formatNumber(s.targetLoss)} soonest on ${t.points[t.best].workers} GPUs.` : `loss ${formatNumber(s.targetLoss)} not reached within ${s.steps} steps.`) +
+      ` The sweep trained ${plural(t.points.length, "job")} to the target in ${formatSeconds((performance.now() - sweepStart) / 1000)} here.`;
     figure.dataset.state = "done";
     figure.dataset.settings = JSON.stringify(s);
   }
