@@ -10,8 +10,9 @@ import { LINKS, NVLINK_DOMAIN } from "../../web/hardware.js";
 export { FLOPS, INFINIBAND, MIXED, MODEL, NVLINK, NVLINK_DOMAIN };
 // How the GPUs are joined: nodes of 8 on NVLink (the ring leaves NVLink past 8 GPUs), with one HDR or one NDR NIC per
 // GPU between nodes; or InfiniBand between every pair of GPUs (one GPU per node).
-export const NETWORK_CHOICES = [["nodes", "8 a node: NVLink inside, InfiniBand HDR between"],
-  ["nodes-ndr", "8 a node: NVLink inside, InfiniBand NDR between"], ["infiniband", "one GPU a node, InfiniBand HDR"]];
+// Labels short enough for a phone's select (the figure's caption says NVLink inside, InfiniBand between).
+export const NETWORK_CHOICES = [["nodes", "8 GPUs a node, HDR between"], ["nodes-ndr", "8 GPUs a node, NDR between"],
+  ["infiniband", "1 GPU a node, HDR"]];
 const BETWEEN = { nodes: INFINIBAND, "nodes-ndr": LINKS.infinibandNDR, infiniband: INFINIBAND };
 /** The link a ring over P GPUs runs at on `network`: NVLink while it stays in one node, else the link between nodes. */
 export const linkAt = (network, P) => (network !== "infiniband" && P <= NVLINK_DOMAIN ? NVLINK : BETWEEN[network]);

@@ -71,7 +71,7 @@ export function knee(core) {
 export const BIG_MODEL = Object.freeze({ layers: 4, width: 1024, hidden: 4096 });
 // Between nodes: the course's InfiniBand (web/hardware.js), or a slow 10 Gb/s Ethernet.
 export const NETWORKS = Object.freeze({
-  infiniband: { label: "InfiniBand HDR: 25 GB/s per GPU, α 10 µs", network: { alpha: LINKS.infiniband.alpha, beta: LINKS.infiniband.beta } },
+  infiniband: { label: "InfiniBand HDR, 25 GB/s", network: { alpha: LINKS.infiniband.alpha, beta: LINKS.infiniband.beta } },
   ethernet: { label: "10 Gb/s Ethernet, α 50 µs", network: { alpha: 50e-6, beta: 1 / 1.25e9 } },
 });
 export const WIRE_WORKERS = [2, 4, 8, 16, 32, 64, 128, 256];

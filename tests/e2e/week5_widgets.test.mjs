@@ -2,6 +2,7 @@
 // controls change what the core computes, the pipeline trainer equals one device, and nothing scrolls the page
 // sideways at 360 px. (The widgets' core calls are timed by bench/week5_core_calls.mjs: a measurement, not a test.)
 //   node --test --test-concurrency=1 tests/e2e/week5_widgets.test.mjs
+import { LINKS } from "../../web/hardware.js";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openSite } from "./harness.mjs";
@@ -118,11 +119,11 @@ describe("week 5 widgets", () => {
     };
     const exposedShare = (text) => Number(text.match(/\((\d+) ?%\) is communication/)[1]);
     const ib = await readout(page, "fsdp-prefetch");
-    const core = await page.evaluate(() => {
+    const core = await page.evaluate(({ alpha, beta }) => {  // the course's InfiniBand HDR (web/hardware.js)
       const request = { strategy: "zero3", grid: { dp: 64 }, model: { layers: 32, width: 4096, hidden: 16384, activation: "gelu" },
-        batch: 2048 * 64, flops: 150e12, alpha: 5e-6, beta: 1 / 25e9, elementBytes: 2 };
+        batch: 2048 * 64, flops: 150e12, alpha, beta, elementBytes: 2 };
       return [false, true].map((overlap) => window.dsml.core.stepCost({ ...request, overlap }).total);
-    });
+    }, { alpha: LINKS.infiniband.alpha, beta: LINKS.infiniband.beta });
     assert.ok(Math.abs(seconds(ib, "No prefetch") / core[0] - 1) < 0.01, `${ib} vs ${core}`);
     assert.ok(Math.abs(seconds(ib, "; prefetch") / core[1] - 1) < 0.01, `${ib} vs ${core}`);
     assert.ok(core[1] < core[0]);
