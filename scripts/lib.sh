@@ -38,9 +38,18 @@ ensure_npm() {
   fi
 }
 
-# CI=true turns on unity builds (DSML_UNITY_BUILD): CI builds from nothing, and the core compiles in unity batches
-# (half the CPU time); a working copy keeps per-file builds, so an edit recompiles one file.
-unity_build() { if [ "${CI:-}" = true ]; then echo ON; else echo OFF; fi; }
+# Unity builds (DSML_UNITY_BUILD: the core compiled in batches of 8 files, about half the CPU time of a per-file
+# build) for every build from nothing — a fresh clone's first build, and CI's. A build directory keeps the choice it
+# was configured with, so a working copy built per file stays per file. DSML_UNITY_BUILD=OFF (or ON) in the
+# environment chooses for this and later builds: OFF when you edit the core all day (an edit then recompiles one
+# file, not its batch of 8).
+unity_build() {
+  local dir="$1" cached
+  if [ -n "${DSML_UNITY_BUILD:-}" ]; then echo "$DSML_UNITY_BUILD"; return; fi
+  if [ "${CI:-}" = true ]; then echo ON; return; fi
+  cached="$(sed -n 's/^DSML_UNITY_BUILD:BOOL=//p' "$dir/CMakeCache.txt" 2>/dev/null || true)"
+  echo "${cached:-ON}"
+}
 
 # A build directory configured for another checkout (the clone was moved, or build/ copied from elsewhere) cannot be
 # reused: CMake refuses it with a message that does not say what to do. Say it, and leave the directory alone (it
@@ -59,7 +68,7 @@ check_build_dir() {
 build_native() {
   log "native build (core, tests, CLI, benchmarks)"
   check_build_dir "$BUILD/native"
-  cmake -S "$ROOT" -B "$BUILD/native" -DCMAKE_BUILD_TYPE=Release -DDSML_UNITY_BUILD="$(unity_build)" >/dev/null
+  cmake -S "$ROOT" -B "$BUILD/native" -DCMAKE_BUILD_TYPE=Release -DDSML_UNITY_BUILD="$(unity_build "$BUILD/native")" >/dev/null
   cmake --build "$BUILD/native" -j"$(nproc)"
 }
 
@@ -68,7 +77,7 @@ build_wasm() {
   check_build_dir "$BUILD/wasm"
   # Configured on every run, as the native build is: a changed option (CI's unity build, -D… in CMakeLists.txt)
   # takes effect; an unchanged configuration costs CMake a few seconds and rebuilds nothing.
-  emcmake cmake -S "$ROOT" -B "$BUILD/wasm" -DCMAKE_BUILD_TYPE=Release -DDSML_UNITY_BUILD="$(unity_build)" \
+  emcmake cmake -S "$ROOT" -B "$BUILD/wasm" -DCMAKE_BUILD_TYPE=Release -DDSML_UNITY_BUILD="$(unity_build "$BUILD/wasm")" \
     -DEigen3_DIR=/usr/share/eigen3/cmake \
     -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" >/dev/null
   cmake --build "$BUILD/wasm" -j"$(nproc)"
@@ -84,6 +93,15 @@ build_all() {
   ensure_apt
   ensure_npm
   build_native
+  build_wasm
+  build_site
+}
+
+# What the course itself needs — the wasm core and site/ — without the native core, its tests, the CLI and the
+# benchmarks: serving the course, and an author's loop of editing lessons and their exercises.
+build_course() {
+  ensure_apt
+  ensure_npm
   build_wasm
   build_site
 }

@@ -2,10 +2,10 @@
 # Install what is missing, build everything and run every test: GoogleTest (ctest), the wasm module in
 # Node, and the pages in real Chromium. Exits non-zero if anything fails.
 #   bash scripts/test.sh --exercise ID   only the checks of exercise ID (every test named after it, in tests/exercises/;
-#                                        seconds to a few minutes; the cores must have been built)
+#                                        seconds to a few minutes; builds the wasm core first if there is none)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 if [ "${1:-}" = "--exercise" ] && [ -n "${2:-}" ]; then
-  [ -f "$BUILD/wasm/wasm-node/dsml.cjs" ] || { echo "test.sh --exercise: no wasm core in $BUILD/wasm/wasm-node; run bash scripts/build.sh once" >&2; exit 2; }
+  [ -f "$BUILD/wasm/wasm-node/dsml.cjs" ] || { log "no wasm core yet: building it first"; build_course; }
   node --input-type=module -e '
     const { EXERCISES } = await import(process.argv[1]);
     if (!EXERCISES.some((e) => e.id === process.argv[2])) {
