@@ -29,18 +29,7 @@ log "exercise checkers (node --test)"
 node --test --test-concurrency="$(nproc)" "$ROOT"/tests/exercises/*.test.mjs
 log "page tests (Playwright on Chromium, one file per core: each opens its own browser, server and profile)"
 # The longest files start first, so that the cores finish together rather than one waiting on a long file started
-# last (the order only; every file runs). Measured with --test-reporter=tap: each file's suites' duration_ms.
-# `node --test` would sort the files by name; scripts/run_in_order.mjs keeps this order.
-# Last measured 2026-12-06 (CI=true, clean clone): lessons ≈ 170 s, reading ≈ 145 s, week3_widgets 137 s,
-# progress_safety 107 s, offline 72 s, the rest under 65 s each (1436 s in all on 2 cores).
-LONGEST_FIRST=(lessons reading week3_widgets progress_safety offline week6_widgets week6_workers week6_capstone
-  step_through week4_workers csp run_isolation lab_panel week4_widgets week5_workers narrow_charts)
-pages=()
-for name in "${LONGEST_FIRST[@]}"; do
-  if [ -f "$ROOT/tests/e2e/$name.test.mjs" ]; then pages+=("$ROOT/tests/e2e/$name.test.mjs"); fi
-done
-for file in "$ROOT"/tests/e2e/*.test.mjs; do
-  [[ " ${pages[*]} " == *" $file "* ]] || pages+=("$file")
-done
-node "$ROOT/scripts/run_in_order.mjs" --concurrency "$(nproc)" "${pages[@]}"
+# last: the order comes from the last run's timings, which the runner writes to build/page_test_seconds.json.
+node "$ROOT/scripts/run_in_order.mjs" --concurrency "$(nproc)" --timings "$BUILD/page_test_seconds.json" \
+  "$ROOT"/tests/e2e/*.test.mjs
 log "every test passed"
