@@ -37,7 +37,7 @@ export const overlapFraction = {
   params: (rng) => ({ link: pick(rng, Object.keys(LINK_CHOICES)), bucket: pick(rng, BUCKETS) }),
   prompt: (p) => {
     const [C, M, T] = PRICED[`${p.link} ${p.bucket}`];
-    return `<p>The worked example of section 3 (8 GPUs, 403 M parameters, fp32 gradients) with bucketed DDP, buckets of
+    return `<p>The worked example of <a href="#ddp" data-ref></a> (8 GPUs, 403 M parameters, fp32 gradients) with bucketed DDP, buckets of
       ${formatBytes(p.bucket)}, on ${LINK_CHOICES[p.link].name}. The core prices one step: forward and backward compute
       C = ${ms(C)}; the buckets' all-reduces, end to end, M = ${ms(M)}; the whole step, with each bucket
       launched during backward, T = ${ms(T)}.</p>
