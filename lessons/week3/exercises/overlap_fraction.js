@@ -1,4 +1,4 @@
-// overlap_fraction.js — numeric exercise "w3-overlap-fraction" (section 3 (b)): the overlap fraction o that bucketed
+// overlap_fraction.js — numeric exercise "w3-overlap-fraction" (section #partial-overlap): the overlap fraction o that bucketed
 // DDP achieves, from one priced step of the worked example: compute C, the buckets' all-reduces M end to end, and the
 // step T (core.stepCost with overlap, read through overlap_setup.js). o = 1 − (T − C)/M. The usual slip is the
 // exposed share (T − C)/M itself; another divides what hid by C instead of M.

@@ -1,4 +1,4 @@
-// ssp_absorb.js — w4-ssp-absorb (numeric, § 4 "What a bound can absorb"): stragglers drawn per clock from a list,
+// ssp_absorb.js — w4-ssp-absorb (numeric, #regimes "What a bound can absorb"): stragglers drawn per clock from a list,
 // and the seconds per clock a large enough SSP bound saves over BSP: E[max of W draws] − E[one draw], times the base
 // (core.sspClockLimits, ps_closed_forms.h). The usual mistake treats the list's slowest entry as a machine that is
 // always slow — the fixed model, where nothing can be absorbed — and takes max(list) for the barrier.
