@@ -118,7 +118,7 @@ test("a reference to an id that is no section, to a nested one, to another page,
     ['<a href="#ring" data-ref></a>', /lessons\/week2\/index\.html: a cross-reference names "#ring", which is no section of the page \(its sections: a, b, d\)/],
     ['<a href="#b-inner" data-ref></a>', /names "#b-inner"/],
     ['<a href="#no-heading" data-ref></a>', /names "#no-heading"/],
-    ['<a href="../week3/index.html#ddp" data-ref></a>', /must point to a section of its own page/],
+    ['<a href="https://example.org/week3/#ddp" data-ref></a>', /must point to a section of its own page/],
     ['<a href="#b" data-ref>section 6</a>', /has text of its own \("section 6"\): leave it empty/],
   ]) assert.throws(() => built(PAGE(ref)), message, ref);
 });
