@@ -63,11 +63,12 @@ export function renderSectionRefs(html, where, ids = sectionIds(html)) {
       throw new Error(`${where}: a cross-reference names "#${ref.id}", which is no section of the page `
         + `(its sections: ${ids.join(", ")})`);
     }
-    if (inner.trim() && inner.trim() !== refText(word, i + 1).replace("\u00a0", "&nbsp;")) {
+    const text = refText(word, i + 1).replace("\u00a0", "&nbsp;");
+    if (inner.trim() && inner.trim() !== text) {   // (the text this build wrote is fine: a built page builds again)
       throw new Error(`${where}: the cross-reference to "#${ref.id}" has text of its own ("${inner.trim()}"): leave it `
         + "empty, the build writes the section's number");
     }
-    return `<a${before} data-ref${word ? `="${word}"` : ""}${after}>${refText(word, i + 1).replace("\u00a0", "&nbsp;")}</a>`;
+    return `<a${before} data-ref${word ? `="${word}"` : ""}${after}>${text}</a>`;
   });
 }
 
