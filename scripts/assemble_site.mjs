@@ -8,7 +8,10 @@
 //   lessons/cluster/index.html          a guide: mpi/README.md as a page of the site (scripts/render_guide.mjs)
 //   lessons/*/index.html                the same pages in the layout every page shares (scripts/page_layout.mjs:
 //                                       head, site header, prev/next, footer), their math rendered (prerender_math.mjs),
-//                                       the course index with its week cards (web/lesson/course_cards.js)
+//                                       its cross-references given their sections' numbers (<a href="#ring" data-ref>
+//                                       → "section 4", web/lesson/section_refs.js; one in a lesson's modules is
+//                                       checked here and filled in the browser), the course index with its week
+//                                       cards (web/lesson/course_cards.js)
 //                                       and each published week's exercise ids (data-exercise-ids: index.js
 //                                       counts the learner's solved ones without loading every week's modules)
 //   sw.js                               the service worker (source web/sw.js) at the site root, so its scope
@@ -27,6 +30,7 @@ import { CSP, layoutPage } from "./page_layout.mjs";
 import { GUIDES, renderGuide } from "./render_guide.mjs";
 import { WEEKS } from "../web/lesson/course.js";
 import { cardsHTML } from "../web/lesson/course_cards.js";
+import { renderSectionRefs, sectionIds, sectionRefsIn } from "../web/lesson/section_refs.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const LESSONS = join(ROOT, "lessons");
@@ -63,9 +67,10 @@ export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wa
     mkdirSync(join(lessons, guide.slug), { recursive: true });
     writeFileSync(join(lessons, guide.slug, "index.html"), renderGuide(guide));
   }
+  checkModuleRefs();
   for (const page of listFiles(lessons).filter((f) => f.endsWith(".html"))) {
     const file = join(lessons, page);
-    writeFileSync(file, prerenderMath(layoutPage(readFileSync(file, "utf8"), { page })));
+    writeFileSync(file, prerenderMath(renderSectionRefs(layoutPage(readFileSync(file, "utf8"), { page }), `lessons/${page}`)));
   }
   writeRedirects(outDir, ["", ...WEEKS.map((w) => w.slug), ...GUIDES.map((g) => g.slug)]);
   writeFileSync(join(outDir, ".nojekyll"), "");
@@ -119,6 +124,26 @@ async function exerciseIds() {
   const weeks = WEEKS.filter((w) => w.available);
   const lists = await Promise.all(weeks.map((w) => import(pathToFileURL(join(LESSONS, w.slug, "exercises.js")).href)));
   return Object.fromEntries(weeks.map((w, i) => [w.slug, lists[i].default.map((e) => e.id)]));
+}
+
+// The cross-references in a lesson's modules (an exercise's prompt, hint or solution) name sections of that lesson's
+// page: the browser fills them when the exercise mounts, and a missing id fails the build here, naming the file.
+export function checkModuleRefs(lessonsDir = LESSONS) {
+  for (const week of WEEKS) {
+    const page = join(lessonsDir, week.slug, "index.html");
+    if (!existsSync(page)) continue;
+    const ids = sectionIds(readFileSync(page, "utf8"));
+    for (const f of listFiles(join(lessonsDir, week.slug)).filter((f) => f.endsWith(".js"))) {
+      const where = `lessons/${week.slug}/${f}`;
+      for (const ref of sectionRefsIn(readFileSync(join(lessonsDir, week.slug, f), "utf8"))) {
+        if (ref.id == null) throw new Error(`${where}: a data-ref link must point to a section of its own page ("#id"), not "${ref.href}"`);
+        if (!ids.includes(ref.id)) {
+          throw new Error(`${where}: a cross-reference names "#${ref.id}", which is no section of lessons/${week.slug}/index.html `
+            + `(its sections: ${ids.join(", ")})`);
+        }
+      }
+    }
+  }
 }
 
 function escapeAttribute(text) {

@@ -17,7 +17,7 @@ export const EXAMPLE = Object.freeze({
 export const DDP_BUCKET = 25 * 2 ** 20;   // PyTorch DDP's default bucket_cap_mb = 25
 export const PSI = (m) => 2 * m.layers * m.width * m.hidden;
 
-// The three DDPs of section 3, priced: naive (a tensor at a time, after backward), flat (one bucket, after
+// The three DDPs of section #ddp, priced: naive (a tensor at a time, after backward), flat (one bucket, after
 // backward), bucketed (25 MiB, each launched as its gradients are ready: overlap).
 export function priceDdps(core, fields = {}) {
   const ex = { ...EXAMPLE, ...fields };
@@ -74,7 +74,7 @@ export const CALCS = {
   "ex-bucketed": (c) => formatSeconds(priced(c).bucketed.total),
   "ex-exposed": (c) => formatSeconds(priced(c).bucketed.total - priced(c).bucketed.compute),
   "ex-speedup": (c) => formatRatio(priced(c).flat.total / priced(c).bucketed.total, { digits: 2 }),
-  // section 3 (b), partial overlap: 25 MiB buckets on the example's link, and on InfiniBand-class (α 5 µs, 25 GB/s)
+  // section #partial-overlap, partial overlap: 25 MiB buckets on the example's link, and on InfiniBand-class (α 5 µs, 25 GB/s)
   "po-comm": (c) => formatSeconds(overlap(c).comm),
   "po-o": (c) => formatNumber(overlap(c).o, 3),
   "po-half": (c) => formatSeconds(partialStep(c, overlap(c).compute, overlap(c).comm, 0.5)),
@@ -90,5 +90,5 @@ export const CALCS = {
   "acc-tc-diff": (c) => below(c.trainCompare({ ...TINY, strategy: "dp-accumulate", grid: { dp: 4 }, microBatches: 4 }).maxRelativeDifference),
   "uneq-plain": (c) => formatPercent(unequal(c).mean.relative, { digits: 2 }),
   "uneq-weighted": (c) => below(unequal(c).weighted.max),
-  ...CALCS_LARGE_BATCH,   // sections 6–8
+  ...CALCS_LARGE_BATCH,   // sections #large-batch … #comm-wall
 };

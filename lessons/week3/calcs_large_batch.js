@@ -1,4 +1,4 @@
-// calcs_large_batch.js — every number in the prose of sections 6–8 (large batches, strong vs weak scaling, the
+// calcs_large_batch.js — every number in the prose of sections #large-batch … #comm-wall (large batches, strong vs weak scaling, the
 // communication wall), computed by the core: the large-batch runs of large_batch_setup.js, the scaling and
 // comm-bound numbers of scaling_setup.js; calcs.js spreads them into the page's CALCS. Runs are memoised: one Worker
 // computes them all. Each optimizer's base rate (BASE) is the best of its fine sweep at P = 1: a test re-runs the
@@ -23,7 +23,7 @@ const wall = (c) => once("wall", () => ddpStep(c, { ranks: 64, link: INFINIBAND,
 const exposed = (cost) => Math.max(0, cost.total - cost.compute);
 
 export const CALCS_LARGE_BATCH = {
-  // §6 large batches
+  // #large-batch: large batches
   "lb-samples": () => formatCount(SAMPLES),
   "lb-local": () => String(LOCAL_BATCH),
   "lb-steps-1": () => String(stepsAt(1)),
@@ -51,7 +51,7 @@ export const CALCS_LARGE_BATCH = {
   "lb-lamb-8-warm": (c) => loss(finalLoss(lin(c, "lamb", 8, true))),
   "lb-trust-min": (c) => formatNumber(Math.min(...larsRatios(c)), { digits: 3 }),
   "lb-trust-max": (c) => formatNumber(Math.max(...larsRatios(c)), { digits: 3 }),
-  // §7 strong vs weak scaling
+  // #strong-weak: strong vs weak scaling
   "sc-strong-batch": () => formatCount(STRONG_BATCH),
   "sc-strong-rows-64": () => formatCount(STRONG_BATCH / 64),
   "sc-weak-batch": () => formatCount(WEAK_BATCH),
@@ -67,7 +67,7 @@ export const CALCS_LARGE_BATCH = {
   "sc-bstar-ib": (c) => formatCount(Math.round(commBound(c, { link: INFINIBAND, ranks: 64 }))),
   "sc-bstar-nvlink-nooverlap": (c) => formatCount(Math.round(commBound(c, { link: NVLINK, ranks: 8, overlap: false }))),
   "sc-bstar-nvlink-k4": (c) => formatCount(Math.round(commBound(c, { link: NVLINK, ranks: 8, overlap: false, microBatches: 4 }))),
-  // §8 the communication wall
+  // #comm-wall: the communication wall
   "cw-bytes": () => `${GRAD_BYTES / 1e6} MB`,
   "cw-ar-2": (c) => formatSeconds(allReduceTime(c, 2, INFINIBAND)),
   "cw-ar-64": (c) => formatSeconds(allReduceTime(c, 64, INFINIBAND)),

@@ -1,13 +1,13 @@
 // exercises.js — Week 3's exercises as data (format: web/README.md), in the order of the sections they
 // practise. The page renders and checks them; tests/exercises/ proves every reference passes and every wrong fails.
-//   exercises/sum_or_mean.js      summed vs averaged gradients under SGD and Adam         (choice)      § 1
-//   exercises/bucket_size.js      the bucket size where latency stops mattering            (numeric)     § 3
-//   exercises/bucket_reducer.js   DDP's reducer: buckets launched during backward          (code)        § 3
-// Appended (section 3 (b)): exercises/overlap_fraction.js  the o a bucket size achieves         (numeric)     § 3 (b)
-//   exercises/accumulation.js     k micro-steps, one sync                                  (code)        § 4
-//   exercises/weighted_sync.js    unequal shards: a weighted all-reduce                    (code)        § 5
+//   exercises/sum_or_mean.js      summed vs averaged gradients under SGD and Adam         (choice)      #exactness
+//   exercises/bucket_size.js      the bucket size where latency stops mattering            (numeric)     #ddp
+//   exercises/bucket_reducer.js   DDP's reducer: buckets launched during backward          (code)        #ddp
+// Appended (section #partial-overlap): exercises/overlap_fraction.js  the o a bucket size achieves         (numeric)     #partial-overlap
+//   exercises/accumulation.js     k micro-steps, one sync                                  (code)        #accumulation
+//   exercises/weighted_sync.js    unequal shards: a weighted all-reduce                    (code)        #unequal-shards
 // The code exercises run the whole data-parallel trainer (programs/) with the learner's function in it;
-// shared checks: exercises/dp_checks.js. Then sections 6–8's: large batches, scaling.
+// shared checks: exercises/dp_checks.js. Then sections #large-batch … #comm-wall's: large batches, scaling.
 import { sumOrMean } from "./exercises/sum_or_mean.js";
 import { bucketCrossover } from "./exercises/bucket_size.js";
 import { bucketedDdp } from "./exercises/bucket_reducer.js";

@@ -1,4 +1,4 @@
-// overlap_setup.js — Week 3's partial overlap (section 3 (b)): a step of compute C plus the part of the
+// overlap_setup.js — Week 3's partial overlap (section #partial-overlap): a step of compute C plus the part of the
 // communication M that is NOT hidden, T(o) = C + (1 − o)·M for an overlap fraction o of the communication (the
 // core's partialOverlapStep, what `dsml scaling --overlap-fraction` prices), and the o that bucketed DDP actually
 // achieves, read off the core's priced step (stepCost with overlap: the communication left after backward is

@@ -1,4 +1,4 @@
-// scaling_setup.js — the hardware, model and batches Week 3's sections 7 and 8 price, in one place so the prose
+// scaling_setup.js — the hardware, model and batches Week 3's sections #strong-weak and #comm-wall price, in one place so the prose
 // (calcs_large_batch.js), the widgets (widgets/scaling.js, widgets/comm_wall.js) and the exercises
 // (exercises/scaling_numeric.js) agree. The hardware is the lab's (../lab/widgets/presets.js, from the course's table
 // web/hardware.js): 150 TFLOP/s per GPU, nodes of 8 GPUs joined by NVLink at 200 GB/s — one NVLink domain — and the
@@ -20,11 +20,11 @@ export const DEVICES = [1, 2, 4, 8, 16, 32, 64];
 export const STRONG_BATCH = 16384;   // rows per step, fixed: strong scaling
 export const WEAK_BATCH = 1024;      // rows per device, fixed: weak scaling
 
-// Section 8: a 50 MB gradient (12.5 M fp32 values): L = 5 blocks of D = 1250, F = 1000 (Ψ = 2·L·D·F).
+// Section #comm-wall: a 50 MB gradient (12.5 M fp32 values): L = 5 blocks of D = 1250, F = 1000 (Ψ = 2·L·D·F).
 export const GRAD_MODEL = { layers: 5, width: 1250, hidden: 1000 };
 export const GRAD_BYTES = 50e6;
 export const WALL_DEVICES = [2, 4, 8, 16, 32, 64, 128, 256];
-export const WALL_ROWS = 4096;   // rows per device in section 8's step: backward ≈ 1.4 ms, about the 64-GPU all-reduce
+export const WALL_ROWS = 4096;   // rows per device in section #comm-wall's step: backward ≈ 1.4 ms, about the 64-GPU all-reduce
 
 // Speed-up of data parallelism against P (core.dpScaling), the bucketed DDP of the page's model, each P priced on the
 // link its ring runs at (linkAt). → [{ ranks, speedup, efficiency, … }] in the order of `ranks`.

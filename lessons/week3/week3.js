@@ -33,6 +33,6 @@ await startLesson({
       w.mountCommWall(figure, core) },
   },
 });
-// Section 6's numbers come from 16 training runs: computed when the reader nears that section, not before the page
+// Section #large-batch's numbers come from 16 training runs: computed when the reader nears that section, not before the page
 // is ready (its spans hold the same numbers meanwhile; index.html marks the section data-calc-lazy).
 fillLazyCalcs(document, calcs, compileCore()).forEach((p) => p.catch((err) => console.error(err)));

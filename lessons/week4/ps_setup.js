@@ -5,7 +5,7 @@
 
 // A 10 Gb/s Ethernet cluster, the kind parameter servers were built for: α = 50 µs, 1.25 GB/s per link.
 export const ETHERNET = Object.freeze({ alpha: 50e-6, beta: 1 / 1.25e9 });
-// Section 1: six workers, two of them slow (mean compute 3× and 5× the others'), 2000 rounds.
+// Section #stragglers: six workers, two of them slow (mean compute 3× and 5× the others'), 2000 rounds.
 export const STRAGGLER_SPEEDS = Object.freeze([1, 1, 1, 1, 3, 5]);
 export const ROUNDS = 2000;
 export const SPEED_CHOICES = [
@@ -17,7 +17,7 @@ export const SPEED_CHOICES = [
 export const MODEL = Object.freeze({ layers: 2, width: 8, hidden: 16 });
 export const LR = 0.2;
 export const BATCH = 8;
-export const UPDATES = 420;   // applied updates per run in section 3
+export const UPDATES = 420;   // applied updates per run in section #staleness
 export const TAUS = [0, 2, 8, 20];
 export const SSP_BOUNDS = [0, 1, 2, 4, 8, 16];
 export const HOGWILD_THREADS = [1, 4, 16];
@@ -73,12 +73,12 @@ export function staleRun(core, { tau, lr = LR, aware = false, seed = 1 }) {
 export const staleCurves = (core, { lr = LR, aware = false } = {}) => TAUS.map((tau) => ({ tau, ...staleRun(core, { tau, lr, aware }) }));
 
 // ── 4. consistency regimes ─────────────────────────────────────────────────────────────────────────────────
-// The six workers of section 1 with fixed speeds (so SSP's waiting has a closed form), `clocks` clocks each.
+// The six workers of section #stragglers with fixed speeds (so SSP's waiting has a closed form), `clocks` clocks each.
 export function regimeRun(core, { regime, staleness = 0, clocks = 8, base = 0.1, multipliers = STRAGGLER_SPEEDS }) {
   return { run: core.simulateParamServer({ regime, staleness, workers: multipliers.length, iterations: clocks,
     network: ETHERNET, parameters: 512, speed: { distribution: "fixed", base, multipliers: [...multipliers] } }) };
 }
-// The two readings of SSP's closed form for fixed speeds (§4's convention). The page's and the core's
+// The two readings of SSP's closed form for fixed speeds (#regimes's convention). The page's and the core's
 // (core.sspStallFixedSpeeds): a worker is finished when the server answers its last push, which the gate holds until
 // the slowest has finished I − s clocks, so finish_w = max(I·t_w, (I − s)·t_max). The other reading stops the count
 // when the last clock's compute ends: clock I (from 1) starts once the slowest has finished I − s − 1 clocks, so

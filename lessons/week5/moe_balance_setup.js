@@ -1,4 +1,4 @@
-// moe_balance_setup.js — Week 5's load-balancing example (section 7), shared by the widget "moe-balance", the prose
+// moe_balance_setup.js — Week 5's load-balancing example (section #experts), shared by the widget "moe-balance", the prose
 // numbers (calcs.js) and tests/core/test_moe_balance.cpp (same model, batch, optimizer, steps): the MLP with one MoE
 // block of 8 top-1 experts at capacity factor 1, trained on one device with and without Switch's loss.
 export const MOE_BALANCE = Object.freeze({

@@ -28,7 +28,7 @@ export function trainSchedule(core, schedule, { devices, microBatches, chunksPer
     batch: Math.max(TRAIN.batch, microBatches), schedule, devices, microBatches, chunksPerDevice: v });
 }
 
-// Micro-batches with overhead (section 5): a stage computes STAGE_COMPUTE seconds per step (forward + backward of
+// Micro-batches with overhead (section #micro-batches): a stage computes STAGE_COMPUTE seconds per step (forward + backward of
 // the whole mini-batch), each micro-batch costs OVERHEAD more (launches, p2p latency): T(m) = (m + P − 1)(t/m + o).
 export const OVERHEAD_EXAMPLE = Object.freeze({ stages: 8, compute: 0.5, overhead: 1e-3, max: 512 });
 export const optimalM = (core, ex = OVERHEAD_EXAMPLE) => core.optimalMicroBatches(ex);

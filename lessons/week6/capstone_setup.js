@@ -24,7 +24,7 @@ export const FORMAT = Object.freeze({ time: formatDuration, bytes: formatBytes, 
 // The job the report is for: 64 GPUs (8 nodes of 8) of the lab's A100-class preset — 150 TFLOP/s sustained,
 // InfiniBand 25 GB/s per GPU — training a 4.3 B-parameter MLP (32 blocks of D = 4096, F = 16384) on 4096 rows per
 // GPU, bf16 gradients. A checkpoint takes 20 s, a restart 5 min, a failure is noticed after 30 s. The node MTBF
-// default is harsh (1 day; section 1's GPUs fail once in 5 years) so that a run of half an hour sees failures.
+// default is harsh (1 day; section #failures's GPUs fail once in 5 years) so that a run of half an hour sees failures.
 // The model and data the loss is measured on are the learner's (TASKS, taskRows rows per GPU), and so is the loss target
 // the time-to-target report trains to, synchronously or asynchronously (SSP with bound `staleness`).
 export const DEFAULTS = Object.freeze({
@@ -57,7 +57,7 @@ export const takesRatio = (compressor) => compressor === "top-k" || compressor =
 // compressor). At the defaults (64 GPUs, 1000 steps, η = 0.05, k/n = 0.001) the final loss with / without error
 // feedback is: top-k 0.0500 / 0.272, PowerSGD 0.0527 / 0.0670, SignSGD (majority vote) 0.0252 / 0.0463 — on for
 // these; random-k not a number / 1.69 (with 64 workers its residuals grow until the run diverges) — off; 8-bit
-// 0.05273 either way and QSGD 0.05272 / 0.05279 (unbiased, nothing to feed back) — off. Section 4's 4-worker runs
+// 0.05273 either way and QSGD 0.05272 / 0.05279 (unbiased, nothing to feed back) — off. Section #compression's 4-worker runs
 // differ (there SignSGD with error feedback diverges at this rate): the choice is the widget's, shown beside the
 // compressor and reset to this default when the compressor changes. tests/exercises/capstone_defaults.test.mjs.
 export const EF_DEFAULT = Object.freeze({ none: false, "top-k": true, "random-k": false, powersgd: true, int8: false,

@@ -6,12 +6,12 @@
 
 const HOUR = 3600, YEAR = 365 * 24 * HOUR;
 
-// Section 1: a GPU (with its share of host, NIC and switch) that fails once in five years on average, and a
+// Section #failures: a GPU (with its share of host, NIC and switch) that fails once in five years on average, and a
 // 10 000-GPU job. Failures of different GPUs are independent.
 export const FLEET = Object.freeze({ nodeMtbf: 5 * YEAR, nodes: 10000 });
 export const FLEET_SIZES = [1, 8, 64, 512, 1024, 4096, 10000, 16384, 100000];
 
-// Section 2: the syllabus's case — a checkpoint takes C = 60 s, the job's (fleet) MTBF is 6 h — for a run that needs
+// Section #checkpointing: the syllabus's case — a checkpoint takes C = 60 s, the job's (fleet) MTBF is 6 h — for a run that needs
 // W = 24 h of computation. A failure is noticed after D = 30 s (heartbeat timeout) and a restart (reload the
 // checkpoint, rebuild the communicators) takes R = 5 min.
 export const CKPT = Object.freeze({ checkpoint: 60, mtbf: 6 * HOUR, work: 24 * HOUR, restart: 300, detection: 30 });

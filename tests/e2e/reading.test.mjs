@@ -1,6 +1,6 @@
 // What the learner reads, in real Chromium: widgets start where the prose is, their sentences count and round
 // correctly, nothing is clipped, empty charts say what to do, every section links to its exercises, the editor's
-// focus ring is the page's, and numeric feedback reads in plain units.
+// focus ring is the page's, numeric feedback reads in plain units, and a "section 4" link is its section's number.
 //   node --test --test-concurrency=1 tests/e2e/reading.test.mjs
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -139,6 +139,18 @@ for (const slug of ["week1", "week2", "week3", "week4", "week5", "week6", "lab"]
         assert.deepEqual(clipped, []);
       });
     }
+
+    test("every cross-reference reads its section's number in the contents, in the prose and in the exercises", async () => {
+      const refs = await page.evaluate(() => {
+        const contents = [...document.querySelectorAll("nav.toc li a")].map((a) => a.getAttribute("href"));
+        return [...document.querySelectorAll("a[data-ref]")].map((a) => ({
+          href: a.getAttribute("href"), text: a.textContent, inExercise: Boolean(a.closest(".exercise")),
+          expected: `${a.dataset.ref || "section"}\u00a0${contents.indexOf(a.getAttribute("href")) + 1}` }));
+      });
+      for (const ref of refs) assert.equal(ref.text, ref.expected, ref.href);
+      const inExercises = { week3: 1, week4: 2, week5: 1 }[slug] ?? 0;   // prompts that cite a section
+      assert.equal(refs.filter((r) => r.inExercise).length, inExercises, "references in exercises' prompts");
+    });
 
     test("every section with exercises has a skip link to them, and each exercise links back", async () => {
       const sections = await page.locator("section[data-practise]").evaluateAll((all) => all.map((s) => s.id));

@@ -1,11 +1,13 @@
 // Shared behaviour of every lesson page (the page shape: web/README.md):
 //   header.site-header  ← course link + theme toggle          nav.toc        ← from article > section[id] > h2
 //   .m / .m-display     ← KaTeX                                nav.prev-next  ← from course.js and body[data-week]
+//   a[data-ref]         ← its section's number (section_refs.js; written at build, filled here in exercises' HTML)
 // A page module calls initLesson() once, then builds its widgets. Nothing here logs to the console.
 import { currentTheme, setTheme } from "../ui/theme.js";
 import { fillToc } from "../ui/toc.js";
 import { findWeek, neighbours, weekLabel } from "./course.js";
 import { scrollersChanged, watchScrollers } from "./scroll_focus.js";
+import { watchSectionRefs } from "./section_refs.js";
 
 export { fillToc } from "../ui/toc.js";
 
@@ -22,6 +24,7 @@ export function initLesson({ homeHref = "../index.html" } = {}) {
   ensureFavicon();
   if (header) renderSiteHeader(header, { homeHref });
   if (toc && article) fillToc(toc, article);        // before math, so cloned headings get rendered too
+  watchSectionRefs(document);                       // "section 4" links: filled at build, and in exercises' HTML
   const math = renderMathIfNeeded(document.body);
   if (prevNext) fillPrevNext(prevNext, document.body.dataset.week, { homeHref });
   watchScrollers();

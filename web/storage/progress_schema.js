@@ -17,6 +17,14 @@
 // once (with a backup and a notice) rather than drawn afresh on every load, which would change every exercise's
 // numbers each time. The answers typed for the old numbers are cleared with it (solved stays solved). Only text
 // that is not a progress store at all (not JSON, no schema, a newer schema, no exercises) is refused as a whole.
+//
+// A renamed exercise keeps its progress: a record stored under one of its previous ids (web/lesson/exercise_aliases.js)
+// is read as the new id's (carryAliases, reported in `carried`). When both ids have a record, neither is lost; they are
+// merged into one (mergeRecords): solved if either was, first solved at the earlier time, attempts added, the most
+// hints shown, and the code, answer and set-aside code of the better record — the solved one, else the one with more
+// attempts, else the new id's — each taken from the other record where the better one has none. An answer typed under
+// the old id is not carried: an exercise's numbers are drawn from its id, so it answered other numbers.
+import { ALIASES } from "../lesson/exercise_aliases.js";
 
 export const SCHEMA_VERSION = 2;
 
@@ -41,18 +49,19 @@ export const MIGRATIONS = {
 };
 
 /**
- * Read stored or exported progress text. Returns { data, dropped: [{ id, problem }], seedProblem, migrated };
- * throws a readable Error if the text is not a dsml progress store at all.
+ * Read stored or exported progress text. Returns { data, dropped: [{ id, problem }], seedProblem, migrated,
+ * carried: [{ from, to, merged }] }; throws a readable Error if the text is not a dsml progress store at all.
+ * `aliases` ({ old id: new id }) is the course's table unless a test gives its own.
  */
-export function readProgress(text) {
+export function readProgress(text, { aliases = ALIASES } = {}) {
   let parsed;
   try { parsed = JSON.parse(text); } catch { throw new Error("the saved text is not valid JSON"); }
-  const { data, dropped, seedProblem } = upgrade(parsed);
-  return { data, dropped, seedProblem, migrated: storedSchema(parsed) !== SCHEMA_VERSION };
+  const { data, dropped, seedProblem, carried } = upgrade(parsed, { aliases });
+  return { data, dropped, seedProblem, carried, migrated: storedSchema(parsed) !== SCHEMA_VERSION };
 }
 
 /** Like readProgress, for an already parsed object. */
-export function upgrade(parsed) {
+export function upgrade(parsed, { aliases = ALIASES } = {}) {
   if (!isObject(parsed)) throw new Error("this is not a dsml progress file (expected a JSON object)");
   let v = storedSchema(parsed);
   if (!Number.isInteger(v) || v < 1) {
@@ -64,8 +73,58 @@ export function upgrade(parsed) {
   }
   let data = parsed;
   for (; v < SCHEMA_VERSION; v++) data = MIGRATIONS[v](data);
-  return validate(data);
+  const read = validate(data);
+  return { ...read, carried: carryAliases(read.data.exercises, aliases) };
 }
+
+/**
+ * Moves every record stored under an old id of `aliases` ({ old: new }, followed to its end) to the new id, merged
+ * with the record already there (mergeRecords). Changes `exercises` in place; returns [{ from, to, merged }].
+ */
+export function carryAliases(exercises, aliases) {
+  const carried = [];
+  for (const from of Object.keys(exercises)) {
+    const to = currentId(from, aliases);
+    if (to === from) continue;
+    const old = { ...exercises[from], answer: null };   // typed for the numbers drawn from the old id
+    const merged = to in exercises;
+    exercises[to] = merged ? mergeRecords(exercises[to], old) : old;
+    delete exercises[from];
+    carried.push({ from, to, merged });
+  }
+  return carried;
+}
+
+// The id an exercise has today: `id` followed through `aliases` (a cycle stops where it would repeat).
+function currentId(id, aliases) {
+  const seen = new Set([id]);
+  while (Object.hasOwn(aliases, id) && !seen.has(aliases[id])) seen.add(id = aliases[id]);
+  return id;
+}
+
+/**
+ * One record from two of the same exercise, losing neither (the rule is the file's opening comment): `current`
+ * under the exercise's id, `previous` under an old one.
+ */
+export function mergeRecords(current, previous) {
+  const better = rank(previous) > rank(current) ? previous : current;
+  const other = better === current ? previous : current;
+  const solvedAts = [current, previous].filter((r) => r.solved && r.solvedAt).map((r) => r.solvedAt).sort();
+  const codeOf = better.code != null ? better : other;   // the code with the starter it was edited from
+  return {
+    ...EMPTY_RECORD,
+    code: codeOf.code, starterHash: codeOf.starterHash,
+    ownCode: better.ownCode ?? other.ownCode,
+    answer: better.answer ?? other.answer,
+    solved: current.solved || previous.solved,
+    solvedAt: current.solved || previous.solved ? (solvedAts[0] ?? null) : null,
+    attempts: current.attempts + previous.attempts,
+    hintsShown: Math.max(current.hintsShown, previous.hintsShown),
+  };
+}
+
+// Which record is better: solved first, then more attempts; a tie keeps `current` (it is compared second).
+const rank = (r) => (r.solved ? 1e12 : 0) + r.attempts;
 
 // Schema 1 called the field "version"; from schema 2 on it is "schema".
 function storedSchema(obj) {

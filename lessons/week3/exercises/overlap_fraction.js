@@ -1,4 +1,4 @@
-// overlap_fraction.js — numeric exercise "w3-overlap-fraction" (section 3 (b)): the overlap fraction o that bucketed
+// overlap_fraction.js — numeric exercise "w3-overlap-fraction" (section #partial-overlap): the overlap fraction o that bucketed
 // DDP achieves, from one priced step of the worked example: compute C, the buckets' all-reduces M end to end, and the
 // step T (core.stepCost with overlap, read through overlap_setup.js). o = 1 − (T − C)/M. The usual slip is the
 // exposed share (T − C)/M itself; another divides what hid by C instead of M.
@@ -37,7 +37,7 @@ export const overlapFraction = {
   params: (rng) => ({ link: pick(rng, Object.keys(LINK_CHOICES)), bucket: pick(rng, BUCKETS) }),
   prompt: (p) => {
     const [C, M, T] = PRICED[`${p.link} ${p.bucket}`];
-    return `<p>The worked example of section 3 (8 GPUs, 403 M parameters, fp32 gradients) with bucketed DDP, buckets of
+    return `<p>The worked example of <a href="#ddp" data-ref></a> (8 GPUs, 403 M parameters, fp32 gradients) with bucketed DDP, buckets of
       ${formatBytes(p.bucket)}, on ${LINK_CHOICES[p.link].name}. The core prices one step: forward and backward compute
       C = ${ms(C)}; the buckets' all-reduces, end to end, M = ${ms(M)}; the whole step, with each bucket
       launched during backward, T = ${ms(T)}.</p>

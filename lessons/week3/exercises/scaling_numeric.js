@@ -1,4 +1,4 @@
-// scaling_numeric.js — Week 3's exercises on sections 6–8 (data):
+// scaling_numeric.js — Week 3's exercises on sections #large-batch … #comm-wall (data):
 //   w3-scaling-rule   (choice)  which learning rate and warm-up survive at P = 8 — every option's claim is a run of
 //                               the core's trainer (large_batch_setup.js), so the flags cannot drift from the runs
 //   w3-comm-bound     (numeric) the per-device batch below which DP is communication-bound, for a given device

@@ -46,7 +46,7 @@ export function compare(a, b) {
   return { max, relative: Math.sqrt(num / den) };
 }
 
-// The experiment of section 1 (equal shards) and 5 (any shards): full-batch gradient vs the plain mean, the sum
+// The experiment of sections #exactness (equal shards) and #unequal-shards (any shards): full-batch gradient vs the plain mean, the sum
 // and the weighted mean of the shards' gradients.
 export function shardExperiment(core, shards, options = {}) {
   const batch = shards.reduce((a, b) => a + b, 0);

@@ -1,4 +1,4 @@
-// accumulation.js — widget "accumulation" (section 4): gradient accumulation with k micro-batches per replica.
+// accumulation.js — widget "accumulation" (section #accumulation): gradient accumulation with k micro-batches per replica.
 // Left, exactness: core.trainCompare("dp-accumulate") beside one device on the whole batch, and the bytes a
 // replica sends per step (the same for every k). Right, cost: the worked example's step priced by stepCost for
 // k = 1 … 32, the share spent communicating (no overlap).

@@ -1,4 +1,4 @@
-// ddp_price.js — widget "ddp-price" (section 3): the worked example's three DDPs priced by core.stepCost — naive
+// ddp_price.js — widget "ddp-price" (section #ddp): the worked example's three DDPs priced by core.stepCost — naive
 // (per tensor, no overlap), flat (one bucket, no overlap), bucketed with and without overlap — against bucket
 // size, on a link the learner picks; and one priced step of the bucketed DDP, compute (the GPU) and communication
 // (the link) drawn on two lanes.

@@ -1,4 +1,4 @@
-// ddp_workers.js — widget "ddp-workers" (section 3): the three DDPs of programs/ddp_sync.js measured on P Workers —
+// ddp_workers.js — widget "ddp-workers" (section #ddp): the three DDPs of programs/ddp_sync.js measured on P Workers —
 // naive (a tensor at a time after backward), flat (one all-reduce after backward), bucketed (launched during
 // backward). Reports each one's median step time and all-reduces per step (from the trace), checks every run
 // against one device, and draws the bucketed run's last step per Worker on two lanes: compute (the core's

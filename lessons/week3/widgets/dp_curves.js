@@ -1,4 +1,4 @@
-// dp_curves.js — widget "dp-curves" (section 2): the data-parallel trainer (programs/dp_train.js) on P = 1, 2, 4, 8
+// dp_curves.js — widget "dp-curves" (section #dp-trainer): the data-parallel trainer (programs/dp_train.js) on P = 1, 2, 4, 8
 // Workers (or one P of the learner's choice), the same model and global batch each time; every run's loss curve
 // over the single-device one (core.trainSingle), and a report of how far each run's parameters are from one device
 // and how many steps per second it made. Runs one after another, so their speeds are comparable; Stop ends them.

@@ -1,4 +1,4 @@
-// exactness.js — widgets "exactness" (section 1) and "unequal" (section 5): the teacher task's full-batch gradient
+// exactness.js — widgets "exactness" (section #exactness) and "unequal" (section #unequal-shards): the teacher task's full-batch gradient
 // against the mean, the sum and the row-weighted mean of its shards' gradients (programs/shard_gradients.js: the
 // trainer's own forward and backward, fp64), and what a forgotten 1/P does to one SGD and one Adam step.
 import { controlRow, readout, select, slider, tableScroll } from "../../../web/ui/controls.js";

@@ -1,4 +1,4 @@
-// partial_overlap.js — widget "partial-overlap" (section 3 (b)): a step of compute C plus the communication M that
+// partial_overlap.js — widget "partial-overlap" (section #partial-overlap): a step of compute C plus the communication M that
 // is not hidden, T(o) = C + (1 − o)·M, against the overlap fraction o (overlap_setup.js, through core.stepTime), for
 // the worked example on a link the learner picks — and the o that bucketed DDP achieves at a bucket size, read off
 // the core's priced step (core.stepCost with overlap), marked on the same line. o cannot pass min(1, C/M): the line

@@ -1,4 +1,4 @@
-// scaling_workers.js — widget "scaling-workers" (section 7): strong and weak scaling MEASURED on this machine's
+// scaling_workers.js — widget "scaling-workers" (section #strong-weak): strong and weak scaling MEASURED on this machine's
 // Workers — the Week 3 trainer (programs/dp_train.js, bucketed DDP) on P = 1, 2, 4, 8 Workers, for a fixed global
 // batch and for a fixed batch per Worker; speed-up = rows/s over one Worker's, from the median step time. The
 // Workers share the machine's cores (navigator.hardwareConcurrency), so beyond that many the compute does not

@@ -103,7 +103,7 @@ export const sspStall = {
     I = ${p.iterations} clocks each under SSP with bound s = ${p.bound}; ignore the network. A worker may start clock c
     (counting from 1) once the slowest has finished c − s − 1 clocks, and a worker is finished when the server answers its
     last push — which the server holds, like every answer, until the slowest has finished at least I − s clocks (so the
-    wait after the last clock counts, as in §4). What fraction of all the workers' time (Σ waiting / Σ (compute +
+    wait after the last clock counts, as in <a href="#regimes" data-ref="§"></a>). What fraction of all the workers' time (Σ waiting / Σ (compute +
     waiting)) is spent waiting? Give it as a fraction between 0 and 1.</p>`,
   answer: (p, core) => core.sspStallFixedSpeeds({ distribution: "fixed", base: 0.1, multipliers: p.speeds }, p.speeds.length,
     p.iterations, p.bound).stallFraction,

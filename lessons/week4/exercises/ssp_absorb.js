@@ -1,4 +1,4 @@
-// ssp_absorb.js — w4-ssp-absorb (numeric, § 4 "What a bound can absorb"): stragglers drawn per clock from a list,
+// ssp_absorb.js — w4-ssp-absorb (numeric, #regimes "What a bound can absorb"): stragglers drawn per clock from a list,
 // and the seconds per clock a large enough SSP bound saves over BSP: E[max of W draws] − E[one draw], times the base
 // (core.sspClockLimits, ps_closed_forms.h). The usual mistake treats the list's slowest entry as a machine that is
 // always slow — the fixed model, where nothing can be absorbed — and takes max(list) for the barrier.
@@ -33,7 +33,7 @@ export const sspAbsorb = {
     afresh and independently: ${formatSeconds(p.base)} × one entry of [${p.list.join(", ")}], each entry equally likely
     (a value listed twice is twice as likely). So no machine is slow for good: any worker is slow in some clocks.</p>
     <p>At s = 0 (BSP) every clock waits for the slowest of the ${p.workers} draws. As s grows, nobody waits for anybody,
-    and over a long run the time per clock approaches the mean pace of the slowest worker on average (§4, what a bound
+    and over a long run the time per clock approaches the mean pace of the slowest worker on average (<a href="#regimes" data-ref="§"></a>, what a bound
     can absorb). How many seconds per clock can a large enough bound s save at most, over a long run, compared with
     s = 0? Answer in seconds.</p>`,
   answer: (p, core) => core.sspClockLimits(speed(p), p.workers).absorbableSeconds,

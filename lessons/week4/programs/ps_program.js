@@ -154,7 +154,7 @@ export function simulateRun(core, config, workers, speed) {
   return { tau: Array.from(out.run.updates.tau), makespan: out.run.makespan, training: out.training, dropped: out.run.dropped };
 }
 
-// Section 8's defaults: ASP, 4 workers of which the last is 4× slower, 16 clocks each, a unit of 20 ms.
+// Section #ps-workers's defaults: ASP, 4 workers of which the last is 4× slower, 16 clocks each, a unit of 20 ms.
 export const WORKERS_DEMO = Object.freeze({ workers: 4, slow: 4, fields: { regime: "asp", iterations: 16, delayMs: 20,
   staleness: 2, backup: 1, stalenessAware: false, servers: 1 } });
 export const demoSpeed = (workers, slow) => ({ distribution: "fixed",

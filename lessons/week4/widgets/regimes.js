@@ -1,4 +1,4 @@
-// regimes.js — widget "regimes": the six workers of section 1 (fixed mean speeds [1, 1, 1, 1, 3, 5], 0.1 s per unit)
+// regimes.js — widget "regimes": the six workers of section #stragglers (fixed mean speeds [1, 1, 1, 1, 3, 5], 0.1 s per unit)
 // run 8 clocks under BSP, SSP(s) or ASP; each worker's timeline (compute, push, wait for the reply) as the core's
 // parameter server simulates it (ps_setup.regimeRun → core.simulateParamServer, under a millisecond: on the page).
 import { renderTimeline } from "../../../web/ui/timeline.js";

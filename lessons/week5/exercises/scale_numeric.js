@@ -47,7 +47,7 @@ export const layoutChoice = {
   id: "w5-layout",
   kind: "choice",
   title: "A layout for 30B on 8 × 8",
-  prompt: `<p>OPT-30B on 8 nodes × 8 GPUs, priced as in section 8 (batch 512 × 2048 tokens, micro-batch 1, 1F1B, 80 GB per
+  prompt: `<p>OPT-30B on 8 nodes × 8 GPUs, priced as in <a href="#design" data-ref></a> (batch 512 × 2048 tokens, micro-batch 1, 1F1B, 80 GB per
     GPU, no recomputation, no ZeRO unless stated). Use the widget above. Which statements are true? Choose every correct
     one.</p>`,
   options: [

@@ -1,4 +1,4 @@
-// experts.js — widget "experts" (section 7): core.expertParallel — the MoE layer run across 4 expert-parallel ranks
+// experts.js — widget "experts" (section #experts): core.expertParallel — the MoE layer run across 4 expert-parallel ranks
 // (all-to-all dispatch and combine) beside the single-device layer — with the learner's top-k, capacity factor, number
 // of experts and batch; bars per expert: assignments kept, dropped, and the capacity (C per rank × 4 ranks).
 import { controlRow, drawingBox, readout, select, slider } from "../../../web/ui/controls.js";

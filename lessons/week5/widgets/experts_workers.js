@@ -1,4 +1,4 @@
-// experts_workers.js — widget "experts-workers" (section 7): the MoE layer of the "experts" widget run for real on 4
+// experts_workers.js — widget "experts-workers" (section #experts): the MoE layer of the "experts" widget run for real on 4
 // Workers with the reference solution of exercise w5-moe-dispatch (moe_program.js around the exercise's own
 // `dispatch` and `combine`, so what runs here is what CI judges). Shows, from the run: assignments kept and dropped
 // per expert (the slots the ranks returned), the bytes every rank sent in each all-to-all (the trace, against

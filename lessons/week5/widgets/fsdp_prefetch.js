@@ -1,4 +1,4 @@
-// fsdp_prefetch.js — widget "fsdp-prefetch" (section 6): one ZeRO-3 / FSDP step priced by core.stepCost on N GPUs,
+// fsdp_prefetch.js — widget "fsdp-prefetch" (section #zero): one ZeRO-3 / FSDP step priced by core.stepCost on N GPUs,
 // with every block's parameter all-gather issued just before the block computes (no prefetch) and one block ahead
 // on a second stream (prefetch, overlap: true) — the two timelines on one time axis, and step time against the
 // tokens each GPU processes: prefetch hides the all-gathers once a block's compute outlasts its all-gather.

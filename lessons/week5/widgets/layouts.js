@@ -1,4 +1,4 @@
-// layouts.js — widget "layouts" (section 8): core.price3dLayouts — every (t, p, d) of 8 nodes × 8 GPUs for a
+// layouts.js — widget "layouts" (section #design): core.price3dLayouts — every (t, p, d) of 8 nodes × 8 GPUs for a
 // transformer preset, each row the planner's plan_step — as a table: memory per GPU, and the step split into the
 // terms the axes add (compute, bubble, tensor, pipeline, data; the optimizer's update is the rest of the step, said
 // in the readout). Rows that do not fit in the GPU's memory are struck through and marked in words for screen

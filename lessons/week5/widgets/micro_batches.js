@@ -1,4 +1,4 @@
-// micro_batches.js — widget "micro-batches" (section 5): T(m) = (m + P − 1)(t/m + o) for m = 1 … 512 from
+// micro_batches.js — widget "micro-batches" (section #micro-batches): T(m) = (m + P − 1)(t/m + o) for m = 1 … 512 from
 // core.optimalMicroBatches, with its closed-form optimum √((P − 1)t/o) and the best whole m marked.
 import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";

@@ -1,4 +1,4 @@
-// moe_balance.js — widget "moe-balance" (section 7): the MoE stack of moe_balance_setup.js trained twice on one
+// moe_balance.js — widget "moe-balance" (section #experts): the MoE stack of moe_balance_setup.js trained twice on one
 // device (core.trainMoeBalanced), without and with Switch Transformer's load-balancing loss α·E·Σ f_i·P_i, and the
 // assignments the capacity drops at every step of each run.
 import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";

@@ -1,4 +1,4 @@
-// pipeline_compare.js — widget "pipeline-compare" (section 4): core.pipelineCompare at (P, m) for m = P … 8P — GPipe,
+// pipeline_compare.js — widget "pipeline-compare" (section #zero-bubble): core.pipelineCompare at (P, m) for m = P … 8P — GPipe,
 // 1F1B, interleaved (v) and ZB-H1 with the same per-stage times — the measured bubble over the ideal (lines) against
 // each paper's formula (points). The weight-gradient time t_w is the learner's: above t_f ZB-H1's fixed order leaves
 // more bubble than its paper's estimate (chunk_schedule.h).

@@ -1,4 +1,4 @@
-// pipeline_timeline.js — widget "pipeline-timeline" (sections 2–4): one schedule generated, checked and timed by
+// pipeline_timeline.js — widget "pipeline-timeline" (sections #pipelines … #zero-bubble): one schedule generated, checked and timed by
 // core.pipelineTimeline — GPipe, 1F1B, interleaved 1F1B (v chunks per device) or ZB-H1 — drawn device by device, with
 // its bubble both ways, peak activations and messages; "Train" runs core.pipelineTrain for the schedule shown
 // (P·v blocks of the MLP, 5 Adam steps) beside one device.

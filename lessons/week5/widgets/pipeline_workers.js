@@ -1,4 +1,4 @@
-// pipeline_workers.js — widget "pipeline-workers" (section 4): GPipe, 1F1B, interleaved 1F1B (v = 2) and ZB-H1 run
+// pipeline_workers.js — widget "pipeline-workers" (section #zero-bubble): GPipe, 1F1B, interleaved 1F1B (v = 2) and ZB-H1 run
 // one after the other on P = 4 real Workers at m = 8 (programs/pipe_program.js), each device holding only its
 // chunks and exchanging activations and gradients as messages. Each op of the last step sleeps a fixed time
 // (UNIT_MS per stage, UNIT_MS/v per interleaved chunk) so that compute dominates, as a bigger model's would. Drawn:

@@ -1,4 +1,4 @@
-// tp_split.js — widget "tp-split" (section 1): one MLP block's forward communication under tensor parallelism over t
+// tp_split.js — widget "tp-split" (section #tensor): one MLP block's forward communication under tensor parallelism over t
 // GPUs, priced by core.collectiveCost (ring): a bare column split that all-gathers H (tokens × F) against Megatron's
 // pair, one all-reduce of Y (tokens × D); on the link the learner picks, for t = 2 … 64.
 import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";

@@ -1,4 +1,4 @@
-// zero_memory.js — widget "zero-memory" (section 6): model-state bytes per GPU against the data-parallel degree N
+// zero_memory.js — widget "zero-memory" (section #zero): model-state bytes per GPU against the data-parallel degree N
 // for plain DP and ZeRO-1/2/3 (mixed-precision Adam, 16 bytes per parameter; core.stepCost's accountant scaled to
 // the model's Ψ, scale_setup.js), with the 80 GB line. Activations are not included.
 import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.js";

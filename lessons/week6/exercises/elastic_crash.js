@@ -1,5 +1,5 @@
 // elastic_crash.js — Week 6's exercise on elastic training after a crash (elastic.h, WorldChange::crash).
-//   w6-crash-redo   the steps a ZeRO-1 run recomputes after ranks crash at step j, checkpoints every Δ   (numeric) § 3
+//   w6-crash-redo   the steps a ZeRO-1 run recomputes after ranks crash at step j, checkpoints every Δ   (numeric) #elastic
 // The crashed ranks take their shards of the optimizer moments with them, so the survivors roll back to the last
 // checkpoint Δ·⌊j/Δ⌋ and recompute the completed steps since: j mod Δ. Answered by core.trainElastic's ResizeEvent.
 import { pick } from "../../../web/exercise/params.js";
