@@ -1,6 +1,6 @@
-// Every published lesson in real Chromium: it loads cleanly, its prose numbers are the core's, its exercises are
-// answered through the page (references pass, wrong answers fail), solved state survives a reload, and axe
-// finds nothing serious in light or dark mode.
+// Every published lesson in real Chromium: it loads cleanly, its prose numbers are the core's, one exercise of each
+// kind is answered through the page (the reference passes, a wrong answer fails), solved state survives a reload,
+// and axe finds nothing serious in light or dark mode.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -45,16 +45,16 @@ for (const slug of LESSONS) {
       assert.deepEqual(problems, []);
     });
 
-    // Every numeric and choice exercise, and the page's first code exercise, through the page's own controls. The
-    // other code exercises are judged in Node by the same judge (tests/exercises/judging.test.mjs: judgePlan → the
-    // judge cluster → the checker, ≥ 20 seeded runs, every named wrong program); here a code exercise adds the real
-    // Workers and the learner's Blob module, which one per page shows (csp.test.mjs shows them on every page too).
-    // Running each code exercise's reference again in Chromium made this file a third of the page tests' time.
-    test("every numeric and choice exercise and the first code one: the reference passes, a wrong answer fails; solved survives a reload", async () => {
+    // One exercise of each kind the page has (its first numeric, first choice and first code exercise), through the
+    // page's own controls: what only a browser shows — the controls, the verdict's rendering, the real Workers and
+    // the learner's Blob module for code, the solved state kept across a reload. Every exercise is judged for every
+    // draw in Node (tests/exercises/exercise_rules.test.mjs: the reference passes and every listed wrong answer
+    // fails, with its message; judging.test.mjs runs each code exercise's reference and wrong programs on the
+    // judge cluster); csp.test.mjs runs a learner's module on every page.
+    test("one exercise of each kind through the page: the reference passes, a wrong answer fails; solved survives a reload", async () => {
       const all = await page.evaluate(() => [...window.dsml.exercises].map(([id, c]) => ({ id, kind: c.exercise.kind })));
       assert.ok(all.length >= 4, `at least four exercises, found ${all.length}`);
-      const firstCode = all.find((e) => e.kind === "code")?.id;
-      const ids = all.filter((e) => e.kind !== "code" || e.id === firstCode).map((e) => e.id);
+      const ids = [...new Set(all.map((e) => e.kind))].map((kind) => all.find((e) => e.kind === kind).id);
       for (const id of ids) {
         // wrong first, then right, so the exercise ends solved
         await page.evaluate((i) => {
