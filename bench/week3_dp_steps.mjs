@@ -4,7 +4,8 @@
 //   node bench/week3_dp_steps.mjs [--workers 8] [--sync bucketed|flat|naive] [--bucket 16384] [--runs 3] [--site dir]
 // Needs a built site. Worker start-up is not timed; each run's time is from cluster.run() to its result. Prints the
 // median over runs (wall clock: it moves with the machine's load — report `uptime` beside it) and checks that every
-// run still equals single-device training.
+// run still equals single-device training: it exits 1 if the replicas or one device differ by more than 1e-12 (the
+// bound of tests/exercises/week3_checkers.test.mjs). bench/smoke.mjs runs --workers 2 --runs 1.
 // messages_per_step counts the trace's point-to-point messages; all_reduces_per_step divides by a ring all-reduce's
 // 2(P−1)·P. With the default 16 KiB buckets every weight matrix of the widget's model (32 × 64 fp64 = 16 KiB) is its
 // own bucket, so bucketed and naive launch the same 8 all-reduces and differ only in WHEN (bucketed during
@@ -18,7 +19,7 @@ const arg = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback;
 };
 const dir = arg("site", SITE);
-if (!existsSync(join(dir, "week3/programs/dp_program.js"))) {
+if (!existsSync(join(dir, "lessons/week3/programs/dp_program.js"))) {
   console.error(`${dir} is not a built site: node scripts/assemble_site.mjs site --wasm build/wasm/wasm`);
   process.exit(2);
 }
@@ -61,6 +62,10 @@ try {
     all_reduces_per_step: options.P > 1 ? result.messages / result.config.steps / (2 * (options.P - 1) * options.P) : 0,
     max_relative_difference_vs_single_device: result.worst,
   }, null, 1));
+  if (!(result.worst <= 1e-12)) {
+    console.error(`error: the runs differ from single-device training by ${result.worst} (> 1e-12)`);
+    process.exitCode = 1;
+  }
 } finally {
   await site.close();
 }
