@@ -66,7 +66,7 @@ const BENCHES = [
   // Headless Chromium on the built site (site/).
   { name: "lab_steps", files: ["lab_steps.mjs"], run: ["node", "bench/lab_steps.mjs", "--runs", "1", "--steps", "4"] },
   { name: "lab_profile", files: ["lab_profile.mjs"], run: ["node", "bench/lab_profile.mjs", "--runs", "1", "--steps", "4"] },
-  { name: "week3_dp_steps", files: ["week3_dp_steps.mjs"], run: ["node", "bench/week3_dp_steps.mjs", "--workers", "2", "--runs", "1"] },
+  { name: "week3_dp_steps", files: ["week3_dp_steps.mjs"], run: ["node", "bench/week3_dp_steps.mjs", "--workers", "2", "--runs", "1", "--steps", "5"] },
   { name: "week5_core_calls", files: ["week5_core_calls.mjs"], run: ["node", "bench/week5_core_calls.mjs", "--runs", "1"] },
   { name: "page_sim_1024", files: ["page_sim_1024.mjs"], run: ["node", "bench/page_sim_1024.mjs", "--ranks", "64", "--runs", "1"] },
   { name: "page_weight", files: ["page_weight.mjs"], run: ["node", "bench/page_weight.mjs", "week1/"] },
