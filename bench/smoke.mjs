@@ -73,7 +73,7 @@ const BENCHES = [
   { name: "ready_time", files: ["ready_time.mjs"], run: ["node", "bench/ready_time.mjs", "--loads", "1", "week1"] },
   { name: "worker_pingpong", files: ["worker_pingpong.mjs"], run: ["node", "bench/worker_pingpong.mjs", "--rounds", "20", "--ranks", "2"] },
   { name: "workers_ready", files: ["workers_ready.mjs"], run: ["node", "bench/workers_ready.mjs", "--ranks", "2", "--loads", "1"] },
-  // One page, one run: about 15–25 s (every page, as the README's row: several minutes).
+  // One page, one run: 15–35 s, so it stays here (every page, as the README's row: several minutes).
   { name: "lighthouse", files: ["lighthouse.mjs"], needs: [npm("lighthouse")], run: ["node", "bench/lighthouse.mjs", ""] },
 ];
 

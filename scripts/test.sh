@@ -29,7 +29,7 @@ log "exercise checkers (node --test)"
 node --test --test-concurrency="$(nproc)" "$ROOT"/tests/exercises/*.test.mjs
 log "benchmarks once at a small size"
 # The wasm bench programs are outside the default build (CMakeLists.txt: dsml_wasm_bench); bench/mlp_step.sh and
-# gemm_shapes run them, so they are built here. bench/smoke.mjs prints one line per bench, about a minute in all.
+# gemm_shapes run them, so they are built here. bench/smoke.mjs prints one line per bench; about 1 min of CPU in all.
 cmake --build "$BUILD/wasm" -j"$(nproc)" --target mlp_step_wasm gemm_shapes_wasm
 node "$ROOT/bench/smoke.mjs"
 log "page tests (Playwright on Chromium, one file per core: each opens its own browser, server and profile)"
