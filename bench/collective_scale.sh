@@ -4,12 +4,13 @@
 # (/usr/bin/time -v), and, with CALLGRIND=1, the instructions the 256-rank run executes (load-independent).
 #   bash bench/collective_scale.sh                    (after a native build: build/native/dsml)
 #   DSML=/other/build/native/dsml RUNS=3 CALLGRIND=1 RANKS="256 1024" bash bench/collective_scale.sh
-# Wall clock is only meaningful on a quiet machine: the load is printed before and after.
+#   RUNS=1 RANKS=256 bash bench/collective_scale.sh     (the small size bench/smoke.mjs runs)
+# Wall clock is only meaningful on a quiet machine: the load average (/proc/loadavg) is printed before and after.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dsml="${DSML:-$root/build/native/dsml}"
 runs="${RUNS:-5}"
-echo "load before: $(uptime)"
+echo "load before: $(cut -d" " -f1-3 /proc/loadavg)"
 printf '%6s  %12s  %12s  %10s  %s\n' ranks "wall min s" "peak RSS MB" messages simulated_s
 for p in ${RANKS:-256 1024 4096}; do
   args=(collective --collective all-reduce --algorithm ring --ranks "$p" --bytes 1048576 --alpha 5e-6 --bandwidth 25e9)
@@ -33,4 +34,4 @@ if [ "${CALLGRIND:-0}" = 1 ]; then
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p')"
   echo "callgrind, 256 ranks: $refs instructions"
 fi
-echo "load after: $(uptime)"
+echo "load after: $(cut -d" " -f1-3 /proc/loadavg)"

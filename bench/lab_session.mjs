@@ -48,12 +48,15 @@ export function threadCpuMs(profile) {
   return byThread;
 }
 
+// The largest relative difference from single-device training a run may have (tests/exercises/lab_program.test.mjs).
+export const SAME_AS_ONE_DEVICE = 1e-12;
+
 export const totalMs = (byThread) => [...byThread.values()].reduce((a, b) => a + b, 0);
 
 // Chromium on `site` with the lab's cluster ready and warm (a 2-step run) and the single-device reference computed.
 // args: extra Chromium switches (e.g. --js-flags=…). Returns { page, profile, ranks, runs(n), close() }.
 export async function openLab(config, { site = new URL("../site/", import.meta.url).pathname, args = [] } = {}) {
-  if (!existsSync(join(site, "lab/programs/lab_program.js"))) {
+  if (!existsSync(join(site, "lessons/lab/programs/lab_program.js"))) {
     throw new Error(`${site} is not a built site: run bash scripts/serve.sh (or scripts/test.sh) first`);
   }
   const { server, url } = await startServer(site, 0);
@@ -76,6 +79,7 @@ export async function openLab(config, { site = new URL("../site/", import.meta.u
       const { Cluster } = await import("./web/cluster/cluster.js");
       const { compileCore, loadCore } = await import("./web/wasm.js");
       const lab = await import("./lessons/lab/programs/lab_program.js");
+      const { maxRelativeDifference } = await import("./web/exercise/compare_training.js");
       const core = await loadCore();
       const ranks = config.grid.dp * config.grid.tp * config.grid.pp;
       const cluster = new Cluster(ranks, { wasmModule: await compileCore() });
@@ -87,13 +91,14 @@ export async function openLab(config, { site = new URL("../site/", import.meta.u
       const { fn, request } = lab.referenceRequest?.(config) ??
         { fn: "trainSingle", request: { model: config.model, optimizer: config.optimizer, batch: config.batch, steps: config.steps, seed: config.seed } };
       const ref = core[fn](request);
-      window.bench = { lab, cluster, ref };
+      window.bench = { lab, cluster, ref, maxRelativeDifference };
       return ranks;
     }, { config });
     // `n` runs one after the other: their wall-clock seconds, the trace's messages per run, and the largest
-    // relative difference of a run's parameters from single-device training.
+    // relative difference of a run's parameters from single-device training — which must stay within
+    // SAME_AS_ONE_DEVICE (the lab's tests' bound), or runs() throws: a fast wrong run measures nothing.
     const runs = (n) => page.evaluate(async ({ config, n }) => {
-      const { lab, cluster, ref } = window.bench;
+      const { lab, cluster, ref, maxRelativeDifference } = window.bench;
       const seconds = [];
       let worst = 0, messages = 0;
       for (let i = 0; i < n; i++) {
@@ -101,11 +106,16 @@ export async function openLab(config, { site = new URL("../site/", import.meta.u
         const run = await cluster.run(lab.labProgram(), { inputs: lab.labInputs(config), timeoutMs: 600000 });
         seconds.push((performance.now() - t) / 1000);
         if (run.status !== "ok") throw new Error(`run ${i}: ${run.status} ${JSON.stringify(run.error ?? run.timeout)}`);
-        worst = Math.max(worst, lab.maxRelativeDifference(lab.assembleParams(run.results, config).params, ref.params));
+        worst = Math.max(worst, maxRelativeDifference(lab.assembleParams(run.results, config).params, ref.params));
         messages = run.trace.length;
       }
       return { seconds, worst, messages };
-    }, { config, n });
+    }, { config, n }).then((result) => {
+      if (!(result.worst <= SAME_AS_ONE_DEVICE)) {
+        throw new Error(`the lab's parameters differ from single-device training by ${result.worst} (> ${SAME_AS_ONE_DEVICE})`);
+      }
+      return result;
+    });
     return { page, profile, ranks, runs, close };
   } catch (err) {
     await close();

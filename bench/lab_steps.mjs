@@ -7,7 +7,8 @@
 // to its result, so it includes every message's trip through the page's deadlock bookkeeping. Prints the median
 // over runs, the CPU time of all Chromium processes per step over the runs (what a step costs, whatever else the
 // machine does — wall-clock steps/s moves with the machine's load), and checks that each run still equals
-// single-device training. Where the CPU time goes: bench/lab_profile.mjs.
+// single-device training (to 1e-12, else it exits 1: bench/lab_session.mjs). Where the CPU time goes:
+// bench/lab_profile.mjs. bench/smoke.mjs runs --runs 1 --steps 4.
 import { arg, labConfig, openLab, threadCpuMs, totalMs } from "./lab_session.mjs";
 
 const config = labConfig();

@@ -12,6 +12,7 @@
 // alternating with the site's, so that both see the same load: an A/B comparison on a shared machine.
 // With --long-tasks, the printed run also lists the main thread's long tasks (start, duration, script) and the
 // scripts that took the most main-thread time: where a Total Blocking Time comes from.
+// bench/smoke.mjs audits the index once (`node bench/lighthouse.mjs ""`, 15–35 s); every page takes minutes.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";

@@ -11,10 +11,14 @@
 #   cmake --build build/native -j2 --target mlp_step
 #   NODE_PATH=/usr/share/nodejs cmake --build build/wasm -j2 --target mlp_step_wasm
 #   bash bench/mlp_step.sh [--width 512 --hidden 2048 --layers 4 --batch 64 --repeats 20]     (RUNS=3 by default)
+#   RUNS=1 bash bench/mlp_step.sh --width 32 --hidden 64 --layers 2 --batch 8 --repeats 2 --warmup 1   (bench/smoke.mjs)
 # NumPy comes from apt: if /usr/bin/python3 cannot import numpy, this installs python3-numpy and libopenblas0 (as root
 # or with sudo); NUMPY=0 skips that row. Each program prints the median of its timed steps; runs are interleaved
 # (all programs, then all again) so a busy neighbour hurts them alike; the table shows the median over RUNS runs
-# (and the fastest single step). `uptime` before and after says how busy the machine was.
+# (and the fastest single step). The load average before and after says how busy the machine was.
+# Every program's first step is also the check that they compute one thing: its loss and gradient checksum must
+# equal eigen-native's to 1e-4 (relative; float32 rounding makes them differ by about 1e-5 at the default size),
+# or the script exits 1 after the table.
 set -euo pipefail
 export NODE_PATH=/usr/share/nodejs
 cd "$(dirname "$0")/.."
@@ -22,7 +26,7 @@ native=build/native/mlp_step
 wasm=build/wasm/bench/mlp_step.cjs
 python=/usr/bin/python3
 for f in "$native" "$wasm"; do
-  [ -f "$f" ] || { echo "missing $f — build it first (see the top of $0)" >&2; exit 1; }
+  [ -f "$f" ] || { echo "error: missing $f — build it first (see the top of $0)" >&2; exit 1; }
 done
 if [ "${NUMPY:-1}" != 0 ] && ! "$python" -c 'import numpy' 2>/dev/null; then
   echo "installing python3-numpy and libopenblas0 (apt) for the NumPy baseline" >&2
@@ -33,7 +37,7 @@ if [ "${NUMPY:-1}" != 0 ] && ! "$python" -c 'import numpy' 2>/dev/null; then
 fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-echo "load before: $(uptime)"
+echo "load before: $(cut -d" " -f1-3 /proc/loadavg)"
 for _ in $(seq "${RUNS:-3}"); do
   "$native" --kernel eigen "$@" >> "$out"
   "$native" "$@" >> "$out"
@@ -44,7 +48,7 @@ for _ in $(seq "${RUNS:-3}"); do
   node bench/mlp_step_tfjs.mjs --variant flags "$@" --repeats 5 --warmup 1 >> "$out"
   if [ "${NUMPY:-1}" != 0 ]; then OPENBLAS_NUM_THREADS=1 "$python" bench/mlp_step_numpy.py "$@" >> "$out"; fi
 done
-echo "load after:  $(uptime)"
+echo "load after:  $(cut -d" " -f1-3 /proc/loadavg)"
 node - "$out" <<'JS'
 const lines = require("fs").readFileSync(process.argv[2], "utf8").trim().split("\n").map((l) => JSON.parse(l));
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
@@ -72,5 +76,12 @@ for (const w of ["eigen-wasm", "dsml-wasm"]) {
 }
 if (rows.numpy) {
   for (const n of ["eigen-native", "dsml-native"]) console.log(`${n}: ${speed(n, "numpy")} × numpy (target ≥ 0.8)`);
+}
+const apart = (a, b) => Math.abs(a - b) / Math.abs(b);
+const differ = Object.entries(rows).filter(([, r]) => !(apart(r.loss, rows["eigen-native"].loss) <= 1e-4 &&
+  apart(r.grad_checksum, rows["eigen-native"].grad_checksum) <= 1e-4)).map(([impl]) => impl);
+if (differ.length) {
+  console.error(`error: the first step's loss or gradient checksum differs from eigen-native's by more than 1e-4: ${differ.join(", ")}`);
+  process.exitCode = 1;
 }
 JS

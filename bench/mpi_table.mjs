@@ -1,6 +1,7 @@
 // mpi_table.mjs — turns the JSON lines of `dsml-mpi collective` / `sweep` (stdin) into a Markdown table:
 // size, the course's algorithm, the MPI library's collective, their ratio, the α–β–γ prediction and its error.
-// Used by bench/mpi_allreduce.sh and bench/smpi_allreduce.sh.
+// Used by bench/mpi_allreduce.sh and bench/smpi_allreduce.sh. Exits 1 if a row is not verified (the course's
+// result differs from the library's).
 import { createInterface } from "node:readline";
 
 const fmtBytes = (n) => (n >= 1048576 ? `${n / 1048576} MiB` : n >= 1024 ? `${n / 1024} KiB` : `${n} B`);
@@ -20,4 +21,10 @@ console.log("|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   console.log(`| ${r.ranks} | ${fmtBytes(r.bytes)} | ${fmtTime(r.measured_s)} | ${fmtTime(r.library_s)} | ` +
     `${r.ratio_to_library.toFixed(2)} | ${fmtTime(r.predicted_s)} | ${(100 * r.model_error).toFixed(0)}% | ${r.verified} |`);
+}
+const wrong = rows.filter((r) => r.verified !== true);
+if (wrong.length) {
+  console.error(`not verified (the course's result differs from ${rows[0].library_call}'s): ` +
+    wrong.map((r) => `${r.ranks} ranks, ${fmtBytes(r.bytes)}`).join("; "));
+  process.exitCode = 1;
 }

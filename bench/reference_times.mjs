@@ -5,7 +5,9 @@
 // Workers' wall time on any machine with two cores or more — plus the run's virtual time (the judge's clock jumps
 // over the learner's timers; on the Workers a program's sleeps, Week 4's compute delays, take real time), and the
 // slowest case counts. Writes web/exercise/reference_ms.js. Needs the wasm core (scripts/build.sh).
-//   nice node bench/reference_times.mjs [--check]    (--check: print, compare with the table, write nothing)
+//   nice node bench/reference_times.mjs [--check] [id …]   (--check: print, compare with the table, write nothing;
+//                                                           ids: only those exercises, --check implied)
+//   node bench/reference_times.mjs w1-token-ring w2-ring-allreduce       (the small size bench/smoke.mjs runs)
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { EXERCISES } from "../tests/exercises/course.mjs";
@@ -38,9 +40,13 @@ export async function referenceMs(exercise) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const check = process.argv.includes("--check");
+  const ids = process.argv.slice(2).filter((a) => a !== "--check");
+  const check = process.argv.includes("--check") || ids.length > 0;   // a partial table is never written
+  const code = EXERCISES.filter((x) => x.kind === "code");
+  const unknown = ids.filter((id) => !code.some((e) => e.id === id));
+  if (unknown.length) throw new Error(`no code exercise ${unknown.join(", ")}`);
   const table = {};
-  for (const e of EXERCISES.filter((x) => x.kind === "code")) {
+  for (const e of code.filter((x) => ids.length === 0 || ids.includes(x.id))) {
     table[e.id] = Math.ceil(await referenceMs(e));
     console.log(`${e.id.padEnd(28)} ${String(table[e.id]).padStart(6)} ms   (table: ${REFERENCE_MS[e.id] ?? "—"})`);
   }

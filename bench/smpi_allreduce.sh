@@ -4,12 +4,14 @@
 # the 256-host fat tree and the 16 × 16 torus. Simulated times are deterministic (the network only); the wall
 # clock of each simulation is printed too.
 #   bash bench/smpi_allreduce.sh            (after bash scripts/test.sh has built build/native/mpi/dsml-mpi-smpi)
+#   RANKS=16 SIZES=65536 bash bench/smpi_allreduce.sh    (the small size bench/smoke.mjs runs; RANKS ≤ 256 hosts)
+# Exits 1 if a result differs from SMPI's MPI_Allreduce (the table's "verified" column, bench/mpi_table.mjs).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="$root/build/native/mpi/dsml-mpi-smpi"
-echo "load: $(uptime)"
+echo "load average: $(cut -d" " -f1-3 /proc/loadavg)"
 for platform in fat_tree_256 torus_16x16; do
-  for p in 64 256; do
+  for p in ${RANKS:-64 256}; do
     echo "### $platform, $p ranks"
     for bytes in ${SIZES:-65536 1048576}; do
       start=$(date +%s%N)

@@ -2,9 +2,11 @@
 // Workers, each a full replica computing with the wasm core, synchronising by the chosen DDP (bucketed = all-reduce
 // launched during backward, the default), on the dp-curves widget's configuration.
 //   node bench/week3_dp_steps.mjs [--workers 8] [--sync bucketed|flat|naive] [--bucket 16384] [--runs 3] [--site dir]
+//                                 [--steps N]   (default the widget's 30)
 // Needs a built site. Worker start-up is not timed; each run's time is from cluster.run() to its result. Prints the
 // median over runs (wall clock: it moves with the machine's load — report `uptime` beside it) and checks that every
-// run still equals single-device training.
+// run still equals single-device training: it exits 1 if the replicas or one device differ by more than 1e-12 (the
+// bound of tests/exercises/week3_checkers.test.mjs). bench/smoke.mjs runs --workers 2 --runs 1 --steps 5.
 // messages_per_step counts the trace's point-to-point messages; all_reduces_per_step divides by a ring all-reduce's
 // 2(P−1)·P. With the default 16 KiB buckets every weight matrix of the widget's model (32 × 64 fp64 = 16 KiB) is its
 // own bucket, so bucketed and naive launch the same 8 all-reduces and differ only in WHEN (bucketed during
@@ -18,23 +20,24 @@ const arg = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback;
 };
 const dir = arg("site", SITE);
-if (!existsSync(join(dir, "week3/programs/dp_program.js"))) {
+if (!existsSync(join(dir, "lessons/week3/programs/dp_program.js"))) {
   console.error(`${dir} is not a built site: node scripts/assemble_site.mjs site --wasm build/wasm/wasm`);
   process.exit(2);
 }
-const options = { P: Number(arg("workers", 8)), sync: arg("sync", "bucketed"), bucket: Number(arg("bucket", 16384)), runs: Number(arg("runs", 3)) };
+const options = { P: Number(arg("workers", 8)), sync: arg("sync", "bucketed"), bucket: Number(arg("bucket", 16384)), runs: Number(arg("runs", 3)),
+  steps: arg("steps", undefined) };
 
 const site = await openSite({ dir });
 try {
   const page = await site.context.newPage();
   await page.goto(new URL("bench-blank", site.root).href);   // the site's origin, nothing loaded (a 404)
-  const result = await page.evaluate(async ({ P, sync, bucket, runs }) => {
+  const result = await page.evaluate(async ({ P, sync, bucket, runs, steps }) => {
     const { Cluster } = await import("./web/cluster/cluster.js");
     const { compileCore, loadCore } = await import("./web/wasm.js");
     const dp = await import("./lessons/week3/programs/dp_program.js");
     const { maxRelativeDifference } = await import("./web/exercise/compare_training.js");
     const { CURVES_CONFIG } = await import("./lessons/week3/widgets/dp_curves.js");
-    const config = { ...CURVES_CONFIG, sync, bucketBytes: bucket };
+    const config = { ...CURVES_CONFIG, sync, bucketBytes: bucket, ...(steps ? { steps: Number(steps) } : {}) };
     const core = await loadCore();
     const cluster = new Cluster(P, { wasmModule: await compileCore() });
     await cluster.ready();
@@ -61,6 +64,10 @@ try {
     all_reduces_per_step: options.P > 1 ? result.messages / result.config.steps / (2 * (options.P - 1) * options.P) : 0,
     max_relative_difference_vs_single_device: result.worst,
   }, null, 1));
+  if (!(result.worst <= 1e-12)) {
+    console.error(`error: the runs differ from single-device training by ${result.worst} (> 1e-12)`);
+    process.exitCode = 1;
+  }
 } finally {
   await site.close();
 }

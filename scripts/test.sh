@@ -27,6 +27,11 @@ log "browser runtime and lesson modules in Node (node --test)"
 node --test --test-concurrency="$(nproc)" "$ROOT"/tests/web/*.test.mjs
 log "exercise checkers (node --test)"
 node --test --test-concurrency="$(nproc)" "$ROOT"/tests/exercises/*.test.mjs
+log "benchmarks once at a small size"
+# The wasm bench programs are outside the default build (CMakeLists.txt: dsml_wasm_bench); bench/mlp_step.sh and
+# gemm_shapes run them, so they are built here. bench/smoke.mjs prints one line per bench; about 1 min of CPU in all.
+cmake --build "$BUILD/wasm" -j"$(nproc)" --target mlp_step_wasm gemm_shapes_wasm
+node "$ROOT/bench/smoke.mjs"
 log "page tests (Playwright on Chromium, one file per core: each opens its own browser, server and profile)"
 # The longest files start first, so that the cores finish together rather than one waiting on a long file started
 # last: the order comes from the last run's timings, which the runner writes to build/page_test_seconds.json.
