@@ -4,9 +4,11 @@
 // timings: each file's seconds (the sum of its top-level tests' durations) are written to the --timings file after
 // every run and read before the next. A file with no timing yet (a fresh clone, a new file) is placed by its size in
 // bytes among the others, at the rate of seconds per byte of the files that have one (or by size alone when none
-// has). Prints TAP (the spec reporter on a terminal), as `node --test` does, and exits 1 if any test failed or a
-// file could not run.
-//   node scripts/run_in_order.mjs [--concurrency N] [--timings build/page_test_seconds.json] file...
+// has). With --browser, one Chromium is started for all the files and its address handed to them in
+// DSML_BROWSER_WS: each file opens fresh contexts in it (tests/e2e/harness.mjs) instead of starting its own.
+// Prints TAP (the spec reporter on a terminal), as `node --test` does, and exits 1 if any test failed or a file
+// could not run.
+//   node scripts/run_in_order.mjs [--concurrency N] [--timings build/page_test_seconds.json] [--browser] file...
 import { run } from "node:test";
 import { spec, tap } from "node:test/reporters";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -14,15 +16,16 @@ import { basename, resolve } from "node:path";
 import { longestFirst } from "./test_order.mjs";
 
 const args = process.argv.slice(2);
-let concurrency = 1, timingsPath = null;
+let concurrency = 1, timingsPath = null, oneBrowser = false;
 while (args[0]?.startsWith("--")) {
-  const [flag, value] = args.splice(0, 2);
-  if (flag === "--concurrency") concurrency = Number(value);
-  else if (flag === "--timings") timingsPath = value;
+  const flag = args.shift();
+  if (flag === "--concurrency") concurrency = Number(args.shift());
+  else if (flag === "--timings") timingsPath = args.shift();
+  else if (flag === "--browser") oneBrowser = true;
   else args.length = 0;
 }
 if (!Number.isInteger(concurrency) || concurrency < 1 || args.length === 0) {
-  console.error("usage: node scripts/run_in_order.mjs [--concurrency N] [--timings FILE] file...");
+  console.error("usage: node scripts/run_in_order.mjs [--concurrency N] [--timings FILE] [--browser] file...");
   process.exit(2);
 }
 
@@ -34,6 +37,14 @@ function readTimings(path) {
   } catch {
     return {};   // a damaged timings file only costs the order, never the run
   }
+}
+
+let browserServer = null;
+if (oneBrowser) {
+  const { chromium } = await import("playwright-core");
+  const { CHROMIUM, CHROMIUM_ARGS } = await import("./chromium.mjs");
+  browserServer = await chromium.launchServer({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  process.env.DSML_BROWSER_WS = browserServer.wsEndpoint();
 }
 
 const files = args.map((file) => resolve(file));
@@ -49,6 +60,7 @@ for (const event of ["test:pass", "test:fail"]) {
   });
 }
 stream.on("close", () => {
+  browserServer?.close();
   if (!timingsPath || Object.keys(measured).length === 0) return;
   const next = { ...timings };
   for (const [name, seconds] of Object.entries(measured)) next[name] = Number(seconds.toFixed(1));

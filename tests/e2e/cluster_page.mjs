@@ -5,21 +5,19 @@
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
 import { assembleSite } from "../../scripts/assemble_site.mjs";
+import { newBrowserContext } from "./harness.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 export async function openClusterFixture() {
   const siteDir = mkdtempSync(join(tmpdir(), "dsml-cluster-site-"));
   await assembleSite(siteDir, { requireWasm: true });
   symlinkSync(join(ROOT, "tests"), join(siteDir, "tests"));
   const { server, url } = await startServer(siteDir, 0);
-  const profile = mkdtempSync(join(tmpdir(), "dsml-cluster-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: "/usr/bin/chromium", headless: true, args: FLAGS });
+  const browser = await newBrowserContext();
+  const { context } = browser;
   const page = await context.newPage();
   const consoleErrors = [];
   const collect = (where) => (msg) => { if (msg.type() === "error") consoleErrors.push(`${where}: ${msg.text()}`); };
@@ -33,9 +31,9 @@ export async function openClusterFixture() {
     // The RunResult of `code` on a cached cluster of `size` (options: cluster.js, plus core and stopAfterMs).
     run: (size, code, options = {}) => page.evaluate(([s, c, o]) => window.fixture.run(s, c, o), [size, code, options]),
     async close() {
-      await context.close();
+      await browser.close();
       server.close();
-      for (const dir of [profile, siteDir]) rmSync(dir, { recursive: true, force: true });
+      rmSync(siteDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,36 +1,48 @@
-// harness.mjs — what every page test needs: the built site served on 127.0.0.1, Debian's Chromium driven by
-// playwright-core with a fresh profile, and a page watcher that collects console errors and failed requests.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// harness.mjs — what every page test needs: the built site served on 127.0.0.1, a fresh browser context of
+// Debian's Chromium driven by playwright-core, and a page watcher that collects console errors and failed requests.
+import { readFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
 import { ensureFreshSite } from "../../scripts/site_fresh.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../scripts/chromium.mjs";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const SITE = join(ROOT, "site");
 
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync"];
+// A fresh browser context: its own storage, cache and service workers, as a new profile has. When the test runner
+// started one browser for every page-test file (scripts/run_in_order.mjs --browser sets DSML_BROWSER_WS), the
+// context is opened in it; a file run alone launches its own browser. close() closes the context, and the browser
+// only if this file launched it.
+export async function newBrowserContext(options = {}) {
+  const shared = process.env.DSML_BROWSER_WS;
+  const browser = shared
+    ? await chromium.connect(shared)
+    : await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ serviceWorkers: "allow", ...options });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await browser.close();   // for a connected browser: disconnects, and the runner's browser runs on
+    },
+  };
+}
 
-// Serves `dir` (default: the built site) and opens Chromium. Call close() in an after() hook. `url` is the course's
-// folder (the site's lessons/: `${url}week1/` is Week 1), `root` the site's root; `server` is the http.Server (a
-// test can stop it to prove the pages come from the service worker's cache).
+// Serves `dir` (default: the built site) in a fresh browser context. Call close() in an after() hook. `url` is the
+// course's folder (the site's lessons/: `${url}week1/` is Week 1), `root` the site's root; `server` is the
+// http.Server (a test can stop it to prove the pages come from the service worker's cache).
 // The built site is reassembled first when a source (lessons/, web/, scripts/, the wasm core) is newer than it.
 export async function openSite({ dir = SITE, colorScheme = "light", viewport = { width: 1280, height: 900 } } = {}) {
   if (dir === SITE) await ensureFreshSite(SITE);
   const { server, url } = await startServer(dir, 0);
-  const profile = mkdtempSync(join(tmpdir(), "dsml-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: ARGS, colorScheme, viewport,
-  });
+  const browser = await newBrowserContext({ colorScheme, viewport });
   return {
-    url: `${url}lessons/`, root: url, context, server,
+    url: `${url}lessons/`, root: url, context: browser.context, server,
     async close() {
-      await context.close();
+      await browser.close();
       await new Promise((ok) => server.close(ok));
-      rmSync(profile, { recursive: true, force: true });
     },
   };
 }

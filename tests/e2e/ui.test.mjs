@@ -10,14 +10,13 @@ import { mkdirSync, symlinkSync, mkdtempSync, readFileSync, rmSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
 import { assembleSite } from "../../scripts/assemble_site.mjs";
-import { injectAxe } from "./harness.mjs";
+import { injectAxe, newBrowserContext } from "./harness.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SHOTS = process.env.DSML_SCREENSHOTS;
-let tmp, server, base, ctx;
+let tmp, server, base, ctx, browser;
 
 // Served: the site assembled from the working tree (laid out as the source tree is) and the repo's tests/ beside it
 // (the fixtures import ../../../web/…, which resolves the same in the source tree).
@@ -31,16 +30,12 @@ before(async () => {
   const site = join(tmp, "site");
   await assembleTestSite(site);
   ({ server, url: base } = await startServer(site, 0));
-  ctx = await chromium.launchPersistentContext(join(tmp, "profile"), {
-    executablePath: "/usr/bin/chromium", headless: true, acceptDownloads: true, colorScheme: "light",
-    viewport: { width: 1280, height: 900 },
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"],
-  });
+  browser = await newBrowserContext({ acceptDownloads: true, colorScheme: "light", viewport: { width: 1280, height: 900 } });
+  ctx = browser.context;
 });
 
 after(async () => {
-  await ctx?.close();
+  await browser?.close();
   server?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
