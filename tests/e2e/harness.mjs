@@ -47,12 +47,23 @@ export async function openSite({ dir = SITE, colorScheme = "light", viewport = {
   };
 }
 
-// Records what a page must never do: log a console error, throw, or fail a request.
+// Records what a page must never do: log a console error, throw, or fail a request. A request the browser cancels
+// because the page that made it is being left (net::ERR_ABORTED after a later navigation of the main frame began)
+// is the navigation's doing, not a failure of the page.
 export function watch(page) {
   const problems = [];
+  let navigations = 0;
+  const madeDuring = new WeakMap();   // request → the number of main-frame navigations begun before it
+  page.on("request", (req) => {
+    if (req.isNavigationRequest() && req.frame() === page.mainFrame()) navigations += 1;
+    else madeDuring.set(req, navigations);
+  });
+  const leftBehind = (req) => req.failure()?.errorText === "net::ERR_ABORTED" && madeDuring.get(req) < navigations;
   page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console error: ${msg.text()}`); });
   page.on("pageerror", (err) => problems.push(`uncaught: ${err.message}`));
-  page.on("requestfailed", (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+  page.on("requestfailed", (req) => {
+    if (!leftBehind(req)) problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
+  });
   page.on("response", (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
   return problems;
 }

@@ -63,7 +63,7 @@ describe("offline", () => {
       assert.match(state.names[0], new RegExp(`${version}$`));
       assert.ok(state.cached > 100, `every file cached (${state.cached})`);
       await page.close();
-      // Issue 25 §4.8: …/lessons/week6 (no slash) failed offline. Online the server redirects a folder's URL to its
+      // …/lessons/week6 (no slash) must load offline too. Online the server redirects a folder's URL to its
       // slash form as GitHub Pages does (below, offline, the service worker does), so relative imports resolve.
       const plain = await fetch(`${site.root}${BASE}lessons/week6?x=1`, { redirect: "manual" });
       assert.equal(plain.status, 301, "the server redirects a folder without its slash");

@@ -1,6 +1,7 @@
 // scripts/lib.sh's build steps, with cmake and emcmake replaced by stubs that record their arguments: the wasm build
-// is configured on every run (a changed option takes effect, as in the native build), and a build directory that
-// another checkout configured is refused with a message saying what to delete.
+// is configured on every run (a changed option takes effect, as in the native build); a build from nothing is a
+// unity build, a build directory keeps the choice it was configured with, DSML_UNITY_BUILD and CI=true choose; and a
+// build directory that another checkout configured is refused with a message saying what to delete.
 //   node --test tests/web/build_scripts.test.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,7 +15,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 // Runs `body` in bash after sourcing lib.sh, with BUILD in a temporary folder and stub cmake/emcmake that append
 // their arguments to calls.log. The cache of BUILD/<dir> (if `cacheHome`) says it was configured for cacheHome.
-function runLib(body, { cacheHome = null, dir = "wasm", env = {} } = {}) {
+function runLib(body, { cacheHome = null, dir = "wasm", env = {}, cache = "" } = {}) {
   const tmp = mkdtempSync(join(tmpdir(), "dsml-lib-"));
   try {
     const bin = join(tmp, "bin"), build = join(tmp, "build"), log = join(tmp, "calls.log");
@@ -25,7 +26,7 @@ function runLib(body, { cacheHome = null, dir = "wasm", env = {} } = {}) {
     }
     if (cacheHome !== null) {
       mkdirSync(join(build, dir), { recursive: true });
-      writeFileSync(join(build, dir, "CMakeCache.txt"), `CMAKE_HOME_DIRECTORY:INTERNAL=${cacheHome}\n`);
+      writeFileSync(join(build, dir, "CMakeCache.txt"), `CMAKE_HOME_DIRECTORY:INTERNAL=${cacheHome}\n${cache}`);
     }
     const r = spawnSync("bash", ["-c", `source '${ROOT}scripts/lib.sh'; BUILD='${build}'; ${body}`],
       { encoding: "utf8", env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, CI: "", ...env } });
@@ -38,13 +39,23 @@ function runLib(body, { cacheHome = null, dir = "wasm", env = {} } = {}) {
 }
 
 test("the wasm build is configured on every run, so a changed option takes effect", () => {
-  const first = runLib("build_wasm", { cacheHome: ROOT });   // configured before, by this checkout
-  assert.equal(first.status, 0, first.stderr);
-  assert.match(first.calls, /^emcmake cmake -S .* -DDSML_UNITY_BUILD=OFF /m, "configured although a cache exists");
-  const ci = runLib("build_wasm", { cacheHome: ROOT, env: { CI: "true" } });
+  const perFile = runLib("build_wasm", { cacheHome: ROOT, cache: "DSML_UNITY_BUILD:BOOL=OFF\n" });   // configured before
+  assert.equal(perFile.status, 0, perFile.stderr);
+  assert.match(perFile.calls, /^emcmake cmake -S .* -DDSML_UNITY_BUILD=OFF /m, "configured although a cache exists");
+  const ci = runLib("build_wasm", { cacheHome: ROOT, cache: "DSML_UNITY_BUILD:BOOL=OFF\n", env: { CI: "true" } });
   assert.match(ci.calls, /^emcmake cmake .*-DDSML_UNITY_BUILD=ON /m, "CI=true turns on unity builds in the wasm build too");
   assert.match(ci.calls, /^cmake --build .*\/build\/wasm/m);
 });
+
+for (const dir of ["wasm", "native"]) {
+  test(`a ${dir} build from nothing is a unity build; a build directory keeps its choice; DSML_UNITY_BUILD chooses`, () => {
+    assert.match(runLib(`build_${dir}`, { dir }).calls, /cmake -S .* -DDSML_UNITY_BUILD=ON( |$)/m, "from nothing");
+    const kept = runLib(`build_${dir}`, { dir, cacheHome: ROOT, cache: "DSML_UNITY_BUILD:BOOL=OFF\n" });
+    assert.match(kept.calls, /cmake -S .* -DDSML_UNITY_BUILD=OFF( |$)/m, "a per-file build stays per file");
+    const chosen = runLib(`build_${dir}`, { dir, env: { DSML_UNITY_BUILD: "OFF" } });
+    assert.match(chosen.calls, /cmake -S .* -DDSML_UNITY_BUILD=OFF( |$)/m, "the environment chooses");
+  });
+}
 
 for (const dir of ["wasm", "native"]) {
   test(`a ${dir} build directory configured by another checkout is refused with what to delete`, () => {

@@ -65,8 +65,10 @@ export async function startLesson({ exercises, calcs, widgets = {}, mountWidgets
   installPrint();
   await numbers;
   // For the page tests and the curious: the live exercises and the core.
-  // The widgets' modules are imported once the page is idle: a widget is then built at once when printing.
-  const widgetModules = whenIdle().then(() => onDemand.preload());
+  // The widgets' modules are imported once the page is idle: a widget is then built at once when printing. When they
+  // have all loaded, html[data-idle] says so: the page has nothing left to fetch (a test navigates away after it).
+  const widgetModules = whenIdle().then(() => onDemand.preload())
+    .then(() => { document.documentElement.dataset.idle = "true"; });
   window.dsml = { core, progress, exercises: controllers, mountAll, widgetModules };
   document.documentElement.dataset.ready = "true";
   scrollersChanged();   // the exercises' code and tables may scroll sideways
