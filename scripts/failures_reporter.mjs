@@ -28,8 +28,9 @@ export default async function* failuresReporter(source) {
       yield `  note (${where(data.file)}): ${data.message}\n`;
     } else if (type === "test:pass" && data.details?.type !== "suite") {
       if (data.skip || data.todo) skipped += 1; else { passed += 1; ranFiles.add(data.file); }
-    } else if (type === "test:fail" && data.details?.type !== "suite") {
-      // A test that failed only because a subtest did is said by that subtest.
+    } else if (type === "test:fail") {
+      // A test or suite that failed only because a subtest did is said by that subtest (a suite whose hook failed is
+      // printed: its tests are only "cancelled").
       if (data.details?.error?.failureType === "subtestsFailed") continue;
       failed += 1;
       failedFiles.add(data.file);
