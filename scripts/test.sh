@@ -40,7 +40,8 @@ elif [ "${1:-}" = "--changed" ] && [ $# -eq 2 ]; then
     if [ ${#scope[@]} -gt 1 ]; then
       log "page tests of the changed pages: ${scope[*]:1}"
       pages=("${scope[@]:1}")
-      node "$ROOT/scripts/run_in_order.mjs" --concurrency "$(nproc)" --timings "$BUILD/page_test_seconds.json" "${pages[@]/#/$ROOT/}"
+      node "$ROOT/scripts/run_in_order.mjs" --concurrency "$(nproc)" --browser --timings "$BUILD/page_test_seconds.json" \
+        "${pages[@]/#/$ROOT/}"
     fi
     log "every test of a lesson-only change passed"
     exit 0
