@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Install what is missing, build everything and run every test: GoogleTest (ctest), the wasm module in
 # Node, and the pages in real Chromium. Exits non-zero if anything fails.
-#   bash scripts/test.sh --exercise ID   only the checks of exercise ID (every test named after it, in tests/exercises/;
-#                                        seconds to a few minutes; builds the wasm core first if there is none)
+#   bash scripts/test.sh --exercise ID   every test named after exercise ID, in tests/exercises/, tests/web/ and the page
+#                                        tests (tests/e2e/) with a test or suite named after it; prints what failed and a
+#                                        line of summary (seconds to a few minutes; builds the wasm core first if there is none)
+#   bash scripts/test.sh --changed BASE  what the change since commit BASE can break (scripts/change_scope.mjs): for a
+#                                        lesson-only change (lessons/, web/, *.md) the site build, the Node tests of
+#                                        tests/web and tests/exercises and the page tests of the changed pages, on the
+#                                        wasm core already built (built if there is none); for any other change, everything
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 if [ "${1:-}" = "--exercise" ] && [ -n "${2:-}" ]; then
   [ -f "$BUILD/wasm/wasm-node/dsml.cjs" ] || { log "no wasm core yet: building it first"; build_course; }
@@ -12,11 +17,38 @@ if [ "${1:-}" = "--exercise" ] && [ -n "${2:-}" ]; then
       console.error(`test.sh --exercise: no exercise ${process.argv[2]} in any lessons/*/exercises.js listed by web/lesson/course.js`);
       process.exit(2);
     }' "$ROOT/tests/exercises/course.mjs" "$2"
-  log "the checks of $2 (node --test --test-name-pattern)"
   # Test names start with the id, or name it as a word: "w2-busbw: …", "w1-ping-pong checker: …" (ids contain "-").
-  exec node --test --test-name-pattern="(^|[^a-z0-9-])$2([^a-z0-9-]|\$)" "$ROOT"/tests/exercises/*.test.mjs
+  # A page test file is run only if one of its tests or suites names the id (each file starts its own Chromium).
+  mapfile -t pages < <(grep -lE "(test|describe)\(.*(^|[^a-z0-9-])$2([^a-z0-9-]|\$)" "$ROOT"/tests/e2e/*.test.mjs || true)
+  log "the tests named after $2 in tests/exercises/, tests/web/${pages[*]:+ and ${pages[*]#$ROOT/}} (failures only)"
+  DSML_REPORT_ID="$2" exec node --test --test-name-pattern="(^|[^a-z0-9-])$2([^a-z0-9-]|\$)" \
+    --test-reporter="$ROOT/scripts/failures_reporter.mjs" --test-reporter-destination=stdout \
+    "$ROOT"/tests/exercises/*.test.mjs "$ROOT"/tests/web/*.test.mjs "${pages[@]}"
+elif [ "${1:-}" = "--changed" ] && [ $# -eq 2 ]; then
+  mapfile -t scope < <(node "$ROOT/scripts/change_scope.mjs" "$2")
+  if [ "${scope[0]}" = lessons ]; then
+    log "a lesson-only change since ${2:0:12}: the site build, the Node tests and $((${#scope[@]} - 1)) page test files"
+    ensure_apt
+    ensure_npm
+    # The core's sources did not change: the wasm core built from them (CI restores it from its cache) still holds.
+    [ -f "$BUILD/wasm/wasm-node/dsml.cjs" ] && [ -f "$BUILD/wasm/wasm/dsml.wasm" ] || build_wasm
+    build_site
+    log "browser runtime, links and lesson modules in Node (node --test)"
+    node --test --test-concurrency="$(nproc)" "$ROOT"/tests/web/*.test.mjs
+    log "exercise checkers (node --test)"
+    node --test --test-concurrency="$(nproc)" "$ROOT"/tests/exercises/*.test.mjs
+    if [ ${#scope[@]} -gt 1 ]; then
+      log "page tests of the changed pages: ${scope[*]:1}"
+      pages=("${scope[@]:1}")
+      node "$ROOT/scripts/run_in_order.mjs" --concurrency "$(nproc)" --browser --timings "$BUILD/page_test_seconds.json" \
+        "${pages[@]/#/$ROOT/}"
+    fi
+    log "every test of a lesson-only change passed"
+    exit 0
+  fi
+  log "the change since ${2:0:12} is not lesson-only (or its base is unknown): every test"
 elif [ $# -gt 0 ]; then
-  echo "usage: bash scripts/test.sh [--exercise ID]" >&2; exit 2
+  echo "usage: bash scripts/test.sh [--exercise ID | --changed BASE]" >&2; exit 2
 fi
 build_all
 log "core tests (GoogleTest via ctest)"

@@ -42,17 +42,17 @@ test("every code exercise of the course has its wrong program as the first of it
 const deadlock = (message) => ({ status: "deadlock", deadlock: { message, cycle: [0, 1], lines: [{ rank: 0, line: 7 }, { rank: 3, line: 12 }] },
   results: [], trace: [] });
 
-test("the week 4 checkers' own deadlock verdicts name the lines the ranks wait at", () => {
-  const byId = new Map(EXERCISES.map((e) => [e.id, e]));
-  const cases = [
-    ["w4-backup-round", deadlock("rank 0 waits for a message from any rank"), { config: { servers: 1, backup: 1 }, ranks: 5 }, /shard waited/],
-    ["w4-ssp-gate", deadlock("rank 0 waits for rank 1, rank 1 waits for rank 0"), { config: { staleness: 1 }, ranks: 5 }, /never released/],
-    ["w4-probe-stop", deadlock("rank 0 waits for rank 1, rank 1 waits for rank 0"), { target: 3, limit: 10 }, /waits until its message comes/],
-  ];
-  for (const [id, run, testCase, why] of cases) {
+// Week 4's checkers word a deadlock themselves: each such verdict names the lines the ranks wait at.
+const byId = new Map(EXERCISES.map((e) => [e.id, e]));
+for (const [id, run, testCase, why] of [
+  ["w4-backup-round", deadlock("rank 0 waits for a message from any rank"), { config: { servers: 1, backup: 1 }, ranks: 5 }, /shard waited/],
+  ["w4-ssp-gate", deadlock("rank 0 waits for rank 1, rank 1 waits for rank 0"), { config: { staleness: 1 }, ranks: 5 }, /never released/],
+  ["w4-probe-stop", deadlock("rank 0 waits for rank 1, rank 1 waits for rank 0"), { target: 3, limit: 10 }, /waits until its message comes/],
+]) {
+  test(`${id}: the checker's own deadlock verdict names the lines the ranks wait at`, () => {
     const { message, pass } = byId.get(id).check(run, testCase, null);
     assert.equal(pass, false, id);
     assert.match(message, /^Deadlock: rank 0 waits .* \(rank 0 at line 7, rank 3 at line 12\)\. /, id);
     assert.match(message, why, id);
-  }
-});
+  });
+}

@@ -5,7 +5,8 @@
 //   import { COURSE, EXERCISES, weekOf } from "./course.mjs";
 //   COURSE     [{ week, exercises }]  in reading order, one per page that has exercises
 //   EXERCISES  every exercise of the course, in reading order
-import { existsSync } from "node:fs";
+//   sourceOf(exercise)  the file that defines it ("lessons/week2/exercises/ring_allreduce.js"), for a failure message
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { WEEKS } from "../../web/lesson/course.js";
 
 const LESSONS = new URL("../../lessons/", import.meta.url);
@@ -24,6 +25,17 @@ export const weekOf = (exercise) => COURSE.find(({ exercises }) => exercises.inc
 
 /** The id prefix of a page's exercises: "w3-" for Week 3, "lab-" for the lab. */
 export const idPrefix = (week) => (week.number != null ? `w${week.number}-` : `${week.slug}-`);
+
+/** The file under lessons/<slug>/ that writes the exercise's id (its module), relative to the repository. */
+export function sourceOf(exercise) {
+  const week = weekOf(exercise);
+  if (!week) return "lessons/*/exercises/";
+  const files = readdirSync(new URL(`${week.slug}/`, LESSONS), { recursive: true }).filter((f) => f.endsWith(".js")).sort();
+  const text = (f) => readFileSync(new URL(`${week.slug}/${f}`, LESSONS), "utf8");
+  const defines = new RegExp(`id:\\s*["'\`]${exercise.id}["'\`]`), names = new RegExp(`["'\`]${exercise.id}["'\`]`);
+  const file = files.find((f) => defines.test(text(f))) ?? files.find((f) => f !== "exercises.js" && names.test(text(f)));
+  return `lessons/${week.slug}/${file ?? "exercises.js"}`;
+}
 
 /** The page's HTML file of a WEEKS entry. */
 export const pageOf = (week) => new URL(`${week.slug}/index.html`, LESSONS);

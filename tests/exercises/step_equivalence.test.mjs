@@ -9,7 +9,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 
-import { EXERCISES } from "./course.mjs";
+import { EXERCISES, sourceOf } from "./course.mjs";
 import { runLocal } from "../../web/cluster/local_cluster.js";
 import { instrument } from "../../web/exercise/step_instrument.js";
 import { describeVariables } from "../../web/worker/step_values.js";
@@ -87,9 +87,15 @@ for (const e of exercises) {
         if (code === e.solution || !plain.verdict.pass) runs.push({ i, entry, plain });
         if (code !== e.solution && !plain.verdict.pass) break;
       }
-      assert.ok(runs.length > 0, `${e.id}, ${name}: no run of the plan fails it`);
+      assert.ok(runs.length > 0, `${e.id}, wrong program “${name}”: it passes every run of attempt 1's judge plan ` +
+        `(${full.length} runs, web/exercise/judge_plan.js) — every wrong program must fail attempt 1, as a Check shows it ` +
+        `(lessons/AUTHORING.md, "A code exercise"; tests/exercises/judging.test.mjs names the runs): make the wrong ` +
+        `program's mistake show, or the checker catch it, in ${sourceOf(e)}`);
       for (const { i, entry, plain } of runs) {
-        const where = `${e.id}, ${name}, run ${i + 1}`;
+        // What differs here is the program's, or the stepper's (web/exercise/step_instrument.js): a program that reads
+        // the real clock (Date.now, performance.now) or Math.random computes something else when paused.
+        const where = `${e.id}, ${name}, run ${i + 1} — stepping must not change what a program computes: it may not ` +
+          `read the real clock or Math.random (lessons/AUTHORING.md, "A code exercise"; ${sourceOf(e)}) — mismatch in`;
         const slow = plain.run.status === "ok" ? 600000 : undefined;
         const cont = await judge(e, code, entry, free, slow);
         const every = await judge(e, code, entry, everywhere, slow);
@@ -103,7 +109,8 @@ for (const e of exercises) {
       }
     }
     // The lab's 1F1B exercise has the learner write a plain (synchronous) schedule function: nothing to pause in.
-    assert.equal(pauses > 0, steppable, `${e.id}: ${pauses} statements paused at`);
+    assert.equal(pauses > 0, steppable, `${e.id}: ${pauses} statements paused at, but the instrumented reference has ` +
+      `${steppable ? "" : "no "}statements to pause at (web/exercise/step_instrument.js)`);
   });
 }
 

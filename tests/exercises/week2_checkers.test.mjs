@@ -16,6 +16,7 @@ import { withinTolerance } from "../../web/exercise/answer_check.js";
 import { mulberry32 } from "../../web/exercise/random.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";
 import { expectFailWith, okRun } from "./run_results.mjs";
+import { sourceOf } from "./course.mjs";
 
 const byId = Object.fromEntries(exercises.map((e) => [e.id, e]));
 const SEEDS = Array.from({ length: 40 }, (_, i) => 2000 + 7919 * i);
@@ -131,10 +132,12 @@ for (const e of exercises.filter((x) => x.kind === "numeric" || x.kind === "pred
       seen.add(JSON.stringify(p));
       const answer = e.answer(p, fakeCore);
       assert.ok(Number.isFinite(answer) && answer > 0, `${e.id} seed ${seed}: answer ${answer}`);
-      assert.ok(Math.abs(answer / e.oracle(p) - 1) < 1e-12, `${e.id}: ${answer} vs ${e.oracle(p)}`);
+      assert.ok(Math.abs(answer / e.oracle(p) - 1) < 1e-12, `${e.id} seed ${seed}: answer ${answer} with the published ` +
+        `formulas, oracle ${e.oracle(p)} — answer and oracle compute one quantity (lessons/AUTHORING.md, "A numeric exercise"); change ${sourceOf(e)}`);
       assert.ok(withinTolerance(answer * (1 + 0.5 * (e.tolerance.rel ?? 0)), answer, e.tolerance));
       const wrong = e.wrongAnswer(p, fakeCore);
-      assert.ok(!withinTolerance(wrong, answer, e.tolerance), `${e.id} seed ${seed}: wrong ${wrong} passes for ${answer}`);
+      assert.ok(!withinTolerance(wrong, answer, e.tolerance), `${e.id} seed ${seed}: wrongAnswer ${wrong} passes for ${answer} — ` +
+        `it must fail the tolerance for every draw (lessons/AUTHORING.md, "A numeric exercise"); change ${sourceOf(e)}`);
       assert.equal(typeof e.prompt(p), "string");
     }
     assert.ok(seen.size > 10, `${e.id}: parameters hardly vary (${seen.size} distinct)`);
@@ -145,7 +148,8 @@ for (const e of exercises.filter((x) => x.kind === "numeric" || x.kind === "pred
     for (const seed of SEEDS) {
       const p = e.params(mulberry32(seed));
       const want = e.answer(p, fakeCore), got = e.answer(p, realCore);
-      assert.ok(Math.abs(got / want - 1) < rel, `${e.id} seed ${seed}: core ${got}, closed form ${want}`);
+      assert.ok(Math.abs(got / want - 1) < rel, `${e.id} seed ${seed}: core ${got}, published formulas ${want} — the fake core ` +
+        `of tests/exercises/week2_checkers.test.mjs and the wasm core disagree: fix the formula there or the core`);
       assert.ok(!withinTolerance(e.wrongAnswer(p, realCore), got, e.tolerance), `${e.id} seed ${seed}: wrong answer passes`);
     }
   });
@@ -163,7 +167,8 @@ test("w2-busbw: the time shown is rounded to 3 significant figures and the answe
 for (const e of exercises.filter((x) => x.kind === "choice")) {
   test(`${e.id}: every claim agrees with the published formulas (fake core)`, () => {
     for (const [i, o] of e.options.entries()) {
-      if (o.claim) assert.equal(o.claim(fakeCore), o.correct, `${e.id} option ${i}: “${o.text}”`);
+      if (o.claim) assert.equal(o.claim(fakeCore), o.correct, `${e.id} option ${i}: “${o.text}” — its claim(core) ` +
+        `disagrees with \`correct\` (lessons/AUTHORING.md, "A choice exercise"); change ${sourceOf(e)}`);
     }
   });
 }
@@ -186,16 +191,18 @@ for (const e of codeExercises) {
     const [testCase] = e.cases(mulberry32(5));
     const run = await runLocal(e.starter, testCase);
     const verdict = e.check(run, testCase, fakeCore);
-    assert.ok(!verdict.pass);
-    assert.match(verdict.message, /rank \d/i);
+    assert.ok(!verdict.pass, `${e.id}: the starter passes — its checker in ${sourceOf(e)} must fail a program that does nothing`);
+    assert.match(verdict.message, /rank \d/i, `${e.id}: the starter's failure message names no rank ("rank 2 …"): a Week 2 ` +
+      `failure message names the rank at fault (lessons/AUTHORING.md, "Week 2's code exercises"); change the check in ${sourceOf(e)}`);
   });
 
   test(`${e.id}: the checker still works without a core (no replay note)`, async () => {
     const [testCase] = e.cases(mulberry32(6));
     const run = await runLocal(e.solution, testCase);
     const verdict = e.check(run, testCase, null);
-    assert.ok(verdict.pass, verdict.message);
-    assert.doesNotMatch(verdict.message, /Replayed/);
+    assert.ok(verdict.pass, `${e.id}: without a core the reference fails — the verdict must not depend on the replay ` +
+      `(lessons/AUTHORING.md, "Week 2's code exercises"; ${sourceOf(e)}): ${verdict.message}`);
+    assert.doesNotMatch(verdict.message, /Replayed/, `${e.id}: a replay note without a core; write it with replayNote (collective_checks.js)`);
   });
 }
 
@@ -218,11 +225,18 @@ test("w2-ring-allreduce: the replayed solution matches the ring formula when chu
 
 for (const e of codeExercises) {
   test(`${e.id}: the solution passes with the real wasm core, which replays its messages`, async () => {
+    // Week 2's rule (lessons/AUTHORING.md, "Week 2's code exercises"): every code exercise implements a collective,
+    // declares it (`replays`), and its pass message ends with the replay note that compares the learner's messages
+    // with the formula.
+    const rule = `a Week 2 code exercise declares \`replays: { collective, algorithm, numbers(testCase) }\` and ends its pass ` +
+      `message with replayNote(run, testCase, replays, core) (lessons/AUTHORING.md, "Week 2's code exercises"): change ${sourceOf(e)}`;
+    assert.ok(e.replays, `${e.id}: no \`replays\` field — ${rule}`);
     for (const testCase of e.cases(mulberry32(11))) {
       const run = await runLocal(e.solution, testCase);
       const v = e.check(run, testCase, realCore);
-      assert.ok(v.pass, `${e.id}: ${v.message}`);
-      assert.match(v.message, /Replayed on a simulated cluster \(α = 5 µs, 25 GB\/s links\), your messages take [\d.]+ [µm]s/);
+      assert.ok(v.pass, `${e.id}: the reference fails its checker (${sourceOf(e)}): ${v.message}`);
+      assert.match(v.message, /Replayed on a simulated cluster \(α = 5 µs, 25 GB\/s links\), your messages take [\d.]+ [µm]s/,
+        `${e.id}: the pass message has no replay note — ${rule}`);
     }
   });
 }

@@ -105,6 +105,9 @@ function edgeCases(rng) {
   return [one(16, intBetween(rng, 1, 3)), one(2, 1), one(16, 1)];
 }
 
+// What the messages implement: the pass message compares their replayed time with this formula (collective_checks.js).
+const replays = { collective: "all-gather", algorithm: "recursive-doubling", numbers: ({ ranks, b }) => ranks * b };
+
 function check(run, testCase, core) {
   const { ranks: p, b, inputs } = testCase;
   const blocks = inputs.map((x) => x.block);
@@ -184,7 +187,7 @@ function check(run, testCase, core) {
   const perRankBytes = (p - 1) * b * BYTES_PER_NUMBER;
   return pass(`${upperFirst(plural(p, "rank", { article: "all" }))} hold all ${p} blocks after ${plural(steps, "step")}; each rank sent ${formatBytes(perRankBytes, 4)} ` +
     `= ((p − 1)/p)·n with n = ${formatBytes(p * b * BYTES_PER_NUMBER, 4)} gathered.` +
-    replayNote(run, { collective: "all-gather", algorithm: "recursive-doubling", ranks: p, bytes: p * b * BYTES_PER_NUMBER }, core));
+    replayNote(run, testCase, replays, core));
 }
 
 export const allgatherDoubling = codeExercise({
@@ -212,4 +215,4 @@ export const allgatherDoubling = codeExercise({
     Exchanging the runs doubles what both hold. Messages carry b, 2b, 4b, … numbers: (p − 1)·b in total, which is the
     all-gather bandwidth lower bound ((p − 1)/p)·n, in only log₂p rounds — the latency bound too. For p not a power of two,
     Bruck's algorithm gets the same cost with partners r − 2<sup>k</sup> and r + 2<sup>k</sup> (mod p) and a final local rotation.</p>`,
-}, { starter, solution, wrongs, cases, edgeCases, check });
+}, { starter, solution, wrongs, cases, edgeCases, check, replays });

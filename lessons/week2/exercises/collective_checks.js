@@ -95,11 +95,15 @@ export function programOrderTrace(trace) {
     : { src, dst, bytes, sendTime, recvTime }));
 }
 
+// What a Week 2 code exercise's messages implement, its `replays` field: { collective, algorithm, numbers(testCase) }
+// (numbers: the n of the formula, in Float64Array elements). Its checker ends a pass message with
+// replayNote(run, testCase, replays, core); tests/exercises/replay_notes.test.mjs compares the note with the closed form.
 // Replays the trace on the reference network and words the comparison; "" when the core cannot
 // (no core on the page, or an older core without these functions) — the verdict never depends on it.
-export function replayNote(run, { collective, algorithm, ranks, bytes }, core) {
+export function replayNote(run, testCase, { collective, algorithm, numbers }, core) {
   if (!core?.simulateTrace || !core?.collectiveCost || !core?.lowerBound) return "";
   try {
+    const ranks = testCase.ranks, bytes = numbers(testCase) * BYTES_PER_NUMBER;
     const params = { ranks, bytes, ...REFERENCE_NET, gamma: 0 };
     const sim = core.simulateTrace({ ranks, topology: { kind: "fully-connected", ...REFERENCE_NET }, gamma: 0,
                                      trace: programOrderTrace(run.trace ?? []) });

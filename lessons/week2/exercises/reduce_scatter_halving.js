@@ -108,6 +108,9 @@ function edgeCases(rng) {
   return [one(16, intBetween(rng, 1, 3)), one(16, 1), one(2, 1)];
 }
 
+// What the messages implement: the pass message compares their replayed time with this formula (collective_checks.js).
+const replays = { collective: "reduce-scatter", algorithm: "recursive-halving", numbers: ({ ranks, b }) => ranks * b };
+
 function check(run, testCase, core) {
   const { ranks: p, b, inputs } = testCase;
   const data = inputs.map((x) => x.data);
@@ -180,7 +183,7 @@ function check(run, testCase, core) {
   }
   return pass(`${upperFirst(plural(p, "rank", { article: "all" }))} hold their block of the sum after ${plural(steps, "step")}, each sending ` +
     `${formatBytes((p - 1) * b * BYTES_PER_NUMBER, 4)} = ((p − 1)/p)·n of n = ${formatBytes(n * BYTES_PER_NUMBER, 4)}.` +
-    replayNote(run, { collective: "reduce-scatter", algorithm: "recursive-halving", ranks: p, bytes: n * BYTES_PER_NUMBER }, core));
+    replayNote(run, testCase, replays, core));
 }
 
 export const reduceScatterHalving = codeExercise({
@@ -210,4 +213,4 @@ export const reduceScatterHalving = codeExercise({
     carry n/2 + n/4 + … + n/p = ((p − 1)/p)·n numbers: the reduce-scatter bandwidth lower bound, in log₂p rounds. Followed
     by recursive-doubling all-gather (the previous exercise, run backwards in distance) it is Rabenseifner's all-reduce:
     2 log₂p·α + 2((p − 1)/p)·nβ. ZeRO and FSDP reduce-scatter gradients exactly so that each rank keeps only its shard's sum.</p>`,
-}, { starter, solution, wrongs, cases, edgeCases, check });
+}, { starter, solution, wrongs, cases, edgeCases, check, replays });

@@ -121,6 +121,9 @@ function edgeCases(rng) {
           one(16, intBetween(rng, 3, 15)), one(pick(rng, [2, 9]), 1 + intBetween(rng, 0, 1))];
 }
 
+// What the messages implement: the pass message compares their replayed time with this formula (collective_checks.js).
+const replays = { collective: "all-reduce", algorithm: "ring", numbers: ({ n }) => n };
+
 function check(run, testCase, core) {
   const { ranks: p, n, inputs } = testCase;
   const trace = run?.trace ?? [];
@@ -189,7 +192,7 @@ function check(run, testCase, core) {
   const ideal = 2 * (p - 1) / p * n * BYTES_PER_NUMBER;
   return pass(`${upperFirst(plural(p, "rank", { article: "all" }))} hold the sum. Each rank sent ${2 * (p - 1)} messages and ${formatBytes(Math.min(...sent), 4)}` +
     `${Math.max(...sent) !== Math.min(...sent) ? `–${formatBytes(Math.max(...sent), 4)}` : ""}, against 2(p − 1)/p·n·8 B = ${formatBytes(ideal, 4)}.` +
-    replayNote(run, { collective: "all-reduce", algorithm: "ring", ranks: p, bytes: n * BYTES_PER_NUMBER }, core));
+    replayNote(run, testCase, replays, core));
 }
 
 export const ringAllreduce = codeExercise({
@@ -223,4 +226,4 @@ export const ringAllreduce = codeExercise({
     each complete chunk travels p − 1 more hops, copied rather than added. Every step moves one chunk of n/p numbers
     over every link at once: 2(p − 1) steps of α + (n/p)·β, i.e. 2(p − 1)α + 2((p − 1)/p)·nβ, which meets the bandwidth
     lower bound for all-reduce. The α term grows with p — the reason small messages prefer recursive doubling.</p>`,
-}, { starter, solution, wrongs, cases, edgeCases, check });
+}, { starter, solution, wrongs, cases, edgeCases, check, replays });
