@@ -5,7 +5,7 @@
 //   numeric / predict / choice → exercise_answer.js        code → exercise_code.js
 import { mountAnswer } from "./exercise_answer.js";
 import { mountCode } from "./exercise_code.js";
-import { exerciseRng } from "./random.js";
+import { exerciseParams } from "./judge_record.js";
 
 const KIND_LABEL = { numeric: "Numeric answer", predict: "Predict, then run", choice: "Choice", code: "Code on Workers" };
 
@@ -42,7 +42,7 @@ export function mountOne(exercise, number, { core, progress, clusters }) {
   root.append(title, kind, prompt, body, verdict, extras);
 
   const record = () => progress.get(exercise.id) ?? {};
-  const params = exercise.params ? exercise.params(exerciseRng(progress.seed, exercise.id)) : {};
+  const params = exerciseParams(exercise, progress.seed);
   prompt.innerHTML = typeof exercise.prompt === "function" ? exercise.prompt(params) : exercise.prompt;
 
   const refreshStatus = () => {
