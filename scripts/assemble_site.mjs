@@ -17,6 +17,7 @@
 //                                       web/ moved out of lessons/ (…/week3/#ddp) to the same page and fragment
 //   node scripts/assemble_site.mjs <out dir> [--wasm build/wasm/wasm]
 // Also importable (tests assemble a site from the working tree): assembleSite(outDir, { wasmDir }).
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
@@ -102,16 +103,40 @@ export function writeRedirects(outDir, slugs) {
 // The service worker (web/sw.js) caches every file of the site for offline use under a name that includes
 // a hash of all of them, so any change to the site makes a new worker that replaces the old cache. Writes
 // <outDir>/sw.js from the source with BUILD = { version, files }; safe to run again after changing a file.
+// The same version and the commit are written into web/lesson/site_version.js (left out of the hash, which covers
+// the commit instead), so a page can say which build it is.
 export function stampServiceWorker(outDir) {
   const files = listFiles(outDir).filter((f) => f !== "sw.js" && !f.split("/").some((part) => part.startsWith(".")));
-  const hash = createHash("sha256");
-  for (const f of files) hash.update(`${f}\0`).update(readFileSync(join(outDir, f))).update("\0");
+  const commit = gitCommit();
+  const hash = createHash("sha256").update(`${commit}\0`);
+  for (const f of files.filter((f) => f !== SITE_VERSION)) hash.update(`${f}\0`).update(readFileSync(join(outDir, f))).update("\0");
   const version = hash.digest("hex").slice(0, 16);
+  stampSiteVersion(outDir, { version, commit });
   const source = readFileSync(join(WEB, "sw.js"), "utf8");
   const placeholder = 'const BUILD = { version: "source", files: [] };';
   if (!source.includes(placeholder)) throw new Error(`web/sw.js must contain the line ${placeholder}`);
   writeFileSync(join(outDir, "sw.js"), source.replace(placeholder, `const BUILD = ${JSON.stringify({ version, files })};`));
   return { version, files };
+}
+
+const SITE_VERSION = "web/lesson/site_version.js";
+
+function stampSiteVersion(outDir, site) {
+  const file = join(outDir, SITE_VERSION);
+  const placeholder = 'export const SITE = { version: "source", commit: "source" };';
+  const source = readFileSync(join(ROOT, SITE_VERSION), "utf8");
+  if (!source.includes(placeholder)) throw new Error(`${SITE_VERSION} must contain the line ${placeholder}`);
+  writeFileSync(file, source.replace(placeholder, `export const SITE = ${JSON.stringify(site)};`));
+}
+
+// The commit the working tree is at ("…-dirty" when it has changes), or null outside a git checkout.
+function gitCommit() {
+  try {
+    const git = (...args) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return git("rev-parse", "--short=12", "HEAD") + (git("status", "--porcelain", "--untracked-files=no") ? "-dirty" : "");
+  } catch {
+    return null;
+  }
 }
 
 // { slug: [exercise id, …] } of every published week, from its exercises.js.
