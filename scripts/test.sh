@@ -27,6 +27,8 @@ log "browser runtime and lesson modules in Node (node --test)"
 node --test --test-concurrency="$(nproc)" "$ROOT"/tests/web/*.test.mjs
 log "exercise checkers (node --test)"
 node --test --test-concurrency="$(nproc)" "$ROOT"/tests/exercises/*.test.mjs
+log "grading a class: submissions, the grader and the no-solutions site (node --test)"
+node --test --test-concurrency="$(nproc)" "$ROOT"/tests/grading/*.test.mjs
 log "page tests (Playwright on Chromium, one file per core: each opens its own browser, server and profile)"
 # The longest files start first, so that the cores finish together rather than one waiting on a long file started
 # last (the order only; every file runs). Measured with --test-reporter=tap: each file's suites' duration_ms.
