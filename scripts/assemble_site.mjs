@@ -15,8 +15,10 @@
 //                                       covers every page; told the site's files and a hash of them (its version)
 //   index.html, <slug>/index.html       redirects: the site root to lessons/, and every URL of the layout before
 //                                       web/ moved out of lessons/ (…/week3/#ddp) to the same page and fragment
-//   node scripts/assemble_site.mjs <out dir> [--wasm build/wasm/wasm]
-// Also importable (tests assemble a site from the working tree): assembleSite(outDir, { wasmDir }).
+//   lessons/*/exercises/*.js            with --no-solutions (a graded term): the reference solutions left out
+//                                       (scripts/withhold_solutions.mjs)
+//   node scripts/assemble_site.mjs <out dir> [--wasm build/wasm/wasm] [--no-solutions]
+// Also importable (tests assemble a site from the working tree): assembleSite(outDir, { wasmDir, solutions }).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -26,6 +28,7 @@ import { build } from "esbuild";
 import { prerenderMath } from "./prerender_math.mjs";
 import { CSP, layoutPage } from "./page_layout.mjs";
 import { GUIDES, renderGuide } from "./render_guide.mjs";
+import { withholdSolutions } from "./withhold_solutions.mjs";
 import { WEEKS } from "../web/lesson/course.js";
 import { cardsHTML } from "../web/lesson/course_cards.js";
 
@@ -34,7 +37,7 @@ const LESSONS = join(ROOT, "lessons");
 const WEB = join(ROOT, "web");
 const VENDOR_ENTRIES = ["acorn", "chart", "editor", "katex"];
 
-export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wasm"), requireWasm = false } = {}) {
+export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wasm"), requireWasm = false, solutions = true } = {}) {
   rmSync(outDir, { recursive: true, force: true });
   const lessons = join(outDir, "lessons");
   const web = join(outDir, "web");
@@ -70,6 +73,7 @@ export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wa
   }
   writeRedirects(outDir, ["", ...WEEKS.map((w) => w.slug), ...GUIDES.map((g) => g.slug)]);
   writeFileSync(join(outDir, ".nojekyll"), "");
+  if (!solutions) await withholdSolutions(outDir, ROOT);
   const { version } = stampServiceWorker(outDir);
   return { haveWasm, version };
 }
@@ -164,7 +168,8 @@ function bundle(entry, outfile) {
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const out = process.argv[2];
-  if (!out) { console.error("usage: node scripts/assemble_site.mjs <out dir> [--wasm <dir>]"); process.exit(2); }
+  if (!out) { console.error("usage: node scripts/assemble_site.mjs <out dir> [--wasm <dir>] [--no-solutions]"); process.exit(2); }
   const i = process.argv.indexOf("--wasm");
-  await assembleSite(resolve(out), { requireWasm: true, ...(i > 0 ? { wasmDir: resolve(process.argv[i + 1]) } : {}) });
+  await assembleSite(resolve(out), { requireWasm: true, solutions: !process.argv.includes("--no-solutions"),
+    ...(i > 0 ? { wasmDir: resolve(process.argv[i + 1]) } : {}) });
 }
