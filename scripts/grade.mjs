@@ -8,7 +8,7 @@
 // of time being a failed row with the checker's message. What a file says about itself (solved, a verdict) is never
 // believed. The CSV has one row per learner and exercise, plus rows about files (gradebook.mjs). --only keeps the
 // exercises whose ids start with one of the prefixes; --jobs is how many code Checks run at once (default: the cores).
-import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { createRequire } from "node:module";
@@ -16,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import { EXERCISES } from "../tests/exercises/course.mjs";
 import { FILE_ROW, fileRow, submissionRows, toCSV } from "./gradebook.mjs";
 import { CodeJudges } from "./code_judges.mjs";
+import { plural } from "../web/units.js";
 
 export const GRADE_ATTEMPT = 1;   // the Check judged: the cases a learner's first Check draws for their seed
 
@@ -33,7 +34,8 @@ export async function grade(folder, { only = null, jobs = availableParallelism()
       } catch (err) {
         return { rows: [fileRow(file, file.replace(/\.json$/i, ""), `Unreadable: ${err.message}.`)], seed: null };
       }
-      return submissionRows(file, text, { exercises, core, judgeCode: (e, code, seed) => judges.judge(e, code, seed) });
+      return submissionRows(file, text, { exercises, courseIds: EXERCISES.map((e) => e.id), core,
+        judgeCode: (e, code, seed) => judges.judge(e, code, seed) });
     }));
     return { rows: graded.flatMap((g, i) => [...g.rows, ...sameSeed(graded, i, files)]), files, exercises };
   } finally {
@@ -60,9 +62,10 @@ function parseArgs(argv) {
     else if (!a.startsWith("--") && args.folder === null) args.folder = a;
     else throw new Error(`unknown argument ${a}`);
   }
-  if (!args.folder || !args.out || !(Number.isInteger(args.jobs) && args.jobs > 0) || (args.only && !args.only.length)) {
-    throw new Error("missing or bad argument");
-  }
+  if (!args.folder) throw new Error("which folder? name the folder of submissions");
+  if (!args.out) throw new Error("--out needs a file name");
+  if (!(Number.isInteger(args.jobs) && args.jobs > 0)) throw new Error("--jobs needs a whole number ≥ 1");
+  if (args.only && !args.only.length) throw new Error("--only needs id prefixes, comma-separated (w3-,lab-)");
   return args;
 }
 
@@ -76,12 +79,18 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     process.exit(2);
   }
   const started = Date.now();
-  const { rows, files, exercises } = await grade(resolve(args.folder), args);
+  const folder = resolve(args.folder);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+    console.error(`grade.mjs: ${args.folder} is not a folder (put the learners' .json files in one folder)`);
+    process.exit(2);
+  }
+  const { rows, files, exercises } = await grade(folder, args);
+  if (!files.length) console.error(`grade.mjs: no .json files in ${args.folder}`);
   writeFileSync(args.out, toCSV(rows));
   const learners = new Map();
   for (const r of rows.filter((r) => r.exercise !== FILE_ROW)) learners.set(r.student, (learners.get(r.student) ?? 0) + (r.passed === "yes"));
   for (const [student, passed] of learners) console.log(`${student}: ${passed} of ${exercises.length} passed`);
   const fileNotes = rows.filter((r) => r.exercise === FILE_ROW).length;
-  console.log(`${files.length} files, ${exercises.length} exercises each, ${fileNotes} rows about files; `
+  console.log(`${plural(files.length, "file")}, ${plural(exercises.length, "exercise")} each, ${plural(fileNotes, "row")} about files; `
     + `gradebook written to ${basename(args.out)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -4,7 +4,7 @@
 // that cannot be read, fields that could not be read, records of exercises this course does not have, two files
 // with one seed (one learner's progress handed in twice).
 //   COLUMNS                                  the CSV's header
-//   await submissionRows(file, text, { exercises, core, judgeCode })   → { rows (objects keyed by COLUMNS), seed, student }
+//   await submissionRows(file, text, { exercises, courseIds, core, judgeCode })   → { rows (objects keyed by COLUMNS), seed, student }
 //   fileRow(file, student, message)          one row about a file
 //   toCSV(rows)                              RFC 4180 text, messages as plain text
 import { readSubmission } from "../web/exercise/submission.js";
@@ -18,7 +18,8 @@ export const fileRow = (file, student, message) =>
   ({ student, file, exercise: FILE_ROW, passed: "no", attempts: "", message });
 
 // `judgeCode(exercise, code, seed)` → Promise<{ pass, message }>: a Check of the code (grade_worker.mjs).
-export async function submissionRows(file, text, { exercises, core, judgeCode }) {
+// `exercises`: those to grade; `courseIds`: every exercise id of the course (records of others are reported).
+export async function submissionRows(file, text, { exercises, courseIds = exercises.map((e) => e.id), core, judgeCode }) {
   const fallbackName = file.replace(/\.json$/i, "");
   let sub;
   try {
@@ -32,10 +33,10 @@ export async function submissionRows(file, text, { exercises, core, judgeCode })
   const notes = [];
   if (!sub.student) notes.push("the file names no student (a progress export, not a submission): named after the file");
   if (sub.dropped.length) notes.push(`fields that could not be read were left out: ${describeDropped(sub.dropped)}`);
-  const known = new Set(exercises.map((e) => e.id));
+  const known = new Set(courseIds);
   const unknown = Object.keys(sub.exercises).filter((id) => !known.has(id));
   if (unknown.length) notes.push(`records of exercises this course does not have were ignored: ${unknown.join(", ")}`);
-  if (notes.length) rows.push(fileRow(file, student, `${notes.join("; ")}.`));
+  if (notes.length) rows.push(fileRow(file, student, `${notes.join("; ").replace(/^./, (c) => c.toUpperCase())}.`));
 
   const judged = await Promise.all(exercises.map((e) => judgeRecord(e, sub.exercises[e.id], sub.seed, { core, judgeCode })));
   exercises.forEach((e, i) => {
