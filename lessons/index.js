@@ -1,11 +1,13 @@
 // The course home: a card per week (from web/lesson/course.js) with the learner's progress, the progress
-// notices (e.g. "your saved progress could not be read…"), export / import of progress, and the backups that
-// Progress wrote before resetting or dropping anything (restore, download, delete).
+// notices (e.g. "your saved progress could not be read…"), export / import of progress, a submission for grading
+// (web/exercise/submission.js), and the backups that Progress wrote before resetting or dropping anything (restore,
+// download, delete).
 import { initLesson } from "../web/lesson/lesson.js";
 import { registerOffline } from "../web/lesson/offline.js";
 import { WEEKS } from "../web/lesson/course.js";
 import { cardsHTML } from "../web/lesson/course_cards.js";
 import { Progress, downloadProgress } from "../web/storage/progress.js";
+import { downloadSubmission } from "../web/exercise/submission.js";
 import { plural } from "../web/units.js";
 import { deleteBackup, downloadBackup, listBackups } from "../web/storage/progress_backups.js";
 import { describeDropped } from "../web/storage/progress_schema.js";
@@ -72,6 +74,15 @@ function wireExportImport() {
       say("success", `Saved ${name}. Use “Import progress” with this file to restore it here or in another browser.`);
     } catch (err) {
       say("error", `Export failed: ${err.message}`);
+    }
+  });
+  document.getElementById("submission-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    try {
+      const name = downloadSubmission(progress, document.getElementById("student-name").value);
+      say("success", `Saved ${name}. Send this file to your lecturer: it holds your code, answers and attempts.`);
+    } catch (err) {
+      say("error", err.message);
     }
   });
   const input = document.getElementById("import-file");

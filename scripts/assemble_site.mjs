@@ -18,8 +18,11 @@
 //                                       covers every page; told the site's files and a hash of them (its version)
 //   index.html, <slug>/index.html       redirects: the site root to lessons/, and every URL of the layout before
 //                                       web/ moved out of lessons/ (…/week3/#ddp) to the same page and fragment
-//   node scripts/assemble_site.mjs <out dir> [--wasm build/wasm/wasm]
-// Also importable (tests assemble a site from the working tree): assembleSite(outDir, { wasmDir }).
+//   lessons/*/exercises/*.js            with --no-solutions (a graded term): the reference solutions left out
+//                                       (scripts/withhold_solutions.mjs)
+//   node scripts/assemble_site.mjs <out dir> [--wasm build/wasm/wasm] [--no-solutions]
+// Also importable (tests assemble a site from the working tree): assembleSite(outDir, { wasmDir, solutions }).
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
@@ -28,6 +31,7 @@ import { build } from "esbuild";
 import { prerenderMath } from "./prerender_math.mjs";
 import { CSP, layoutPage } from "./page_layout.mjs";
 import { GUIDES, renderGuide } from "./render_guide.mjs";
+import { withholdSolutions } from "./withhold_solutions.mjs";
 import { WEEKS } from "../web/lesson/course.js";
 import { cardsHTML } from "../web/lesson/course_cards.js";
 import { renderSectionRefs, sectionIds, sectionRefsIn } from "../web/lesson/section_refs.js";
@@ -37,7 +41,7 @@ const LESSONS = join(ROOT, "lessons");
 const WEB = join(ROOT, "web");
 const VENDOR_ENTRIES = ["acorn", "chart", "editor", "katex"];
 
-export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wasm"), requireWasm = false } = {}) {
+export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wasm"), requireWasm = false, solutions = true } = {}) {
   rmSync(outDir, { recursive: true, force: true });
   const lessons = join(outDir, "lessons");
   const web = join(outDir, "web");
@@ -74,6 +78,7 @@ export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wa
   }
   writeRedirects(outDir, ["", ...WEEKS.map((w) => w.slug), ...GUIDES.map((g) => g.slug)]);
   writeFileSync(join(outDir, ".nojekyll"), "");
+  if (!solutions) await withholdSolutions(outDir, ROOT);
   const { version } = stampServiceWorker(outDir);
   return { haveWasm, version };
 }
@@ -107,16 +112,40 @@ export function writeRedirects(outDir, slugs) {
 // The service worker (web/sw.js) caches every file of the site for offline use under a name that includes
 // a hash of all of them, so any change to the site makes a new worker that replaces the old cache. Writes
 // <outDir>/sw.js from the source with BUILD = { version, files }; safe to run again after changing a file.
+// The same version and the commit are written into web/lesson/site_version.js (left out of the hash, which covers
+// the commit instead), so a page can say which build it is.
 export function stampServiceWorker(outDir) {
   const files = listFiles(outDir).filter((f) => f !== "sw.js" && !f.split("/").some((part) => part.startsWith(".")));
-  const hash = createHash("sha256");
-  for (const f of files) hash.update(`${f}\0`).update(readFileSync(join(outDir, f))).update("\0");
+  const commit = gitCommit();
+  const hash = createHash("sha256").update(`${commit}\0`);
+  for (const f of files.filter((f) => f !== SITE_VERSION)) hash.update(`${f}\0`).update(readFileSync(join(outDir, f))).update("\0");
   const version = hash.digest("hex").slice(0, 16);
+  stampSiteVersion(outDir, { version, commit });
   const source = readFileSync(join(WEB, "sw.js"), "utf8");
   const placeholder = 'const BUILD = { version: "source", files: [] };';
   if (!source.includes(placeholder)) throw new Error(`web/sw.js must contain the line ${placeholder}`);
   writeFileSync(join(outDir, "sw.js"), source.replace(placeholder, `const BUILD = ${JSON.stringify({ version, files })};`));
   return { version, files };
+}
+
+const SITE_VERSION = "web/lesson/site_version.js";
+
+function stampSiteVersion(outDir, site) {
+  const file = join(outDir, SITE_VERSION);
+  const placeholder = 'export const SITE = { version: "source", commit: "source" };';
+  const source = readFileSync(join(ROOT, SITE_VERSION), "utf8");
+  if (!source.includes(placeholder)) throw new Error(`${SITE_VERSION} must contain the line ${placeholder}`);
+  writeFileSync(file, source.replace(placeholder, `export const SITE = ${JSON.stringify(site)};`));
+}
+
+// The commit the working tree is at ("…-dirty" when it has changes), or null outside a git checkout.
+function gitCommit() {
+  try {
+    const git = (...args) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return git("rev-parse", "--short=12", "HEAD") + (git("status", "--porcelain", "--untracked-files=no") ? "-dirty" : "");
+  } catch {
+    return null;
+  }
 }
 
 // { slug: [exercise id, …] } of every published week, from its exercises.js.
@@ -164,7 +193,8 @@ function bundle(entry, outfile) {
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const out = process.argv[2];
-  if (!out) { console.error("usage: node scripts/assemble_site.mjs <out dir> [--wasm <dir>]"); process.exit(2); }
+  if (!out) { console.error("usage: node scripts/assemble_site.mjs <out dir> [--wasm <dir>] [--no-solutions]"); process.exit(2); }
   const i = process.argv.indexOf("--wasm");
-  await assembleSite(resolve(out), { requireWasm: true, ...(i > 0 ? { wasmDir: resolve(process.argv[i + 1]) } : {}) });
+  await assembleSite(resolve(out), { requireWasm: true, solutions: !process.argv.includes("--no-solutions"),
+    ...(i > 0 ? { wasmDir: resolve(process.argv[i + 1]) } : {}) });
 }

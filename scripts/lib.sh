@@ -85,9 +85,12 @@ build_wasm() {
 }
 
 # Assemble the static site from lessons/ (laid out as the site is served) plus the vendor bundles and the core.
+# DSML_NO_SOLUTIONS=1 assembles the site of a graded term: the reference solutions left out (scripts/withhold_solutions.mjs).
 build_site() {
-  log "assembling site/"
-  node "$ROOT/scripts/assemble_site.mjs" "$SITE" --wasm "$BUILD/wasm/wasm"
+  local flags=()
+  if [ "${DSML_NO_SOLUTIONS:-0}" = 1 ]; then flags+=(--no-solutions); log "assembling site/ without the reference solutions"
+  else log "assembling site/"; fi
+  node "$ROOT/scripts/assemble_site.mjs" "$SITE" --wasm "$BUILD/wasm/wasm" "${flags[@]}"
 }
 
 build_all() {

@@ -59,6 +59,8 @@ log "browser runtime and lesson modules in Node (node --test)"
 node --test --test-concurrency="$(nproc)" "$ROOT"/tests/web/*.test.mjs
 log "exercise checkers (node --test)"
 node --test --test-concurrency="$(nproc)" "$ROOT"/tests/exercises/*.test.mjs
+log "grading a class: submissions, the grader and the no-solutions site (node --test)"
+node --test --test-concurrency="$(nproc)" "$ROOT"/tests/grading/*.test.mjs
 log "benchmarks once at a small size"
 # The wasm bench programs are outside the default build (CMakeLists.txt: dsml_wasm_bench); bench/mlp_step.sh and
 # gemm_shapes run them, so they are built here. bench/smoke.mjs prints one line per bench; about 1 min of CPU in all.

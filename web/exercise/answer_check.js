@@ -163,3 +163,15 @@ export function judgeAnswer(text, want, exercise, given = null) {
     : diagnose(got, want, exercise, given && slipValues(exercise, given.params, given.core)) };
 }
 
+
+/**
+ * Judges the options a learner chose (their indices) in a choice exercise: it passes when exactly the correct
+ * options are chosen. Returns { pass, missed: how many correct options are not chosen }.
+ */
+export function judgeChoice(options, chosen) {
+  const picked = new Set(chosen);
+  return {
+    pass: options.every((option, i) => picked.has(i) === Boolean(option.correct)),
+    missed: options.filter((option, i) => option.correct && !picked.has(i)).length,
+  };
+}

@@ -1,11 +1,13 @@
 // exercise.js — renders a lesson's exercises (data, see lessons/weekN/exercises.js) and checks them.
 //
 // Shared parts live here: title and status, prompt, hints revealed one at a time, the verdict box, the
-// reference solution behind a confirm, and progress. Each kind adds its own body:
+// reference solution behind a confirm (in a graded term's site, a line saying it is withheld), and progress.
+// Each kind adds its own body:
 //   numeric / predict / choice → exercise_answer.js        code → exercise_code.js
 import { mountAnswer } from "./exercise_answer.js";
 import { mountCode } from "./exercise_code.js";
-import { exerciseRng } from "./random.js";
+import { exerciseParams } from "./judge_record.js";
+import { SOLUTIONS } from "./solution_policy.js";
 
 const KIND_LABEL = { numeric: "Numeric answer", predict: "Predict, then run", choice: "Choice", code: "Code on Workers" };
 
@@ -42,7 +44,7 @@ export function mountOne(exercise, number, { core, progress, clusters }) {
   root.append(title, kind, prompt, body, verdict, extras);
 
   const record = () => progress.get(exercise.id) ?? {};
-  const params = exercise.params ? exercise.params(exerciseRng(progress.seed, exercise.id)) : {};
+  const params = exerciseParams(exercise, progress.seed);
   prompt.innerHTML = typeof exercise.prompt === "function" ? exercise.prompt(params) : exercise.prompt;
 
   const refreshStatus = () => {
@@ -98,6 +100,11 @@ function hintsBlock(exercise, { record, progress }) {
 
 function solutionBlock(exercise, ctx, kindController) {
   const wrap = element("div", { class: "solution" });
+  if (SOLUTIONS === "withheld") {   // a graded term's site (scripts/withhold_solutions.mjs)
+    wrap.append(element("p", { class: "solution-withheld" }, "Reference solutions are withheld this term: your "
+      + "lecturer grades these exercises. The hints above are all there is."));
+    return wrap;
+  }
   const button = element("button", { type: "button", class: "secondary" }, "Show solution");
   const text = element("div", { class: "solution-text", hidden: "" });
   button.addEventListener("click", () => {

@@ -1,5 +1,5 @@
 // exercise_answer.js — the body of numeric, predict-then-run and choice exercises.
-import { judgeAnswer } from "./answer_check.js";
+import { judgeAnswer, judgeChoice } from "./answer_check.js";
 import { answerLabel } from "./answer_terms.js";
 import { renderTimeline } from "../ui/timeline.js";
 import { formatBytes, formatSeconds, plural } from "../units.js";
@@ -88,13 +88,12 @@ function mountChoice(ctx) {
     event.preventDefault();
     const chosen = inputs.flatMap(({ input }, i) => (input.checked ? [i] : []));
     if (!chosen.length) { ctx.setVerdict(false, "Choose an option first."); return; }
-    const pass = inputs.every(({ input, option }) => input.checked === Boolean(option.correct));
+    const { pass, missed } = judgeChoice(exercise.options, chosen);
     inputs.forEach(({ input, why, option }) => {
       why.hidden = !input.checked && !(pass && option.correct);
       why.innerHTML = option.why ?? "";
     });
     ctx.attempt(pass, { answer: chosen });
-    const missed = inputs.filter(({ input, option }) => option.correct && !input.checked).length;
     ctx.setVerdict(pass, pass ? "See why each choice holds below."
       : missed ? "Read the explanation under each option you chose; at least one correct option is not selected."
         : "Read the explanation under each option you chose.");

@@ -9,6 +9,7 @@
 import { EMPTY_RECORD, SCHEMA_VERSION, describeDropped, freshData, readProgress, recordProblem, upgrade }
   from "./progress_schema.js";
 import { BACKUP_PREFIX, backupKey } from "./progress_backups.js";
+import { dateStamp, downloadText } from "./download.js";
 
 export { SCHEMA_VERSION, MIGRATIONS } from "./progress_schema.js";
 export const STORAGE_KEY = "dsml.progress";
@@ -237,19 +238,7 @@ function defaultStorage() {
 
 /** Save the progress as "dsml-progress-YYYY-MM-DD.json" through a download link. Returns the file name. */
 export function downloadProgress(progress, doc = document) {
-  const d = new Date();
-  const pad = (n) => String(n).padStart(2, "0");
-  const name = `dsml-progress-${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}.json`;
-  const url = URL.createObjectURL(new Blob([progress.exportJSON()], { type: "application/json" }));
-  const a = doc.createElement("a");
-  a.href = url;
-  a.download = name;
-  a.hidden = true;
-  doc.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return name;
+  return downloadText(`dsml-progress-${dateStamp()}.json`, progress.exportJSON(), doc);
 }
 
 /** FNV-1a (32-bit) of a string's UTF-16 code units, as 8 hex digits. Stable, tiny, not cryptographic. */

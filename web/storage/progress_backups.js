@@ -2,6 +2,7 @@
 // ("dsml.progress.backup-<ISO time>" in localStorage), listed for the course index, where the learner can
 // restore one (Progress.restoreBackup), download it as a file, or delete it.
 import { describeDropped, upgrade } from "./progress_schema.js";
+import { downloadText } from "./download.js";
 
 export const BACKUP_PREFIX = "dsml.progress.backup-";
 
@@ -61,12 +62,5 @@ export function deleteBackup(storage, key) {
 export function downloadBackup(storage, key, doc = document) {
   const text = storage.getItem(key);
   if (text == null) throw new Error(`The backup ${key} is no longer in this browser.`);
-  const name = `dsml-progress-backup-${key.slice(BACKUP_PREFIX.length).replace(/[:.]/g, "-")}.json`;
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const a = Object.assign(doc.createElement("a"), { href: url, download: name, hidden: true });
-  doc.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return name;
+  return downloadText(`dsml-progress-backup-${key.slice(BACKUP_PREFIX.length).replace(/[:.]/g, "-")}.json`, text, doc);
 }

@@ -283,6 +283,7 @@ export const pingPong = codeExercise({
     (on a busy machine, allowing a few round trips to have been delayed between your reading and the cluster's).</p>`,
   ranks: 2,
   timeoutMs: 10000,
+  pageRunsReference: "the ping-pong widget measures the browser's α and β with it",
   exempt: { variedRanks: "a ping-pong is between two ranks: the sizes and repeats vary per case instead" },
   hints: [
     "Branch on <code>ctx.rank</code>: rank 0 does send-then-recv, rank 1 does recv-then-send. Both loop over the same sizes and repeats, so the messages pair up.",

@@ -236,6 +236,7 @@ export const moeDispatch = codeExercise({
   ranks: 4,
   timeoutMs: 10000,
   program: moeProgram,
+  pageRunsReference: "the experts-workers widget runs the MoE layer on 4 Workers with it",
   hints: [
     "Count the slots each expert has filled from this rank; an assignment that finds C taken is dropped. Go over all " +
       "first choices (j = 0) in token order, then all second choices.",
