@@ -1,6 +1,7 @@
 // authoring_examples.test.mjs — what lessons/AUTHORING.md shows a lecturer as real is real: every id in a command
-// (`test.sh --exercise ID`, `reference_times.mjs --only ID`) is an exercise of the course (a code one for --only), and
-// every "`ID` in `lessons/….js`" names the file that defines that exercise.
+// (`test.sh --exercise ID`, `reference_times.mjs --only ID`, `judge_seeds.mjs ID`) is an exercise of the course (a code
+// one for the last two), every prefix of `grade.mjs … --only` starts an exercise's id, and every "`ID` in
+// `lessons/….js`" names the file that defines that exercise.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -10,11 +11,17 @@ const guide = readFileSync(new URL("../../lessons/AUTHORING.md", import.meta.url
 const byId = new Map(EXERCISES.map((e) => [e.id, e]));
 
 test("the ids in the guide's commands are exercises of the course", () => {
-  const commands = [...guide.matchAll(/--(exercise|only) ([a-z0-9-]+)/g)];
+  const commands = [...guide.matchAll(/(--exercise|reference_times\.mjs --only|judge_seeds\.mjs) ([a-z0-9-]+)/g)];
   assert.ok(commands.length >= 2, "the guide shows --exercise and --only");
-  for (const [, flag, id] of commands) {
-    assert.ok(byId.has(id), `lessons/AUTHORING.md: --${flag} ${id} — no exercise ${id} in any lessons/*/exercises.js`);
-    if (flag === "only") assert.equal(byId.get(id).kind, "code", `--only ${id}: not a code exercise`);
+  for (const [, command, id] of commands) {
+    if (id === "ID") continue;   // the placeholder of a usage line
+    assert.ok(byId.has(id), `lessons/AUTHORING.md: ${command} ${id} — no exercise ${id} in any lessons/*/exercises.js`);
+    if (command !== "--exercise") assert.equal(byId.get(id).kind, "code", `${command} ${id}: not a code exercise`);
+  }
+  for (const [, list] of guide.matchAll(/grade\.mjs [^\n]*--only ([a-z0-9,-]+)/g)) {
+    for (const prefix of list.split(",")) {
+      assert.ok(EXERCISES.some((e) => e.id.startsWith(prefix)), `grade.mjs --only ${prefix}: no exercise id starts so`);
+    }
   }
 });
 
