@@ -14,6 +14,7 @@ import { COURSE, EXEMPTIONS, EXERCISES, idPrefix, pageOf } from "./course.mjs";
 import { withinTolerance } from "../../web/exercise/answer_check.js";
 import { timeoutVerdict } from "../../web/cluster/local_verdicts.js";
 import { mulberry32 } from "../../web/exercise/random.js";
+import { assertOwnWords } from "./own_words.mjs";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 
@@ -41,8 +42,8 @@ for (const { week, exercises } of COURSE) {
       assert.ok(typeof e.prompt === "string" || typeof e.prompt === "function", `${e.id}: prompt is HTML or (params) => HTML`);
       assert.ok(Array.isArray(e.hints) && e.hints.length >= 2 && e.hints.length <= 4 && e.hints.every((h) => typeof h === "string"),
         `${e.id}: 2–4 hints (text), revealed one at a time — the last may nearly give the method, never the number`);
-      assert.ok(typeof e.solutionText === "string" && e.solutionText.length > 150,
-        `${e.id}: solutionText must explain the answer in more than 150 characters (has ${e.solutionText?.length ?? 0})`);
+      assert.equal(typeof e.solutionText, "string", `${e.id}: no solutionText`);
+      assertOwnWords(e, 2);   // its own words: not the prompt or a hint again, whole paragraphs, every tag closed
       assert.ok(practised.has(e.id), `${e.id}: no section of lessons/${week.slug}/index.html has it in its data-practise="…"`);
       for (const [rule, reason] of Object.entries(e.exempt ?? {})) {
         assert.ok(rule in EXEMPTIONS, `${e.id}: exempt.${rule} is not a rule (${Object.keys(EXEMPTIONS).join(", ")})`);

@@ -14,6 +14,7 @@ import { bucketRanges, dpConfig, dpInputs, dpProgram, replicaGap } from "../../l
 import { maxRelativeDifference } from "../../web/exercise/compare_training.js";
 import { allReducesOf } from "../../lessons/week3/exercises/dp_checks.js";
 import { shardExperiment } from "../../lessons/week3/programs/shard_gradients.js";
+import { assertOwnWords } from "./own_words.mjs";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 const MODEL = { layers: 3, width: 8, hidden: 24, activation: "tanh", residual: true };
@@ -23,26 +24,11 @@ const train = (ranks, fields) => {
 };
 const single = (cfg) => core.trainSingle({ model: cfg.model, optimizer: cfg.optimizer, batch: cfg.batch, steps: cfg.steps, seed: cfg.seed });
 
-// The explanation is its own text: ≥ 3 hints, no two alike, none repeating the prompt, and a solution text that is
-// neither the prompt nor a hint, made of whole paragraphs with every tag closed.
-const tagsBalanced = (html) => {
-  const open = [];
-  for (const [, slash, name] of html.matchAll(/<(\/?)([a-z][a-z0-9]*)[^>]*>/gi)) {
-    if (!slash) open.push(name);
-    else if (open.pop() !== name) return false;
-  }
-  return open.length === 0;
-};
 test("Week 3's trainer exercises (the code ones whose `program` composes the data-parallel trainer) explain in their own words and vary the configuration", () => {
   const trainer = exercises.filter((x) => x.kind === "code" && x.program);
   assert.ok(trainer.length >= 1);
   for (const e of trainer) {
-    const texts = [e.prompt, ...e.hints, e.solutionText].map((t) => t.replace(/\s+/g, " ").trim());
-    assert.ok(e.hints.length >= 3, `${e.id}: ${e.hints.length} hints`);
-    assert.equal(new Set(texts).size, texts.length, `${e.id}: the prompt, hints and solution text are not all different`);
-    assert.ok(texts.every((t) => t.length > 0), `${e.id}: an empty hint or solution text`);
-    assert.match(texts.at(-1), /^<p>.*<\/p>$/, `${e.id}: the solution text is paragraphs`);
-    assert.ok(tagsBalanced(e.solutionText), `${e.id}: an unclosed or crossed tag in the solution text`);
+    assertOwnWords(e, 3);
     const seen = new Set([1, 2, 3, 4, 5, 6].flatMap((s) => e.cases(mulberry32(s)).map((c) => JSON.stringify(c.config))));
     assert.ok(seen.size > 6, `${e.id}: only ${seen.size} distinct cases`);
   }
