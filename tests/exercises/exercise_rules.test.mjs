@@ -14,7 +14,7 @@ import { COURSE, EXEMPTIONS, EXERCISES, idPrefix, pageOf } from "./course.mjs";
 import { withinTolerance } from "../../web/exercise/answer_check.js";
 import { timeoutVerdict } from "../../web/cluster/local_verdicts.js";
 import { mulberry32 } from "../../web/exercise/random.js";
-import { assertOwnWords } from "./own_words.mjs";
+import { assertOwnWords, tagsBalanced } from "./own_words.mjs";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 
@@ -96,9 +96,12 @@ function choiceRules(e) {
     assert.ok(Array.isArray(e.options) && e.options.length >= 2, `${e.id}: options: [{ text, correct, why }]`);
     for (const [i, o] of e.options.entries()) {
       assert.ok(typeof o.text === "string" && typeof o.correct === "boolean", `${e.id} option ${i}: text and correct`);
-      assert.ok(typeof o.why === "string" && o.why.length > 40, `${e.id} option ${i}: why (over 40 characters) is shown once checked`);
+      assert.ok(typeof o.why === "string" && o.why.trim() !== "" && o.why.trim() !== o.text.trim(),
+        `${e.id} option ${i}: why, shown once checked, says more than the option itself`);
+      assert.ok(tagsBalanced(o.why), `${e.id} option ${i}: an unclosed or crossed tag in why`);
       if (o.claim) assert.equal(o.claim(core), o.correct, `${e.id} option ${i} (“${o.text}”): its claim computed by the core disagrees with correct`);
     }
+    assert.equal(new Set(e.options.map((o) => o.why.trim())).size, e.options.length, `${e.id}: two options share one why`);
     const right = e.options.filter((o) => o.correct).length;
     assert.ok(right >= 1 && right < e.options.length, `${e.id}: ${right} of ${e.options.length} options are correct`);
   });
