@@ -36,22 +36,35 @@ TEST(Fit, TwoPointsGiveTheLineThroughThem) {
   EXPECT_NEAR(fit.alpha, 2e-6, 1e-18);
 }
 
-TEST(Fit, ApproximatelyRecoversFromNoisyPoints) {
-  const double alpha = 50e-6, beta = 1.0 / 1e9;  // a browser-ish 50 µs, 1 GB/s
+// With additive noise t_i = α + β·n_i + ε_i, ε_i ~ N(0, σ²) independent, least squares is unbiased with the
+// textbook variances Var β̂ = σ²/Sxx and Var α̂ = σ²(1/N + n̄²/Sxx), Sxx = Σ(n_i − n̄)², and SS_res/σ² ~ χ² with
+// N − 2 degrees of freedom (mean N − 2, variance 2(N − 2)). These depend on the sizes and σ only, not on the fit.
+// Each check allows 4 standard deviations: a correct least-squares fit fails one with probability ≈ 6e-5 for any
+// seed, while a fit off by a few of its standard errors (here 0.3 % of α) fails.
+TEST(Fit, RecoversAlphaBetaWithinFourStandardErrors) {
+  const double alpha = 50e-6, beta = 1.0 / 1e9, sigma = 2e-6;  // a browser-ish 50 µs, 1 GB/s, 2 µs of jitter
   std::mt19937_64 rng(42);
-  std::normal_distribution<double> jitter(1.0, 0.03);  // 3 % multiplicative noise
+  std::normal_distribution<double> jitter(0.0, sigma);
   std::vector<double> bytes, seconds;
-  for (int rep = 0; rep < 20; ++rep) {
+  for (int rep = 0; rep < 20; ++rep)
     for (double n = 1024; n <= 16 << 20; n *= 4) {
       bytes.push_back(n);
-      seconds.push_back((alpha + beta * n) * jitter(rng));
+      seconds.push_back(alpha + beta * n + jitter(rng));
     }
-  }
+  const double count = static_cast<double>(bytes.size());
+  double mean_n = 0, mean_t = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++i) mean_n += bytes[i] / count, mean_t += seconds[i] / count;
+  double sxx = 0, ss_tot = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    sxx += (bytes[i] - mean_n) * (bytes[i] - mean_n), ss_tot += (seconds[i] - mean_t) * (seconds[i] - mean_t);
+  const double sd_beta = sigma / std::sqrt(sxx);
+  const double sd_alpha = sigma * std::sqrt(1 / count + mean_n * mean_n / sxx);
+
   const dsml::AlphaBetaFit fit = dsml::fit_alpha_beta(bytes, seconds);
-  EXPECT_NEAR(fit.beta, beta, 0.02 * beta);
-  EXPECT_NEAR(fit.alpha, alpha, 0.5 * alpha);
-  EXPECT_GT(fit.r_squared, 0.98);
-  EXPECT_LT(fit.r_squared, 1.0);
+  EXPECT_NEAR(fit.beta, beta, 4 * sd_beta);
+  EXPECT_NEAR(fit.alpha, alpha, 4 * sd_alpha);
+  const double ss_res_over_variance = (1 - fit.r_squared) * ss_tot / (sigma * sigma);  // ~ χ²(N − 2)
+  EXPECT_NEAR(ss_res_over_variance, count - 2, 4 * std::sqrt(2 * (count - 2)));
 }
 
 // On noisy points the fit must be THE least-squares line, not merely near the truth: β = Sxy/Sxx, α = ȳ − β·x̄,

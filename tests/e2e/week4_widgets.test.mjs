@@ -1,6 +1,7 @@
 // Week 4's widgets in real Chromium: each starts on the prose's numbers (the same scenarios, ps_setup.js, run by the
 // core in a Worker or on the page), answers its controls, keeps the page free while it simulates (the long runs are in
-// the simulation Worker, each widget counts the answers it drew in data-runs), and nothing overflows a 360 px screen.
+// the simulation Worker, each widget counts the answers it drew in data-runs), its data tables' counted columns are the
+// hand counts of the scenarios, and nothing overflows a 360 px screen.
 //   node --test --test-concurrency=1 tests/e2e/week4_widgets.test.mjs
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -30,9 +31,22 @@ describe("week 4 widgets", () => {
     assert.deepEqual(problems, []);
   });
 
-  test("no widget prints NaN or undefined: a diverged run says so, a push names the server's rank", async () => {
-    const texts = await page.evaluate(() => [...document.querySelectorAll("[data-widget]")].map((f) => [f.dataset.widget, f.textContent]));
-    for (const [widget, text] of texts) assert.doesNotMatch(text, /NaN|undefined/, widget);   // tooltips (<title>) and data tables included
+  // The data tables' counted columns, by hand from the scenarios (ps_setup.js): K servers share the 800 MB of a round's
+  // gradients, 800/K MB each; six workers at [1, 1, 1, 1, 3, 5] × 100 ms for 8 clocks under BSP compute 8 × 100 ms,
+  // 8 × 300 ms, 8 × 500 ms and all finish with the slowest at 4 s, busy 0.8/4, 2.4/4, 4/4; b backups make 8 + b machines.
+  const table = (widget) => page.locator(`[data-widget=${widget}] table tbody tr`).evaluateAll((trs) =>
+    trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  test("the data tables count by hand: bytes per server, each rank's compute and busy share, machines with backups", async () => {
+    assert.deepEqual((await table("param-server")).map((r) => [r[0], r[4]]),
+      [["1", "800 MB"], ["2", "400 MB"], ["3", "267 MB"], ["4", "200 MB"], ["5", "160 MB"], ["6", "133 MB"], ["7", "114 MB"], ["8", "100 MB"]]);
+    assert.deepEqual((await table("regimes")).map((r) => [r[0], r[1], r[4], r[5]]), [
+      ["rank 0", "800 ms", "20%", "4 s"], ["rank 1", "800 ms", "20%", "4 s"], ["rank 2", "800 ms", "20%", "4 s"],
+      ["rank 3", "800 ms", "20%", "4 s"], ["rank 4", "2.4 s", "60%", "4 s"], ["rank 5", "4 s", "100%", "4 s"]]);
+    assert.deepEqual((await table("backup-workers")).map((r) => [r[0], r[3]]),
+      Array.from({ length: 9 }, (_, b) => [String(b), String(8 + b)]));
+  });
+
+  test("a diverged run says so, a push names the server's rank", async () => {
     const rows = await page.locator("[data-widget=staleness] details.chart-data tbody tr").evaluateAll((trs) =>
       trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
     assert.deepEqual(rows.find((r) => r[0] === "20"), ["20", "diverged", await calc(page, "stale-20-div")]);

@@ -14,6 +14,7 @@ import { COURSE, EXEMPTIONS, EXERCISES, idPrefix, pageOf } from "./course.mjs";
 import { withinTolerance } from "../../web/exercise/answer_check.js";
 import { timeoutVerdict } from "../../web/cluster/local_verdicts.js";
 import { mulberry32 } from "../../web/exercise/random.js";
+import { assertOwnWords, tagsBalanced } from "./own_words.mjs";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 
@@ -41,8 +42,8 @@ for (const { week, exercises } of COURSE) {
       assert.ok(typeof e.prompt === "string" || typeof e.prompt === "function", `${e.id}: prompt is HTML or (params) => HTML`);
       assert.ok(Array.isArray(e.hints) && e.hints.length >= 2 && e.hints.length <= 4 && e.hints.every((h) => typeof h === "string"),
         `${e.id}: 2–4 hints (text), revealed one at a time — the last may nearly give the method, never the number`);
-      assert.ok(typeof e.solutionText === "string" && e.solutionText.length > 150,
-        `${e.id}: solutionText must explain the answer in more than 150 characters (has ${e.solutionText?.length ?? 0})`);
+      assert.equal(typeof e.solutionText, "string", `${e.id}: no solutionText`);
+      assertOwnWords(e, 2);   // its own words: not the prompt or a hint again, whole paragraphs, every tag closed
       assert.ok(practised.has(e.id), `${e.id}: no section of lessons/${week.slug}/index.html has it in its data-practise="…"`);
       for (const [rule, reason] of Object.entries(e.exempt ?? {})) {
         assert.ok(rule in EXEMPTIONS, `${e.id}: exempt.${rule} is not a rule (${Object.keys(EXEMPTIONS).join(", ")})`);
@@ -95,9 +96,12 @@ function choiceRules(e) {
     assert.ok(Array.isArray(e.options) && e.options.length >= 2, `${e.id}: options: [{ text, correct, why }]`);
     for (const [i, o] of e.options.entries()) {
       assert.ok(typeof o.text === "string" && typeof o.correct === "boolean", `${e.id} option ${i}: text and correct`);
-      assert.ok(typeof o.why === "string" && o.why.length > 40, `${e.id} option ${i}: why (over 40 characters) is shown once checked`);
+      assert.ok(typeof o.why === "string" && o.why.trim() !== "" && o.why.trim() !== o.text.trim(),
+        `${e.id} option ${i}: why, shown once checked, says more than the option itself`);
+      assert.ok(tagsBalanced(o.why), `${e.id} option ${i}: an unclosed or crossed tag in why`);
       if (o.claim) assert.equal(o.claim(core), o.correct, `${e.id} option ${i} (“${o.text}”): its claim computed by the core disagrees with correct`);
     }
+    assert.equal(new Set(e.options.map((o) => o.why.trim())).size, e.options.length, `${e.id}: two options share one why`);
     const right = e.options.filter((o) => o.correct).length;
     assert.ok(right >= 1 && right < e.options.length, `${e.id}: ${right} of ${e.options.length} options are correct`);
   });

@@ -1,8 +1,9 @@
 // judging.test.mjs — every code exercise of every page (course.mjs), judged as the page's Check judges it
 // (judgePlan → the judge cluster → the exercise's checker): the reference solution passes at least 20 runs under
 // seeded delivery orders, the synchronous-send runs and the hidden cases; every wrong program in the exercise's
-// `wrongs` fails on every attempt tried, with a message that names its mistake (its `expect`); the starter fails.
-// Each exercise carries what its judging needs (`mustCover`, `exempt.thirdAttempt`: web/README.md). The real wasm
+// `wrongs` fails on every attempt tried, with a message that names its mistake (its `expect`); the starter fails with
+// the message its `starterExpect` gives.
+// Each exercise carries what its judging needs (`mustCover`, `exempt.thirdAttempt`, `starterExpect`: web/README.md). The real wasm
 // core is required (the lab trains with it; Week 2 replays traces with it): build it first.
 import test from "node:test";
 import assert from "node:assert/strict";
@@ -31,6 +32,7 @@ for (const e of exercises) {
       assert.ok(typeof w.code === "string" && w.code !== e.solution && w.code !== e.starter, `${w.name}: not a change`);
     }
     assert.equal(typeof e.edgeCases, "function", "hidden cases");
+    assert.ok(e.starterExpect instanceof RegExp, `${e.id}: starterExpect, what the starter's failure must be told`);
   });
 
   test(`${e.id}: the reference passes ≥ ${SEEDED_RUNS} seeded runs, the synchronous-send runs and the hidden cases`, async () => {
@@ -70,9 +72,11 @@ for (const e of exercises) {
     });
   }
 
-  test(`${e.id}: the starter runs and fails the checker without crashing it`, async () => {
+  // The starter does nothing yet (sends nothing, returns nothing, synchronises nothing): its `starterExpect` is the
+  // message that follows, with the counts a hand count gives for the first case (say, 0 of 2(p − 1) = 4 messages).
+  test(`${e.id}: the starter runs and fails the checker without crashing it, and is told what it left undone`, async () => {
     const result = await judgeAttempt(e, e.starter, 1, core);
     assert.ok(!result.pass);
-    assert.ok(result.message.length > 40, result.message);
+    assert.match(result.message, e.starterExpect);
   });
 }

@@ -181,9 +181,11 @@ for (const exercise of withSlips) {
     for (let seed = 0; seed < 40; seed++) {
       const params = exercise.params ? exercise.params(exerciseRng(`slip-${seed}`, exercise.id)) : {};
       const want = exercise.answer(params, core);
-      for (const { name, value, explain } of slipValues(exercise, params, core)) {
+      const slips = slipValues(exercise, params, core);
+      assert.equal(new Set(slips.map((s) => s.explain)).size, slips.length, `${exercise.id}: two slips share one explanation`);
+      for (const { name, value, explain } of slips) {
         const where = `${exercise.id} ${name} ${JSON.stringify(params)}`;
-        assert.ok(typeof explain === "string" && explain.length > 30, `${where}: explain`);
+        assert.ok(typeof explain === "string" && explain.trim() !== "", `${where}: explain`);
         assert.ok(Number.isFinite(value), `${where}: value ${value}`);
         const symbol = exercise.unitSymbol ?? "";
         const typed = symbol === "" || symbol === "×" ? String(value) : formatSI(value, symbol, { digits: 6 });

@@ -141,4 +141,5 @@ export const dpSync = labExercise({
     2(dp − 1) ring messages per rank instead of 2(dp − 1) per tensor — the α term of Week 1's bucketing argument.
     PyTorch DDP does the same with 25 MiB buckets (<code>bucket_cap_mb = 25</code>, in MiB), launched during backward as soon as a bucket's gradients are ready,
     so the communication overlaps the rest of backward (Li et al. 2020).</p>`,
+  starterExpect: /^The data-parallel replicas ended with different parameters/,   // the starter synchronises nothing
 }, { starter, solution, wrongs, cases, edgeCases, check });

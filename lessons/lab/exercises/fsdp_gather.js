@@ -141,4 +141,5 @@ export const fsdpGather = labExercise({
     gathers every tensor twice per step (forward, and again in backward because it was dropped) and
     reduce-scatters its gradient once: 3 × (p − 1)/p·Ψ values per step, 1.5× DDP's all-reduce, in exchange for
     holding Ψ/p parameters instead of Ψ (Rajbhandari et al. 2020; Zhao et al. 2023).</p>`,
+  starterExpect: /differ from single-device training.*the forward pass already differs/,   // the starter gathers no shard
 }, { starter, solution, wrongs, cases, edgeCases, check });

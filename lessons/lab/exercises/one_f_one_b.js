@@ -202,4 +202,5 @@ export const oneFOneBSchedule = labExercise({
     most P − s micro-batches are alive on stage s, against m for GPipe, while the bubble stays
     (P − 1)/(m + P − 1): so m can grow to shrink the bubble without growing activation memory (Narayanan et al.
     2021, PipeDream-Flush; Huang et al. 2019 for GPipe).</p>`,
+  starterExpect: /runs 0 forwards and 0 backwards, expected 5 of each \(m = 5 micro-batches × 1 chunk\)/,   // an empty schedule
 }, { starter, solution, wrongs, cases, edgeCases, check });

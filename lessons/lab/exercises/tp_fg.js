@@ -139,4 +139,5 @@ export const tpFg = labExercise({
     g's backward is the identity and f's backward all-reduces the input gradient. Two all-reduces of a (B, D)
     activation per block per step, forward and backward — traffic that grows with the batch, not the parameters,
     which is why tensor parallelism stays inside a node on NVLink (Shoeybi et al. 2019; Narayanan et al. 2021).</p>`,
+  starterExpect: /Your ranks ran 0 all-reduces per block and micro-batch/,   // the starter's f and g communicate nothing
 }, { starter, solution, wrongs, cases, edgeCases, check });

@@ -165,4 +165,5 @@ export const bspStep = codeExercise({
     and l the synchronisation. In α–β terms the communication is 2·(α + 8β) per rank on a single-port network, far less
     than shipping the block. Step time = compute + communicate here, because nothing overlaps; the iron law of the lesson
     asks when overlapping the two would pay.</p>`,
+  starterExpect: /expected exactly one to each \(10 messages in all, 0 were sent\)/,   // nothing sent; p = 5 ranks × 2 neighbours
 }, { starter, solution, wrongs, cases, edgeCases, check });

@@ -296,4 +296,5 @@ export const pingPong = codeExercise({
     repeats is robust to the occasional slow round trip. Halving the round trip assumes both directions cost the same — true
     here, not always on real networks. The page's ping-pong widget runs this very program for 8 B … 4 MB and fits
     T(n) = α + β·n to the medians.</p>`,
+  starterExpect: /Rank 0 sent 0 messages to rank 1; expected 36 \(9 repeats × 4 sizes/,   // the starter sends nothing; 9 × 4 pings
 }, { starter, solution, wrongs, cases, edgeCases, check });

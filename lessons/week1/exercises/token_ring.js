@@ -174,4 +174,5 @@ export const tokenRing = codeExercise({
     receives from rank r − 1, adds its value and sends to rank (r + 1) mod p. There are p messages, strictly one after
     another, so one lap costs p·(α + β·n) — the simulator's token-ring scenario shows it. If every rank instead waited to
     receive first, nobody would ever send: a deadlock whose wait-for cycle is the whole ring.</p>`,
+  starterExpect: /Rank 0 sent nothing.* 0 of 4 messages were sent/,   // the starter sends nothing; p = 4 ranks pass the token once
 }, { starter, solution, wrongs, cases, edgeCases, check });

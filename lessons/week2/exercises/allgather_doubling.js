@@ -215,4 +215,5 @@ export const allgatherDoubling = codeExercise({
     Exchanging the runs doubles what both hold. Messages carry b, 2b, 4b, … numbers: (p − 1)·b in total, which is the
     all-gather bandwidth lower bound ((p − 1)/p)·n, in only log₂p rounds — the latency bound too. For p not a power of two,
     Bruck's algorithm gets the same cost with partners r − 2<sup>k</sup> and r + 2<sup>k</sup> (mod p) and a final local rotation.</p>`,
+  starterExpect: /Rank 0 sent 0 messages; recursive doubling on p = 2 ranks takes log₂p = 1 step/,   // nothing sent
 }, { starter, solution, wrongs, cases, edgeCases, check, replays });

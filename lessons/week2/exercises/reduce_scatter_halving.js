@@ -213,4 +213,5 @@ export const reduceScatterHalving = codeExercise({
     carry n/2 + n/4 + … + n/p = ((p − 1)/p)·n numbers: the reduce-scatter bandwidth lower bound, in log₂p rounds. Followed
     by recursive-doubling all-gather (the previous exercise, run backwards in distance) it is Rabenseifner's all-reduce:
     2 log₂p·α + 2((p − 1)/p)·nβ. ZeRO and FSDP reduce-scatter gradients exactly so that each rank keeps only its shard's sum.</p>`,
+  starterExpect: /Rank 0 sent 0 messages; recursive halving on p = 2 ranks takes log₂p = 1 step/,   // nothing sent
 }, { starter, solution, wrongs, cases, edgeCases, check, replays });

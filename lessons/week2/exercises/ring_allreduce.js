@@ -226,4 +226,5 @@ export const ringAllreduce = codeExercise({
     each complete chunk travels p − 1 more hops, copied rather than added. Every step moves one chunk of n/p numbers
     over every link at once: 2(p − 1) steps of α + (n/p)·β, i.e. 2(p − 1)α + 2((p − 1)/p)·nβ, which meets the bandwidth
     lower bound for all-reduce. The α term grows with p — the reason small messages prefer recursive doubling.</p>`,
+  starterExpect: /Rank 0 sent 0 messages; ring all-reduce sends 2\(p − 1\) = 4 per rank/,   // nothing sent; p = 3: 2 · 2
 }, { starter, solution, wrongs, cases, edgeCases, check, replays });

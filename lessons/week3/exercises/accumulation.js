@@ -83,4 +83,5 @@ export const accumulation = dpExercise("accumulateAndSync", {
     PyTorch DDP spells this <code>with model.no_sync():</code> around the first k − 1 backward passes (Li et al. 2020);
     DeepSpeed's <code>gradient_accumulation_steps</code> does the same. Memory holds one micro-batch's activations, and the
     all-reduce's cost is shared by k× as many samples.</p>`,
+  starterExpect: /differ from single-device training .*which moved 0× as far as it should/,   // the starter leaves grads zero
 }, { starter, solution, wrongs, cases, edgeCases, check });

@@ -153,4 +153,5 @@ export const bucketedDdp = dpExercise("makeBucketReducer", {
     computed. Only the last bucket's communication is exposed after backward. DDP also copies gradients into its bucket
     views; it cuts buckets at tensor boundaries and rebuilds them after the first iteration in the order gradients really
     arrived — the core cuts a flat buffer, which prices the same.</p>`,
+  starterExpect: /^The replicas ended with different parameters/,   // the starter synchronises nothing: each replica its own step
 }, { starter, solution, wrongs, cases, edgeCases, check });

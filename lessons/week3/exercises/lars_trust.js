@@ -219,4 +219,5 @@ export const larsTrust = codeExercise({
     <code>update_shards_layerwise</code> does this under ZeRO-1/2/3, and its tests compare it with the single device).
     LAMB is the same with ‖u‖ of its Adam direction in place of ‖g‖. Using each shard's own norm would give every rank
     a different ratio for the same tensor; summing norms overestimates them (√a + √b ≥ √(a + b)).</p>`,
+  starterExpect: /^Rank 0 returned ρ_0 = 1; the whole tensor's ratio is/,   // the starter returns 1
 }, { starter, solution, wrongs, cases, edgeCases, check });

@@ -98,4 +98,5 @@ export const weightedSync = dpExercise("syncWeighted", {
     drops rows so that shards are equal; <code>Join</code> handles replicas that run out of data), and a loss summed
     rather than averaged over rows sidesteps it: then summing the replicas' gradients and dividing by the global row count
     is exact.</p>`,
+  starterExpect: /^The replicas ended with different parameters/,   // the starter synchronises nothing: each replica its own step
 }, { starter, solution, wrongs, cases, edgeCases, check });

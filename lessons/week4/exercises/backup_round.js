@@ -139,4 +139,5 @@ export const backupRound = psExercise("gatherRound", {
     cost, while the staleness-free update kept the accuracy of synchronous SGD. The dropped work is real: a straggler
     computed its gradient for nothing, which is why some systems cancel it instead (the simulator's
     <code>cancelStragglers</code>).</p>`,
+  starterExpect: /gatherRound must return \{ grads: \[\.\.\.\], workers: \[\.\.\.\], late: a count \}/,   // the starter returns nothing
 }, { starter, solution, wrongs, cases, edgeCases, check });

@@ -116,4 +116,5 @@ export const keyRangesExercise = psExercise("keyRanges", {
     any split can do. Real parameter servers split by key range too (Li et al. 2014), but they balance bytes and
     traffic, not keys: an embedding row that every example touches is hotter than one that few do, which is why
     systems such as Monolith or TorchRec shard big embedding tables by row or column and place them by measured load.</p>`,
+  starterExpect: /keyRanges\(260, 3\) must return 3 ranges .*it returned \[\]/,   // the starter returns no range
 }, { starter, solution, wrongs, cases, edgeCases, check });

@@ -187,4 +187,5 @@ export const probeStop = codeExercise({
     why the loader tells it how many it sent. Real data loaders stop the same way: PyTorch's DataLoader workers check a
     shared done event between batches; MPI programs poll with <code>MPI_Iprobe</code> (or <code>MPI_Test</code> on a
     posted receive) to overlap work with waiting for a signal.</p>`,
+  starterExpect: /^Deadlock: rank 1 waits for rank 0, which has finished/,   // the starter's loader waits for a stop by recv
 }, { starter, solution, wrongs, cases, edgeCases, check });

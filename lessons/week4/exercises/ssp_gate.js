@@ -120,4 +120,5 @@ export const sspGate = psExercise("sspAfterPush", {
     clock); s = ∞ is ASP. In between, a worker's reads miss at most s clocks of anybody's updates — the bound that Ho et
     al. (2013) use to prove SGD still converges, with an error term that grows with s. Petuum implemented the gate in the
     client-side cache: a read of a row older than the worker's clock minus s blocks until the server has a fresh one.</p>`,
+  starterExpect: /^Deadlock: .*A worker you held was never released/,   // the starter holds workers and never lets one go
 }, { starter, solution, wrongs, cases, edgeCases, check });

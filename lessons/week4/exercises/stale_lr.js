@@ -139,4 +139,5 @@ export const staleLr = psExercise("applyPush", {
     shifted by one (<a href="#staleness">Staleness and what it does to SGD</a>). Measure τ in versions, not in time: a
     shard's version counts its updates exactly, and the worker's push carries the version it read, so τ needs no clock
     at all.</p>`,
+  starterExpect: /^Shard 0 applied 18 gradients but its version never went up/,   // the starter never counts an update
 }, { starter, solution, wrongs, cases, edgeCases, check });

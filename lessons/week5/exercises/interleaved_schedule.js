@@ -118,4 +118,5 @@ export const interleavedSchedule = pipeExercise("interleavedOps", {
     last chunk. The fill and drain cost (P − 1)(t_f + t_bw) in chunk times, 1/v of a stage each, so the bubble is
     (P − 1)/(v·m) of the ideal, paid for with 2·m·(P·v − 1) messages instead of 2·m·(P − 1) and more activations
     (Narayanan et al., SC 2021).</p>`,
+  starterExpect: /runs 0 forwards and 0 backwards, expected 16 of each \(m = 8 micro-batches × 2 chunks\)/,   // an empty schedule
 }, { starter, solution, wrongs, cases, edgeCases, check });

@@ -191,4 +191,5 @@ export const megatronBlock = codeExercise({
     transformer. In the backward pass the roles swap: g's backward is the identity and f's backward all-reduces the
     input gradient (the lab's exercise places both). Megatron-LM's column-parallel A is this W<sub>in</sub> cut by rows:
     the paper writes XA with A = W<sub>in</sub><sup>T</sup> (Shoeybi et al. 2019).</p>`,
+  starterExpect: /The outputs equal one device's, but in block 0 rank 0 all-gathered \d+ B of activations/,   // the starter all-gathers
 }, { starter, solution, wrongs, cases, edgeCases, check });

@@ -251,4 +251,5 @@ export const moeDispatch = codeExercise({
     slot a choice took is all combine needs to find its output again. Each rank sends (R − 1)·(E/R)·C·D values per
     all-to-all whatever the router decided, which is why the capacity factor is a trade: a larger c drops fewer tokens
     and moves more zeros (Lepikhin et al. 2020; Fedus et al. 2021).</p>`,
+  starterExpect: /received\[0\] holds no buffer; every all-to-all buffer is \(E\/R\)·C·D = 2·5·5 = 50/,   // the starter sends nothing
 }, { starter, solution, wrongs, cases, edgeCases, check });

@@ -133,4 +133,5 @@ export const zeroBubbleSchedule = pipeExercise("zeroBubbleOps", {
     does not grow. With t_f = t_b = t_w the step takes 3m + P − 1 instead of 1F1B's 3(m + P − 1): the bubble
     (P − 1)(t_f + t_b − t_w) is a third of 1F1B's (Qi, Wan, Huang, Lin, “Zero Bubble Pipeline Parallelism”, ICLR 2024).
     The numbers are 1F1B's bit for bit: B then W computes exactly the products of the full backward.</p>`,
+  starterExpect: /runs 0 forwards and 0 backwards, expected 8 of each \(m = 8 micro-batches × 1 chunk\)/,   // an empty schedule
 }, { starter, solution, wrongs, cases, edgeCases, check });

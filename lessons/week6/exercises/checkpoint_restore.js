@@ -173,4 +173,5 @@ export const checkpointRestore = codeExercise({
     the training loop (torchtitan and Megatron-LM save them all), and a stateful data loader resumes mid-epoch. Copying
     matters because a checkpoint is taken while training goes on: an asynchronous save first copies the tensors to host
     memory, then writes them out.</p>`,
+  starterExpect: /gave parameters that are NaN: what the killed process's memory held/,   // the starter's snapshot shares its arrays
 }, { starter, solution, wrongs, cases, edgeCases, check });

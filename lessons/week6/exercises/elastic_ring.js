@@ -250,4 +250,5 @@ export const elasticRing = codeExercise({
     rebuild the communicator (in NCCL a new communicator over the survivors). Skipping the dead neighbour by hand breaks
     as soon as two adjacent ranks fail; numbering chunks by the old rank leaves some chunks reduced twice and others
     never.</p>`,
+  starterExpect: /^Rank 0 sent a message to rank 1, which failed at step 2 and never received it/,   // the starter keeps the old ring
 }, { starter, solution, wrongs, cases, edgeCases, check });

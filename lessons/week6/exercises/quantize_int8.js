@@ -204,4 +204,5 @@ export const quantizeInt8 = codeExercise({
     8-bit code n + 4 (one scale), and because every worker has its own
     scale the codes cannot be summed along a ring — the reason 8-bit needs an all-gather (this page's section on which
     compressors ride a ring).</p>`,
+  starterExpect: /^Draw 0 from rank 1: value 0 \(.*\) came back as 0, more than one level/,   // the starter returns zeros
 }, { starter, solution, wrongs, cases, edgeCases, check });

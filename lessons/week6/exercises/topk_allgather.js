@@ -207,4 +207,5 @@ export const topkAllgather = codeExercise({
     every rank's k pairs travel to every rank — (P − 1)·8k bytes per rank with fp32 values and int32 indices (16k here,
     in float64), against the ring's 2(P − 1)/P·4n. Top-k wins only while P &lt; n/k: Deep Gradient Compression reports
     its ratios for a parameter server or all-gather, and at scale that is the catch.</p>`,
+  starterExpect: /^Rank 0 sent 0 messages in 40 steps; .*P − 1 = 2 per step.*80 in all/,   // nothing sent; 2 · 40
 }, { starter, solution, wrongs, cases, edgeCases, check });
