@@ -8,15 +8,8 @@ import assert from "node:assert/strict";
 import { Progress, STORAGE_KEY } from "../../web/storage/progress.js";
 import { mergeRecords, readProgress } from "../../web/storage/progress_schema.js";
 import { ALIASES } from "../../web/lesson/exercise_aliases.js";
+import { MemoryStorage } from "./memory_storage.mjs";
 
-class MemoryStorage {
-  #m = new Map();
-  get length() { return this.#m.size; }
-  key(i) { return [...this.#m.keys()][i] ?? null; }
-  getItem(k) { return this.#m.has(k) ? this.#m.get(k) : null; }
-  setItem(k, v) { this.#m.set(k, String(v)); }
-  removeItem(k) { this.#m.delete(k); }
-}
 
 const EMPTY = { code: null, starterHash: null, solved: false, solvedAt: null, attempts: 0, answer: null, hintsShown: 0, ownCode: null };
 const rec = (over) => ({ ...EMPTY, ...over });

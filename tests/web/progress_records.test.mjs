@@ -6,17 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Progress, STORAGE_KEY } from "../../web/storage/progress.js";
 import { BACKUP_PREFIX, backupKey, deleteBackup, listBackups } from "../../web/storage/progress_backups.js";
+import { MemoryStorage } from "./memory_storage.mjs";
 
-// A Storage with localStorage's methods over a Map.
-class MemoryStorage {
-  #m = new Map();
-  get length() { return this.#m.size; }
-  key(i) { return [...this.#m.keys()][i] ?? null; }
-  getItem(k) { return this.#m.has(k) ? this.#m.get(k) : null; }
-  setItem(k, v) { this.#m.set(k, String(v)); }
-  removeItem(k) { this.#m.delete(k); }
-  keys() { return [...this.#m.keys()]; }
-}
 
 const good = (over = {}) => ({ code: "// mine", starterHash: "0badf00d", solved: true, solvedAt: "2026-11-01T10:00:00.000Z",
   attempts: 2, answer: null, hintsShown: 1, ...over });
