@@ -47,6 +47,14 @@ export async function openSite({ dir = SITE, colorScheme = "light", viewport = {
   };
 }
 
+// A download's text. Read as a stream: a browser the test runner shared (newBrowserContext) keeps its downloads on
+// its side, where download.path() cannot reach them.
+export async function downloadText(download) {
+  const chunks = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 // Records what a page must never do: log a console error, throw, or fail a request. A request the browser cancels
 // because the page that made it is being left (net::ERR_ABORTED after a later navigation of the main frame began)
 // is the navigation's doing, not a failure of the page.

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { SITE, openSite } from "./harness.mjs";
+import { SITE, downloadText, openSite } from "./harness.mjs";
 import { openLesson, waitVerdict } from "./pages.mjs";
 import { submissionRows } from "../../scripts/gradebook.mjs";
 import { EXERCISES } from "../exercises/course.mjs";
@@ -28,7 +28,7 @@ test("a learner's saved submission names them and the site, and the grader passe
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#submission-form button[type=submit]")]);
   assert.match(download.suggestedFilename(), /^dsml-submission-ada-lovelace-\d{4}-\d\d-\d\d\.json$/);
   assert.match(await page.textContent("#progress-message"), /^Saved dsml-submission-ada-lovelace-.*Send this file to your lecturer/);
-  const text = readFileSync(await download.path(), "utf8");
+  const text = await downloadText(download);
   const file = JSON.parse(text);
   assert.equal(file.student, "Ada Lovelace");
   assert.equal(file.seed, seed);
