@@ -317,6 +317,17 @@ test("w2-ring-allreduce checker: synthetic traces", () => {
   expectFail(e, okRun(trace, [sum, "done", sum]), testCase, /Rank 1 returned no array/);
 });
 
+test("w2-ring-allreduce checker: on 2 ranks a swap of whole vectors is told to send chunks, not called only central", () => {
+  const e = byId["w2-ring-allreduce"];
+  const data = [[1, 2, 3, 4, 5], [10, 20, 30, 40, 50]];
+  const testCase = { ranks: 2, n: 5, inputs: data.map((d) => ({ data: d })) };
+  const sum = sumOf(data);
+  // Both ranks send their 5 numbers (40 B) at once and add what arrives: right sums, wrong messages.
+  const swap = [{ src: 0, dst: 1, bytes: 40, sendTime: 0, recvTime: 1 }, { src: 1, dst: 0, bytes: 40, sendTime: 0, recvTime: 1 }];
+  expectFail(e, okRun(swap, [sum, sum]), testCase,
+    /whole vector \(5 numbers\).*central computation.*swap of whole vectors.*one chunk \(here 3 or 2 numbers\)/);
+});
+
 test("w2-allgather-rd checker: synthetic traces", () => {
   const e = byId["w2-allgather-rd"];
   const blocks = [[1, 2], [3, 4], [5, 6], [7, 8]];
