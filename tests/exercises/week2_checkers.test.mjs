@@ -347,7 +347,7 @@ test("w2-allgather-rd checker: synthetic traces", () => {
   const same = clone(trace); same[5].dst = 0;   // rank 1 → rank 0 twice
   expectFail(e, okRun(same, results), testCase, /Rank 1's message 2 went to rank 0/);
   const fat = clone(trace); fat[6].bytes = 64;
-  expectFail(e, okRun(fat, results), testCase, /Rank 2's message 2 \(to rank 0\) carried 64 B = 4 blocks; in step 2 a rank holds and sends exactly 2\^1 = 2 blocks/);
+  expectFail(e, okRun(fat, results), testCase, /Rank 2's message 2 \(to rank 0\) carried 64 B = 4 blocks; in step k = 1 a rank holds and sends exactly 2\^1 = 2 blocks/);
   const extra = [...clone(trace), { src: 3, dst: 2, tag: 0, bytes: 16, sendTime: 1, recvTime: 1.1 }];
   expectFail(e, okRun(extra, results), testCase, /Rank 3 sent 3 messages; recursive doubling on p = 4 ranks takes log₂p = 2/);
   const lost = clone(trace); lost[3].recvTime = null;
