@@ -161,7 +161,8 @@ test("KiB for kB is named for an answer in bytes and only there", () => {
 
 // Every numeric exercise that declares its likely slips (slips: [{ name, value(params, core), explain }]), over many
 // learners' seeds: each slip's value fails (it is a wrong answer, proven like wrongAnswer), and typed as the learner
-// would type it, it is told its own explanation — which states neither the answer nor the slip's value.
+// would type it, it is told its own explanation — which states neither the answer nor the slip's value. A value of
+// null says that mistake gives the answer for those parameters; a slip must still be a slip for most learners.
 // Every exercise of every page (tests/exercises/course.mjs finds them through web/lesson/course.js).
 const withSlips = EXERCISES.filter((e) => e.slips);
 test("some numeric exercises declare their likely slips, and only numeric ones", () => {
@@ -179,11 +180,12 @@ for (const exercise of withSlips) {
     }
     let named = 0;
     for (let seed = 0; seed < 40; seed++) {
-      const params = exercise.params ? exercise.params(exerciseRng(`slip-${seed}`, exercise.id)) : {};
+      const params = exercise.params ? exercise.params(exerciseRng(seed + 1, exercise.id)) : {};
       const want = exercise.answer(params, core);
       for (const { name, value, explain } of slipValues(exercise, params, core)) {
         const where = `${exercise.id} ${name} ${JSON.stringify(params)}`;
         assert.ok(typeof explain === "string" && explain.length > 30, `${where}: explain`);
+        if (value === null) continue;
         assert.ok(Number.isFinite(value), `${where}: value ${value}`);
         const symbol = exercise.unitSymbol ?? "";
         const typed = symbol === "" || symbol === "×" ? String(value) : formatSI(value, symbol, { digits: 6 });
@@ -198,7 +200,7 @@ for (const exercise of withSlips) {
         named += 1;
       }
     }
-    assert.ok(named >= 40 * exercise.slips.length);
+    assert.ok(named >= 30 * exercise.slips.length, `${exercise.id}: slips named on ${named} of ${40 * exercise.slips.length} draws`);
   });
 }
 

@@ -56,7 +56,8 @@ const wayOf = (ratio) => (ratio > 1 ? "too large" : "too small");
 
 /**
  * The values of an exercise's declared slips for these parameters: [{ name, value, explain }] (explain as HTML).
- * An exercise lists them as `slips: [{ name, value(params, core), explain }]`, `explain` a string or (params) => string.
+ * An exercise lists them as `slips: [{ name, value(params, core), explain }]`, `explain` a string or (params) => string;
+ * `value` is null for parameters where that mistake gives the answer anyway (within the tolerance): no slip there.
  */
 export function slipValues(exercise, params, core) {
   return (exercise.slips ?? []).map((slip) => ({
