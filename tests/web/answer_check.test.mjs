@@ -204,6 +204,19 @@ for (const exercise of withSlips) {
   });
 }
 
+// w6-fleet asks for hours: 34.2 h is 123 120 s and 1.425 days, all read as 34.2 (hours).
+test("an answer asked for in hours reads a plain number of hours or any typed time", () => {
+  const HOURS = { unit: "hours", unitSymbol: "", tolerance: { rel: 0.02 } };
+  for (const typed of ["34.2", "34.2 h", "34.2 hours", "123120 s", "2052 min", "1.425 days"]) {
+    const r = judgeAnswer(typed, 34.2, HOURS);
+    assert.equal(r.pass, true, `${typed}: ${r.message}`);
+    assert.match(r.message, /^34\.2 h matches the core's 34\.2 h\.$/);
+  }
+  assert.equal(judgeAnswer("34.2 s", 34.2, HOURS).pass, false, "seconds are not hours");
+  assert.match(judgeAnswer("34.2 GB", 34.2, HOURS).message, /is a size in bytes, but this answer is a plain number/);
+  assert.match(judgeAnswer("", 34.2, HOURS).message, /for example <code>34\.2<\/code>, <code>34\.2 h<\/code>/);
+});
+
 test("text that is not a quantity the box reads is refused with an example, not judged", () => {
   const wrongUnit = judgeAnswer("5 ms", 62500, BYTES);
   assert.equal(wrongUnit.pass, false);
