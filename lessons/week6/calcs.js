@@ -10,6 +10,8 @@ import { COMPRESSORS, knee, train, wire } from "./compression_setup.js";
 const once = (f) => { let v; return (core) => (v ??= f(core)); };
 export const hours = (s) => `${formatNumber(s / 3600)} h`;
 export const minutes = (s) => `${formatNumber(s / 60)} min`;
+// A wall time that may run to years (work without checkpoints): hours below a year of 365 days, years from there.
+export const hoursOrYears = (s) => (s < 365 * 86400 ? hours(s) : `${formatNumber(s / (365 * 86400))} years`);
 const DAY = 86400;
 
 const study = once((c) => overheadStudy(c));

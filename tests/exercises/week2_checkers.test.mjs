@@ -317,6 +317,17 @@ test("w2-ring-allreduce checker: synthetic traces", () => {
   expectFail(e, okRun(trace, [sum, "done", sum]), testCase, /Rank 1 returned no array/);
 });
 
+test("w2-ring-allreduce checker: on 2 ranks a swap of whole vectors is told to send chunks, not called only central", () => {
+  const e = byId["w2-ring-allreduce"];
+  const data = [[1, 2, 3, 4, 5], [10, 20, 30, 40, 50]];
+  const testCase = { ranks: 2, n: 5, inputs: data.map((d) => ({ data: d })) };
+  const sum = sumOf(data);
+  // Both ranks send their 5 numbers (40 B) at once and add what arrives: right sums, wrong messages.
+  const swap = [{ src: 0, dst: 1, bytes: 40, sendTime: 0, recvTime: 1 }, { src: 1, dst: 0, bytes: 40, sendTime: 0, recvTime: 1 }];
+  expectFail(e, okRun(swap, [sum, sum]), testCase,
+    /whole vector \(5 numbers\).*central computation.*swap of whole vectors.*one chunk \(here 3 or 2 numbers\)/);
+});
+
 test("w2-allgather-rd checker: synthetic traces", () => {
   const e = byId["w2-allgather-rd"];
   const blocks = [[1, 2], [3, 4], [5, 6], [7, 8]];
@@ -336,7 +347,7 @@ test("w2-allgather-rd checker: synthetic traces", () => {
   const same = clone(trace); same[5].dst = 0;   // rank 1 → rank 0 twice
   expectFail(e, okRun(same, results), testCase, /Rank 1's message 2 went to rank 0/);
   const fat = clone(trace); fat[6].bytes = 64;
-  expectFail(e, okRun(fat, results), testCase, /Rank 2's message 2 \(to rank 0\) carried 64 B = 4 blocks; in step 2 a rank holds and sends exactly 2\^1 = 2 blocks/);
+  expectFail(e, okRun(fat, results), testCase, /Rank 2's message 2 \(to rank 0\) carried 64 B = 4 blocks; in step k = 1 a rank holds and sends exactly 2\^1 = 2 blocks/);
   const extra = [...clone(trace), { src: 3, dst: 2, tag: 0, bytes: 16, sendTime: 1, recvTime: 1.1 }];
   expectFail(e, okRun(extra, results), testCase, /Rank 3 sent 3 messages; recursive doubling on p = 4 ranks takes log₂p = 2/);
   const lost = clone(trace); lost[3].recvTime = null;

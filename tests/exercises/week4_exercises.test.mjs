@@ -9,6 +9,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 import { regimeChoice } from "../../lessons/week4/exercises/regime_choice.js";
+import { sspStall } from "../../lessons/week4/exercises/ps_numeric.js";
+import { judgeAnswer } from "../../web/exercise/answer_check.js";
 import { CALCS } from "../../lessons/week4/calcs.js";
 import * as S from "../../lessons/week4/ps_setup.js";
 import { assertProseMatchesCalcs } from "./prose_calcs.mjs";
@@ -26,6 +28,41 @@ test("w4-regime: every option's claim agrees with its flag", () => {
   const SLOW = { distribution: "slow-node", slowProbability: 0.1, slowdown: 4 };
   assert.ok(Math.abs(core.expectedRoundCompute(SLOW, 10, 10) - bsp) < 1e-9);
   assert.ok(Math.abs(core.expectedRoundCompute(SLOW, 12, 10) - (1 + 3 * tail)) < 1e-9);
+});
+
+// Both conventions of section 4, by hand: the stall counted to the server's last answer, (I − s)·t_max for a fast
+// worker, and to the end of its last compute, (I − s − 1)·t_max + t_w; and BSP, every clock I·t_max.
+test("w4-ssp-stall: the other convention and the bound left out are each told what they miss", () => {
+  let told = 0;
+  for (const speeds of [[1, 1, 1, 1, 3, 5], [1, 1, 2], [1, 2, 4], [1, 1, 1, 4]]) for (const iterations of [20, 40, 100]) {
+    for (const bound of [1, 2, 4, 8]) {
+      const p = { speeds, iterations, bound }, I = iterations, tmax = 0.1 * Math.max(...speeds);
+      const stall = (finish) => {
+        const f = speeds.map((m) => finish(0.1 * m));
+        return f.reduce((a, x, w) => a + x - I * 0.1 * speeds[w], 0) / f.reduce((a, b) => a + b, 0);
+      };
+      const answer = sspStall.answer(p, core), given = { params: p, core };
+      const slips = {
+        "when the server answers": stall((tw) => Math.max(I * tw, (I - bound - 1) * tmax + tw)),
+        "BSP's stall": stall(() => I * tmax),
+      };
+      const declared = sspStall.slips.map((slip) => slip.value(p, core));
+      for (const [k, [words, value]] of Object.entries(slips).entries()) {
+        const r = judgeAnswer(String(value), answer, sspStall, given);
+        if (Math.abs(value - answer) <= 0.01 * answer) {
+          assert.equal(r.pass, true);
+          assert.equal(declared[k], null, "a slip that lands on the answer is declared as none");
+          continue;
+        }
+        assert.ok(Math.abs(declared[k] - value) < 1e-12, `${words}: declared ${declared[k]}, by hand ${value}`);
+        assert.equal(r.pass, false);
+        assert.match(r.message, new RegExp(words), `${JSON.stringify(p)} ${value}: ${r.message}`);
+        assert.doesNotMatch(r.message, /round/, "no rounding advice for a missed convention");
+        told += 1;
+      }
+    }
+  }
+  assert.ok(told > 60, `slips told on ${told} draws`);
 });
 
 // ── the widgets' scenarios against their closed forms ──────────────────────────────────────────────────────────

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 
 import { ringChoice } from "../../lessons/week6/exercises/ring_choice.js";
-import { CALCS } from "../../lessons/week6/calcs.js";
+import { CALCS, hoursOrYears } from "../../lessons/week6/calcs.js";
 import * as K from "../../lessons/week6/checkpoint_setup.js";
 import * as X from "../../lessons/week6/compression_setup.js";
 import { elasticRun } from "../../lessons/week6/elastic_setup.js";
@@ -91,4 +91,9 @@ test("section 4: on the wire, top-k 1% sends more than the dense all-reduce exac
 
 test("every number in the page's prose is calcs.js's, and every calc is used", () => {
   assertProseMatchesCalcs("week6", CALCS, core);
+});
+
+test("a wall time without checkpoints reads in hours below a year and in years from there", () => {
+  assert.equal(hoursOrYears(82.6 * 3600), "82.6 h");
+  assert.equal(hoursOrYears(2.07 * 365 * 86400), "2.07 years");
 });

@@ -161,7 +161,8 @@ test("KiB for kB is named for an answer in bytes and only there", () => {
 
 // Every numeric exercise that declares its likely slips (slips: [{ name, value(params, core), explain }]), over many
 // learners' seeds: each slip's value fails (it is a wrong answer, proven like wrongAnswer), and typed as the learner
-// would type it, it is told its own explanation — which states neither the answer nor the slip's value.
+// would type it, it is told its own explanation — which states neither the answer nor the slip's value. A value of
+// null says that mistake gives the answer for those parameters; a slip must still be a slip for most learners.
 // Every exercise of every page (tests/exercises/course.mjs finds them through web/lesson/course.js).
 const withSlips = EXERCISES.filter((e) => e.slips);
 test("some numeric exercises declare their likely slips, and only numeric ones", () => {
@@ -179,13 +180,14 @@ for (const exercise of withSlips) {
     }
     let named = 0;
     for (let seed = 0; seed < 40; seed++) {
-      const params = exercise.params ? exercise.params(exerciseRng(`slip-${seed}`, exercise.id)) : {};
+      const params = exercise.params ? exercise.params(exerciseRng(seed + 1, exercise.id)) : {};
       const want = exercise.answer(params, core);
       const slips = slipValues(exercise, params, core);
       assert.equal(new Set(slips.map((s) => s.explain)).size, slips.length, `${exercise.id}: two slips share one explanation`);
       for (const { name, value, explain } of slips) {
         const where = `${exercise.id} ${name} ${JSON.stringify(params)}`;
         assert.ok(typeof explain === "string" && explain.trim() !== "", `${where}: explain`);
+        if (value === null) continue;
         assert.ok(Number.isFinite(value), `${where}: value ${value}`);
         const symbol = exercise.unitSymbol ?? "";
         const typed = symbol === "" || symbol === "×" ? String(value) : formatSI(value, symbol, { digits: 6 });
@@ -200,9 +202,22 @@ for (const exercise of withSlips) {
         named += 1;
       }
     }
-    assert.ok(named >= 40 * exercise.slips.length);
+    assert.ok(named >= 30 * exercise.slips.length, `${exercise.id}: slips named on ${named} of ${40 * exercise.slips.length} draws`);
   });
 }
+
+// w6-fleet asks for hours: 34.2 h is 123 120 s and 1.425 days, all read as 34.2 (hours).
+test("an answer asked for in hours reads a plain number of hours or any typed time", () => {
+  const HOURS = { unit: "hours", unitSymbol: "", tolerance: { rel: 0.02 } };
+  for (const typed of ["34.2", "34.2 h", "34.2 hours", "123120 s", "2052 min", "1.425 days"]) {
+    const r = judgeAnswer(typed, 34.2, HOURS);
+    assert.equal(r.pass, true, `${typed}: ${r.message}`);
+    assert.match(r.message, /^34\.2 h matches the core's 34\.2 h\.$/);
+  }
+  assert.equal(judgeAnswer("34.2 s", 34.2, HOURS).pass, false, "seconds are not hours");
+  assert.match(judgeAnswer("34.2 GB", 34.2, HOURS).message, /is a size in bytes, but this answer is a plain number/);
+  assert.match(judgeAnswer("", 34.2, HOURS).message, /for example <code>34\.2<\/code>, <code>34\.2 h<\/code>/);
+});
 
 test("text that is not a quantity the box reads is refused with an example, not judged", () => {
   const wrongUnit = judgeAnswer("5 ms", 62500, BYTES);

@@ -86,3 +86,13 @@ test("a recvAny wait (from \"any\") is no deadlock while any rank's message with
   assert.deepEqual(d.cycle, [0, 1]);
   assert.equal(d.message, "rank 0 waits for a message from any rank (tag \"push\"), rank 1 waits for rank 0");
 });
+
+test("a rank that waits to receive from itself is told so, not as a wait for another rank", () => {
+  const g = new WaitForGraph(3);
+  g.blocked(0, [{ kind: "recv", from: 2, tag: 0 }], null);
+  g.blocked(1, [{ kind: "recv", from: 1, tag: "push" }], null);
+  g.blocked(2, [{ kind: "recv", from: 1, tag: 0 }], null);
+  const d = g.deadlock();
+  assert.deepEqual(d.cycle, [1]);
+  assert.equal(d.message, 'rank 1 waits for a message from itself (tag "push")');
+});

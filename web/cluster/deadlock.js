@@ -213,5 +213,6 @@ function describe(rank, edge) {
   const tag = edge.tag === 0 ? "" : ` (tag ${JSON.stringify(edge.tag)})`;
   if (edge.kind === "send") return `rank ${rank} waits in send for rank ${edge.to}${tag}`;
   if (edge.any) return `rank ${rank} waits for a message from any rank${tag}`;
+  if (edge.to === rank) return `rank ${rank} waits for a message from itself${tag}`;   // a recv(from) with from = own rank
   return `rank ${rank} waits for rank ${edge.to}${tag}`;
 }

@@ -24,8 +24,12 @@ const EXAMPLES = { s: "<code>0.0397</code>, <code>39.7 ms</code> or <code>39700 
   B: "<code>62500</code>, <code>62.5 kB</code> or <code>61.04 KiB</code>",
   "B/s": "<code>12.5e9</code>, <code>12.5 GB/s</code> or <code>100 Gb/s</code>",
   fraction: "<code>0.0667</code>, <code>6.67%</code> or <code>1/15</code>", "×": "<code>2.24</code> or <code>2.24×</code>",
-  "%": "<code>36.5</code>, <code>36.5%</code> or <code>36.5 percent</code>" };
-const example = ({ unit, unitSymbol = "" }) => EXAMPLES[unitSymbol || (unit === "fraction" ? "fraction" : "×")];
+  "%": "<code>36.5</code>, <code>36.5%</code> or <code>36.5 percent</code>",
+  hours: "<code>34.2</code>, <code>34.2 h</code> or <code>1.43 days</code>" };
+const example = ({ unit, unitSymbol = "" }) =>
+  EXAMPLES[unitSymbol || (unit === "fraction" || unit === "hours" ? unit : "×")];
+// An answer asked for in hours (unit "hours", no symbol) is a plain number of hours, or any time the box reads.
+const inHours = (exercise, read) => exercise.unit === "hours" && !exercise.unitSymbol && read.dimension === "s";
 
 /**
  * An answer written the way the exercise asks for it: SI prefixes for units ("39.7 ms", "62.5 kB"), a plain
@@ -36,6 +40,7 @@ export function formatAnswer(value, { unit = "", unitSymbol = "" } = {}) {
   if (unitSymbol === "%") return `${formatNumber(value)}%`;
   if (unitSymbol) return formatSI(value, unitSymbol);
   if (unit === "fraction") return `${formatNumber(value)} (${formatPercent(value)})`;
+  if (unit === "hours") return `${formatNumber(value)} h`;
   return formatNumber(value);
 }
 
@@ -56,7 +61,8 @@ const wayOf = (ratio) => (ratio > 1 ? "too large" : "too small");
 
 /**
  * The values of an exercise's declared slips for these parameters: [{ name, value, explain }] (explain as HTML).
- * An exercise lists them as `slips: [{ name, value(params, core), explain }]`, `explain` a string or (params) => string.
+ * An exercise lists them as `slips: [{ name, value(params, core), explain }]`, `explain` a string or (params) => string;
+ * `value` is null for parameters where that mistake gives the answer anyway (within the tolerance): no slip there.
  */
 export function slipValues(exercise, params, core) {
   return (exercise.slips ?? []).map((slip) => ({
@@ -151,7 +157,8 @@ export function judgeAnswer(text, want, exercise, given = null) {
     const why = read.error?.startsWith("unknown unit") ? ` (${esc(read.error)})` : "";
     return { pass: false, value: NaN, message: `Enter a number${why}, for example ${example(exercise)}.` };
   }
-  if (!(ACCEPTS[symbol] ?? [null]).includes(read.dimension)) {
+  if (inHours(exercise, read)) read.value /= 3600;
+  else if (!(ACCEPTS[symbol] ?? [null]).includes(read.dimension)) {
     const wanted = symbol ? dimensionName(symbol) : exercise.unit === "fraction" ? "a fraction" : "a plain number";
     return { pass: false, value: NaN, message: `“${esc(String(text).trim())}” is ${dimensionName(read.dimension)}, but ` +
       `this answer is ${wanted}.` };

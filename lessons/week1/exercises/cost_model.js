@@ -100,8 +100,12 @@ export const ironLaw = {
     { name: "no overlap",
       value: (p, core) => p.computeMs * 1e-3 + core.messageTime(p.alphaUs * US, 1 / (p.bwGBs * GBS), p.gradMB * 1e6),
       explain: "It matches the step without overlap, compute and then communication: overlapped, the two run side by side." },
+    // When compute and communication take the same time (to the tolerance) the shorter is the answer: no slip then.
     { name: "the shorter of the two",
-      value: (p, core) => Math.min(p.computeMs * 1e-3, core.messageTime(p.alphaUs * US, 1 / (p.bwGBs * GBS), p.gradMB * 1e6)),
+      value: (p, core) => {
+        const c = p.computeMs * 1e-3, m = core.messageTime(p.alphaUs * US, 1 / (p.bwGBs * GBS), p.gradMB * 1e6);
+        return Math.abs(c - m) <= 0.01 * Math.max(c, m) ? null : Math.min(c, m);
+      },
       explain: "It matches the shorter of compute and communication: overlapped, the step lasts as long as the longer one." },
   ],
   hints: [

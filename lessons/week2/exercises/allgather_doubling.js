@@ -151,7 +151,7 @@ function check(run, testCase, core) {
       if (m.bytes !== want) {
         const count = m.bytes / (b * BYTES_PER_NUMBER);
         return fail(`Rank ${r}'s message ${i + 1} (to rank ${m.dst}) carried ${m.bytes} B` +
-          `${Number.isInteger(count) ? ` = ${plural(count, "block")}` : ""}; in step ${i + 1} a rank holds and sends exactly ` +
+          `${Number.isInteger(count) ? ` = ${plural(count, "block")}` : ""}; in step k = ${i} a rank holds and sends exactly ` +
           `2^${i} = ${plural(blocksHeld, "block")} of b = ${plural(b, "number")}: ${want} B. ` +
           (m.bytes % BYTES_PER_NUMBER ? plainArrayNote
             : count === (m.src ^ m.dst) && count !== blocksHeld ? `You sent as many blocks as the distance to the partner ` +

@@ -20,7 +20,7 @@ export const bestSegments = {
     ranks, 0 → 1 → … → ${p.ranks - 1}, cut into K equal segments; every rank forwards a segment as soon as it has
     it. Each rank can send one message and receive one at the same time, and a message of m bytes takes α + β·m,
     with α = ${p.alphaUs} µs and ${formatRate(p.bwGBs * GBS)} (β = 1/bandwidth). These numbers are drawn for you.</p>
-    <p>Which whole number of segments K makes the broadcast finish soonest? (Within ±1 is accepted.)</p>`,
+    <p>Which whole number of segments K makes the broadcast finish soonest? (Within ±1 segment or 2%, whichever is looser, is accepted: near the best K the time hardly changes.)</p>`,
   answer: (p, core) => core.bestSegments("pipelined-chain", request(p)).segments,
   // Without the core: the whole k with the least (k + p − 2)(α + βn/k), the better of ⌊k*⌋ and ⌈k*⌉.
   oracle: (p) => {

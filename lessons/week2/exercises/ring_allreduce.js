@@ -141,8 +141,15 @@ function check(run, testCase, core) {
 
   // 1. Only ring neighbours, 2(p − 1) messages per rank, each one chunk.
   // Gather to one rank and send back: every message touches that rank (with 2 ranks: one whole vector each way).
+  // With 2 ranks that trace is also a swap of whole vectors; the message names both, and what a ring sends instead.
   const pair = p === 2 && trace.length === 2 && trace.every((m) => m.bytes === n * BYTES_PER_NUMBER) && n > 1;
-  const hub = pair ? trace.find((m) => m.src !== 0)?.dst ?? 0 : hubOf(trace, p);
+  if (pair) {
+    return fail(`Each of the 2 ranks sent its whole vector (${n} numbers) in one message: that is a central computation ` +
+      "(gather to one rank, sum, send back) or a swap of whole vectors, not a ring all-reduce. Even with p = 2 the ring " +
+      `cuts the vector into p chunks and every message carries one chunk (here ${Math.ceil(n / 2)} or ${Math.floor(n / 2)} ` +
+      `numbers): 2(p − 1) = 2 messages per rank. ${RULE}`);
+  }
+  const hub = hubOf(trace, p);
   if (hub !== null) return centralMessage(hub, "a ring all-reduce");
   const offRing = trace.find((m) => m.dst !== (m.src + 1) % p);
   if (offRing) {

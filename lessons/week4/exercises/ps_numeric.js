@@ -94,6 +94,17 @@ export const servers = {
 };
 
 const SPEED_SETS = [[1, 1, 1, 1, 3, 5], [1, 1, 2], [1, 2, 4], [1, 1, 1, 4]];
+// Σ (finish − own compute) / Σ finish, for a rule finish(t_w, t_max, I) (speeds × 0.1 s).
+function stallOf(p, finishOf) {
+  const t = p.speeds.map((m) => 0.1 * m), tmax = Math.max(...t), I = p.iterations;
+  const finish = t.map((tw) => finishOf(tw, tmax, I));
+  return finish.reduce((a, f, w) => a + f - I * t[w], 0) / finish.reduce((a, b) => a + b, 0);
+}
+const STALL_RULE = (p) => (tw, tmax, I) => Math.max(I * tw, Math.max(0, I - p.bound) * tmax);
+function slipOf(p, finishOf) {
+  const value = stallOf(p, finishOf), answer = stallOf(p, STALL_RULE(p));
+  return Math.abs(value - answer) <= 0.01 * answer ? null : value;
+}
 export const sspStall = {
   id: "w4-ssp-stall",
   kind: "numeric",
@@ -117,6 +128,20 @@ export const sspStall = {
   unit: "fraction",
   unitSymbol: "",
   wrongAnswer: (p) => 1 / (p.bound + 1),   // the rule of thumb "SSP stalls 1/(s + 1) of the time"
+  // The two readings a learner of the section meets: the count stopped when the last compute ends (the section names
+  // it as another convention), and the bound left out (every clock waits for the slowest, BSP).
+  // Either can land within the tolerance of the answer (a long run, a small s): then it is no slip for that draw (null).
+  slips: [
+    { name: "the wait after the last clock left out",
+      value: (p) => slipOf(p, (tw, tmax, I) => Math.max(I * tw, Math.max(0, I - p.bound - 1) * tmax + tw)),
+      explain: "It stops counting when each worker's last compute ends. Here a worker is finished only when the server " +
+        "answers its last push, and the server holds that answer, like every other, until the slowest has finished at " +
+        "least I − s clocks: that last wait counts too." },
+    { name: "the bound left out (BSP)",
+      value: (p) => slipOf(p, (tw, tmax, I) => I * tmax),
+      explain: "It is BSP's stall, every worker waiting for the slowest at every clock (s = 0). With bound s a fast " +
+        "worker runs up to s clocks ahead of the slowest before it waits." },
+  ],
   hints: [
     "The slowest worker never waits; it finishes at I·t_max.",
     "A faster worker w can be at most s clocks ahead: it finishes at max(I·t_w, (I − s)·t_max) and waits the difference with its compute I·t_w.",

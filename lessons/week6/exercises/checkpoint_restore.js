@@ -45,6 +45,9 @@ const wrongs = [
   { name: "a shallow copy saved: the arrays are shared with the live state",
     code: solution.replace(/function save\(state\) \{[\s\S]*?\n\}/, "function save(state) {\n  return { ...state };\n}"),
     expect: /first restore.*NaN.*save/ },
+  { name: "the arrays copied, but the data loader's object shared with the live state",
+    code: solution.replace("data: { cursor: state.data.cursor, rng: state.data.rng } };", "data: state.data };"),
+    expect: /data cursor came back as NaN.*shares <code>state\.data<\/code>/ },
   { name: "the optimizer moments not restored (fresh zeros)",
     code: solution.replace("return { params: snapshot.params.slice(), m: snapshot.m.slice(), v: snapshot.v.slice(),",
       "const n = snapshot.params.length;\n  return { params: snapshot.params.slice(), m: new Float64Array(n), v: new Float64Array(n),"),
@@ -119,6 +122,14 @@ function check(run, testCase) {
           "the weights as they were when it was taken.");
       }
       for (const [key, label, why] of FIELDS) {
+        // NaN is what a kill leaves in the rank's memory: the snapshot held a reference, not a copy.
+        const killed = Array.isArray(state[key]) ? state[key].some((x) => Number.isNaN(x)) : Number.isNaN(state[key]);
+        if (killed) {
+          const holder = key === "cursor" || key === "rng" ? "<code>state.data</code>, an object" : `<code>state.${key}</code>, an array`;
+          return fail(`${head}: ${label} came back as NaN, what the killed process's memory held. Your snapshot shares ` +
+            `${holder}, with the live state, so killing the rank destroyed it too: save must copy it ` +
+            "(<code>data: { cursor: state.data.cursor, rng: state.data.rng }</code>, <code>.slice()</code> for an array).");
+        }
         if (!same(state[key], want[key])) {
           const shown = Array.isArray(state[key]) ? (state[key].every((x) => x === 0) ? "all zeros" : "different numbers")
             : String(state[key]);

@@ -76,6 +76,11 @@ const wrongs = [
   { name: "the top k of the gradient, not of gradient + residual",
     code: solution.replace("Math.abs(v[b]) - Math.abs(v[a])", "Math.abs(grad[b]) - Math.abs(grad[a])"),
     expect: /top k of g, not of v = g \+ e/ },
+  // Only rank 0 right: the other ranks' pairs make every rank's parameters wrong; their residuals name the mistake.
+  { name: "the top k of the gradient on every rank but rank 0",
+    code: solution.replace("Math.abs(v[b]) - Math.abs(v[a])",
+      "(ctx.rank === 0 ? Math.abs(v[b]) - Math.abs(v[a]) : Math.abs(grad[b]) - Math.abs(grad[a]))"),
+    expect: /Rank [1-9]\d*'s residual[\s\S]*top k of g, not of v = g \+ e/ },
   { name: "summed along a chain of ranks (top-k does not compose with a reduction)",
     code: RING_SUM,
     expect: /pairs?[\s\S]*does not compose with a reduction/ },
@@ -148,6 +153,8 @@ function check(run, testCase) {
   // 2. Step by step, against the reference (which the run equals until its first mistake): every rank's residual,
   // then the parameters the step produced.
   const ref = topkReference(cfg, P);
+  // Every rank's residual of a step before any rank's parameters: a step's parameters sum every rank's pairs, so one
+  // rank's wrong choice of pairs shows in all ranks' parameters, and its residual names the mistake.
   for (let t = 0; t < cfg.steps; t++) {
     for (let r = 0; r < P; r++) {
       const got = run.results?.[r]?.residuals?.[t], params = run.results?.[r]?.history?.[t];
@@ -155,9 +162,12 @@ function check(run, testCase) {
         return fail(`Rank ${r} did not return what the trainer returns. Write only <code>topkExchange</code>.`);
       }
       if (!got.every((x, j) => close(x, ref.residuals[r][t][j]))) return fail(residualMistake(got, ref.before[r][t], cfg.k, r, t));
+    }
+    for (let r = 0; r < P; r++) {
+      const params = run.results[r].history[t];
       if (!params.every((x, j) => close(x, ref.history[t][j]))) {
         const j = params.findIndex((x, i) => !close(x, ref.history[t][i]));
-        return fail(`Rank ${r}'s residual after step ${t} is right, but the parameters that step produced are not ` +
+        return fail(`Every rank's residual after step ${t} is right, but the parameters that step produced on rank ${r} are not ` +
           `(θ_${j}: ${formatNumber(params[j], 4)}, expected ${formatNumber(ref.history[t][j], 4)}): return the SUM over all ` +
           "ranks of the pairs they sent, added into a dense vector by index — the trainer divides by P itself. (With " +
           "<code>recvAny</code>, a fast rank's pairs of the next step can arrive first: receive from each rank by name.)");

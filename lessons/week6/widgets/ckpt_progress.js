@@ -4,15 +4,14 @@
 // 36 and 48 h (core.simulateCheckpointing) — checkpoint_setup.progressCurves, in a Worker (core_tasks.js).
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, slider } from "../../../web/ui/controls.js";
-import { formatNumber, formatSeconds } from "../../../web/units.js";
+import { formatSeconds } from "../../../web/units.js";
 import { coreTasks, latestDraw } from "../../../web/lesson/core_tasks.js";
 import { CKPT } from "../checkpoint_setup.js";
-import { hours, minutes } from "../calcs.js";
+import { hours, hoursOrYears, minutes } from "../calcs.js";
 
 const tasks = coreTasks(new URL("../checkpoint_setup.js", import.meta.url));   // its simulations, in a Worker
 const SHOWN = 120;   // h of wall-clock time on the chart; the run without checkpoints leaves it early
 const h = (s) => s / 3600;
-const YEAR = 365 * 86400;
 
 export function mountCheckpointProgress(figure) {
   const mtbf = slider({ label: "Fleet MTBF M", min: 3600, max: 48 * 3600, value: CKPT.mtbf, log: true, format: hours, onInput: draw });
@@ -40,7 +39,7 @@ export function mountCheckpointProgress(figure) {
     const day = r.simulated[1];
     out.innerHTML = `24 h of work take <strong>${hours(r.checkpointed[23])}</strong> with a checkpoint every ${minutes(r.daly)}
       (simulated ${hours(day.checkpointed)}), and <strong>${hours(r.none[23])}</strong> without checkpoints (simulated
-      ${hours(day.none)} ± ${hours(day.noneCi)}). Without checkpoints, 48 h of work take ${formatNumber(r.none.at(-1) / YEAR)} years.`;
+      ${hours(day.none)} ± ${hours(day.noneCi)}). Without checkpoints, 48 h of work take ${hoursOrYears(r.none.at(-1))}.`;
     describeChart(figure, `With checkpoints the work grows almost as fast as the clock; without them the wall time grows exponentially with the work.`,
       [["work", "with checkpoints", "simulated", "without", "simulated"], ...r.simulated.map((s) => [hours(s.work),
         hours(r.checkpointed[r.works.indexOf(s.work)] ?? NaN), hours(s.checkpointed), hours(r.none[r.works.indexOf(s.work)] ?? NaN), hours(s.none)])]);
