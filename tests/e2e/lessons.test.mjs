@@ -39,7 +39,8 @@ for (const slug of LESSONS) {
         [...document.querySelectorAll("[data-calc]")].map((el) => [el.dataset.calc, el.textContent])));
       // (the lab, the course's playground, states only its running model's numbers: six)
       assert.ok(Object.keys(computed).length >= (slug === "lab" ? 6 : 20));
-      assert.deepEqual(written, computed);
+      assert.deepEqual(written, computed, `lessons/${slug}/index.html: a data-calc text is not what the core computes ` +
+        `(its calcs.js); node scripts/refresh_calcs.mjs ${slug} writes them as the core does`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
       assert.equal(overflow, false, "no sideways scrolling");
       assert.deepEqual(problems, []);

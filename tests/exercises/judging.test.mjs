@@ -9,11 +9,12 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 
-import { EXERCISES } from "./course.mjs";
+import { EXERCISES, sourceOf } from "./course.mjs";
 import { judgeAttempt, judgeEntry, plansFor } from "./judge.mjs";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 const SEEDED_RUNS = 20;
+const plain = (html) => html.replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim();
 
 // Every code exercise of every page (course.mjs finds them through web/lesson/course.js): nothing here names one.
 const exercises = EXERCISES.filter((e) => e.kind === "code");
@@ -66,8 +67,10 @@ for (const e of exercises) {
       for (const attempt of attempts) {
         const result = await judgeAttempt(e, w.code, attempt, core);
         assert.ok(!result.pass, `${e.id}: “${w.name}” passed all ${result.entries} runs of attempt ${attempt}`);
-        assert.match(result.message, w.expect, `${e.id} attempt ${attempt}, run ${result.entries} ` +
-          `(${result.failed.sendMode}, p = ${result.failed.testCase.ranks}, ${result.run.status})`);
+        assert.match(result.message, w.expect, `${e.id}: “${w.name}” was told “${plain(result.message)}”, which ` +
+          `does not match its expect ${w.expect} (attempt ${attempt}, run ${result.entries}: ${result.failed.sendMode} ` +
+          `sends, p = ${result.failed.testCase.ranks}, run status ${result.run.status}) — change the checker's message ` +
+          `or the expect in ${sourceOf(e)}`);
       }
     });
   }

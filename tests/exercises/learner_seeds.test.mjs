@@ -37,7 +37,8 @@ for (const e of EXERCISES.filter((x) => x.kind === "code")) {
       for (const w of e.wrongs) {
         const wrong = await judgeCheck(e, w.code, { seed, attempt: 1, core });
         assert.ok(!wrong.pass, `${e.id}, learner seed ${seed}: “${w.name}” passed all ${wrong.entries} runs`);
-        assert.match(wrong.message, w.expect, `${e.id}, learner seed ${seed}: “${w.name}” (p = ${wrong.failed.testCase.ranks})`);
+        assert.match(wrong.message, w.expect, `${e.id}, learner seed ${seed}: “${w.name}” was told ` +
+          `“${wrong.message.replace(/<[^>]+>/g, "")}” (p = ${wrong.failed.testCase.ranks}), which does not match ${w.expect}`);
       }
     }
   });
