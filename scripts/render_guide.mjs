@@ -20,7 +20,7 @@ export const GUIDES = [
       + "simulated scale on SimGrid SMPI: commands, what to expect, how to read the output.",
   },
   {
-    // Linked from every page with a code exercise (issue 25 §6.2): an exercise must be doable from its own page.
+    // Linked from every page with a code exercise: an exercise must be doable from its own page.
     slug: "ctx", source: "web/cluster/CTX.md",
     title: "ctx: what a rank's program can call",
     description: "The short reference of the code exercises' ctx: rank, size, input; send, recv, recvAny and barrier "

@@ -1,6 +1,6 @@
 // planner_adapters.h — the transformer step planner for JavaScript (dsml/planner.h). Same rules as adapters.h:
 // read the fields, call one core function, write the fields. Their contract for JavaScript is dsml.d.ts
-// ("planner (issue 27)").
+// ("planner").
 #pragma once
 
 #include <emscripten/val.h>

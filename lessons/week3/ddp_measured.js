@@ -1,4 +1,4 @@
-// ddp_measured.js — what the ddp-workers widget says beside its measurement (issue 25 §6.4): section 3 teaches that
+// ddp_measured.js — what the ddp-workers widget says beside its measurement: section 3 teaches that
 // bucketing with overlap wins on GPUs, while on the learner's Workers flat often measures fastest. A measurement that
 // disagrees with the lesson is explained where it is shown: why Workers on a few cores differ from GPUs, and what the
 // model (core.stepCost, calcs.priceDdps: the worked example, the 8 GPUs of a node on NVLink) predicts beside it.

@@ -106,7 +106,7 @@ export function sspTradeoff(core, { distribution = "fixed", clocks = 60, bounds 
   });
 }
 
-// What a bound can absorb (issue 26): the list STRAGGLER_SPEEDS as fixed speeds (worker w always list[w], a
+// What a bound can absorb: the list STRAGGLER_SPEEDS as fixed speeds (worker w always list[w], a
 // permanently slow machine) or drawn afresh by every worker every clock (per-round: slow now and then, the seed
 // notebook's stragglers), six workers, `clocks` clocks under SSP(s) for each s of ABSORB_BOUNDS, and the two limits
 // of the seconds per clock (core.sspClockLimits, compute only): E[max] at s = 0, the slowest mean as s → ∞.

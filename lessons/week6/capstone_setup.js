@@ -53,7 +53,7 @@ export const COMPRESSORS = Object.freeze({
   sign: "SignSGD, majority vote", powersgd: "PowerSGD",
 });
 export const takesRatio = (compressor) => compressor === "top-k" || compressor === "random-k";
-// Error feedback's default for each compressor, measured on this job (issue 25 erratum 5: it was on for every
+// Error feedback's default for each compressor, measured on this job (not one setting for every
 // compressor). At the defaults (64 GPUs, 1000 steps, η = 0.05, k/n = 0.001) the final loss with / without error
 // feedback is: top-k 0.0500 / 0.272, PowerSGD 0.0527 / 0.0670, SignSGD (majority vote) 0.0252 / 0.0463 — on for
 // these; random-k not a number / 1.69 (with 64 workers its residuals grow until the run diverges) — off; 8-bit

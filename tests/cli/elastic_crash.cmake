@@ -1,4 +1,4 @@
-# Issue 26: elastic training after a crash (elastic.h, WorldChange::crash). 4 workers, a global batch of 12, Adam;
+# Elastic training after a crash (elastic.h, WorldChange::crash). 4 workers, a global batch of 12, Adam;
 # during step 7 one rank crashes (4 → 3). ZeRO-1 rolls back to the checkpoint taken at the start of step 5
 # (--checkpoint-every 5) and recomputes steps 5 and 6: it reads Ψ = 128 parameters and 2 moment buffers, fp64,
 # 3·128·8 = 3072 B; the run still equals one device. DP (--replicated) needs no checkpoint.

@@ -1,4 +1,4 @@
-# Issue 26's subcommand options, checked by output and error message (included from CMakeLists.txt inside the
+# The subcommand options, checked by output and error message (included from CMakeLists.txt inside the
 # test block).
 #
 # Week 2: the pipelined chain broadcast of 100 MB to 8 ranks in k = 100 segments (5 µs, 25 GB/s): 106 steps of

@@ -1,4 +1,4 @@
-// Elastic training after a CRASH (issue 26): a worker lost during a step without handing over its state. Under
+// Elastic training after a CRASH: a worker lost during a step without handing over its state. Under
 // ZeRO-1 its optimizer shard is gone: the run rolls back to the last checkpoint, re-cuts the state for the survivors
 // and recomputes the lost steps — and then equals the uninterrupted run from the checkpoint on (to rounding: the
 // survivors sum the batch in another grouping). Under DP the survivors hold everything: only the step in flight is

@@ -166,7 +166,7 @@ TEST(PsClosedForms, BadInputSaysWhat) {
 
 // The closed form printed beside a run (`dsml ps`) is given only where it describes the simulated round: a fresh race
 // of all workers each round (bsp; backup with cancel_stragglers or b = 0). BackupRoundIsThePthOfN shows the late
-// gradients of backup without cancelling make the round longer than the order statistic (issue 25, item 12).
+// gradients of backup without cancelling make the round longer than the order statistic.
 TEST(PsClosedForms, TheRoundClosedFormOnlyWhereItDescribesTheRun) {
   ParamServerConfig c = rounds(Consistency::backup, 8, 10, exponential(3));
   c.backup = 2;

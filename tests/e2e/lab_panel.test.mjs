@@ -114,7 +114,7 @@ describe("lab training panel", () => {
   });
 });
 
-// Issue 25 §4.4 and §4.5: the status reads "an 8-block model" (not "a an 8-block model"), and a stopped run's chart
+// The status reads "an 8-block model" (not "a an 8-block model"), and a stopped run's chart
 // summary — the canvas's screen-reader text too — describes that run, not the finished one before it.
 describe("lab status and chart text", () => {
   test("the status has one article; a stopped run's chart summary speaks of the stopped run", async () => {

@@ -1,4 +1,4 @@
-// Charts on a 360 px screen (issue 25 §4.6, §3), in real Chromium, dark: a legend that wraps onto many rows no longer
+// Charts on a 360 px screen, in real Chromium, dark: a legend that wraps onto many rows no longer
 // leaves a plot ≈ 90 px high (Week 5 pipeline-compare, Week 3 comm-wall), an axis title is never cut ("share of rounds
 // per bi"), a marker's label stays inside the plot (Week 4 stragglers: "rm E[max] = 6.34 s" over the y ticks), a
 // timeline's title wraps instead of being cut (Week 3 ddp-price: "…26.2 MB buckets, overla") and its summary totals

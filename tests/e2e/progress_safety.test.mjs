@@ -147,7 +147,7 @@ describe("unreadable saved records", () => {
   });
 });
 
-// Issue 25 §4.1: a `seed` that is not a seed, in otherwise good progress. Before, every load drew a new seed and
+// A `seed` that is not a seed, in otherwise good progress. Before, every load drew a new seed and
 // never saved it, so w4-servers' prompt changed on every reload ("32 workers" → "16 workers" → …) beside "✓ solved"
 // and the old answer, with no notice. Now it is a bad record: a notice, a backup, and one new seed, saved.
 describe("a corrupted seed", () => {

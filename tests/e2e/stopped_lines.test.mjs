@@ -1,4 +1,4 @@
-// stopped_lines.test.mjs — on the Worker cluster in Chromium (issue 25 §4.2): a receive-first ring deadlocks, and
+// stopped_lines.test.mjs — on the Worker cluster in Chromium: a receive-first ring deadlocks, and
 // the verdict names the line every rank waits at (from the call site each rank's recv kept: rank_blocking.js) and
 // the editor marks that line as Step does (ui/step_lines.js). Node's judge-cluster side: tests/web/stopped_lines.test.mjs.
 import test, { after, before } from "node:test";

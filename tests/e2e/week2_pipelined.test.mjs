@@ -1,4 +1,4 @@
-// Week 2's pipelined broadcasts in real Chromium (issue 26): the broadcast widget runs the chain's schedule —
+// Week 2's pipelined broadcasts in real Chromium: the broadcast widget runs the chain's schedule —
 // verified on buffers, simulated equal to its formula — and names the best k; the exercise "How many segments?"
 // accepts the core's best k and rejects the k that forgets the chain's start-up.
 import { after, before, describe, test } from "node:test";

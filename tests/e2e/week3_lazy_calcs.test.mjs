@@ -1,5 +1,5 @@
 // week3_lazy_calcs.test.mjs — Week 3's §6 numbers come from 16 training runs: the page is ready without them, and
-// they are computed (in a Worker, by the core) when the section nears the screen (issue 25 §5; web/lesson/calc.js
+// they are computed (in a Worker, by the core) when the section nears the screen (web/lesson/calc.js
 // fillLazyCalcs, lessons/week3/week3.js). The numbers are the ones the HTML holds.
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";

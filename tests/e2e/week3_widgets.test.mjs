@@ -39,7 +39,7 @@ describe("week 3 widgets", () => {
     // 2L = 8 tensors; one buffer; Ψ = 131 072 values of 8 B in 64 KiB buckets = 16.
     assert.deepEqual(rows.map((r) => r.split("\t")[2]), ["8", "1", "16"]);
     for (const r of rows) assert.match(r, /equal$/);
-    // Issue 25 §6.4: beside the measurement, why Workers differ from GPUs and the model's prices for GPUs.
+    // Beside the measurement, why Workers differ from GPUs and the model's prices for GPUs.
     const said = await page.locator("[data-widget=ddp-workers] .widget-readout").first().innerText();
     assert.match(said, /The model prices the worked example on GPUs at flat .* and bucketed with overlap/);
     assert.match(said, /4 Workers share/);

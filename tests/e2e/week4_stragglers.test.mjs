@@ -1,4 +1,4 @@
-// Week 4's per-round stragglers in real Chromium (issue 26): the "ssp-absorb" widget starts on the prose's numbers
+// Week 4's per-round stragglers in real Chromium: the "ssp-absorb" widget starts on the prose's numbers
 // (six workers drawing [1, 1, 1, 1, 3, 5] per clock: s = 0 at E[max], s = 64 near the mean), and switched to fixed
 // speeds it is flat at the slow worker's pace with limits that coincide; the exercise "What SSP can absorb" accepts
 // the core's answer and rejects the slowest-always answer with its slip's explanation; nothing overflows 360 px,

@@ -48,7 +48,7 @@ describe("week 4: a parameter server on the Workers", () => {
     assert.deepEqual(problems, []);
   });
 
-  // One rule for every Workers widget (issue 25 §3, web/ui/controls.js lockSettings): the settings are locked while
+  // One rule for every Workers widget (web/ui/controls.js lockSettings): the settings are locked while
   // a run is in flight, so what is shown always belongs to the settings shown.
   test("while the Workers run the settings are locked; the run shown is of the settings shown", async () => {
     await page.locator(FIG).getByLabel("Regime").selectOption("asp");
@@ -74,7 +74,7 @@ describe("week 4: a parameter server on the Workers", () => {
   });
 });
 
-// Issue 25 §4.5 and §3: after a BSP run, switching to ASP no longer leaves "Mean staleness: Workers 0, simulator 0"
+// After a BSP run, switching to ASP no longer leaves "Mean staleness: Workers 0, simulator 0"
 // beside a table whose simulator row has max τ 12; the regimes widget shows SSP's bound only under SSP.
 describe("week 4: text that belongs to the settings shown", () => {
   test("a BSP run, then ASP: the status speaks of ASP's simulator, not of the BSP run; SSP's slider only under SSP", async () => {

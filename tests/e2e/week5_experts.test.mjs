@@ -50,7 +50,7 @@ describe("week 5: the MoE layer on the Workers", () => {
     });
   }
 
-  // One rule for every Workers widget (issue 25 §3, web/ui/controls.js lockSettings): settings locked during a run.
+  // One rule for every Workers widget (web/ui/controls.js lockSettings): settings locked during a run.
   test("while the Workers run the settings are locked", async () => {
     await choose(page, "Router", "2");
     const locked = await page.evaluate((sel) => {   // read in the same task as the click: before any Worker answers

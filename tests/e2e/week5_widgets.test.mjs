@@ -36,7 +36,7 @@ describe("week 5 widgets", () => {
     await choose(page, "pipeline-timeline", "Schedule", "interleaved");
     const interleaved = await readout(page, "pipeline-timeline");
     assert.ok(interleaved.includes(await calc(page, "il-over")), interleaved);
-    // Issue 25 §6.3: the prose's 28.5 (a stage's forward) and the widget's step are one number in two named units.
+    // The prose's 28.5 (a stage's forward) and the widget's step are one number in two named units.
     assert.ok(interleaved.includes(`Step ${await calc(page, "il-makespan-chunks")}`), interleaved);
     assert.match(interleaved, /time unit: one chunk's forward, 1\/2 of a stage's/);
     // Every forward box carries its micro-batch, and the axis names the chunk's unit.

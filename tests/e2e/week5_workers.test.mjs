@@ -102,7 +102,7 @@ describe("week 5: the four pipeline schedules on the Workers", () => {
     assert.deepEqual(problems, []);
   });
 
-  // One rule for every Workers widget (issue 25 §3, web/ui/controls.js lockSettings): settings locked during a run.
+  // One rule for every Workers widget (web/ui/controls.js lockSettings): settings locked during a run.
   test("while the Workers run the time per op is locked", async () => {
     await page.locator(FIG).getByRole("button", { name: "Run the four schedules on the Workers" }).click();
     assert.ok(await page.locator(FIG).getByLabel("Time per op").isDisabled());

@@ -160,7 +160,7 @@ describe("week 6: elastic resize and compression on the Workers", () => {
     assert.deepEqual(problems, []);
   });
 
-  // Issue 25 §4.7: it used to run and end "Rank 0 threw at line 144: Error: …", an intended refusal read as a crash.
+  // It used to run and end "Rank 0 threw at line 144: Error: …", an intended refusal read as a crash.
   test("three leaving (5 does not divide 24): refused before the run, in words, with the core's reason", async () => {
     const fig = page.locator("[data-widget=elastic-live]");
     await fig.getByLabel("Leaving").selectOption("1,4,6");

@@ -1,4 +1,4 @@
-// capstone_defaults.test.mjs — issue 25 erratum 5: Week 6's capstone no longer turns error feedback on for every
+// capstone_defaults.test.mjs — Week 6's capstone no longer turns error feedback on for every
 // compressor. Its default per compressor (capstone_setup.EF_DEFAULT) must be the better of the two on the capstone's
 // own job at the default settings: a finite final loss, no worse than the other choice (1% slack). Each run trains
 // the 64-worker job for 1000 steps (≈ 10 s here), so only the compressors where the choice decides the run are tried:

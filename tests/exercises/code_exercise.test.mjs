@@ -1,4 +1,4 @@
-// The code exercises are built by web/exercise/code_exercise.js (issue 24 §4: the fields every code exercise shares,
+// The code exercises are built by web/exercise/code_exercise.js (the fields every code exercise shares,
 // written once), and the checkers that explain a deadlock themselves say where each rank waits in the learner's code,
 // as the shared verdict does (web/exercise/deadlock_verdict.js).
 import test from "node:test";

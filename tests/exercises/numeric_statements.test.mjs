@@ -1,4 +1,4 @@
-// numeric_statements.test.mjs — issue 25 §2: an exercise must read one way. Every numeric exercise of every week and
+// numeric_statements.test.mjs — an exercise must read one way. Every numeric exercise of every week and
 // the lab names its unit and its tolerance (the answer box says both, from the exercise's own data: answer_terms.js)
 // and every input its answer depends on — every drawn parameter appears in the prompt, for every parameter set
 // seeds 1…200 draw. Then the exercises the issue names, each against the ambiguity it had.
@@ -56,7 +56,7 @@ test("the answer box's tolerance text says what withinTolerance accepts", () => 
   assert.ok(withinTolerance(101, 100, { rel: 0.01 }) && !withinTolerance(101.5, 100, { rel: 0.01 }));
 });
 
-// ── the exercises issue 25 §2 and §6 name ────────────────────────────────────────────────────────────────────────
+// ── the exercises a review found reading two ways ────────────────────────────────────────────────────────────────
 test("w3-strong-64 states both links' α and bandwidth, the bucket size and the compute model; 64 GPUs are 8 nodes of 8", () => {
   const e = byId("w3-strong-64");
   for (const [network, nic] of [["nodes", "25 GB/s"], ["nodes-ndr", "50 GB/s"]]) {

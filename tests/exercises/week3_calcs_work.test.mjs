@@ -2,7 +2,7 @@
 // that work must not repeat itself. Not a timing test (speed lives in bench/): it counts the core's costly calls
 // while every number of the page is computed, and asserts that no training run, shard experiment or priced step is
 // made twice — repeating the same shard experiment and the same priced steps for each number once held the page's
-// ready time at ≈ 4 s (issue 25 §5). The numbers themselves must still equal the ones written in the HTML.
+// ready time at ≈ 4 s. The numbers themselves must still equal the ones written in the HTML.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Week 5's load-balancing loss (issue 26) against the real wasm core: the exercise's answer is α·E·Σ f_i·P_i worked
+// Week 5's load-balancing loss against the real wasm core: the exercise's answer is α·E·Σ f_i·P_i worked
 // by hand for every drawn group and passes; the usual mistake (the factor E forgotten) fails for every draw; the
 // drawn numbers are what the prompt shows; and the page's example trains as the prose says.
 import test from "node:test";

@@ -1,4 +1,4 @@
-// Elastic training after a crash from JavaScript (issue 26): a rank lost during step 7 without handing over its
+// Elastic training after a crash from JavaScript: a rank lost during step 7 without handing over its
 // state. ZeRO-1 rolls back to the checkpoint of step 5 and recomputes 5 and 6 on the survivors, then matches the
 // uninterrupted run; DP carries on from the survivors' replicas.
 const test = require("node:test");

@@ -1,4 +1,4 @@
-// Week 4 from JavaScript, issue 26: stragglers whose speed every worker draws afresh each round from a list
+// Week 4 from JavaScript: stragglers whose speed every worker draws afresh each round from a list
 // (speed.roundSpeeds, the seed notebook's [1, 1, 1, 1, 3, 5]) beside the same list as fixed per-worker speeds, and
 // sspClockLimits — what a bound s can absorb in each: nothing from a permanently slow worker, E[max] − E[X] per clock
 // from slowness that comes and goes. Bad input as a readable Error.

@@ -1,4 +1,4 @@
-// Week 2's pipelined broadcasts from JavaScript (issue 26): pipelinedBroadcast verifies, simulates and prices one
+// Week 2's pipelined broadcasts from JavaScript: pipelinedBroadcast verifies, simulates and prices one
 // schedule; the simulator equals T(k) = (a·k + c)(α + nβ/k); bestSegments is the argmin; the schedules take their
 // place in the generic picker (listAlgorithms, schedule, collectiveCost, simulateCollective) with k = p.
 const test = require("node:test");

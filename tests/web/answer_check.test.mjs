@@ -99,7 +99,7 @@ test("no wrong answer from 10⁻⁷× to 10⁷× or 1% to 60% off is told the an
 });
 
 // A slip's message names the mistake, never its factor: "1000× too small" or "half the expected value" is passed by
-// multiplying (issue 25 §4.3).
+// multiplying.
 const NAMES_A_FACTOR = /\d\s*×|10[⁶⁹]|twice|half the|\b(?:8|100|1000)\b|percentage of|3\.23|0\.0323/;
 
 test("the usual slips are named, without the factor they are off by", () => {
@@ -232,7 +232,7 @@ test("text that is not a quantity the box reads is refused with an example, not 
   assert.doesNotMatch(html, /<img/);
 });
 
-test("w6-young reads the interval in any time unit: 37.95 min and 0.632 h pass (issue 25 §4.8)", () => {
+test("w6-young reads the interval in any time unit: 37.95 min and 0.632 h pass", () => {
   const young = EXERCISES.find((e) => e.id === "w6-young");
   const params = { checkpoint: 60, mtbfHours: 12 };
   const want = young.answer(params, core);

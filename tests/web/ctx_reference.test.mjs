@@ -1,4 +1,4 @@
-// ctx_reference.test.mjs — issue 25 §6.2: a code exercise is doable from its own page. One short reference of `ctx`
+// ctx_reference.test.mjs — a code exercise is doable from its own page. One short reference of `ctx`
 // (web/cluster/CTX.md, rendered as the guide lessons/ctx/) gives every call's signature, the delivery orders,
 // synchronous sends and why sending first deadlocks, and what a Check runs; every page with a code exercise links it
 // from its exercises section (the layout writes that paragraph: scripts/page_layout.mjs); it names every ctx member web/README.md's "The Worker cluster" documents.

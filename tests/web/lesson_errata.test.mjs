@@ -1,4 +1,4 @@
-// lesson_errata.test.mjs — issue 25 §1: statements of Weeks 3–6 and the lab that were read against the papers they
+// lesson_errata.test.mjs — statements of Weeks 3–6 and the lab that were read against the papers they
 // cite and against the course's own code. Each test pins one erratum so that the page cannot drift back to the wrong
 // statement: a form presented as what it is, one name per quantity, the paper's own numbers.
 //   node --test tests/web/lesson_errata.test.mjs

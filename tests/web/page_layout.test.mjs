@@ -57,7 +57,7 @@ test("a page that still writes a shared block is refused, naming the block to de
   assert.throws(() => layoutPage(NEW_WEEK.replace("</main>", ""), { page: "week7/index.html" }), /exactly one <\/main>/);
 });
 
-// A lesson page of the course as its author writes it (issue 24 §2): its description, module and content only.
+// A lesson page of the course as its author writes it: its description, module and content only.
 const lessonSource = (week, content = "") => `<!doctype html>
 <!-- A lesson. -->
 <meta name="description" content="A lesson.">

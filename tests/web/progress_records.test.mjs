@@ -20,7 +20,7 @@ function storeWith(exercises, seed = 4242) {
 
 const backupsIn = (storage) => storage.keys().filter((k) => k.startsWith(BACKUP_PREFIX));
 
-// Issue 25 §4.1: a seed that is not a seed is a bad record: backed up, replaced once by a new seed that is saved (so
+// A seed that is not a seed is a bad record: backed up, replaced once by a new seed that is saved (so
 // the exercises' numbers do not change on every load), answers typed for the old numbers cleared, solved kept.
 for (const junk of ["junk", 0, 2.5, -3, 2 ** 31, null]) {
   test(`a stored seed of ${JSON.stringify(junk)} is replaced once, saved, backed up and reported`, () => {

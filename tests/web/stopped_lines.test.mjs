@@ -1,4 +1,4 @@
-// Deadlock and watchdog verdicts name the learner's line where each rank waits (issue 25 §4.2): the judge cluster
+// Deadlock and watchdog verdicts name the learner's line where each rank waits: the judge cluster
 // records the call site of every recv/send/barrier a rank can block in, the RunResult carries lines: [{ rank, line }],
 // and the shared verdict (run_checks.js unfinished, ui/run_output.js describeFailure) says them.
 import test from "node:test";

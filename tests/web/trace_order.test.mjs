@@ -1,4 +1,4 @@
-// The Worker cluster's trace keeps each rank's program order (issue 25 §4.10). A Worker's clock is coarse (0.1 ms
+// The Worker cluster's trace keeps each rank's program order. A Worker's clock is coarse (0.1 ms
 // in some browsers), so in a ring step "send k, then receive k" both records often carry the same time; ordered by
 // time (receives first on a tie) the replay made every send wait for the message before it. The Worker's reporter
 // numbers its records in the order the rank made them, and the page's ClusterRun hands the numbers on as

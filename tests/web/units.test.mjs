@@ -97,7 +97,7 @@ test("readQuantity: numbers, SI and binary prefixes, units, percentages, fractio
     ["0.0397 s", 0.0397, "s"], ["12.5 GB/s", 12.5e9, "B/s"], ["100 Gb/s", 12.5e9, "B/s"], ["8 bits", 1, "B"],
     ["6.67%", 0.0667, "%"], ["2.24×", 2.24, "×"], ["2.24x", 2.24, "×"], ["1/15", 1 / 15, null], ["−5", -5, null],
     ["13.2 TFLOP", 13.2e12, "FLOP"],
-    // Any time unit (issue 25 §4.8: w6-young refused "37.95 min" and "0.632 h" while printing "2.28 ks").
+    // Any time unit (w6-young once refused "37.95 min" and "0.632 h" while printing "2.28 ks").
     ["37.95 min", 2277, "s"], ["0.632 h", 2275.2, "s"], ["2.28 ks", 2280, "s"], ["1.5 hours", 5400, "s"],
     ["2 days", 172800, "s"], ["3 hr", 10800, "s"], ["1 minute", 60, "s"], ["0.5 d", 43200, "s"],
   ];

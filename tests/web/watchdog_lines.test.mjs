@@ -1,4 +1,4 @@
-// watchdog_lines.test.mjs — the watchdog's verdict says where each rank was (issue 25 §4.2): the line of the loop
+// watchdog_lines.test.mjs — the watchdog's verdict says where each rank was: the line of the loop
 // a running rank spins in, the line of the await an idle rank sleeps on (line markers: web/cluster/line_marks.js),
 // and the judge cluster stops loops that never let its scheduler run (`for (;;) await null`, `for (;;) {}`).
 // The Worker side (pings, the editor's marks) is tests/e2e/stopped_lines.test.mjs.

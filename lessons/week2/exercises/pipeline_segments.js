@@ -1,4 +1,4 @@
-// pipeline_segments.js — the best number of segments for a pipelined chain broadcast (issue 26): T(k) =
+// pipeline_segments.js — the best number of segments for a pipelined chain broadcast: T(k) =
 // (k + p − 2)(α + βn/k) is least at k* = √((p − 2)nβ/α) (Johnsson & Ho 1989; Thakur, Rabenseifner & Gropp 2005).
 // The core's bestSegments gives the whole k with the least T(k); its schedule, simulated, is the page's widget.
 import { pick } from "../../../web/exercise/params.js";

@@ -17,7 +17,7 @@ export const sumOrMean = {
     { text: "The replicas drift apart, because each one applies a different gradient.",
       correct: false,
       why: "They all receive the same sum, so they stay identical to each other — identically wrong. A checker that compares replicas with each other cannot see this bug; one that compares with a single device can." },
-    // Judged under the prompt's own premise (each replica's gradient is the MEAN over its rows; issue 25 §6.1): an option
+    // Judged under the prompt's own premise (each replica's gradient is the MEAN over its rows): an option
     // may not change the setup ("summing is right if the loss is a sum") and be graded as if it had not.
     { text: "In this setup the summed all-reduce gives P times the gradient of the global batch's mean loss.",
       correct: true,

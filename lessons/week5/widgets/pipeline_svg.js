@@ -47,7 +47,7 @@ export function renderPipeline(container, result, { title }) {
     g.append(el("rect", { x: x(s.start), y: y + 2, width: Math.max(0.5, w - 0.6), height: rowH - 4,
       fill: FILL[s.kind], "fill-opacity": shade, class: `pl-${s.kind}` }));
     // Wide boxes say kind and micro-batch ("F3"); narrower ones — an interleaved chunk's forward is one unit — keep the
-    // micro-batch alone (the colour and the legend give the kind) rather than no label (issue 25 §6.3).
+    // micro-batch alone (the colour and the legend give the kind) rather than no label.
     const full = `${s.kind === "BW" ? "B" : s.kind}${s.microBatch}`, short = String(s.microBatch);
     const label = w > 14 ? full : short, size = w > 14 ? Math.min(13, w * 0.6) : Math.min(11, (w - 1) / (0.62 * short.length));
     if (perUnit > 0 && size >= 7) {

@@ -32,7 +32,7 @@ export function mountElasticLive(figure, core, clusters) {
     const survivors = Array.from({ length: P }, (_, r) => r).filter((r) => !gone.includes(r));
     const worlds = [{ step: 0, members: Array.from({ length: P }, (_, r) => r) }, { step, members: survivors }];
     // A schedule the core refuses is refused here, in words, before any Worker starts: run, it would end in the
-    // course program's own refusal, which reads as a crash (issue 25 §4.7).
+    // course program's own refusal, which reads as a crash.
     const refused = reference(step, survivors.length).error;
     if (refused) {
       status.textContent = `Not run: with ${LEAVERS[leavers.value]} leaving, ${survivors.length} Workers remain, and a ` +
