@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { startServer } from "../scripts/serve.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../scripts/chromium.mjs";
 
 export const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -62,9 +63,7 @@ export async function openLab(config, { site = new URL("../site/", import.meta.u
   const { server, url } = await startServer(site, 0);
   const profile = mkdtempSync(join(tmpdir(), "dsml-bench-"));
   const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: "/usr/bin/chromium", headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", ...args],
+    executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...args],
   });
   const close = async () => {
     await browser.close();

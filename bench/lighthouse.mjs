@@ -22,12 +22,12 @@ import { startServer } from "../scripts/serve.mjs";
 import { takeOption } from "./cli_args.mjs";
 import { WEEKS } from "../web/lesson/course.js";
 import { GUIDES } from "../scripts/render_guide.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../scripts/chromium.mjs";
 
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 const METRICS = { "first-contentful-paint": "FCP", "largest-contentful-paint": "LCP", "total-blocking-time": "TBT",
   "cumulative-layout-shift": "CLS", "speed-index": "SI" };
-const FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = ["--headless=new", ...CHROMIUM_ARGS];
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => takeOption(args, name, fallback);
@@ -98,7 +98,7 @@ function ms(v) { return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${Math.round
 
 // Chromium with a DevTools port of its own choosing; the port is read from the line it prints on stderr.
 function launchChromium(profileDir) {
-  const chrome = spawn(process.env.CHROMIUM ?? "/usr/bin/chromium",
+  const chrome = spawn(CHROMIUM,
     [...FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profileDir}`, "about:blank"],
     { stdio: ["ignore", "ignore", "pipe"] });
   return new Promise((ok, fail) => {

@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 import { startServer } from "../scripts/serve.mjs";
 import { takeOption } from "./cli_args.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../scripts/chromium.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => takeOption(args, name, fallback);
@@ -16,8 +17,6 @@ const siteDir = resolve(option("--site", "site"));
 const againstDir = option("--against", null);
 const loads = Number(option("--loads", "7"));
 const pages = args.length ? args : ["week3", "week6"];
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync"];
 
 const sites = await Promise.all([siteDir, ...(againstDir ? [resolve(againstDir)] : [])]
   .map(async (dir) => ({ dir, ...(await startServer(dir, 0)) })));
@@ -27,7 +26,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function readyMs(url) {
   const profile = mkdtempSync(join(tmpdir(), "dsml-ready-"));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: ARGS,
+    executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS,
     viewport: { width: 1280, height: 900 },
   });
   try {

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { startServer } from "../scripts/serve.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../scripts/chromium.mjs";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -33,9 +34,7 @@ const PROGRAM = `async function main(ctx) {
 const { server, url } = await startServer(SITE, 0);
 const profile = mkdtempSync(join(tmpdir(), "dsml-bench-"));
 const browser = await chromium.launchPersistentContext(profile, {
-  executablePath: "/usr/bin/chromium", headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
+  executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS,
 });
 try {
   const page = await browser.newPage();

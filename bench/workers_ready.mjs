@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { startServer } from "../scripts/serve.mjs";
 import { assembleSite } from "../scripts/assemble_site.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../scripts/chromium.mjs";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -68,9 +69,7 @@ window.measure = async (ranks) => {
 const { server, url } = await startServer(dir, 0);
 const profile = mkdtempSync(join(tmpdir(), "dsml-bench-profile-"));
 const context = await chromium.launchPersistentContext(profile, {
-  executablePath: "/usr/bin/chromium", headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"],
+  executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS,
 });
 const samples = [];
 try {
