@@ -1,6 +1,9 @@
 // Every published lesson in real Chromium: it loads cleanly, its prose numbers are the core's, one exercise of each
 // kind is answered through the page (the reference passes, a wrong answer fails), solved state survives a reload,
-// and axe finds nothing serious in light or dark mode.
+// axe finds nothing serious in light or dark mode, and nothing of it trips the Content-Security-Policy: the core
+// compiled from wasm, the Workers, the learner's module loaded from a Blob URL inside a Worker (the code exercise
+// below), KaTeX's fonts and the inline styles of KaTeX, CodeMirror and Chart.js. (That the policy is enforced at
+// all: csp.test.mjs.)
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -23,7 +26,7 @@ for (const slug of LESSONS) {
   // reloaded page, switching the colour scheme in place.
   describe(slug, () => {
     let page, problems;
-    before(async () => { ({ page, problems } = await openLesson(site.context, site.url, slug)); });
+    before(async () => { ({ page, problems } = await openLesson(site.context, site.url, slug, { watchCsp: true })); });
     after(async () => { await page?.close(); });
 
     test("loads with no console error or failed request; math, numbers, charts render", async () => {
@@ -43,6 +46,8 @@ for (const slug of LESSONS) {
         `(its calcs.js); node scripts/refresh_calcs.mjs ${slug} writes them as the core does`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
       assert.equal(overflow, false, "no sideways scrolling");
+      await page.evaluate(() => document.fonts.ready);
+      assert.ok(await page.evaluate(() => document.fonts.check("16px KaTeX_Main")), "KaTeX's font loaded");
       assert.deepEqual(problems, []);
     });
 
@@ -74,6 +79,7 @@ for (const slug of LESSONS) {
         assert.match(await waitVerdict(page, id, "pass", 60000), /Correct/, id);
       }
       assert.deepEqual(problems, []);
+      assert.deepEqual(await page.evaluate(() => window.__csp), [], "no Content-Security-Policy violation");
       await page.reload();
       await page.waitForSelector("html[data-ready=true]");
       assert.equal(await page.locator(".exercise.solved").count(), ids.length);

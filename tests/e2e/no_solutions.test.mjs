@@ -25,30 +25,32 @@ after(async () => {
 
 const WITHHELD = "Reference solutions are withheld this term: your lecturer grades these exercises. The hints above are all there is.";
 
-for (const week of WEEKS.filter((w) => EXERCISES.some((e) => weekOf(e) === w))) {
-  test(`${week.slug}: every exercise says its solution is withheld, and offers no “Show solution”`, async () => {
-    const { page, problems } = await openLesson(site.context, site.url, week.slug, { onDemand: true });
+// What only the page shows: the withheld note rendered in place of "Show solution" on every exercise of a page, and
+// the page still judging. That every exercise of every week ships without its reference solution, keeping what the
+// page needs, is checked on the assembled files in Node (tests/grading/no_solutions.test.mjs); Week 1 and Week 6 (a
+// numeric-only start, and the page with the most code exercises) stand for the pages here.
+for (const slug of ["week1", "week6"]) {
+  test(`${slug}: every exercise says its solution is withheld and offers no “Show solution”; a right answer passes, wrong code fails`, async () => {
+    const week = WEEKS.find((w) => w.slug === slug);
+    const { page, problems } = await openLesson(site.context, site.url, slug, { onDemand: true });
     const ids = EXERCISES.filter((e) => weekOf(e) === week).map((e) => e.id);
+    assert.ok(ids.length >= 5, `${slug} has ${ids.length} exercises`);
     for (const id of ids) {
       assert.equal((await page.locator(`#ex-${id} .solution-withheld`).innerText()).trim(), WITHHELD, id);
     }
     assert.equal(await page.getByRole("button", { name: "Show solution" }).count(), 0);
+    const numeric = ids.find((id) => EXERCISES.find((e) => e.id === id).kind === "numeric");
+    const code = EXERCISES.find((e) => ids.includes(e.id) && e.kind === "code");
+    const answer = await page.evaluate((i) => String(window.dsml.exercises.get(i).expected()), numeric);
+    await page.fill(`#ex-${numeric} input[type=text]`, answer);
+    await page.click(`#ex-${numeric} button[type=submit]`);
+    await waitVerdict(page, numeric, "pass");
+    await page.locator(`#ex-${code.id}`).scrollIntoViewIfNeeded();
+    await page.waitForFunction((i) => window.dsml.exercises.get(i).code !== undefined, code.id);
+    await page.evaluate(([i, text]) => window.dsml.exercises.get(i).setCode(text), [code.id, code.wrongs[0].code]);
+    await page.evaluate((i) => window.dsml.exercises.get(i).check(), code.id);
+    assert.match(await waitVerdict(page, code.id, "fail", 60000), /^Not yet\./);
     assert.deepEqual(problems, []);
     await page.close();
   });
 }
-
-test("week1: a right answer still passes and wrong code still fails, judged in the page", async () => {
-  const { page, problems } = await openLesson(site.context, site.url, "week1", { onDemand: true });
-  const answer = await page.evaluate(() => String(window.dsml.exercises.get("w1-crossover").expected()));
-  await page.fill("#ex-w1-crossover input[type=text]", answer);
-  await page.click("#ex-w1-crossover button[type=submit]");
-  await waitVerdict(page, "w1-crossover", "pass");
-  await page.locator("#ex-w1-token-ring").scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => window.dsml.exercises.get("w1-token-ring").code !== undefined);
-  await page.evaluate(() => window.dsml.exercises.get("w1-token-ring").setCode(
-    "async function main(ctx) { const prev = (ctx.rank - 1 + ctx.size) % ctx.size; return await ctx.recv(prev); }"));
-  await page.evaluate(() => window.dsml.exercises.get("w1-token-ring").check());
-  assert.match(await waitVerdict(page, "w1-token-ring", "fail", 60000), /^Not yet\./);
-  assert.deepEqual(problems, []);
-});

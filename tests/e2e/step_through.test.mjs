@@ -18,14 +18,25 @@ let site;
 before(async () => { site = await openSite(); });
 after(async () => { await site?.close(); });
 
-async function stepThrough(page, code) {
-  await page.evaluate(([id, which]) => {
-    const c = window.dsml.exercises.get(id);
-    c.setCode(which === "solution" ? c.exercise.solution : c.exercise.wrongs.find((w) => w.name === which).code);
-  }, [ID, code]);
-  const ex = page.locator(`#ex-${ID}`);
+// Week 2 opened as a learner does, its editors and widgets built as they come near (only the exercise's editor is
+// needed here).
+const openWeek2 = () => openLesson(site.context, site.url, "week2", { onDemand: true });
+
+// Brings exercise `id` into view, waits for its editor, and puts `code` in it.
+async function showCode(page, id, code) {
+  const ex = page.locator(`#ex-${id}`);
   await ex.scrollIntoViewIfNeeded();
+  await page.waitForFunction((i) => window.dsml.exercises.get(i).code !== undefined, id);
+  await page.evaluate(([i, text]) => window.dsml.exercises.get(i).setCode(text), [id, code]);
   return ex;
+}
+
+async function stepThrough(page, which) {
+  const code = await page.evaluate(([id, w]) => {
+    const ex = window.dsml.exercises.get(id).exercise;
+    return w === "solution" ? ex.solution : ex.wrongs.find((x) => x.name === w).code;
+  }, [ID, which]);
+  return showCode(page, ID, code);
 }
 const where = (ex) => ex.locator(".step-where").innerText();
 // The panel is drawn in the next animation frame: wait for the text.
@@ -34,7 +45,7 @@ const waitText = (page, selector, re) => page.waitForFunction(([sel, src]) =>
 const pauseCount = async (ex) => Number(/of (\d+)/.exec(await where(ex))[1]);
 
 test("step to a send, inspect a variable, see the messages in flight, scrub back and forth", async () => {
-  const { page, problems } = await openLesson(site.context, site.url, "week2");
+  const { page, problems } = await openWeek2();
   const ex = await stepThrough(page, "solution");
   await ex.getByRole("button", { name: "Step", exact: true }).click();
   await ex.locator(".step-rank").first().waitFor();
@@ -78,7 +89,7 @@ test("step to a send, inspect a variable, see the messages in flight, scrub back
 });
 
 test("from a failed Check's message to the moment it names", async () => {
-  const { page, problems } = await openLesson(site.context, site.url, "week2");
+  const { page, problems } = await openWeek2();
   const ex = await stepThrough(page, "the ring reversed: send to the left neighbour");
   await page.evaluate((id) => window.dsml.exercises.get(id).check(), ID);
   const verdict = await waitVerdict(page, ID, "fail", 60000);
@@ -97,7 +108,7 @@ test("from a failed Check's message to the moment it names", async () => {
 });
 
 test("at 360 px the step-through fits: nothing scrolls sideways", async () => {
-  const { page, problems } = await openLesson(site.context, site.url, "week2");
+  const { page, problems } = await openWeek2();
   await page.setViewportSize({ width: 360, height: 800 });
   const ex = await stepThrough(page, "solution");
   await ex.getByRole("button", { name: "Step", exact: true }).click();
@@ -115,11 +126,9 @@ test("Step reaches a first pause on the first code exercise of every page that h
   for (const { week, exercises } of COURSE) {
     const code = exercises.filter((e) => e.kind === "code").slice(0, 1);
     if (!code.length) continue;
-    const { page, problems } = await openLesson(site.context, site.url, week.slug);
+    const { page, problems } = await openLesson(site.context, site.url, week.slug, { onDemand: true });
     for (const e of code) {
-      await page.evaluate((id) => { const c = window.dsml.exercises.get(id); c.setCode(c.exercise.solution); }, e.id);
-      const ex = page.locator(`#ex-${e.id}`);
-      await ex.scrollIntoViewIfNeeded();
+      const ex = await showCode(page, e.id, e.solution);
       await ex.getByRole("button", { name: "Step", exact: true }).click();
       // The first frame: every rank paused at its first statement, blocked, or done (code with no statement inside an
       // async function has nowhere to pause, and runs to its end in one step).
