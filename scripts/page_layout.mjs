@@ -8,7 +8,9 @@
 //   <body>   the skip link and the site header (web/lesson/lesson.js fills it: course link, theme toggle), then
 //            <main id="main" class="lesson"><article>; in the lesson head, the kicker and the <h1> from course.js
 //            ("Week 3", "Week 3 — Data parallelism and large-batch training"), and after it the table of contents
-//            (nav.toc, which lesson.js fills from the <h2>s); at the end of <section id="exercises"
+//            (nav.toc, which lesson.js fills from the <h2>s); the symbol table's frame around the rows the page
+//            lists in <table data-symbols> (a <details> "Symbols on this page", its caption and column heads); at
+//            the end of <section id="exercises"
 //            data-exercises="code">, the paragraph that links the ctx reference (lessons/ctx/) and the exercises' <div>
 //   the end  the prev/next links (lesson.js fills them from course.js) inside <main> after the article; the footer;
 //            </body></html>
@@ -54,7 +56,24 @@ const LESSON_OWNED = [
   ["<main>", /<main\b/i], ["</main>", /<\/main>/i], ["</article>", /<\/article>/i], ["the kicker", /class="kicker"/],
   ["the <h1>", /<h1\b/i], ["nav.toc", /<nav class="toc"/], ["</body>", /<\/body>/i], ["</html>", /<\/html>/i],
   ["the ctx reference paragraph", /href="\.\.\/ctx\/index\.html"/],
+  ["the symbol table's frame (<details class=\"symbols\">: list its rows in <table data-symbols>)", /<details class="symbols"/],
 ];
+
+// The symbol table of a lesson page: its author lists the rows (<tr><td>symbol</td><td>meaning</td><td>unit</td></tr>)
+// in <table data-symbols>; the layout writes the same frame around them on every page.
+const SYMBOLS = /^( *)<table data-symbols>\n([\s\S]*?)^ *<\/table>\n/m;
+const symbolTable = (indent, rows) => [
+  `${indent}<details class="symbols" id="symbols">`,
+  `${indent}  <summary>Symbols on this page</summary>`,
+  `${indent}  <div class="scroll-x"><table class="symbol-table">`,
+  `${indent}    <caption>Each symbol of this page's formulas, its one meaning here and its unit</caption>`,
+  `${indent}    <thead><tr><th scope="col">Symbol</th><th scope="col">Meaning</th><th scope="col">Unit</th></tr></thead>`,
+  `${indent}    <tbody>`,
+  rows.replace(/\n$/, "").split("\n").map((line) => `    ${line}`).join("\n"),
+  `${indent}    </tbody>`,
+  `${indent}  </table></div>`,
+  `${indent}</details>`,
+].join("\n") + "\n";
 
 // What a section of code exercises (<section id="exercises" data-exercises="code">) ends with: the paragraph that
 // links the ctx reference, and the exercises' container (web/lesson/lesson_page.js fills it).
@@ -112,7 +131,9 @@ function layoutLesson(source, { where, body, head, top, nav, footer }) {
   const doctype = /^<!doctype html>\n(?:<!--[\s\S]*?-->\n)?/i.exec(source);
   if (!doctype) throw new Error(`${where} must begin with <!doctype html> (and its comment)`);
   const own = source.slice(doctype[0].length, body.index);
-  const content = source.slice(body.index + body[0].length).replace(/\n*$/, "\n");
+  if ((source.match(/<table data-symbols>/g) ?? []).length > 1) throw new Error(`${where} has more than one <table data-symbols>`);
+  const content = source.slice(body.index + body[0].length).replace(/\n*$/, "\n")
+    .replace(SYMBOLS, (_, indent, rows) => symbolTable(indent, rows));
   const lessonHead = once(content, /<header class="lesson-head">\n/, where, '<header class="lesson-head">');
   const headEnd = once(content, /^<\/header>\n/m, where, "</header> closing the lesson head");
   return `${doctype[0]}<html lang="en">\n<head>\n${head.join("\n")}\n<title>${title} · dsml</title>\n${own}</head>\n`

@@ -102,3 +102,18 @@ test("a lesson page that writes what course.js or the layout writes, or names no
   assert.throws(() => layoutPage(src.replace("<body", "</head>\n<body"), { page: "week4/index.html" }), /writes <\/head> itself/);
   assert.throws(() => layoutPage(lessonSource("9"), { page: "week9/index.html" }), /names no page of web\/lesson\/course\.js/);
 });
+
+test("a lesson's symbol rows get the one frame every page shares; a page that writes the frame itself is refused", () => {
+  const rows = '  <table data-symbols>\n    <tr><td><span class="m">p</span></td><td>ranks</td><td>—</td></tr>\n  </table>\n';
+  const source = lessonSource("4").replace("</header>", `${rows}</header>`);
+  const html = layoutPage(source, { page: "week4/index.html" });
+  assert.match(html, new RegExp(['  <details class="symbols" id="symbols">', "    <summary>Symbols on this page</summary>",
+    '    <div class="scroll-x"><table class="symbol-table">', "      <caption>[^<]+</caption>",
+    '      <thead><tr><th scope="col">Symbol</th><th scope="col">Meaning</th><th scope="col">Unit</th></tr></thead>',
+    "      <tbody>", '        <tr><td><span class="m">p</span></td><td>ranks</td><td>—</td></tr>', "      </tbody>",
+    "    </table></div>", "  </details>", "</header>"].join("\n")));
+  assert.doesNotMatch(html, /data-symbols/);
+  const framed = lessonSource("4").replace("</header>", '  <details class="symbols" id="symbols"></details>\n</header>');
+  assert.throws(() => layoutPage(framed, { page: "week4/index.html" }), /writes the symbol table's frame/);
+  assert.throws(() => layoutPage(source.replace("</header>", `${rows}</header>`), { page: "week4/index.html" }), /more than one <table data-symbols>/);
+});

@@ -1,5 +1,6 @@
 // symbol_tables.test.mjs — one symbol, one meaning per page. Every lesson page lists the symbols of its formulas in
-// its head (<details class="symbols">: symbol, meaning, unit); a symbol listed twice — above all with two meanings —
+// its head (<table data-symbols>, whose frame the layout writes: scripts/page_layout.mjs; symbol, meaning, unit); a
+// symbol listed twice — above all with two meanings —
 // fails, and so does a listed symbol the page's formulas no longer use, so the table cannot drift from the page.
 //   node --test tests/web/symbol_tables.test.mjs
 import { test } from "node:test";
@@ -18,11 +19,9 @@ const tex = (html) => html.replace(/\s+/g, " ").trim();
 
 /** The page's symbol table: [{ symbol (its TeX), meaning, unit }], or null when the page has none. */
 export function symbolTable(html) {
-  const block = /<details class="symbols"[^>]*>([\s\S]*?)<\/details>/.exec(html);
+  const block = /<table data-symbols>([\s\S]*?)<\/table>/.exec(html);
   if (!block) return null;
-  const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(block[1]);
-  assert.ok(body, "the symbol table has a <tbody>");
-  return [...body[1].matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map(([, row]) => {
+  return [...block[1].matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map(([, row]) => {
     const cells = [...row.matchAll(/<td>([\s\S]*?)<\/td>/g)].map((m) => m[1]);
     assert.equal(cells.length, 3, `a row has a symbol, a meaning and a unit: ${row}`);
     const symbol = /^<span class="m">([\s\S]*)<\/span>$/.exec(cells[0].trim());
@@ -41,18 +40,18 @@ export function repeatedSymbols(rows) {
 
 // The math of the page outside the table: each listed symbol must occur in it as a whole token.
 function pageMath(html) {
-  const rest = html.replace(/<details class="symbols"[\s\S]*?<\/details>/, "");
+  const rest = html.replace(/<table data-symbols>[\s\S]*?<\/table>/, "");
   return [...rest.matchAll(/<(span|div) class="m(?:-display)?">([\s\S]*?)<\/\1>/g)].map((m) => tex(m[2])).join(" ");
 }
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const usedIn = (math, symbol) => new RegExp(`(?<![A-Za-z\\\\])${escape(symbol)}(?![A-Za-z])`).test(math);
 
 test("the check itself: a symbol listed twice with two meanings is caught, and named", () => {
-  const html = `<details class="symbols"><summary>Symbols</summary><table><tbody>
+  const html = `<table data-symbols>
     <tr><td><span class="m">M</span></td><td>the fleet's MTBF</td><td>s</td></tr>
     <tr><td><span class="m">P</span></td><td>workers</td><td>—</td></tr>
     <tr><td><span class="m">M</span></td><td>PowerSGD's matrix</td><td>—</td></tr>
-  </tbody></table></details>`;
+  </table>`;
   assert.deepEqual(repeatedSymbols(symbolTable(html)), ["M is listed 2 times with different meanings: the fleet's MTBF | PowerSGD's matrix"]);
   assert.deepEqual(repeatedSymbols(symbolTable(html).slice(0, 2)), []);
 });
@@ -61,10 +60,9 @@ for (const slug of PAGES) {
   test(`${slug}: a symbol table in the lesson head, each symbol listed once with one meaning and a unit`, () => {
     const html = read(slug);
     const rows = symbolTable(html);
-    assert.ok(rows, `${slug} has no <details class="symbols"> table`);
+    assert.ok(rows, `${slug} has no <table data-symbols>`);
     const head = /<header class="lesson-head">([\s\S]*?)<\/header>/.exec(html)[1];
-    assert.match(head, /<details class="symbols" id="symbols">\s*<summary>Symbols on this page<\/summary>/,
-      "the table sits in the lesson head, under one summary on every page");
+    assert.match(head, /<table data-symbols>/, "the table sits in the lesson head");
     assert.ok(rows.length >= 5, `${slug}: ${rows.length} symbols`);
     assert.deepEqual(repeatedSymbols(rows), [], `${slug}: one symbol, one meaning`);
     for (const { symbol, meaning, unit } of rows) {
