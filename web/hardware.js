@@ -9,9 +9,13 @@
 //   H100 SXM5 80 GB  NVIDIA, "NVIDIA H100 Tensor Core GPU" datasheet (2023): 989 TFLOP/s dense bf16; HBM3 3.35 TB/s;
 //                    fourth-generation NVLink 900 GB/s in total, 450 GB/s each way; an NVLink domain of 8 GPUs on an
 //                    HGX H100 board. DGX H100: one 400 Gb/s NDR NIC per GPU (50 GB/s).
-// The core's planner prices the same two rows (core/planner/planner_presets.cpp: the datasheet peaks and links).
+// The planner page prices with these datasheet rows, not with LINKS below: core/planner/planner_presets.cpp holds the
+// same peaks, NVLink 300 or 450 GB/s, a NIC of 25 or 50 GB/s (α = 5 µs on both), and its constants were fitted on
+// Narayanan et al. 2021's Table 1 with them — so the planner's NVLink is the datasheet's 300 GB/s and the lessons'
+// the sustained 200 GB/s, each page saying which (tests/web/hardware.test.mjs holds the planner to these rows).
 //
-// The links the lessons price with (α–β model: alpha s per message, beta s per byte):
+// The links the lessons price with (α–β model: alpha s per message, beta s per byte); `figure` says which kind of
+// number each bandwidth is — "sustained" (what a collective library measures) or "datasheet" (the nominal rate):
 //   nvlink        inside an A100 node of 8 GPUs: α = 3 µs, 200 GB/s — what NCCL's all-reduce sustains on NVLink 3
 //                 (its bus bandwidth, 200–230 GB/s measured), not the 300 GB/s of the datasheet
 //   nvlinkH100    inside an H100 node: the datasheet's 450 GB/s each way, α = 3 µs
@@ -33,12 +37,12 @@ export const A100_SUSTAINED_FLOPS = 150e12;
 // GPUs one NVLink domain joins (both datasheets' HGX boards).
 export const NVLINK_DOMAIN = 8;
 
-const link = (name, alphaSeconds, bytesPerSecond) => Object.freeze({ name, alpha: alphaSeconds, beta: 1 / bytesPerSecond,
-  bandwidth: bytesPerSecond });
+const link = (name, alphaSeconds, bytesPerSecond, figure) => Object.freeze({ name, alpha: alphaSeconds,
+  beta: 1 / bytesPerSecond, bandwidth: bytesPerSecond, figure });
 export const LINKS = Object.freeze({
-  nvlink: link("NVLink (A100 node), 200 GB/s", 3e-6, 200e9),
-  nvlinkH100: link("NVLink 4 (H100 node), 450 GB/s", 3e-6, 450e9),
-  infiniband: link("InfiniBand HDR, 25 GB/s per GPU", 10e-6, 25e9),
-  infinibandNDR: link("InfiniBand NDR, 50 GB/s per GPU", 10e-6, 50e9),
-  ethernet: link("Ethernet, 12.5 GB/s", 20e-6, 12.5e9),
+  nvlink: link("NVLink (A100 node), 200 GB/s sustained", 3e-6, 200e9, "sustained"),
+  nvlinkH100: link("NVLink 4 (H100 node), 450 GB/s datasheet", 3e-6, 450e9, "datasheet"),
+  infiniband: link("InfiniBand HDR, 25 GB/s per GPU", 10e-6, 25e9, "datasheet"),
+  infinibandNDR: link("InfiniBand NDR, 50 GB/s per GPU", 10e-6, 50e9, "datasheet"),
+  ethernet: link("Ethernet, 12.5 GB/s", 20e-6, 12.5e9, "datasheet"),
 });

@@ -32,7 +32,7 @@ export { EXAMPLE };
 // The course's links (web/hardware.js), each named with its α and bandwidth.
 const choice = (link, name) => Object.freeze({ name, alpha: link.alpha, beta: link.beta });
 export const LINK_CHOICES = Object.freeze({
-  nvlink: choice(LINKS.nvlink, "NVLink in an A100 node (α 3 µs, 200 GB/s)"),
+  nvlink: choice(LINKS.nvlink, "NVLink in an A100 node (α 3 µs, 200 GB/s sustained)"),
   ib: choice(LINKS.infiniband, "InfiniBand HDR (α 10 µs, 25 GB/s)"),
   ethernet: choice(LINKS.ethernet, "Ethernet (α 20 µs, 12.5 GB/s)"),
 });

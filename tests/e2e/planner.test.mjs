@@ -62,6 +62,19 @@ describe("the planner page", () => {
     assert.equal(await out(page, "mfu"), await page.locator('[data-calc="ex-mfu"]').innerText());
   });
 
+  // The MFU chart's marker label (B = 1536) sits where it covers no point or segment of the curve — the curve reaches
+  // the top of the plot there, so the label goes to the bottom (web/ui/chart_plugins.js, data-labels-over); at 360 px too.
+  test("the MFU chart's B label covers no part of the curve, at 1280 and at 360 px", async () => {
+    const over = () => page.waitForFunction((sel) => document.querySelector(`${sel} canvas`)?.dataset.labelsOver, PLANNER)
+      .then(() => page.locator(`${PLANNER} canvas`).first().getAttribute("data-labels-over"));
+    await page.locator(`${PLANNER} canvas`).first().scrollIntoViewIfNeeded();
+    assert.equal(await over(), "0");
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.waitForTimeout(500);   // Chart.js redraws on the resize
+    assert.equal(await over(), "0");
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   test("changing a control re-prices the step with the core: p = 4 (d = 16), then the H100, then ZeRO-1", async () => {
     const layout = { t: 8, p: 4, v: 1, microBatch: 1, globalBatch: 1536, zeroStage: 0, sequenceParallel: true,
       recomputation: "selective", overlapDp: true };

@@ -109,6 +109,30 @@ describe("week 4 widgets", () => {
     assert.deepEqual(problems, []);
   });
 
+  // backup-workers simulates one b at a time and draws each as it comes (b = 0 within one simulation, not after all
+  // P + 1); a (P, late-worker rule) it has drawn is drawn again at once, without simulating.
+  test("backup-workers draws the sweep as it goes and redraws a P it has simulated without simulating again", async () => {
+    const setP = (p) => page.evaluate((v) => {
+      const input = document.querySelector("[data-widget=backup-workers] input[type=range]");   // gradients per round P
+      input.value = v;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    }, String(p));
+    let drawn = await runs(page, "backup-workers");
+    await setP(12);
+    await page.waitForFunction(() => /^Simulating b = [1-9]\d* of 12 /.test(
+      document.querySelector("[data-widget=backup-workers] .widget-readout").textContent), null, { timeout: 60000 });
+    assert.equal(await runs(page, "backup-workers"), drawn, "the sweep is still under way, with b = 0 drawn");
+    await ran(page, "backup-workers", drawn);
+    const slowMs = Number(await page.locator("[data-widget=backup-workers]").getAttribute("data-run-ms"));
+    drawn = await runs(page, "backup-workers");
+    await setP(8);
+    await ran(page, "backup-workers", drawn);
+    const fastMs = Number(await page.locator("[data-widget=backup-workers]").getAttribute("data-run-ms"));
+    console.log(`backup-workers: P = 12 simulated in ${slowMs} ms; P = 8 redrawn in ${fastMs} ms`);
+    assert.ok(fastMs < 100 && fastMs < slowMs / 5, `P = 8 again took ${fastMs} ms (P = 12: ${slowMs} ms)`);
+    assert.match(await readout(page, "backup-workers"), new RegExp(`closed form ${esc(await calc(page, "bk-0"))}`));
+  });
+
   test("while the simulation Worker runs, the page answers (no long task over 200 ms on the main thread)", async () => {
     const longest = await page.evaluate(async () => {
       const tasks = [];

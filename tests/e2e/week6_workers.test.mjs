@@ -172,8 +172,25 @@ describe("week 6: elastic resize and compression on the Workers", () => {
     assert.deepEqual(problems, []);
   });
 
-  test("top-k 1% ± error feedback: bytes per step from the trace equal compressionWire's; losses follow the core", async () => {
-    const fig = await runAndWait("[data-widget=compression-live]", "Run on 4 Workers");
+  test("top-k 1% ± error feedback: k/n locked with a note while it runs; bytes per step from the trace equal compressionWire's; losses follow the core", async () => {
+    const sel = "[data-widget=compression-live]", fig = page.locator(sel);
+    await fig.scrollIntoViewIfNeeded();
+    await fig.getByRole("button", { name: "Run on 4 Workers" }).click();
+    // While it runs, k/n is disabled and the control row says why and until when.
+    assert.equal(await fig.getByLabel("k/n").isDisabled(), true, "k/n is locked during the run");
+    assert.equal(await fig.locator(".widget-lock-note").isVisible(), true);
+    assert.equal(await fig.locator(".widget-lock-note").innerText(),
+      "Settings are locked while this run goes on: they apply to the next run.");
+    await page.waitForFunction((s) => document.querySelector(s).dataset.done, sel, { timeout: 120000 });
+    await waitIdle(page, sel);
+    assert.equal(await fig.locator(".widget-lock-note").isVisible(), false, "the note goes with the lock");
+    const summary = await fig.locator(".widget-readout").innerText();
+    // Changed after the run, k/n does not pretend to apply: the status says the chart is of 1%, and Run trains at 10%.
+    await fig.getByLabel("k/n").selectOption("0.1");
+    assert.equal(await fig.locator(".widget-readout").innerText(), "k/n is now 10%, but the chart and the table show the " +
+      "runs at k/n = 1%: press “Run on 4 Workers” to train at 10%.");
+    await fig.getByLabel("k/n").selectOption("0.01");
+    assert.equal(await fig.locator(".widget-readout").innerText(), summary);
     const rows = JSON.parse(await fig.evaluate((el) => el.dataset.bytes));
     console.log(`compression: ${JSON.stringify(rows)}`);
     assert.deepEqual(rows.map((r) => [r.key, r.trace, r.predicted]), [["full", 6144, 6144], ["topk", 288, 288], ["topk-ef", 288, 288]]);

@@ -97,6 +97,23 @@ test("planner-faster: every slip fails and is named", () => {
   }
 });
 
+// The two MFU exercises ask for per cent: the answer typed as "36.52", "36.52%", "36.5 percent" or "36.5 per cent"
+// (to the tolerance) passes, and the same MFU typed as a fraction is told it is one.
+test("planner-mfu and planner-double-d read an answer in per cent, with or without the sign or the word", () => {
+  for (const ex of [mfu, doubleD]) {
+    assert.equal(ex.unitSymbol, "%");
+    for (const p of drawn(ex)) {
+      const want = ex.answer(p, core);
+      const two = want.toFixed(2), one = want.toFixed(1);
+      for (const typed of [two, `${two}%`, `${two} %`, `${one} percent`, `${one} per cent`]) {
+        const r = judgeAnswer(typed, want, ex);
+        assert.equal(r.pass, true, `${ex.id} ${JSON.stringify(p)} "${typed}": ${r.message}`);
+      }
+      assert.match(judgeAnswer(String(want / 100), want, ex).message, /did you type a fraction\?/);
+    }
+  }
+});
+
 test("doubling d at a fixed batch lowers MFU on every row the exercise draws", () => {
   for (const row of [5, 6, 7, 8, 9, 10]) {
     for (const b of [1, 2]) {

@@ -66,6 +66,19 @@ test("w4-ssp-stall: the other convention and the bound left out are each told wh
 });
 
 // ── the widgets' scenarios against their closed forms ──────────────────────────────────────────────────────────
+// w4-ssp-gate is solvable from its prompt: what sspAfterPush is handed is stated there, not only in the starter's comments
+// — whether the pushing worker is already held, and what ssp.clocks is indexed by and holds.
+test("w4-ssp-gate: the prompt states ssp.held's state at the call and the shape of ssp.clocks", async () => {
+  const { sspGate } = await import("../../lessons/week4/exercises/ssp_gate.js");
+  const text = sspGate.prompt.replace(/<[^>]+>/g, "").replace(/\s+/g, " ");
+  for (const said of ["the pushing worker is not in it when sspAfterPush is called",
+    "ssp.clocks is an array with one entry per worker, indexed by worker number — the server shards have none",
+    "how many clocks that worker has finished (all 0 at the start; you update the pushing worker's)",
+    "take a worker out of ssp.held when you release it"]) {
+    assert.ok(text.includes(said), said);
+  }
+});
+
 test("section 1: 2000 simulated BSP rounds average the closed form's E[max] within 3 standard errors", () => {
   for (const distribution of ["exponential", "lognormal", "slow-node", "fixed"]) {
     const r = S.stragglerRounds(core, { distribution });

@@ -139,6 +139,30 @@ test("a whole-number answer within 5% is not asked whether it rounded an interme
   assert.match(judgeAnswer("4.1", 4, SPEEDUP).message, /did you round an intermediate value/);
 });
 
+// A fraction's complement (0.7 typed for 0.3: the idle share for the busy one) is named as the other part of the
+// whole; a value near it but outside the tolerance, or an answer near one half (where the two parts are alike), is not.
+test("a fraction answered with its complement is told it gave the other part", () => {
+  const other = /^Your answer is too large: it is the other part of the whole — the share the question does not ask about/;
+  assert.match(judgeAnswer("0.7", 0.3, FRACTION).message, other);
+  assert.match(judgeAnswer("70%", 0.3, FRACTION).message, other);
+  assert.match(judgeAnswer("0.1", 0.9, FRACTION).message, /^Your answer is too small: it is the other part of the whole/);
+  assert.doesNotMatch(judgeAnswer("0.75", 0.3, FRACTION).message, /other part/);
+  assert.doesNotMatch(judgeAnswer("0.52", 0.48, FRACTION).message, /other part/);
+  assert.doesNotMatch(judgeAnswer("0.7", 0.3, RATIO).message, /other part/, "a ratio has no complement");
+});
+
+// A count typed with a fractional part (12.5 micro-batches for 17) keeps its coarse class and is told a count is whole;
+// a whole wrong count is not, nor is a fractional answer to a measured quantity.
+test("a count typed with a fractional part is told the answer counts whole items", () => {
+  const whole = /It is also not a whole number, but this answer counts micro-batches: round the way the question needs/;
+  const m = judgeAnswer("12.5", 17, { ...COUNT, tolerance: { abs: 0 } }).message;
+  assert.match(m, /^Your answer is close but too small \(within a factor of 2\)/);
+  assert.match(m, whole);
+  assert.match(judgeAnswer("40.2", 17, COUNT).message, /^Your answer is too large, by a factor between 2 and 10.*It is also not a whole number/);
+  assert.doesNotMatch(judgeAnswer("12", 17, COUNT).message, /whole number/);
+  assert.doesNotMatch(judgeAnswer("12.5", 17, RATIO).message, /whole number/);
+});
+
 test("KiB for kB is named for an answer in bytes and only there", () => {
   const kib = /binary and decimal prefixes.*write KiB, MiB or GiB for powers of 1024/;
   // "48.83 k" (meaning KiB) for 50 000 B; 50 "KiB" typed for 50 kB; MiB and GiB for MB and GB; a bandwidth in GiB/s.

@@ -25,6 +25,30 @@ test("the datasheet rows: A100 and H100 bf16 peaks, NVLink per direction, NIC pe
   assert.equal(LINKS.infiniband.bandwidth, DATASHEET.a100.nicBytesPerSecond);
   assert.equal(LINKS.infinibandNDR.bandwidth, DATASHEET.h100.nicBytesPerSecond);
   for (const l of Object.values(LINKS)) assert.equal(l.beta, 1 / l.bandwidth, l.name);
+  // Each link says which kind of figure it is, in its field and in the name a page shows.
+  assert.equal(LINKS.nvlink.figure, "sustained");
+  assert.match(LINKS.nvlink.name, /200 GB\/s sustained/);
+  assert.equal(LINKS.nvlinkH100.figure, "datasheet");
+  assert.match(LINKS.nvlinkH100.name, /450 GB\/s datasheet/);
+  for (const l of Object.values(LINKS)) assert.ok(["sustained", "datasheet"].includes(l.figure), l.name);
+});
+
+// The planner prices with the datasheet rows (its constants were fitted with them): its GPU presets, read from the
+// core, are the datasheets' numbers typed above, and its page says so beside the weeks' sustained figure.
+test("the planner's GPUs are the datasheet rows, and the planner page names the figure it uses", async () => {
+  const { createRequire } = await import("node:module");
+  const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
+  const { presets } = await import("../../lessons/planner/planner_setup.js");
+  const gpu = (name) => presets(core).gpus.find((g) => g.name === name);
+  for (const [name, row] of [["a100-80gb", DATASHEET.a100], ["h100-sxm", DATASHEET.h100]]) {
+    const g = gpu(name);
+    assert.deepEqual([g.peakFlops, g.nvlinkBandwidth, g.networkBandwidth, g.hbmBandwidth],
+      [row.bf16Flops, row.nvlinkBytesPerSecond, row.nicBytesPerSecond, row.hbmBytesPerSecond], name);
+  }
+  assert.deepEqual([gpu("a100-80gb").nvlinkBandwidth, gpu("h100-sxm").nvlinkBandwidth], [300e9, 450e9]);
+  const text = read("lessons/planner/index.html").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+  assert.match(text, /prices NVLink and the network at the datasheet figures .*NVLink 300 GB\/s per direction on an A100 and 450 GB\/s on an H100/);
+  assert.match(text, /sustained 200 GB\/s/);
 });
 
 test("every week prices on the table's links", async () => {

@@ -44,6 +44,14 @@ test("each budget is a multiple of its reference's time, at least the floor, and
   }
 });
 
+// The formula is written where the times are: the table's header states it with the constants the code uses.
+test("reference_ms.js states the budget formula with watchdog_budget.js's constants", async () => {
+  const { readFileSync } = await import("node:fs");
+  const head = readFileSync(new URL("../../web/exercise/reference_ms.js", import.meta.url), "utf8").split("export")[0];
+  assert.ok(head.includes(`budget = max(${FLOOR_MS / 1000} s, t_ref × ${MULTIPLE} rounded up to 0.5 s)`), head);
+  assert.match(head, /CPU time plus the run's virtual time/);
+});
+
 // The budget already allows MULTIPLE× the table's time (a loaded machine measures 2–4× slower): what must hold is that
 // the reference itself, measured now, is not stopped by it. One test per exercise, named after it
 // (scripts/test.sh --exercise ID runs it).

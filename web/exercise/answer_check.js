@@ -49,12 +49,31 @@ export function formatAnswer(value, { unit = "", unitSymbol = "" } = {}) {
 // any numeric exercise be passed on the second try by multiplying, with no formula. It names the likely slip instead:
 // first the exercise's own `slips` (a value computed the way the mistake computes it, and what the mistake is), then
 // the slips any answer can make when it is exactly their factor off (a unit prefix, bits for bytes, KiB for kB, a
-// percentage for a fraction, a factor of 2), and otherwise a direction and a coarse class only.
+// percentage for a fraction, a factor of 2, a fraction's complement), and otherwise a direction and a coarse class
+// only — for a count, with the reminder that a count is whole.
 function diagnose(got, want, exercise, slipValues) {
   if (want === 0) return `Your answer is too ${got > 0 ? "large" : "small"}: check the formula.`;
   const ratio = got / want;
   if (!(ratio > 0)) return `Your answer has the wrong sign: the answer is ${want < 0 ? "negative" : "positive"}.`;
-  return declaredSlip(got, ratio, exercise, slipValues) ?? namedSlip(ratio, exercise) ?? coarseMiss(ratio, want, exercise);
+  return declaredSlip(got, ratio, exercise, slipValues) ?? complement(got, want, exercise) ?? namedSlip(ratio, exercise) ??
+    notWhole(got, ratio, want, exercise) ?? coarseMiss(ratio, want, exercise);
+}
+
+// A fraction answered with the other part of the whole (the idle share for the busy one, the hidden share for the
+// exposed one): 1 − want, within the exercise's tolerance. Named by what it is, not by a number.
+function complement(got, want, exercise) {
+  if (exercise.unit !== "fraction" || !(want > 0 && want < 1) || Math.abs(want - 0.5) < 0.05) return undefined;
+  if (!withinTolerance(got, 1 - want, exercise.tolerance ?? { rel: 0.01 })) return undefined;
+  return `Your answer is ${wayOf(got / want)}: it is the other part of the whole — the share the question does not ` +
+    "ask about. Read again which part is asked for (busy or idle, hidden or exposed, kept or lost).";
+}
+
+// A count (micro-batches, shards, stages) typed with a fractional part, more than 5% off (within 5% coarseMiss says
+// the same): the coarse class, and that a count is whole (rounded up to hold everything, down to stay within a limit).
+function notWhole(got, ratio, want, exercise) {
+  if (!isCount(want, exercise) || Math.abs(got - Math.round(got)) < 1e-6 || Math.abs(ratio - 1) <= 0.05) return undefined;
+  return `${coarseMiss(ratio, want, exercise)} It is also not a whole number, but this answer counts ${exercise.unit || "items"}: round the way ` +
+    "the question needs (up to hold everything, down to stay within a limit).";
 }
 
 const wayOf = (ratio) => (ratio > 1 ? "too large" : "too small");

@@ -84,7 +84,9 @@ function wrapText(ctx, text, width, size) {
   return lines.length === 1 ? lines[0] : lines;
 }
 
-// Draws a dashed vertical line with a label at each { x, label } (in data units) inside the plot area.
+// Draws a dashed vertical line with a label at each { x, label } (in data units) inside the plot area. A label goes
+// where it covers no curve: right of its line, else left; at the top, else at the bottom (staggered among nearby
+// lines); where every place covers one, at the place that covers the fewest points and segments.
 export const verticalLinesPlugin = {
   id: "dsmlVerticalLines",
   afterDatasetsDraw(chart, _args, opts) {
@@ -94,6 +96,8 @@ export const verticalLinesPlugin = {
     ctx.save();
     ctx.font = "12px system-ui, sans-serif";
     ctx.textBaseline = "top";
+    const taken = [];   // the label boxes drawn so far: a later label avoids them as it avoids the curves
+    let over = 0;       // points and segments under the labels, in data-labels-over for the page tests
     lines.forEach((line, i) => {
       const px = x.getPixelForValue(line.x);
       if (!Number.isFinite(px) || px < area.left - 0.5 || px > area.right + 0.5) return;
@@ -107,20 +111,50 @@ export const verticalLinesPlugin = {
       if (line.label) {
         // A label wider than the plot (a 360 px screen) is broken into lines; it never leaves the plot area (it
         // was drawn over the y ticks, cut to "rm E[max] = 6.34 s").
-        const lines = [].concat(wrapText(ctx, line.label, area.right - area.left - 8, 12));
-        const w = Math.max(...lines.map((l) => ctx.measureText(l).width));
-        // Right of the line unless that would leave the plot area; then left of it, and at least at its left edge.
-        const tx = px + 4 + w <= area.right ? px + 4 : Math.max(area.left + 4, px - 4 - w);
-        const ty = area.top + 4 + (i % 3) * 18;   // stagger labels of nearby lines
+        const rows = [].concat(wrapText(ctx, line.label, area.right - area.left - 8, 12));
+        const w = Math.max(...rows.map((l) => ctx.measureText(l).width)), h = 16 * rows.length;
+        const right = px + 4, left = Math.max(area.left + 4, px - 4 - w);
+        const xs = right + w <= area.right ? [right, left] : [left];
+        const stagger = (i % 3) * 18;
+        const ys = [area.top + 4 + stagger, Math.max(area.top + 4, area.bottom - 4 - h - stagger)];
+        const places = xs.flatMap((tx) => ys.map((ty) => ({ x: tx - 2, y: ty - 2, w: w + 4, h })));
+        const cost = (r) => coveredBy(chart, r) + 100 * taken.filter((t) => intersects(t, r)).length;
+        const box = places.reduce((best, r) => (cost(r) < cost(best) ? r : best));
+        taken.push(box);
+        over += coveredBy(chart, box);
         ctx.setLineDash([]);
         ctx.fillStyle = opts.background;
         ctx.globalAlpha = 0.85;
-        ctx.fillRect(tx - 2, ty - 2, w + 4, 16 * lines.length);
+        ctx.fillRect(box.x, box.y, box.w, box.h);
         ctx.globalAlpha = 1;
         ctx.fillStyle = opts.textColor;
-        lines.forEach((l, k) => ctx.fillText(l, tx, ty + 16 * k));
+        rows.forEach((l, k) => ctx.fillText(l, box.x + 2, box.y + 2 + 16 * k));
       }
     });
+    chart.canvas.dataset.labelsOver = String(over);
     ctx.restore();
   },
 };
+
+const intersects = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+// How many of the visible datasets' points (with a 4 px margin for the dot) and line segments fall in box r, in
+// pixels. A straight segment meets the box when, over the part of it within the box's x range, its y range does.
+export function coveredBy(chart, r) {
+  let n = 0;
+  chart.data.datasets.forEach((d, i) => {
+    if (!chart.isDatasetVisible(i)) return;
+    const pts = chart.getDatasetMeta(i).data.filter((e) => Number.isFinite(e.x) && Number.isFinite(e.y));
+    for (const p of pts) if (intersects({ x: p.x - 4, y: p.y - 4, w: 8, h: 8 }, r)) n += 1;
+    if (d.showLine === false) return;
+    for (let k = 1; k < pts.length; k++) {
+      const [a, b] = pts[k - 1].x <= pts[k].x ? [pts[k - 1], pts[k]] : [pts[k], pts[k - 1]];
+      const x0 = Math.max(a.x, r.x), x1 = Math.min(b.x, r.x + r.w);
+      if (x0 > x1) continue;
+      const yAt = (xx) => (b.x === a.x ? a.y : a.y + ((b.y - a.y) * (xx - a.x)) / (b.x - a.x));
+      const lo = Math.min(yAt(x0), yAt(x1)), hi = Math.max(yAt(x0), yAt(x1));
+      if (hi >= r.y && lo <= r.y + r.h) n += 1;
+    }
+  });
+  return n;
+}

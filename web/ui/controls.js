@@ -118,10 +118,23 @@ export function controlRow(figure, ...controls) {
 /**
  * Locks (true) or unlocks (false) a widget's settings — every select and input of its control rows — while a run of
  * it is in flight. One rule for every widget that runs on the Workers: the settings cannot change under a run, so
- * what the widget shows always belongs to the settings shown. Its buttons (Run, Stop) are the widget's own business.
+ * what the widget shows always belongs to the settings shown; a note in the control row says so while it lasts. Its
+ * buttons (Run, Stop) are the widget's own business.
  */
 export function lockSettings(figure, locked) {
   for (const el of figure.querySelectorAll(".widget-controls select, .widget-controls input")) el.disabled = locked;
+  // Said where the disabled controls are, not only greyed: why they do not answer, and when they will.
+  for (const row of figure.querySelectorAll(".widget-controls")) {
+    if (!row.querySelector("select, input")) continue;
+    let note = row.querySelector(".widget-lock-note");
+    if (!note && locked) {
+      note = document.createElement("p");
+      note.className = "widget-lock-note";
+      note.textContent = "Settings are locked while this run goes on: they apply to the next run.";
+      row.append(note);
+    }
+    if (note) note.hidden = !locked;
+  }
 }
 
 // A paragraph that screen readers announce when it changes.

@@ -1,9 +1,10 @@
 // ssp_gate.js — code exercise "w4-ssp-gate": Stale Synchronous Parallel's clock check (Ho et al. 2013). The
 // shard applies every push at once (as ASP does) and then decides which workers may start their next clock: a
 // worker may start clock c only when the slowest worker has finished at least c − s clocks. Checked on the run,
-// from what the workers computed on — exact on the Workers as in the judge, no clocks compared: at every clock
-// every worker started, the parameters it pulled had seen the slowest worker's c − s clocks (never fewer), some
-// worker did run the full s clocks ahead (the gate is not stricter than SSP), and the run replays exactly.
+// from what the workers computed on — exact on the Workers as in the judge, no clocks compared: each clock a worker
+// started tells which push released it, so every decision of the gate is read back and compared with SSP's — never
+// let through more than s ahead of the slowest, never held past the push after which SSP lets it go — and the
+// verdict names the worker, the push and the rule it broke; then the run replays exactly.
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { sourceOf } from "../programs/ps_program.js";
 import { fail, pass, psCase, psExercise, ranksOf, replayVerdict } from "./ps_checks.js";
@@ -31,16 +32,20 @@ const wrongs = [
   else ssp.held.add(worker);
 }
 `,
-    expect: /never released/ },
+    expect: /Workers? [\d, ]+ \(ranks? [\d, ]+\) waits? for the go-ahead.*never released/ },
   { name: "one clock too far ahead (< s + 2)",
     code: solution.replace("<= s", "<= s + 1"),
-    expect: /started clock \d+ on parameters that had seen only \d+ clocks? of worker \d+/ },
+    expect: /started clock \d+ on parameters that had seen only \d+ clocks? of worker \d+.*off by one/ },
   { name: "stricter than SSP (< s)",
     code: solution.replace("<= s", "< s"),
-    expect: /ever ran more than \d+ clocks? ahead.*SSP\(\d+\) allows/ },
+    expect: /held before clock \d+ though SSP\(\d+\) let it go: .* ≤ \d+\. .*check <code>&lt;=<\/code> against <code>&lt;<\/code>/ },
   { name: "compared with the fastest worker, not the slowest",
     code: solution.replace("Math.min(...ssp.clocks)", "Math.max(...ssp.clocks)"),
-    expect: /started clock \d+ on parameters that had seen only/ },
+    expect: /started clock \d+ on parameters that had seen only.*not the fastest's/ },
+  { name: "the pushing worker is never let through at once: it waits for the next push",
+    code: solution.replace("const slowest = Math.min(...ssp.clocks);\n  for (const w of [...ssp.held]) {",
+      "const slowest = Math.min(...ssp.clocks);\n  for (const w of [...ssp.held].filter((x) => x !== worker)) {"),
+    expect: /Workers? [\d, ]+ \(ranks? [\d, ]+\) waits? for the go-ahead.*never released/ },
 ];
 
 // One worker 3–4× slower than the rest, so the fast ones reach the bound; enough clocks to reach it several times.
@@ -51,23 +56,55 @@ function sspCase(rng, workers, s) {
 const cases = (rng) => [sspCase(rng, intBetween(rng, 3, 4), intBetween(rng, 1, 2)), sspCase(rng, 3, 0)];
 const edgeCases = (rng) => [sspCase(rng, 5, 3)];
 
-// For every clock c a worker started: the shard's version v it pulled means it had applied applied[0 … v−1],
-// so the slowest worker's finished clocks at that moment are known exactly. → the largest lead, or a failure.
-function leads(servers, workers, s) {
+// The gate's decisions, read back from the run: a worker's clock c ≥ 1 started on the shard's version j + 1, so the
+// push that released it is applied[j] (reply() is called inside sspAfterPush, right after that push was applied); its
+// own push of clock c − 1 is applied[p]. SSP releases it at the first push q ≥ p after which c − slowest ≤ s (the
+// slowest clock moves only at a push). j > q: held though SSP let it go; c − slowest at j > s: let through too early.
+// → { failure } naming the worker, the pushes and the rule, or { most: the largest lead any clock started with }.
+function gateDecisions(servers, workers, s) {
   const applied = servers[0].applied, W = workers.length;
+  const done = applied.map(() => null), count = new Array(W).fill(0);
+  applied.forEach((a, i) => { count[a.worker] += 1; done[i] = count.slice(); });   // finished clocks after push i
+  const slowestAt = (i) => { const k = Math.min(...done[i]); return { k, v: done[i].indexOf(k) }; };
+  const pushName = (i) => `worker ${applied[i].worker}'s push of clock ${applied[i].clock}`;
+  const early = [], late = [];
   let most = 0;
   for (const { worker: w, clocks } of workers) {
     for (const [c, { versions }] of clocks.entries()) {
-      const done = new Array(W).fill(0);
-      for (const a of applied.slice(0, versions[0])) done[a.worker] += 1;
-      const slowest = Math.min(...done), v = done.indexOf(slowest);
-      if (c - slowest > s) {
-        return { failure: fail(`Worker ${w} started clock ${c} on parameters that had seen only ${slowest} ${slowest === 1 ? "clock" : "clocks"} of ` +
-          `worker ${v}: ${c - slowest} clocks ahead of the slowest, and SSP(${s}) allows ${s}. Release a worker only when ` +
-          "its next clock minus the slowest worker's finished clocks is at most s.") };
-      }
-      most = Math.max(most, c - slowest);
+      if (c === 0) continue;
+      const j = versions[0] - 1, p = applied.findIndex((a) => a.worker === w && a.clock === c - 1);
+      if (j < 0 || p < 0) continue;   // the replay names a run whose versions do not fit its record
+      const at = slowestAt(j);
+      most = Math.max(most, c - at.k);
+      if (c - at.k > s) { early.push({ w, c, j, p, ...at }); continue; }
+      let q = p;
+      while (q < j && c - slowestAt(q).k > s) q += 1;
+      if (q < j) late.push({ w, c, j, p, q, ...slowestAt(q) });
     }
+  }
+  const clocksWord = (n) => `${n} ${n === 1 ? "clock" : "clocks"}`;
+  if (early.length) {
+    const e = early.sort((x, y) => x.j - y.j)[0], lead = Math.max(...early.map((x) => x.c - x.k));
+    const when = e.j === e.p ? `right after its own push of clock ${e.c - 1}` : `at ${pushName(e.j)}`;
+    const cause = lead === s + 1
+      ? `No worker got further than one clock too many, so your test is off by one: SSP lets a worker start clock c when ` +
+        `c − slowest ≤ s — check <code>&lt;</code> against <code>&lt;=</code>, and any s + 1.`
+      : `Workers got up to ${clocksWord(lead)} ahead, so the gate does not hold a worker that is more than s ahead: compare ` +
+        "each worker's next clock with the slowest worker's finished clocks (<code>Math.min(...ssp.clocks)</code>) — not the " +
+        "fastest's, and not the pushing worker's alone.";
+    return { failure: fail(`Worker ${e.w} started clock ${e.c} on parameters that had seen only ${clocksWord(e.k)} of worker ${e.v}: ` +
+      `${e.c - e.k} clocks ahead of the slowest, and SSP(${s}) allows ${s}. Your gate released it ${when}. ${cause}`) };
+  }
+  if (late.length) {
+    const e = late.sort((x, y) => x.q - y.q)[0];
+    const cause = e.c - e.k === s
+      ? `SSP lets a worker run exactly s clocks ahead of the slowest: the test is c − slowest ≤ s — check <code>&lt;=</code> against <code>&lt;</code>.`
+      : e.q === e.p
+        ? "It may go on at once: when the pushing worker is within s of the slowest, release it in the same call."
+        : `That push moved the slowest clock: look again at every held worker after each push, not only the one that pushed.`;
+    return { failure: fail(`Worker ${e.w} was held before clock ${e.c} though SSP(${s}) let it go: after ${pushName(e.q)} the ` +
+      `slowest worker, ${e.v}, had finished ${clocksWord(e.k)}, and ${e.c} − ${e.k} = ${e.c - e.k} ≤ ${s}. Your gate released it ` +
+      `only at ${pushName(e.j)}. ${cause}`) };
   }
   return { most };
 }
@@ -75,12 +112,19 @@ function leads(servers, workers, s) {
 function check(run, testCase, core) {
   const s = testCase.config.staleness;
   if (run?.status === "deadlock") {
-    return deadlockVerdict(run, `A worker you held was never released: when a slow worker's push comes ` +
-      "in, the slowest clock may have moved — look again at every held worker, not only the one that pushed.");
+    // The workers that wait for parameters (tag "params") are the ones the gate holds; worker w is rank K + w.
+    const K = testCase.config.servers;
+    const held = (run.deadlock.waits ?? []).filter((x) => x.on?.some((e) => e.tag === "params")).map((x) => x.rank - K);
+    const who = held.length === 1 ? `Worker ${held[0]} (rank ${held[0] + K}) waits` : held.length
+      ? `Workers ${held.join(", ")} (ranks ${held.map((w) => w + K).join(", ")}) wait` : "A worker waits";
+    return deadlockVerdict(run, `${who} for the go-ahead, and no push is left to come: every other worker has ` +
+      "finished or is held too. A worker you held was never released: a push can move the slowest clock (the slow " +
+      "worker's), so after every push look again at every held worker — the one that pushed included — and release " +
+      "each whose next clock is within s of the slowest.");
   }
   const { verdict, servers, workers } = ranksOf(run, testCase);
   if (verdict) return verdict;
-  const { failure, most } = leads(servers, workers, s);
+  const { failure, most } = gateDecisions(servers, workers, s);
   if (failure) return failure;
   if (most < s) {
     return fail(`No worker ever ran more than ${most} ${most === 1 ? "clock" : "clocks"} ahead of the slowest, though one worker is ` +

@@ -5,8 +5,10 @@ import { chartBox, controlRow, readout, select } from "../../../web/ui/controls.
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { formatBytes, formatRatio, formatSeconds } from "../../../web/units.js";
 import { NETWORK, NVLINK, TP_EXAMPLE, tpCollectives } from "../scale_setup.js";
+import { LINKS as HARDWARE_LINKS } from "../../../web/hardware.js";
 
-const LINKS = { nvlink: ["NVLink (A100 node), 200 GB/s", NVLINK], ib: ["InfiniBand HDR, 25 GB/s per GPU", NETWORK] };
+// The links by the names web/hardware.js gives them (the sustained NVLink figure, the NIC's datasheet rate).
+const LINKS = { nvlink: [HARDWARE_LINKS.nvlink.name, NVLINK], ib: [HARDWARE_LINKS.infiniband.name, NETWORK] };
 const TS = [2, 4, 8, 16, 32, 64];
 
 export function mountTpSplit(figure, core) {

@@ -144,7 +144,9 @@ function check(run, testCase) {
       const i = values.findIndex((v, j) => !(Math.abs(v - x[j]) <= step + slack));
       if (i < 0) continue;
       const wrapped = i === top && Math.abs(values[i] - lo) < step;
-      return fail(`Draw ${d} from rank ${from}: value ${i} (${formatNumber(x[i], 6)}) came back as ${formatNumber(values[i], 6)}, ` +
+      return fail(`Rank ${r} decoded draw ${d} of rank ${from}'s vector: element [${i}] (of ${n}) should be within one ` +
+        `level of the input ${formatNumber(x[i], 6)} (between ${formatNumber(x[i] - step, 6)} and ${formatNumber(x[i] + step, 6)}), ` +
+        `but decode gave ${formatNumber(values[i], 6)}, ` +
         `more than one level (σ = (max − min)/255 = ${formatNumber(step, 4)}) away.` + (wrapped
           ? ` It is the maximum, and it came back as the minimum: its code was 256, which a byte stores as 0. 256 levels ` +
             "are 255 steps: σ = (max − min)/255, and the maximum's code is 255."
@@ -159,9 +161,10 @@ function check(run, testCase) {
     const bias = means[worst] - x[worst];
     if (Math.abs(bias) > bound) {
       const atTop = x[worst] > hi - step;
-      return fail(`The mean of ${draws} decoded draws of rank ${from}'s value ${worst} is ${formatNumber(means[worst], 6)}, but the ` +
-        `value is ${formatNumber(x[worst], 6)}: biased by ${formatNumber(bias / step, 3)} of a level. An unbiased quantizer ` +
-        `stays within ${formatNumber(bound / step, 3)} of a level (Hoeffding, ${draws} draws) except with probability ` +
+      return fail(`Rank ${r} decoded rank ${from}'s vector ${draws} times: the mean of element [${worst}] (of ${n}) should be ` +
+        `the input ${formatNumber(x[worst], 6)}, within ±${formatNumber(bound, 4)}, but it is ${formatNumber(means[worst], 6)}: ` +
+        `biased by ${formatNumber(bias / step, 3)} of a level. An unbiased quantizer stays within ${formatNumber(bound / step, 3)} ` +
+        `of a level of it (Hoeffding, ${draws} draws) except with probability ` +
         `below 10⁻⁹. ` + (atTop
           ? "It is at the top of the range: codes that reach past 255 and are clamped there come back too low. With 256 " +
             "levels the step is (max − min)/255, so the maximum is exactly code 255 and nothing needs to clamp."
@@ -204,5 +207,5 @@ export const quantizeInt8 = codeExercise({
     8-bit code n + 4 (one scale), and because every worker has its own
     scale the codes cannot be summed along a ring — the reason 8-bit needs an all-gather (this page's section on which
     compressors ride a ring).</p>`,
-  starterExpect: /^Draw 0 from rank 1: value 0 \(.*\) came back as 0, more than one level/,   // the starter returns zeros
+  starterExpect: /^Rank 0 decoded draw 0 of rank 1's vector: element \[0\] \(of \d+\) should be within one level of the input [^ ]+ \(between .*\), but decode gave 0, more than one level/,   // the starter returns zeros
 }, { starter, solution, wrongs, cases, edgeCases, check });

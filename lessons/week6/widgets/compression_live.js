@@ -16,7 +16,9 @@ const RUNS = [
 ];
 
 export function mountCompressionLive(figure, core, clusters) {
-  const ratio = select({ label: "k/n", value: "0.01", options: [["0.01", "1%"], ["0.1", "10%"]], onChange: () => {} });
+  // k/n is locked during a run (runGuard); changed after one, the status says the chart is of the old k/n.
+  const ratio = select({ label: "k/n", value: "0.01", options: [["0.01", "1%"], ["0.1", "10%"]], onChange: () => stale() });
+  let shown = null;   // { ratio, summary } of the runs on the chart
   const run = button(`Run on ${C.workers} Workers`, () => start());
   controlRow(figure, ratio, run);
   const status = statusReadout(figure);
@@ -26,6 +28,14 @@ export function mountCompressionLive(figure, core, clusters) {
   const tableBox = tableScroll(figure.querySelector(".chart-box"));
   status.textContent = `${C.workers} Workers, ${C.batch / C.workers} rows each, ${C.steps} SGD steps at η = ${C.lr}, ` +
     "three times: the full gradient, top-k alone and top-k with error feedback.";
+
+  const stale = () => {
+    if (!shown) return;
+    const now = Number(ratio.value);
+    status.textContent = now === shown.ratio ? shown.summary : `k/n is now ${formatPercent(now)}, but the chart and the ` +
+      `table show the runs at k/n = ${formatPercent(shown.ratio)}: press “Run on ${C.workers} Workers” to train at ` +
+      `${formatPercent(now)}.`;
+  };
 
   const start = () => guard(async () => {
     delete figure.dataset.done;
@@ -70,6 +80,7 @@ export function mountCompressionLive(figure, core, clusters) {
       `top-k alone is at ${formatNumber(plain.losses.at(-1), 3)}, with error feedback ${formatNumber(ef.losses.at(-1), 3)}, ` +
       `the full gradient ${formatNumber(full.losses.at(-1), 3)}. The Workers' final losses differ from the core's by at most ` +
       `${formatNumber(Math.max(...rows.map(gap)), 2)} (relative): they send fp32, the core keeps fp64.`;
+    shown = { ratio: config.ratio, summary: status.textContent };
     describeChart(figure, `Held-out loss after ${C.steps} steps: ${rows.map((r) => `${r.label} ${formatNumber(r.losses.at(-1), 3)} ` +
       `(core ${formatNumber(r.ref.losses.at(-1), 3)})`).join(", ")}.`);
   }
