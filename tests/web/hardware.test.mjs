@@ -28,9 +28,9 @@ test("the datasheet rows: A100 and H100 bf16 peaks, NVLink per direction, NIC pe
 });
 
 test("every week prices on the table's links", async () => {
-  const lab = await import("../../lessons/lab/widgets/presets.js");
+  const lab = await import("../../web/lab_example.js");
   assert.ok(sameLink(lab.NVLINK, LINKS.nvlink) && sameLink(lab.INFINIBAND, LINKS.infiniband), "the lab and Week 3 §7–8");
-  const week3 = await import("../../lessons/week3/calcs.js");
+  const week3 = await import("../../lessons/week3/ddp_setup.js");
   assert.ok(sameLink(week3.EXAMPLE, LINKS.nvlink), "Week 3's worked example");
   const overlap = await import("../../lessons/week3/overlap_setup.js");
   assert.ok(sameLink(overlap.LINK_CHOICES.nvlink, LINKS.nvlink) && sameLink(overlap.LINK_CHOICES.ib, LINKS.infiniband));

@@ -2,8 +2,8 @@
 // kernels from Week 3, Week 4's flat-parameter helpers, ring_group.js, live_train.js — each also a module the page
 // and the tests import), its inputs, and what the page does with a run: the committed checkpoints, the final θ,
 // and the references it must equal (the core's trainSingle, trainElastic, trainCompressed, compressionWire).
-import { dpKernels, forwardLoss, localGradients, mlpForward, backwardGradients } from "../../week3/programs/dp_model.js";
-import { flattenParams, splitParams } from "../../week4/programs/ps_keys.js";
+import { dpKernels, forwardLoss, localGradients, mlpForward, backwardGradients } from "../../../web/programs/replica_model.js";
+import { flattenParams, splitParams } from "../../../web/programs/param_keys.js";
 import { ringAllGather, ringAllReduce } from "./ring_group.js";
 import { compressedMean, main } from "./live_train.js";
 

@@ -1,5 +1,6 @@
-// lab_comm.js — the collectives of the lab, over the cluster's point-to-point messages (shipped into the
-// Workers as source text, like lab_grid.js: self-contained functions only).
+// comm_group.js — the collectives of a group of ranks over the cluster's point-to-point messages, as the lab's
+// trainer and Week 5's tensor-parallel block use them (shipped into the Workers as source text: self-contained
+// functions, or calls to other shipped ones — shardSizes is ring.js's).
 //
 // A group is the ranks of one grid line (the dp replicas of a shard, the tp ranks of a block, …). Every
 // message carries the tag "<kind>:<group>|<step>|<call>": the page reads bytes per kind from the trace, and the
@@ -7,6 +8,7 @@
 // two collectives of one step apart. Rings follow Week 2 (Patarasuk & Yuan 2009): reduce-scatter then
 // all-gather, p − 1 steps each, chunks by shardSizes, so rank i of the group ends the reduce-scatter holding
 // chunk i — the FSDP shard it owns.
+import { shardSizes } from "./ring.js";
 
 // What a rank spends its time on, as non-overlapping segments: the innermost activity wins, so a TP block's
 // matrix products show as compute and its all-reduce as all-reduce. Records only while `recording` (the last
