@@ -4,7 +4,7 @@
 // rings (web/programs/comm_group.js: every message tagged "<kind>:tp|<block>|<call>", so the trace shows what each block sent).
 // The functions below are real module functions; their text, joined after the learner's, is the program.
 import { makeActivity, makeGroup } from "../../../web/programs/comm_group.js";
-import { shardSizes } from "../../../web/programs/ring.js";
+import * as ring from "../../../web/programs/ring.js";
 
 // The core's kernels with the rows and the activation bound in, and the slicing helpers a split needs. Matrices
 // are row-major Float64Arrays: W_in (F × D), W_out (D × F).
@@ -58,7 +58,7 @@ export async function main(ctx) {
 }
 
 export function megatronProgram(learnerCode) {
-  return [learnerCode, shardSizes, makeActivity, makeGroup, megatronKernels, main].map(String).join("\n\n") + "\n";
+  return [learnerCode, ...Object.values(ring), makeActivity, makeGroup, megatronKernels, main].map(String).join("\n\n") + "\n";
 }
 
 // Every rank gets the same input, the case's configuration; it draws the weights and x itself.
