@@ -2,10 +2,10 @@
 // header comment lists the formulas). The page test checks each against the value printed in the HTML.
 // The lab states only its running model's numbers: the strategies' prices live with the weeks that teach them
 // (Week 3: data parallelism; Week 5: ZeRO, tensor and pipeline parallelism, 3-D layouts).
-// Hardware, precision and the running model are in widgets/presets.js: 150 TFLOP/s, 2-byte values + 12 B of
+// Hardware, precision and the running model are in web/lab_example.js: 150 TFLOP/s, 2-byte values + 12 B of
 // optimizer state, L = 16, D = 1024, F = 4096, B = 16384.
 import { formatBytes, formatSeconds, formatSI } from "../../web/units.js";
-import { FLOPS, MIXED, MODEL, priceStep } from "./widgets/presets.js";
+import { FLOPS, MIXED, MODEL, priceStep } from "../../web/lab_example.js";
 
 const millions = (x) => `${formatSI(x / 1e6)} million`;
 const flop = (x) => formatSI(x, "FLOP");

@@ -9,7 +9,7 @@
 //   exercises/topology.js            a flat ring across nodes × GPUs, simulated             (numeric)
 //   exercises/pipeline_segments.js   the best number of segments of a pipelined chain       (numeric)
 //   exercises/ring_allreduce.js, allgather_doubling.js, reduce_scatter_halving.js         (code on Workers)
-// Shared checker pieces: exercises/collective_checks.js (and Week 1's params.js, run_checks.js).
+// Shared checker pieces: web/exercise/collective_checks.js (and Week 1's params.js, run_checks.js).
 import { primitives } from "./exercises/primitives.js";
 import { busBandwidth, crossover, pipelinedBroadcast, ringTime } from "./exercises/cost_formulas.js";
 import { fastestAllreduce } from "./exercises/choose_algorithm.js";

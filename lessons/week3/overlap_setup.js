@@ -4,7 +4,7 @@
 // achieves, read off the core's priced step (stepCost with overlap: the communication left after backward is
 // total − compute). o ≤ min(1, C/M): no more communication can hide than there is compute to hide it behind (the
 // seed notebook's formula leaves that bound implicit).
-import { EXAMPLE, priceDdps } from "./calcs.js";
+import { EXAMPLE, priceDdps } from "./ddp_setup.js";
 import { LINKS } from "../../web/hardware.js";
 
 const commOf = (r) => Object.values(r.comm).reduce((a, b) => a + b, 0);

@@ -1,10 +1,10 @@
 // scaling_setup.js — the hardware, model and batches Week 3's sections #strong-weak and #comm-wall price, in one place so the prose
 // (calcs_large_batch.js), the widgets (widgets/scaling.js, widgets/comm_wall.js) and the exercises
-// (exercises/scaling_numeric.js) agree. The hardware is the lab's (../lab/widgets/presets.js, from the course's table
+// (exercises/scaling_numeric.js) agree. The hardware is the lab's (web/lab_example.js, from the course's table
 // web/hardware.js): 150 TFLOP/s per GPU, nodes of 8 GPUs joined by NVLink at 200 GB/s — one NVLink domain — and the
 // nodes by InfiniBand, 25 GB/s per GPU; bf16 gradients (2 B). A ring over more GPUs than one node holds crosses nodes,
 // and a ring runs at the pace of its slowest hop (Week 2): past 8 GPUs it is priced on the InfiniBand link.
-import { FLOPS, INFINIBAND, MIXED, MODEL, NVLINK } from "../lab/widgets/presets.js";
+import { FLOPS, INFINIBAND, MIXED, MODEL, NVLINK } from "../../web/lab_example.js";
 import { LINKS, NVLINK_DOMAIN } from "../../web/hardware.js";
 
 export { FLOPS, INFINIBAND, MIXED, MODEL, NVLINK, NVLINK_DOMAIN };

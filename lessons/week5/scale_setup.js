@@ -5,11 +5,11 @@
 //   zeroStates    model-state bytes per device of Ψ parameters under DP / ZeRO-1/2/3 on N devices (mixed-precision
 //                 Adam: 2 + 2 + 12 bytes per parameter), from core.stepCost's memory per rank
 //   zeroCommBytes bytes one rank sends per step under a ZeRO stage, from core.stepCost at α = 0, β = 1 s/B
-//   labZeroStep   the lab's running model (../lab/widgets/presets.js) under DP / ZeRO on 8 NVLink GPUs, core.stepCost
+//   labZeroStep   the lab's running model (web/lab_example.js) under DP / ZeRO on 8 NVLink GPUs, core.stepCost
 //   ANATOMY       one OPT-30B layer (s = 2048, b = 1, h = 7168, a = 56) and the course's MLP block of the same width
 //   MOE_EXAMPLE   the MoE layer run on Workers-sized data; MOE_REAL a Mixtral-sized layer priced
 //   LAYOUT_EXAMPLE every (t, p, d) of OPT-30B on 8 × 8 A100s, each row the planner's plan_step (core.price3dLayouts)
-import { NVLINK as LAB_NVLINK, priceStep } from "../lab/widgets/presets.js";
+import { NVLINK as LAB_NVLINK, priceStep } from "../../web/lab_example.js";
 import { LINKS } from "../../web/hardware.js";
 
 const alphaBeta = (link) => Object.freeze({ alpha: link.alpha, beta: link.beta });

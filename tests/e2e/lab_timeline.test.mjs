@@ -1,4 +1,4 @@
-// The lab's measured timeline letters each kind of compute (lessons/lab/widgets/phase_timeline.js): a ZB-H1 run shows
+// The lab's measured timeline letters each kind of compute (web/ui/phase_timeline.js): a ZB-H1 run shows
 // W (weight-gradient) boxes beside F and B (lettered W when wide enough), an interleaved run shows no W (and B is then the whole backward), the legend lists exactly the kinds of work
 // present, and a span that carries its chunk (the lab's interleaved runs) gets it as a subscript.
 //   node --test --test-concurrency=1 tests/e2e/lab_timeline.test.mjs
@@ -41,7 +41,7 @@ async function trainWith(page, values) {
 // and drawn extent.
 function drawnLetters(page, spans, ranks) {
   return page.evaluate(async ([spans, ranks]) => {
-    const { renderPhases } = await import(new URL("widgets/phase_timeline.js", location.href).href)   // beside the lab page, not this file;
+    const { renderPhases } = await import(new URL("../../web/ui/phase_timeline.js", location.href).href)   // relative to the lab page, not this file;
     const box = document.createElement("div");
     box.style.width = "800px";
     document.querySelector("main").append(box);

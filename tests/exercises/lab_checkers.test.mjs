@@ -10,7 +10,7 @@ import exercises from "../../lessons/lab/exercises.js";
 import { mulberry32 } from "../../web/exercise/random.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";
 import { unitReplay } from "../../lessons/lab/exercises/one_f_one_b.js";
-import { gpipeOps as gpipeSchedule, oneFOneB } from "../../lessons/week5/programs/pipe_schedules.js";
+import { gpipeOps as gpipeSchedule, oneFOneB } from "../../web/programs/pipe_schedules.js";
 import { assertOwnWords } from "./own_words.mjs";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();

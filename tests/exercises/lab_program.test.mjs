@@ -9,10 +9,10 @@ import {
   LAB_DEFAULTS, assembleParams, bytesByKind, labInputs, labProgram,
 } from "../../lessons/lab/programs/lab_program.js";
 import { lossesFromProgress, maxRelativeDifference } from "../../web/exercise/compare_training.js";
-import { oneFOneB } from "../../lessons/week5/programs/pipe_schedules.js";
+import { oneFOneB } from "../../web/programs/pipe_schedules.js";
 import { labLayout } from "../../lessons/lab/programs/lab_grid.js";
 import { coreComparison } from "../../lessons/lab/widgets/train_report.js";
-import { deviceOps } from "../../lessons/week5/programs/pipe_schedules.js";
+import { deviceOps } from "../../web/programs/pipe_schedules.js";
 import { peakActivations, replaySchedules } from "../../lessons/week5/programs/pipe_replay.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";
 

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 
 import { EXERCISES, sourceOf } from "./course.mjs";
-import { REFERENCE_NET, programOrderTrace } from "../../lessons/week2/exercises/collective_checks.js";
+import { REFERENCE_NET, programOrderTrace } from "../../web/exercise/collective_checks.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";
 import { mulberry32 } from "../../web/exercise/random.js";
 import { formatSeconds } from "../../web/units.js";

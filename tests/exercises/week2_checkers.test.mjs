@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 
 import exercises from "../../lessons/week2/exercises.js";
 import { FASTEST_SCENARIO } from "../../lessons/week2/exercises/choose_algorithm.js";
-import { chunkOf, chunkStart, explainBySubsets } from "../../lessons/week2/exercises/collective_checks.js";
+import { chunkOf, chunkStart, explainBySubsets } from "../../web/exercise/collective_checks.js";
 import { withinTolerance } from "../../web/exercise/answer_check.js";
 import { mulberry32 } from "../../web/exercise/random.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 
 import exercises from "../../lessons/week3/exercises.js";
-import { CALCS, EXAMPLE, accumulationShare, priceDdps } from "../../lessons/week3/calcs.js";
+import { CALCS, accumulationShare } from "../../lessons/week3/calcs.js";
+import { EXAMPLE, priceDdps } from "../../lessons/week3/ddp_setup.js";
 import { mulberry32 } from "../../web/exercise/random.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";
 import { bucketRanges, dpConfig, dpInputs, dpProgram, replicaGap } from "../../lessons/week3/programs/dp_program.js";

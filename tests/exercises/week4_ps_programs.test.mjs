@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { runLocal } from "../../web/cluster/local_cluster.js";
 import { finalLoss, histogram, lossCurve, psConfig, psInputs, psProgram, replayGap, replayRun, serversOf,
          stalenessOf, workersOf } from "../../lessons/week4/programs/ps_program.js";
-import { keyRanges } from "../../lessons/week4/programs/ps_keys.js";
+import { keyRanges } from "../../web/programs/param_keys.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 
 import { assembleParams, measuredBubble, pipeConfig, pipeInputs, pipeProgram } from "../../lessons/week5/programs/pipe_program.js";
-import { deviceOps } from "../../lessons/week5/programs/pipe_schedules.js";
+import { deviceOps } from "../../web/programs/pipe_schedules.js";
 import { peakActivations, replaySchedules } from "../../lessons/week5/programs/pipe_replay.js";
 import { maxRelativeDifference } from "../../web/exercise/compare_training.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";

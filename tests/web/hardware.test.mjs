@@ -52,9 +52,9 @@ test("the planner's GPUs are the datasheet rows, and the planner page names the 
 });
 
 test("every week prices on the table's links", async () => {
-  const lab = await import("../../lessons/lab/widgets/presets.js");
+  const lab = await import("../../web/lab_example.js");
   assert.ok(sameLink(lab.NVLINK, LINKS.nvlink) && sameLink(lab.INFINIBAND, LINKS.infiniband), "the lab and Week 3 §7–8");
-  const week3 = await import("../../lessons/week3/calcs.js");
+  const week3 = await import("../../lessons/week3/ddp_setup.js");
   assert.ok(sameLink(week3.EXAMPLE, LINKS.nvlink), "Week 3's worked example");
   const overlap = await import("../../lessons/week3/overlap_setup.js");
   assert.ok(sameLink(overlap.LINK_CHOICES.nvlink, LINKS.nvlink) && sameLink(overlap.LINK_CHOICES.ib, LINKS.infiniband));

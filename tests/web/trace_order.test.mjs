@@ -2,14 +2,14 @@
 // in some browsers), so in a ring step "send k, then receive k" both records often carry the same time; ordered by
 // time (receives first on a tie) the replay made every send wait for the message before it. The Worker's reporter
 // numbers its records in the order the rank made them, and the page's ClusterRun hands the numbers on as
-// sendOrder / recvOrder, which replayNote (lessons/week2/exercises/collective_checks.js) replays instead of times.
+// sendOrder / recvOrder, which replayNote (web/exercise/collective_checks.js) replays instead of times.
 import test from "node:test";
 import assert from "node:assert/strict";
 
 import { Reporter } from "../../web/worker/rank_reports.js";
 import { ClusterRun } from "../../web/cluster/cluster_run.js";
 import { clockMs } from "../../web/worker/rank_spans.js";
-import { programOrderTrace } from "../../lessons/week2/exercises/collective_checks.js";
+import { programOrderTrace } from "../../web/exercise/collective_checks.js";
 
 // A reporter whose every flush goes straight to the page's ClusterRun.
 function reporterFor(run, rank) {

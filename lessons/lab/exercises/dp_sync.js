@@ -5,7 +5,8 @@
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { hubOf } from "../../../web/exercise/run_checks.js";
 import { coordOf } from "../programs/lab_grid.js";
-import { fail, labCase, messagesOf, labExercise, trainingVerdict } from "./lab_checks.js";
+import { fail, labCase, labExercise, trainingVerdict } from "./lab_checks.js";
+import { messagesOf } from "../../../web/exercise/tagged_messages.js";
 
 const starter = `// grads: this rank's gradient tensors (Float64Arrays: W_in and W_out of each block it holds), computed on
 // its own rows of the batch. dp: its data-parallel group —

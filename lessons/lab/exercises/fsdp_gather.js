@@ -5,7 +5,8 @@
 // trainer gathers with it in forward and again in backward) and by the trace: p − 1 messages per gather, one to
 // each other member, each exactly the sender's chunk.
 import { intBetween, pick } from "../../../web/exercise/params.js";
-import { fail, labCase, messagesOf, labExercise, trainingVerdict, unfinished } from "./lab_checks.js";
+import { fail, labCase, labExercise, trainingVerdict, unfinished } from "./lab_checks.js";
+import { messagesOf } from "../../../web/exercise/tagged_messages.js";
 import { plural } from "../../../web/units.js";
 
 const starter = `// FSDP: this rank holds only its chunk (shard) of a tensor of n values. Member i of the group dp holds chunk i;

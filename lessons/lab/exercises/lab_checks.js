@@ -82,11 +82,3 @@ function hintForRatio(ratio, config) {
   if (near(1 / Math.max(dp, tp))) return "That is 1/p of the update: a sum over the group is missing.";
   return "";
 }
-
-// Messages of one kind ("all-reduce:dp", …) in step s, from the cluster's trace (the tag the trainer sets).
-export function messagesOf(trace, label, step) {
-  return (trace ?? []).filter((m) => {
-    const [l, s] = String(m.tag).split("|");
-    return l === label && Number(s) === step;
-  });
-}

@@ -3,7 +3,8 @@
 // (g's in forward, f's in backward) and the residual at the right point. Checked by training equality and by
 // the trace: exactly two all-reduces of a (rows, D) activation per block per micro-batch.
 import { intBetween, pick } from "../../../web/exercise/params.js";
-import { fail, labCase, messagesOf, labExercise, trainingVerdict } from "./lab_checks.js";
+import { fail, labCase, labExercise, trainingVerdict } from "./lab_checks.js";
+import { messagesOf } from "../../../web/exercise/tagged_messages.js";
 
 const starter = `// One MLP block on a tensor-parallel rank: w.wIn holds F/tp ROWS of W_in, w.wOut the matching F/tp COLUMNS
 // of W_out, so this rank computes F/tp hidden units fully and only a PARTIAL block output.

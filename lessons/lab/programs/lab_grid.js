@@ -17,13 +17,6 @@ export function rankOf({ d, t, p }, grid) {
   return (p * grid.dp + d) * grid.tp + t;
 }
 
-// The collectives' chunk rule (dsml/comm.h shard_sizes): n values into `parts` chunks, the first n mod parts
-// one larger. FSDP shards and ring chunks both follow it, so a shard is exactly a reduce-scatter's output.
-export function shardSizes(n, parts) {
-  const base = Math.floor(n / parts), extra = n % parts;
-  return Array.from({ length: parts }, (_, i) => base + (i < extra ? 1 : 0));
-}
-
 // What every rank needs to know about the split, validated once: a wrong configuration is a readable error,
 // not a wrong answer. rows: this rank's rows per micro-batch; hidden: its slice of F; blocks: its stage's, in
 // `chunks` chunks of chunkBlocks (2 for interleaved 1F1B, else 1).

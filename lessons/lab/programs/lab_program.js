@@ -1,17 +1,19 @@
 // lab_program.js — the rank program of the lab, assembled from source text, and what the page does with its
-// results. The functions of lab_grid/lab_comm/lab_strategies/lab_shards/lab_train/lab_moe are real module
-// functions (tested as such) whose text, joined, is the program each Worker runs. An exercise prepends the learner's code and
+// results. The functions of lab_grid/lab_strategies/lab_shards/lab_train/lab_moe and of the shared group and ring
+// collectives (web/programs/comm_group.js, ring.js) are real module functions (tested as such) whose text, joined,
+// is the program each Worker runs. An exercise prepends the learner's code and
 // leaves out the reference functions it defines, so the learner's version is the one every rank calls.
 import * as grid from "./lab_grid.js";
-import * as comm from "./lab_comm.js";
+import * as comm from "../../../web/programs/comm_group.js";
+import * as ring from "../../../web/programs/ring.js";
 import * as strategies from "./lab_strategies.js";
 import * as train from "./lab_train.js";
 import * as shards from "./lab_shards.js";
 import * as moe from "./lab_moe.js";
 // Week 5's schedule generators (interleaved 1F1B, ZB-H1) and their checker, shipped as they are.
-import * as pipeSchedules from "../../week5/programs/pipe_schedules.js";
+import * as pipeSchedules from "../../../web/programs/pipe_schedules.js";
 
-const PARTS = { ...grid, ...comm, ...strategies, ...shards, ...train, ...moe, ...pipeSchedules };
+const PARTS = { ...grid, ...ring, ...comm, ...strategies, ...shards, ...train, ...moe, ...pipeSchedules };
 delete PARTS.placeTpSlice;   // page-side only
 
 // The functions a learner may write instead of the reference (one per exercise).

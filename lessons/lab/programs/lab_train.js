@@ -1,6 +1,6 @@
 // lab_train.js — one rank of the lab: it holds only its part of the model (a pipeline stage's blocks, a
 // tensor-parallel slice of each, and with FSDP only its dp shard of that slice) and trains it with explicit
-// forward and backward kernels from the wasm core and the collectives of lab_comm.js over real messages.
+// forward and backward kernels from the wasm core and the collectives of web/programs/comm_group.js over real messages.
 // Shipped into the Workers as source text (see lab_grid.js): self-contained functions only.
 //
 // ctx.input is the lab configuration (lab_program.js). The global batch of step s is the core's teacher batch
@@ -109,7 +109,7 @@ export function labKernels(core, config, layout, activity) {
   };
 }
 
-// A stage's operations {op, mb, chunk}: Week 5's generators and their check (pipe_schedules.js), the stage as the
+// A stage's operations {op, mb, chunk}: Week 5's generators and their check (web/programs/pipe_schedules.js), the stage as the
 // device (chunk c on stage c mod pp; interleaved: 2 chunks per stage). 1F1B is the function the exercise lab-1f1b
 // replaces, so a learner's schedule is checked as the reference's is.
 export function stageOps(config, stage) {

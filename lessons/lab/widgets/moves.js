@@ -9,7 +9,7 @@
 // Colours come from CSS (style.css "lab"), and every group kind also has its own line style and label.
 import { controlRow, select, slider } from "../../../web/ui/controls.js";
 import { plural } from "../../../web/units.js";
-import { MODEL } from "./presets.js";
+import { MODEL } from "../../../web/lab_example.js";
 import { showScroller } from "../../../web/ui/timeline.js";
 import { make } from "../../../web/ui/element.js";
 

@@ -18,7 +18,7 @@ import {
 } from "../programs/lab_program.js";
 import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 import { renderMoves } from "./moves.js";
-import { renderPhases } from "./phase_timeline.js";
+import { renderPhases } from "../../../web/ui/phase_timeline.js";
 import { coreComparison, renderBytes, renderLoad, renderMemory } from "./train_report.js";
 import { mountTrainStep } from "./train_step.js";
 

@@ -8,7 +8,7 @@
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { formatBytes, plural, upperFirst } from "../../../web/units.js";
 import { centralMessage, fail, hubOf, pass, sentBy, undelivered, unfinished } from "../../../web/exercise/run_checks.js";
-import { BYTES_PER_NUMBER, asNumbers, nonZeroInt, plainArrayNote, replayNote, isPowerOfTwo } from "./collective_checks.js";
+import { BYTES_PER_NUMBER, asNumbers, nonZeroInt, plainArrayNote, replayNote, isPowerOfTwo } from "../../../web/exercise/collective_checks.js";
 import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 const starter = `// Runs on p = 2, 4, 8 or 16 ranks. ctx.input = { block: [b numbers] }, this rank's block.

@@ -13,7 +13,7 @@ import {
 } from "../../../web/exercise/run_checks.js";
 import {
   BYTES_PER_NUMBER, asNumbers, chunkOf, chunkText, describeWrongSum, nonZeroInt, plainArrayNote, replayNote,
-} from "./collective_checks.js";
+} from "../../../web/exercise/collective_checks.js";
 import { codeExercise } from "../../../web/exercise/code_exercise.js";
 
 const RULE = "In step k of the ring (k = 0 … 2p − 3), rank r sends chunk (r − k) mod p and receives chunk " +

@@ -1,11 +1,13 @@
 // dp_comm.js — the data-parallel group of Week 3's trainer: a ring all-reduce over real messages that may be
 // LAUNCHED and left running (several at once: one per gradient bucket), and the two-lane timeline that shows
-// compute and communication overlapping. Shipped into the Workers as source text: self-contained functions.
+// compute and communication overlapping. Shipped into the Workers as source text: self-contained functions, or
+// calls to other shipped ones (the ring is web/programs/ring.js's).
 //
 // Every message carries the tag "all-reduce:dp|<step>|<call>". The call counter is captured when a collective
 // is launched (not read when a later message goes out), so bucket 3's messages never take bucket 4's tag even
 // while both are in flight; per pair and tag the cluster delivers in order. The page and the checkers read
 // the buckets from these tags in the trace — never from what a rank says it did.
+import { ringAllReduce } from "../../../web/programs/ring.js";
 
 // What this rank spends its time on, in two lanes: "compute" (the core's kernels; the innermost label wins)
 // and "comm" (each collective from launch to completion, possibly while compute runs). Records only while
@@ -52,39 +54,21 @@ export function pause() {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-// shardSizes(n, p): n values in p chunks, the first n mod p one larger (dsml/comm.h's rule).
-export function ringChunks(n, parts) {
-  const base = Math.floor(n / parts), extra = n % parts, starts = [0];
-  for (let i = 0; i < parts; i++) starts.push(starts[i] + base + (i < extra ? 1 : 0));
-  return starts;
-}
-
 export function makeDpGroup(ctx, timeline) {
   const size = ctx.size, rank = ctx.rank;
-  const mod = (x) => ((x % size) + size) % size;
+  const replicas = Array.from({ length: size }, (_, r) => r);   // the ring: every rank, in rank order
   let calls = 0;
   const group = {
     size, rank, step: 0,
     get calls() { return calls; },   // collectives launched so far (the trainer records it, the checker reads it)
     // Σ over the replicas of buf (a Float64Array, or a view into a larger one), in place; resolves to buf.
-    // A ring (Patarasuk & Yuan 2009, Week 2): reduce-scatter then all-gather, p − 1 steps each, so each rank
-    // sends 2(p − 1)/p · n values. Launch it without awaiting to overlap it with compute.
+    // The course's ring (web/programs/ring.js; Patarasuk & Yuan 2009, Week 2): reduce-scatter then all-gather,
+    // p − 1 steps each, so each rank sends 2(p − 1)/p · n values. Launch it without awaiting to overlap it with compute.
     allReduce(buf, label = `all-reduce ${calls}`) {
       if (!(buf instanceof Float64Array)) throw new Error(`dp.allReduce takes a Float64Array, got ${buf?.constructor?.name ?? typeof buf}`);
       const tag = `all-reduce:dp|${group.step}|${calls++}`, start = ctx.now();
-      const starts = ringChunks(buf.length, size);
-      const chunk = (c) => buf.subarray(starts[mod(c)], starts[mod(c) + 1]);
-      const next = mod(rank + 1), prev = mod(rank - 1);
       const run = async () => {
-        for (let k = 0; k < size - 1; k++) {
-          ctx.send(next, chunk(rank - k - 1), { tag });
-          const got = await ctx.recv(prev, { tag }), mine = chunk(rank - k - 2);
-          for (let i = 0; i < got.length; i++) mine[i] += got[i];
-        }
-        for (let k = 0; k < size - 1; k++) {
-          ctx.send(next, chunk(rank - k), { tag });
-          chunk(rank - k - 1).set(await ctx.recv(prev, { tag }));
-        }
+        await ringAllReduce(ctx, replicas, buf, { tag });
         timeline?.comm(label, start, ctx.now());
         return buf;
       };

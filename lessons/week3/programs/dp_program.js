@@ -1,13 +1,15 @@
 // dp_program.js — Week 3's data-parallel trainer as the program every Worker runs, assembled from the source
-// text of real module functions (dp_model, dp_comm, ddp_sync, dp_train — each tested as a module too), and
+// text of real module functions (web/programs/replica_model and ring, dp_comm, ddp_sync, dp_train — each tested as a
+// module too), and
 // what the page does with the ranks' results. An exercise puts the learner's code first and leaves out the
 // reference function it defines, so the learner's version is the one every replica calls (as the lab does).
-import * as model from "./dp_model.js";
+import * as model from "../../../web/programs/replica_model.js";
+import * as ring from "../../../web/programs/ring.js";
 import * as comm from "./dp_comm.js";
 import * as sync from "./ddp_sync.js";
 import * as train from "./dp_train.js";
 
-const PARTS = { ...model, ...comm, ...sync, ...train };
+const PARTS = { ...model, ...ring, ...comm, ...sync, ...train };
 
 // The functions a learner may write instead of the reference (one per exercise).
 export const REPLACEABLE = ["makeBucketReducer", "syncWeighted", "accumulateAndSync"];

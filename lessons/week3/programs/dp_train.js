@@ -1,5 +1,5 @@
 // dp_train.js — one replica of Week 3's data-parallel trainer. Every Worker holds the whole model and its own
-// optimizer, computes the gradient of its rows with the core's kernels (dp_model.js), and the replicas
+// optimizer, computes the gradient of its rows with the core's kernels (web/programs/replica_model.js), and the replicas
 // synchronise over real messages (dp_comm.js, ddp_sync.js). Shipped into the Workers as source text.
 //
 // ctx.input: { model, optimizer, batch B, steps, seed, sync: "naive" | "flat" | "bucketed", bucketBytes,

@@ -1,7 +1,7 @@
 // shard_gradients.js — Week 3's exactness experiments on the page's main thread (or the calc Worker): the
 // full-batch gradient of the teacher task against the mean, the sum and the row-weighted mean of shard
-// gradients, all computed with the trainer's own forward and backward (dp_model.js) in fp64.
-import { dpKernels, localGradients } from "./dp_model.js";
+// gradients, all computed with the trainer's own forward and backward (web/programs/replica_model.js) in fp64.
+import { dpKernels, localGradients } from "../../../web/programs/replica_model.js";
 
 export const EXACT_MODEL = Object.freeze({ layers: 4, width: 32, hidden: 128, activation: "gelu", residual: true });
 export const EXACT_BATCH = 840;   // divisible by every P from 1 to 8

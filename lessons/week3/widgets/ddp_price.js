@@ -5,8 +5,8 @@
 import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { formatBytes, formatPercent, formatRate, formatSeconds } from "../../../web/units.js";
-import { renderPhases } from "../../lab/widgets/phase_timeline.js";
-import { EXAMPLE, PSI, priceDdps } from "../calcs.js";
+import { renderPhases } from "../../../web/ui/phase_timeline.js";
+import { EXAMPLE, PSI, priceDdps } from "../ddp_setup.js";
 import { LINKS as COURSE_LINKS } from "../../../web/hardware.js";
 
 // The course's links (web/hardware.js).

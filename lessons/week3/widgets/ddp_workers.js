@@ -7,12 +7,12 @@
 import { button, chartBox, controlRow, select, slider, statusReadout } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { formatBytes, formatSeconds, plural } from "../../../web/units.js";
-import { renderPhases } from "../../lab/widgets/phase_timeline.js";
+import { renderPhases } from "../../../web/ui/phase_timeline.js";
 import { dpConfig, dpInputs, dpProgram, replicaGap } from "../programs/dp_program.js";
 import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 import { allReducesOf } from "../exercises/dp_checks.js";
 import { coreTasks } from "../../../web/lesson/core_tasks.js";
-import { priceDdps } from "../calcs.js";
+import { priceDdps } from "../ddp_setup.js";
 import { measuredAgainstModel } from "../ddp_measured.js";
 import { finished, runGuard } from "../../../web/ui/worker_run.js";
 

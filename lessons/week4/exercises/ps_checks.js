@@ -1,5 +1,5 @@
 // ps_checks.js — what Week 4's code exercises share. Each has the learner write ONE piece of the parameter
-// server (programs/ps_server.js, ps_keys.js); the whole server then runs on the Workers, and is judged by what
+// server (programs/ps_server.js, web/programs/param_keys.js); the whole server then runs on the Workers, and is judged by what
 // the run recorded — never by the program's own verdict: the key ranges the shards held, the versions each
 // worker computed on, the order the shards applied gradients in, the trace — and by a replay that recomputes
 // every gradient at the parameters it was computed at and every update in the order applied (ps_program.js),

@@ -1,10 +1,10 @@
 // ps_program.js — Week 4's parameter server as the program every Worker runs, assembled from the source text of
-// real module functions (ps_keys, the course's model kernels from Week 3, ps_server, ps_worker, ps_train — each
+// real module functions (web/programs/param_keys, the course's model kernels web/programs/replica_model, ps_server, ps_worker, ps_train — each
 // also a module the page and the tests import), and what the page does with the ranks' results: the staleness
 // every update really had, the loss curve, and a replay that recomputes the run's final θ from what it recorded.
 // An exercise puts the learner's code first and leaves out the reference function it defines.
-import * as keys from "./ps_keys.js";
-import { dpKernels, forwardLoss, localGradients, mlpForward, backwardGradients } from "../../week3/programs/dp_model.js";
+import * as keys from "../../../web/programs/param_keys.js";
+import { dpKernels, forwardLoss, localGradients, mlpForward, backwardGradients } from "../../../web/programs/replica_model.js";
 import * as server from "./ps_server.js";
 import * as worker from "./ps_worker.js";
 import * as train from "./ps_train.js";

@@ -1,5 +1,5 @@
 // ps_server.js — one server shard of Week 4's parameter server on the Workers. Ranks 0 … K−1 are the shards,
-// ranks K … K+W−1 the workers (ps_worker.js). A shard holds its key range of θ (ps_keys.js) and a version (how
+// ranks K … K+W−1 the workers (ps_worker.js). A shard holds its key range of θ (web/programs/param_keys.js) and a version (how
 // many updates it has applied); it answers every push (a gradient, tagged with the version it was computed at)
 // by applying it and, when the consistency regime lets the worker go on, sending it fresh parameters.
 //

@@ -7,7 +7,7 @@ import { intBetween, pick } from "../../../web/exercise/params.js";
 import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { formatBytes, formatNumber, plural } from "../../../web/units.js";
 import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
-import { messagesOf } from "../../lab/exercises/lab_checks.js";
+import { messagesOf } from "../../../web/exercise/tagged_messages.js";
 import { megatronInputs, megatronProgram, singleDeviceForward } from "../programs/megatron_program.js";
 import { codeExercise } from "../../../web/exercise/code_exercise.js";
 

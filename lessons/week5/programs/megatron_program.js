@@ -1,10 +1,10 @@
 // megatron_program.js — Week 5's tensor-parallel block forward as the program every Worker runs: a stack of the
 // course's MLP blocks, every rank holding the whole weights and the whole input x (rows × D), each block computed
 // by the learner's `blockForward` over a tensor-parallel group of t ranks. The group's collectives are the lab's
-// rings (lab_comm.js: every message tagged "<kind>:tp|<block>|<call>", so the trace shows what each block sent).
+// rings (web/programs/comm_group.js: every message tagged "<kind>:tp|<block>|<call>", so the trace shows what each block sent).
 // The functions below are real module functions; their text, joined after the learner's, is the program.
-import { makeActivity, makeGroup } from "../../lab/programs/lab_comm.js";
-import { shardSizes } from "../../lab/programs/lab_grid.js";
+import { makeActivity, makeGroup } from "../../../web/programs/comm_group.js";
+import * as ring from "../../../web/programs/ring.js";
 
 // The core's kernels with the rows and the activation bound in, and the slicing helpers a split needs. Matrices
 // are row-major Float64Arrays: W_in (F × D), W_out (D × F).
@@ -58,7 +58,7 @@ export async function main(ctx) {
 }
 
 export function megatronProgram(learnerCode) {
-  return [learnerCode, shardSizes, makeActivity, makeGroup, megatronKernels, main].map(String).join("\n\n") + "\n";
+  return [learnerCode, ...Object.values(ring), makeActivity, makeGroup, megatronKernels, main].map(String).join("\n\n") + "\n";
 }
 
 // Every rank gets the same input, the case's configuration; it draws the weights and x itself.

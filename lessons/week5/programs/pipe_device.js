@@ -1,5 +1,5 @@
 // pipe_device.js — one device of Week 5's pipeline on the Workers. Rank d holds chunks d, d + P, … of the MLP
-// (C = P·v chunks of L/C blocks each) and nothing else; each step it runs its operation list (pipe_schedules.js):
+// (C = P·v chunks of L/C blocks each) and nothing else; each step it runs its operation list (web/programs/pipe_schedules.js):
 //   F(mb, c)  receive the activation (rows × D) from the device of chunk c − 1 (chunk 0: the batch's rows),
 //             run the chunk's blocks forward keeping x, H and A per block, send the output to chunk c + 1's device
 //             (the last chunk: the loss, and dY = ∂loss/∂output / m)

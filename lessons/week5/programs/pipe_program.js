@@ -1,9 +1,9 @@
 // pipe_program.js — Week 5's pipeline as the program every Worker runs, assembled from the source text of real
-// module functions (pipe_schedules, pipe_replay, pipe_device — each also a module the page and the tests import),
+// module functions (web/programs/pipe_schedules, pipe_replay, pipe_device — each also a module the page and the tests import),
 // and what the page does with a run: the full model put back together from the devices' chunks (to compare with
 // core.trainSingle), and the bubble measured from the RunResult's spans. An exercise puts the learner's code
 // first and leaves out the reference function it defines (interleavedOps, zeroBubbleOps).
-import * as schedules from "./pipe_schedules.js";
+import * as schedules from "../../../web/programs/pipe_schedules.js";
 import * as replay from "./pipe_replay.js";
 import * as device from "./pipe_device.js";
 import { EXAMPLE_PIPE, TRAIN } from "../pipeline_setup.js";

@@ -1,4 +1,4 @@
-// pipe_replay.js — the devices' operation lists (pipe_schedules.js) replayed on a clock with fixed times per chunk:
+// pipe_replay.js — the devices' operation lists (web/programs/pipe_schedules.js) replayed on a clock with fixed times per chunk:
 // F takes forward, a B with a W of its own takes backwardInput, a W backwardWeight, a B without one (the full
 // backward) backwardInput + backwardWeight; messages are free. F(mb, c) waits for F(mb, c − 1), B(mb, c) for
 // B(mb, c + 1) (the last chunk's B follows its own F). What pipelineTimeline computes for the core's schedules,

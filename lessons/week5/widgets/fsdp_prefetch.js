@@ -5,7 +5,7 @@
 import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { formatBytes, formatCount, formatPercent, formatSeconds } from "../../../web/units.js";
-import { renderPhases } from "../../lab/widgets/phase_timeline.js";
+import { renderPhases } from "../../../web/ui/phase_timeline.js";
 import { LINKS as COURSE_LINKS } from "../../../web/hardware.js";
 
 // A 4.3B-parameter stack of MLP blocks (32 × 2·4096·16384), bf16, at 150 TFLOP/s sustained per GPU.

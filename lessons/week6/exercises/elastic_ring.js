@@ -9,7 +9,7 @@
 // survivor (P' = P − 2, neighbours by position among the survivors), and every rank's sums are recomputed here.
 import { intBetween, pick, pickSorted } from "../../../web/exercise/params.js";
 import { centralMessage, fail, hubOf, pass, sentBy, unfinished } from "../../../web/exercise/run_checks.js";
-import { BYTES_PER_NUMBER, asNumbers, chunkText, chunkOf, describeWrongSum, nonZeroInt } from "../../week2/exercises/collective_checks.js";
+import { BYTES_PER_NUMBER, asNumbers, chunkText, chunkOf, describeWrongSum, nonZeroInt } from "../../../web/exercise/collective_checks.js";
 import { codeExercise } from "../../../web/exercise/code_exercise.js";
 import { plural } from "../../../web/units.js";
 

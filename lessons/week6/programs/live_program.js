@@ -1,14 +1,16 @@
 // live_program.js — Week 6's live training program as the source text every Worker runs (the course's model
-// kernels from Week 3, Week 4's flat-parameter helpers, ring_group.js, live_train.js — each also a module the page
+// kernels web/programs/replica_model.js, the flat-parameter helpers web/programs/param_keys.js, the course's ring
+// web/programs/ring.js, ring_gather.js, live_train.js — each also a module the page
 // and the tests import), its inputs, and what the page does with a run: the committed checkpoints, the final θ,
 // and the references it must equal (the core's trainSingle, trainElastic, trainCompressed, compressionWire).
-import { dpKernels, forwardLoss, localGradients, mlpForward, backwardGradients } from "../../week3/programs/dp_model.js";
-import { flattenParams, splitParams } from "../../week4/programs/ps_keys.js";
-import { ringAllGather, ringAllReduce } from "./ring_group.js";
+import { dpKernels, forwardLoss, localGradients, mlpForward, backwardGradients } from "../../../web/programs/replica_model.js";
+import { flattenParams, splitParams } from "../../../web/programs/param_keys.js";
+import * as ring from "../../../web/programs/ring.js";
+import { ringGatherMessages } from "./ring_gather.js";
 import { compressedMean, main } from "./live_train.js";
 
 const PARTS = [dpKernels, forwardLoss, localGradients, mlpForward, backwardGradients, flattenParams, splitParams,
-  ringAllReduce, ringAllGather, compressedMean, main];
+  ...Object.values(ring), ringGatherMessages, compressedMean, main];
 
 export const liveProgram = () => PARTS.map((f) => f.toString()).join("\n\n") + "\n";
 

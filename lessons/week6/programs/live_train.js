@@ -1,6 +1,7 @@
 // live_train.js — the program every Worker runs in Week 6's live sections: synchronous data-parallel SGD on the
-// course's teacher task, gradients summed by a ring all-reduce (ring_group.js), checkpoints sent to the page, the
-// world allowed to shrink mid-run, and optionally each gradient compressed (top-k with error feedback, gathered).
+// course's teacher task, gradients summed by the course's ring all-reduce (web/programs/ring.js), checkpoints sent
+// to the page, the world allowed to shrink mid-run, and optionally each gradient compressed (top-k with error
+// feedback, gathered).
 //
 // ctx.input: { model, batch B (global, kept whatever the world), lr, seed, steps,
 //              start: { step, params (flat θ, mlpInit's order) | null }   — a restart resumes from a checkpoint
@@ -82,7 +83,7 @@ export async function compressedMean(ctx, core, members, grads, errors, { ratio,
     offsets.push(offset);
     offset += g.length;
   });
-  const all = await ringAllGather(ctx, members, [Int32Array.from(indices), Float32Array.from(values)], { tag: "topk" });
+  const all = await ringGatherMessages(ctx, members, [Int32Array.from(indices), Float32Array.from(values)], { tag: "topk" });
   const mean = new Float64Array(offset + 1);
   for (const [idx, val] of all) for (let q = 0; q < idx.length; q++) mean[idx[q]] += val[q] / members.length;
   mean[offset] = NaN;

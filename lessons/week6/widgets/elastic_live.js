@@ -1,7 +1,7 @@
 // elastic_live.js — widget "elastic-live" (section "Elastic training", live): 8 real Workers train data-parallel SGD
 // (programs/live_train.js); at a step the learner picks, two of them leave, the six survivors rebuild the ring among
-// themselves (ring_group.js over the shorter member list) and cut the same global batch of 24 rows into 6 shards
-// instead of 8. The loss per step is compared with the core's trainElastic on the same schedule and the final θ with
+// themselves (web/programs/ring.js over the shorter member list) and cut the same global batch of 24 rows into 6
+// shards instead of 8. The loss per step is compared with the core's trainElastic on the same schedule and the final θ with
 // one device; the ring after the resize is read back from the run's own trace.
 import { button, chartBox, controlRow, lockSettings, readout, select } from "../../../web/ui/controls.js";
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";

@@ -1,10 +1,10 @@
-// collective_checks.js — what Week 2's code checkers share: chunk arithmetic, reading a rank's returned
-// vector, explaining a wrong sum by whose contributions it misses or counts twice, and replaying the
+// collective_checks.js — what the collective checkers share (Week 2's, and Week 6's elastic ring): chunk arithmetic,
+// reading a rank's returned vector, explaining a wrong sum by whose contributions it misses or counts twice, and replaying the
 // learner's trace in the core's simulator to compare it with the closed form and the lower bound.
 // Pure functions, no DOM: the page and the Node tests use them alike. The checkers judge the recorded
 // trace and the returned values, never what a program says about itself (Week 1's run_checks.js).
-import { esc } from "../../../web/exercise/params.js";
-import { formatSeconds, plural } from "../../../web/units.js";
+import { esc } from "./params.js";
+import { formatSeconds, plural } from "../units.js";
 
 // The reference cluster a learner's trace is replayed on: α = 5 µs, 25 GB/s (β = 4·10⁻¹¹ s/B).
 export const REFERENCE_NET = { alpha: 5e-6, beta: 1 / 25e9 };

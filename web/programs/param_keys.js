@@ -1,4 +1,4 @@
-// ps_keys.js — how a parameter server splits the model: the parameters as one flat vector of keys 0 … Ψ−1
+// param_keys.js — how a parameter server splits the model: the parameters as one flat vector of keys 0 … Ψ−1
 // (mlpInit's tensors end to end), cut into K contiguous key ranges, one per server shard (as in Li et al. 2014's
 // parameter server, which partitions the key space by range). Shipped into the Workers as source text
 // (ps_program.js), so each function is self-contained.

@@ -1,12 +1,14 @@
-// lab_comm.js — the collectives of the lab, over the cluster's point-to-point messages (shipped into the
-// Workers as source text, like lab_grid.js: self-contained functions only).
+// comm_group.js — the collectives of a group of ranks over the cluster's point-to-point messages, as the lab's
+// trainer and Week 5's tensor-parallel block use them (shipped into the Workers as source text: self-contained
+// functions, or calls to other shipped ones — the rings of ring.js).
 //
 // A group is the ranks of one grid line (the dp replicas of a shard, the tp ranks of a block, …). Every
 // message carries the tag "<kind>:<group>|<step>|<call>": the page reads bytes per kind from the trace, and the
 // call counter — equal on every member, because members issue the same collectives in the same order — keeps
-// two collectives of one step apart. Rings follow Week 2 (Patarasuk & Yuan 2009): reduce-scatter then
-// all-gather, p − 1 steps each, chunks by shardSizes, so rank i of the group ends the reduce-scatter holding
+// two collectives of one step apart. The rings are ring.js's (Patarasuk & Yuan 2009): reduce-scatter then
+// all-gather, p − 1 steps each, chunks by the core's rule, so rank i of the group ends the reduce-scatter holding
 // chunk i — the FSDP shard it owns.
+import { chunkStarts, ringAllGather, ringAllReduce, ringReduceScatter } from "./ring.js";
 
 // What a rank spends its time on, as non-overlapping segments: the innermost activity wins, so a TP block's
 // matrix products show as compute and its all-reduce as all-reduce. Records only while `recording` (the last
@@ -44,11 +46,6 @@ export function makeGroup(ctx, name, ranks, activity) {
   const calls = new Map();
   let tag = null;
   const mod = (x) => ((x % size) + size) % size;
-  const chunks = (n) => {
-    const sizes = shardSizes(n, size), starts = [0];
-    for (const s of sizes) starts.push(starts[starts.length - 1] + s);
-    return { sizes, starts, of: (buf, c) => buf.subarray(starts[mod(c)], starts[mod(c) + 1]) };
-  };
   const group = {
     name, ranks, size, rank: index, step: 0,
     // Name the collective the next messages belong to (the harness does this before calling code that uses
@@ -61,42 +58,24 @@ export function makeGroup(ctx, name, ranks, activity) {
     send(i, data) { return ctx.send(ranks[i], data, { tag }); },   // a promise (settled at once unless sends are synchronous)
     recv(i) { return ctx.recv(ranks[i], { tag }); },
 
-    // Sum over the group, in place; returns buf. Sends 2(p − 1)/p · n numbers.
+    // Sum over the group, in place; returns buf. Sends 2(p − 1)/p · n numbers (ring.js).
     async allReduce(buf) {
       group.begin("all-reduce");
       if (size === 1) return buf;
-      return activity.during("all-reduce", `all-reduce over ${name}`, async () => {
-        const c = chunks(buf.length);
-        for (let k = 0; k < size - 1; k++) {
-          group.send(mod(index + 1), c.of(buf, index - k - 1));
-          const got = await group.recv(mod(index - 1)), mine = c.of(buf, index - k - 2);
-          for (let i = 0; i < got.length; i++) mine[i] += got[i];
-        }
-        for (let k = 0; k < size - 1; k++) {
-          group.send(mod(index + 1), c.of(buf, index - k));
-          c.of(buf, index - k - 1).set(await group.recv(mod(index - 1)));
-        }
-        return buf;
-      });
+      return activity.during("all-reduce", `all-reduce over ${name}`, () => ringAllReduce(ctx, ranks, buf, { tag }));
     },
 
     // Every member's shard (shardSizes(n, p)[i] values from member i) → the whole n values, in member order.
     async allGather(shard, n) {
       group.begin("all-gather");
-      const c = chunks(n);
-      if (shard.length !== c.sizes[index]) {
-        throw new Error(`allGather: member ${index} holds ${shard.length} values, its shard of ${n} has ${c.sizes[index]}`);
+      const starts = chunkStarts(n, size);
+      if (shard.length !== starts[index + 1] - starts[index]) {
+        throw new Error(`allGather: member ${index} holds ${shard.length} values, its shard of ${n} has ${starts[index + 1] - starts[index]}`);
       }
       const out = new Float64Array(n);
-      out.set(shard, c.starts[index]);
+      out.set(shard, starts[index]);
       if (size === 1) return out;
-      return activity.during("all-gather", `all-gather over ${name}`, async () => {
-        for (let k = 0; k < size - 1; k++) {
-          group.send(mod(index + 1), c.of(out, index - k));
-          c.of(out, index - k - 1).set(await group.recv(mod(index - 1)));
-        }
-        return out;
-      });
+      return activity.during("all-gather", `all-gather over ${name}`, () => ringAllGather(ctx, ranks, out, { tag }));
     },
 
     // Member q gets buffers[q] and sends back its own for us: received[q] is what member q sent this member
@@ -121,15 +100,11 @@ export function makeGroup(ctx, name, ranks, activity) {
     // The sum over the group of `full` (left untouched), of which member i gets chunk i.
     async reduceScatter(full) {
       group.begin("reduce-scatter");
-      const buf = Float64Array.from(full), c = chunks(buf.length);
+      const buf = Float64Array.from(full), starts = chunkStarts(buf.length, size);
       if (size === 1) return buf;
       return activity.during("reduce-scatter", `reduce-scatter over ${name}`, async () => {
-        for (let k = 0; k < size - 1; k++) {
-          group.send(mod(index + 1), c.of(buf, index - k - 1));
-          const got = await group.recv(mod(index - 1)), mine = c.of(buf, index - k - 2);
-          for (let i = 0; i < got.length; i++) mine[i] += got[i];
-        }
-        return c.of(buf, index).slice();
+        await ringReduceScatter(ctx, ranks, buf, { tag });
+        return buf.slice(starts[index], starts[index + 1]);
       });
     },
   };

@@ -1,6 +1,6 @@
-// dp_model.js — one data-parallel replica's model: the course's stack of L MLP blocks, forward and backward
+// replica_model.js — one data-parallel replica's model: the course's stack of L MLP blocks, forward and backward
 // written out with the core's kernels (core/bindings/dsml.d.ts), on whatever rows the replica was given.
-// Shipped into the Workers as source text (dp_program.js), so each function is self-contained; the page's
+// Shipped into the Workers as source text (Week 3's dp_program.js, Week 4's ps_program.js, Week 6's live_program.js), so each function is self-contained; the page's
 // exactness widgets call the same functions on the main thread.
 //
 //   block(x) = x + act(x·W_inᵀ)·W_outᵀ      x (rows × D), W_in (F × D), W_out (D × F)

@@ -16,8 +16,8 @@
 //   renderPhases(container, spans, { ranks, rowLabel: (row) => "stage 0", title, fillIdle: true })
 // spans: [{ rank, kind, start, end, label?, chunk? }] in seconds (core.stepCost's spans, or the lab trainer's phases).
 // Rows are 0 … ranks − 1; with fillIdle every gap up to the end of the step is drawn as idle.
-import { formatSeconds } from "../../../web/units.js";
-import { niceTicks, showScroller } from "../../../web/ui/timeline.js";
+import { formatSeconds } from "../units.js";
+import { niceTicks, showScroller } from "./timeline.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 export const PHASE_KINDS = [

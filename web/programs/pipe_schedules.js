@@ -1,5 +1,6 @@
 // pipe_schedules.js — the course's four pipeline schedules as per-device operation lists, the form every Worker of
-// programs/pipe_device.js (and every stage of the lab, lab/programs/lab_train.js) executes: { op: "F" | "B" | "W", mb, chunk }. The model is cut into C = P·v chunks and
+// Week 5's pipeline (lessons/week5/programs/pipe_device.js) and every stage of the lab (lessons/lab/programs/
+// lab_train.js) executes: { op: "F" | "B" | "W", mb, chunk }. The model is cut into C = P·v chunks and
 // chunk c lives on device c mod P (v chunks per device; v = 1 but for interleaved). F(mb, c) runs micro-batch mb
 // forward through chunk c; B(mb, c) its backward — the input gradient AND the weight gradient, unless the list also
 // has a W(mb, c): then B is only the input gradient (what chunk c − 1 waits for) and W the weight gradient that

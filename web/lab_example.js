@@ -1,6 +1,6 @@
-// presets.js — the hardware and the model the lab's running example is priced on, in one place so that the
-// lab (calcs.js), Week 3's scaling sections (week3/scaling_setup.js) and Week 5's ZeRO section
-// (week5/scale_setup.js) agree. The hardware is the course's table (web/hardware.js), an A100 cluster:
+// lab_example.js — the hardware and the model the lab's running example is priced on, in one place so that the
+// lab (lessons/lab/calcs.js), Week 3's scaling sections (lessons/week3/scaling_setup.js) and Week 5's ZeRO section
+// (lessons/week5/scale_setup.js) agree. The hardware is the course's table (hardware.js), an A100 cluster:
 //   FLOPS     150 TFLOP/s sustained per GPU (about half the 312 TFLOP/s bf16 peak: a realistic utilisation)
 //   NVLINK    inside a node of 8 GPUs (one NVLink domain): α = 3 µs per message, 200 GB/s per GPU
 //   INFINIBAND between nodes: α = 10 µs, 25 GB/s per GPU (one 200 Gb/s HDR NIC per GPU)
@@ -11,7 +11,7 @@
 // The model: the binding prices lab-sized models only (layers·width·hidden ≤ 1e8), so the running example is
 // GPT-2-small sized: L = 16 blocks, D = 1024, F = 4096 (Ψ = 2·L·D·F = 134 M parameters), B = 16384 rows
 // (think tokens) per step.
-import { A100_SUSTAINED_FLOPS, LINKS } from "../../../web/hardware.js";
+import { A100_SUSTAINED_FLOPS, LINKS } from "./hardware.js";
 
 export const FLOPS = A100_SUSTAINED_FLOPS;                     // FLOP/s per GPU
 export const NVLINK = LINKS.nvlink;                            // alpha s, beta s/B
