@@ -15,7 +15,8 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 ensure_apt() {
   local want=(cmake make g++ libeigen3-dev libgtest-dev libbenchmark-dev emscripten chromium
               openmpi-bin libopenmpi-dev libsimgrid-dev    # dsml-mpi: Open MPI, and SimGrid's SMPI (smpicxx, smpirun)
-              time)                                        # GNU time: the collective benches' peak memory
+              time                                         # GNU time: the collective benches' peak memory
+              openssl)                                     # the Lighthouse bench's HTTPS (HTTP/2, as Pages serves)
   command -v node >/dev/null && command -v npm >/dev/null || want+=(nodejs npm)
   local missing=()
   for pkg in "${want[@]}"; do
