@@ -89,7 +89,7 @@ async function main(ctx) { if (ctx.rank === 1) later(); return await ctx.recv(1 
   },
   {
     name: "errors: a returned value or a sent value that cannot be copied to the page or another Worker",
-    size: 1, code: "async function main(ctx) { return () => 1; }", then: { code: "async function main(ctx) { ctx.send(0, () => 1); }" },
+    size: 2, code: "async function main(ctx) { return () => 1; }", then: { code: "async function main(ctx) { ctx.send(1 - ctx.rank, () => 1); }" },
     check(got) {
       assert.match(got.error.message, /main\(\) returned a value that cannot be passed to the page/);
       assert.match(got.then.error.message, /send: this value cannot be sent to another Worker/);

@@ -34,11 +34,13 @@ export const RUN_CASES = [
   },
   {
     name: "a rank's log keeps at most 1000 lines and says how many it dropped",
-    size: 1, code: "async function main(ctx) { for (let i = 0; i < 1005; i++) ctx.log(i); }",
+    size: 2, code: "async function main(ctx) { for (let i = 0; i < 1005; i++) ctx.log(i); }",
     check(got) {
-      assert.equal(got.logs[0].length, 1001);
-      assert.equal(got.logs[0][999], "999");
-      assert.equal(got.logs[0].at(-1), "… 5 more lines not shown (at most 1000 per rank)");
+      for (const lines of got.logs) {
+        assert.equal(lines.length, 1001);
+        assert.equal(lines[999], "999");
+        assert.equal(lines.at(-1), "… 5 more lines not shown (at most 1000 per rank)");
+      }
     },
   },
   {
@@ -76,27 +78,8 @@ export const RUN_CASES = [
     },
   },
   {
-    name: "the watchdog stops a ping-pong that keeps going; what ran before it is the program's alternation",
-    size: 2, options: { timeoutMs: 300 }, code: PING_PONG,
-    check(got) {
-      assert.equal(got.status, "timeout");
-      assert.equal(got.timeout.ms, 300);
-      // What the message says next differs: the Workers' ping finds ranks between messages "waiting".
-      assert.match(got.timeout.message, /^Stopped by the watchdog after 300 ms: /);
-      // Each rank sends, receives, sends, …: its k-th send is its (2k)-th operation (sendOrder counts both). The
-      // trace holds what the ranks had reported when the watchdog fired (all of it on the judge; on the Workers up
-      // to each rank's last batch), so the counts of the two ranks need not match here.
-      const sent = [0, 1].map((r) => got.trace.filter((m) => m.src === r && m.dst === 1 - r).length);
-      assert.equal(sent[0] + sent[1], got.trace.length, "every message between ranks 0 and 1");
-      assert.ok(Math.min(...sent) >= 2, `sends per rank: ${sent}`);
-      for (const r of [0, 1]) {
-        assert.deepEqual(got.trace.filter((m) => m.src === r).map((m) => m.sendOrder), [...Array(sent[r]).keys()].map((k) => 2 * k));
-      }
-    },
-  },
-  {
     name: "a rank that polls with probe for ever is running, not deadlocked",
-    size: 2, options: { timeoutMs: 300 }, code: "async function main(ctx) { if (ctx.rank === 0) while (!(await ctx.probe(1))); }",
+    size: 2, options: { timeoutMs: 150 }, code: "async function main(ctx) { if (ctx.rank === 0) while (!(await ctx.probe(1))); }",
     check(got) {
       assert.equal(got.status, "timeout");
       assert.deepEqual(got.timeout.running, [0]);
