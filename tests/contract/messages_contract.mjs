@@ -85,15 +85,15 @@ async function main(ctx) {
   const other = 1 - ctx.rank;
   if (ctx.rank === 0) {
     const p = ctx.recv(1);            // posted early, awaited late: rank 0 is not blocked meanwhile
-    busy(150);
+    busy(100);
     ctx.send(1, "ping");
     await p;
   } else {
     const x = await ctx.recv(0);
-    await sleep(100);                 // a timer will wake us: not blocked
+    await sleep(60);                  // a timer will wake us: not blocked
     ctx.send(0, x + "/pong");
   }
-  const [fromOther] = await Promise.all([ctx.recv(other, { tag: 1 }), sleep(50).then(() => ctx.send(other, ctx.rank, { tag: 1 }))]);
+  const [fromOther] = await Promise.all([ctx.recv(other, { tag: 1 }), sleep(30).then(() => ctx.send(other, ctx.rank, { tag: 1 }))]);
   ctx.send(ctx.rank, "me");
   const me = await ctx.recv(ctx.rank);
   const before = ctx.now();

@@ -87,7 +87,7 @@ export const RUN_CASES = [
   },
   {
     name: "Stop (an AbortSignal) ends a run as stopped, also one stopped before it started",
-    size: 2, options: { timeoutMs: Infinity, stopAfterMs: 50 }, code: PING_PONG,
+    size: 2, options: { timeoutMs: Infinity, stopAfterMs: 20 }, code: PING_PONG,
     then: { code: PING_PONG, options: { stopAfterMs: 0 } },
     check(got) {
       assert.equal(got.status, "stopped");
