@@ -62,7 +62,7 @@ export const RUN_CASES = [
   },
   {
     name: "the watchdog stops an endless loop that never awaits, naming running and blocked ranks; the next run works",
-    size: 3, options: { timeoutMs: 200 }, code: `async function main(ctx) {
+    size: 3, options: { timeoutMs: 300 }, code: `async function main(ctx) {
   if (ctx.rank === 0) { ctx.send(1, "go"); return "fine"; }
   if (ctx.rank === 2) return await ctx.recv(1);
   await ctx.recv(0);       // spins only after a receive: by then rank 2 waits, on either cluster
@@ -71,15 +71,15 @@ export const RUN_CASES = [
     then: { code: RING_SUM, options: { inputs: [1, 2, 3] } },
     check(got) {
       assert.equal(got.status, "timeout");
-      assert.deepEqual([got.timeout.ms, got.timeout.running, got.timeout.blocked], [200, [1], [2]]);
-      assert.match(got.timeout.message, /^Stopped by the watchdog after 200 ms: rank 1 was still running/);
+      assert.deepEqual([got.timeout.ms, got.timeout.running, got.timeout.blocked], [300, [1], [2]]);
+      assert.match(got.timeout.message, /^Stopped by the watchdog after 300 ms: rank 1 was still running/);
       assert.equal(got.results[0], "fine");
       assert.deepEqual(got.then.results, [6, 6, 6]);
     },
   },
   {
     name: "a rank that polls with probe for ever is running, not deadlocked",
-    size: 2, options: { timeoutMs: 100 }, code: "async function main(ctx) { if (ctx.rank === 0) while (!(await ctx.probe(1))); }",
+    size: 2, options: { timeoutMs: 300 }, code: "async function main(ctx) { if (ctx.rank === 0) while (!(await ctx.probe(1))); }",
     check(got) {
       assert.equal(got.status, "timeout");
       assert.deepEqual(got.timeout.running, [0]);
