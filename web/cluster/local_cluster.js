@@ -95,7 +95,8 @@ function load(code, marked, name, shims) {
   try {
     factory = new Function(...SHIMS, `${PREFIX}${marked}\nreturn typeof main === "undefined" ? undefined : main;\n//# sourceURL=${name}`);
   } catch (err) {
-    return { error: { message: `${err.name}: ${err.message}`, line: syntaxErrorLine(code), column: null, syntax: true } };
+    const parsed = parseError(code);
+    return { error: { message: parsed?.message ?? `${err.name}: ${err.message}`, line: parsed?.line ?? null, column: null, syntax: true } };
   }
   let main;
   try {
@@ -133,14 +134,17 @@ function position(line, column) {
   return { line: l, column: l === 1 ? column - PREFIX.length : column };
 }
 
-// The engine gives a SyntaxError of `new Function` no position; in Node, compiling it as a script does.
-function syntaxErrorLine(code) {
+// The engine gives a SyntaxError of `new Function` no position, and words about the wrapper it adds ("Unexpected
+// token ')'" for a missing brace); in Node, compiling the code as a script gives the line and the Workers' words
+// (their loader compiles the code as a module). → { message, line } or null (no node:vm: in a page).
+function parseError(code) {
   const vm = globalThis.process?.getBuiltinModule?.("node:vm");
+  if (!vm) return null;
   try {
     new vm.Script(PREFIX + code, { filename: "learner.js" });
   } catch (err) {
     const m = /^learner\.js:(\d+)/.exec(typeof err?.stack === "string" ? err.stack : "");
-    if (m) return Number(m[1]);
+    return { message: `${err.name}: ${err.message}`, line: m ? Number(m[1]) : null };
   }
   return null;
 }

@@ -385,7 +385,7 @@ export class LocalRun {
     this.outcome = {
       status, elapsedMs: this.clock * 1000, results: this.results, logs: this.logs, progress: this.progress,
       trace: this.trace.map((m) => ({ ...m })), spans: this.spans, error: null, deadlock: null, timeout: null,
-      stopped: null, clock: VIRTUAL_CLOCK, ...details,
+      stopped: null, failed: null, clock: VIRTUAL_CLOCK, ...details,
     };
   }
 

@@ -153,9 +153,14 @@ async function startRun(msg) {
     log: (...args) => log(r, formatArgs(args)),
     // { flush: true }: posted to the page now, not with the next batch — a checkpoint that must reach the page
     // before this rank goes on (a Worker killed a moment later would take an unsent batch with it).
+    // The value is copied now, as the judge cluster copies it: a later change to it does not reach the page.
     progress: (value, { flush = false } = {}) => {
       if (r.finished) return;
-      r.reporter.progress(value);
+      let copy;
+      try { copy = structuredClone(value); } catch (err) {
+        throw new TypeError(`progress: this value cannot be passed to the page (${err.message}); use plain data`);
+      }
+      r.reporter.progress(copy);
       if (flush) r.reporter.flush();
     },
     now: () => clockMs() - r.t0,  // ms since the run started, comparable across ranks
