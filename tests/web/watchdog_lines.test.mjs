@@ -105,6 +105,18 @@ test("a loop polling probe for a rank that finished is running, and named as pol
   assert.doesNotMatch(run.timeout.message, /idle/);
 });
 
+test("a rank that probed once and then spins without yielding is looping, not polling", LIMIT, async () => {
+  const code = `async function main(ctx) {
+  if (ctx.rank !== 0) return 0;
+  await ctx.probe(1);
+  for (;;) {}
+}`;
+  const run = await runLocal(code, { ranks: 2, timeoutMs: 200 });
+  assert.equal(run.status, "timeout");
+  assert.match(run.timeout.message, /an endless loop, or more work than the time allows\?/);
+  assert.doesNotMatch(run.timeout.message, /polling/);
+});
+
 test("the watchdog's words: running ranks with their loops, idle ranks with their awaits", () => {
   const lines = [{ rank: 0, line: 4 }, { rank: 1, line: 9 }, { rank: 2, line: 9 }];
   assert.equal(watchdogMessage({ running: [], idle: [0, 1, 2], blocked: [], lines, what: "after 3000 ms" }),

@@ -41,7 +41,9 @@ class RunOver extends Error {
 
 const MAX_LOG_LINES = 1000;   // per rank, as on the Workers
 const MAX_STEPS = 5e6;
-const POLLING_MS = 50;   // as on the Workers (rank_worker.js): a probe this recent means the rank polls
+// A running rank that probed within this many of the scheduler's last steps polls (a polling loop probes on every
+// step it is given). Counted in steps, not milliseconds: a descheduled process must not turn polling into looping.
+const POLLING_STEPS = 2;
 const MARK_CHECK = 64;        // line markers passed between two looks at the real-time clock
 const SECONDS_PER_BYTE = 1e-10;
 export const VIRTUAL_CLOCK = Object.freeze({ kind: "virtual", resolution: 0, skew: 0 });
@@ -66,6 +68,7 @@ export class LocalRun {
     this.policy = interleaving(delivery);
     this.clock = 0;              // seconds since the run started
     this.ended = false;
+    this.stepsTaken = 0;         // scheduler steps so far (execute)
     this.graph = new WaitForGraph(size);
     this.trace = [];
     this.spans = [];
@@ -92,7 +95,8 @@ export class LocalRun {
     mains.forEach((main, r) => this.#schedule(r, () => this.#start(r, main)));
     let steps = 0;
     while (!this.ended) {
-      if (++steps > MAX_STEPS || realMs() - this.started > this.timeoutMs) { this.#timeout(steps > MAX_STEPS); break; }
+      this.stepsTaken = ++steps;
+      if (steps > MAX_STEPS || realMs() - this.started > this.timeoutMs) { this.#timeout(steps > MAX_STEPS); break; }
       if (!this.#step()) { this.#stuck(); break; }
       await drain();
       this.#refresh();
@@ -272,7 +276,7 @@ export class LocalRun {
     if (this.ended) return new Promise(() => {});
     this.#checkLive(r, "probe");
     const args = probeArgs(from, options, this.size);
-    this.ranks[r].probedMs = realMs();   // a rank that probed just before the watchdog fired was polling
+    this.ranks[r].probedStep = this.stepsTaken;   // a rank that probed just before the watchdog fired was polling
     return new Promise((resolve) => this.#schedule(r, () => {
       const m = this.network.peek(r, args.from, args.tag, this.size);
       resolve(m ? { from: m.src, tag: m.tag, bytes: m.bytes } : null);
@@ -361,7 +365,8 @@ export class LocalRun {
     const live = this.ranks.filter((x) => !x.finished);
     const running = live.filter((x) => x.r === spinning || x.ready.length > 0 || coming.has(x.r)).map((x) => x.r);
     const blocked = live.filter((x) => !running.includes(x.r)).map((x) => x.r);
-    const polling = running.filter((r) => realMs() - (this.ranks[r].probedMs ?? -Infinity) < POLLING_MS);
+    // (the spinning rank never yields, so it cannot be waiting on a probe's answer)
+    const polling = running.filter((r) => r !== spinning && this.stepsTaken - (this.ranks[r].probedStep ?? -Infinity) <= POLLING_STEPS);
     this.#end("timeout", timeoutVerdict({ running, polling, blocked, timeoutMs: this.timeoutMs, maxSteps: MAX_STEPS, tooManySteps,
                                           lines: this.#lines(running) }));
   }
