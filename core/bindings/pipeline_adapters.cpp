@@ -15,7 +15,6 @@
 namespace dsml::bindings {
 namespace {
 
-
 ChunkTimes read_times(const val& r, const std::string& ctx) {
   const ChunkTimes unit;  // the core's defaults for a time not given
   return {number_field_or(r, "forward", unit.forward, ctx),
@@ -62,11 +61,12 @@ val pipeline_compare(const val& r) {
   require_object(r, ctx, "{devices, microBatches, chunksPerDevice, forward?, backwardInput?, backwardWeight?, p2p?}");
   const int P = static_cast<int>(whole_field(r, "devices", ctx, 1, limits::kTimelineDevices));
   const int m = static_cast<int>(whole_field(r, "microBatches", ctx, 1, limits::kMicroBatches));
-  const int v = static_cast<int>(whole_field(r, "chunksPerDevice", ctx, 2, limits::kChunksPerDevice));
+  const int v = static_cast<int>(whole_field(r, "chunksPerDevice", ctx, 1, limits::kChunksPerDevice));
   const ChunkTimes t = read_times(r, ctx);
+  const std::vector<ScheduleComparison> rows = in_context(
+      ctx, [&] { return compare_pipeline_schedules(P, m, v, t.forward, t.backward_input, t.backward_weight, t.p2p); });
   val out = val::array();
-  for (const ScheduleComparison& row :
-       compare_pipeline_schedules(P, m, v, t.forward, t.backward_input, t.backward_weight, t.p2p)) {
+  for (const ScheduleComparison& row : rows) {
     val o = object_of({{"name", row.name}, {"chunksPerDevice", row.chunks_per_device}});
     set_timing(o, row.timing);
     o.set("formulaOverIdeal", row.formula_over_ideal);
