@@ -158,11 +158,12 @@ const Command kCommands[] = {
      R"(  dsml pipeline (--schedule gpipe|1f1b|interleaved|zb-h1 [--chunks V] [--timeline] | --compare [--chunks 2])
                 --devices P --micro-batches M [--forward 1] [--backward-input 1] [--backward-weight 1] [--p2p 0]
       a pipeline schedule generated and timed (a full backward takes backward-input + backward-weight; times per
-      chunk); interleaved needs M a multiple of P -> {"schedule", "devices", "chunks_per_device", "micro_batches",
-      "timing": {"makespan", "ideal", "bubble_fraction", "bubble_over_ideal", "idle"}, "peak_activations",
-      "messages", "timeline"?: [{"device", "kind", "micro_batch", "chunk", "start", "end"}]}; --compare: all four
-      at the same (P, M) with per-stage times, beside each paper's formula -> {"schedules": [{..., "formula_over_ideal",
-      "peak_stage_activations"}]}
+      chunk); interleaved needs M a multiple of P -> {"name", "devices", "chunks_per_device", "micro_batches",
+      "makespan", "ideal", "bubble_fraction", "bubble_over_ideal", "busy", "idle", "peak_activations", "messages",
+      "timeline"?: [{"device", "kind", "micro_batch", "chunk", "start", "end"}]}; --compare: all four at the same
+      (P, M) with per-stage times, beside each paper's formula -> {"devices", "micro_batches", "schedules": [{"name",
+      "chunks_per_device", ..., "formula_over_ideal", "peak_activations", "peak_stage_activations", "messages"}]}
+      (the JavaScript pipelineTimeline's and pipelineCompare's fields in snake_case)
 )"},
     {"micro-batches", dsml::cli::micro_batches,
      R"(  dsml micro-batches --stages P --compute T --overhead O --max M
@@ -176,8 +177,8 @@ const Command kCommands[] = {
       every (t, p, d) factorisation the planner accepts (t | heads, t <= G, p | layers, d*b | batch), each priced
       by the planner's plan_step (the model `dsml plan` prints; v = 1, nothing overlapped) with the optimizer
       state replicated and with ZeRO-1; --fits-only keeps the rows that fit with ZeRO-1; model and GPU names as
-      `dsml plan` takes them -> {"model", "gpu", "parameters", "capacity_bytes", "layouts": [{"t", "p", "d",
-      "micro_batches", "replicated": {"time_s", "memory_bytes", "fits"}, "zero1": {...}}]}
+      `dsml plan` takes them -> {"model", "gpu", "parameters", "capacity", "layouts": [{"t", "p", "d",
+      "micro_batches", "replicated": {"time", "memory", "fits"} (as `dsml plan` prints them), "zero1": {...}}]}
 )"},
     {"plan", dsml::cli::plan,
      R"(  dsml plan --model NAME [--layers L --hidden H --heads A --kv-heads K --ffn F --sequence S --vocabulary V
@@ -193,6 +194,9 @@ const Command kCommands[] = {
       per stage, MFU, memory per GPU; --search the fastest layouts that fit (or the reason none does);
       --published a row of Narayanan et al. 2021's Table 1 beside its prediction; --validate every published run
       the planner is checked against (Table 1, in sample; llm-foundry's H100 and A100 tables, out of sample)
+      -> {"model", "gpu", "plan": {"layout", "gpus", "micro_batches", …, "time", "stages", "memory", "capacity",
+          "fits", "tokens_per_s", "tflops_per_gpu", "mfu", "hfu"}} (--search: "layouts": [plans]): the JavaScript
+          planStep's fields in snake_case, one table for both (dsml/plan_fields.h)
 )"},
     {"compress", dsml::cli::compress,
      R"(  dsml compress --compressor none|top-k|random-k|int8|qsgd|sign|powersgd --workers P --layers L --width D
