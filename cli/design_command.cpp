@@ -3,16 +3,19 @@
 //   $ dsml micro-batches --stages 4 --compute 1 --overhead 0.003 --max 1000
 //   {"closed_form": 31.62…, "best": 32, "best_step_s": 1.19875}
 //   $ dsml layouts --model opt-30b --nodes 8 --gpus-per-node 8 [--gpu a100-80gb] [--fits-only]
-//   {"model": "opt-30b", "gpu": "a100-80gb", "parameters": 29974511616, "capacity_bytes": 80000000000,
-//    "layouts": [{"t": 1, "p": 1, "d": 64, "micro_batches": 8, "replicated": {"time_s": {…}, "memory_bytes": {…},
+//   {"model": "opt-30b", "gpu": "a100-80gb", "parameters": 29974511616, "capacity": 80000000000,
+//    "layouts": [{"t": 1, "p": 1, "d": 64, "micro_batches": 8, "replicated": {"time": {…}, "memory": {…},
 //    "fits": false}, "zero1": {…}}, …]}
-// Every row is plan_step's (the planner's field names, as `dsml plan` prints them), at ZeRO 0 and ZeRO-1.
+// Every row is plan_step's at ZeRO 0 and ZeRO-1, its time, memory and fits written from the planner's field table
+// (dsml/plan_fields.h layout_plan_fields), as `dsml plan` prints them.
 #include <string>
 #include <vector>
 
 #include "args.h"
 #include "design_command.h"
 #include "dsml/parallel_design.h"
+#include "dsml/plan_fields.h"
+#include "json_fields.h"
 #include "json_output.h"
 #include "network_flags.h"
 
@@ -25,26 +28,6 @@ int micro_batches(int argc, char** argv) {
   print(JsonObject().add("closed_form", c.closed_form).add("best", c.best).add("best_step_s", c.best_step_s));
   return 0;
 }
-
-namespace {
-
-// What Week 5 shows of a plan: the step's terms, the first stage's memory, whether it fits.
-JsonObject layout_plan_json(const StepPlan& p) {
-  const StepSplit& t = p.time;
-  const PlanMemory& m = p.memory;
-  return JsonObject()
-      .add_object("time_s", JsonObject()
-                                .add("compute", t.compute).add("bubble", t.bubble).add("tensor", t.tensor)
-                                .add("context", t.context).add("expert", t.expert)
-                                .add("pipeline", t.pipeline).add("data", t.data).add("optimizer", t.optimizer)
-                                .add("total", t.total))
-      .add_object("memory_bytes", JsonObject()
-                                      .add("params", m.params).add("grads", m.grads).add("optimizer", m.optimizer)
-                                      .add("activations", m.activations).add("total", m.total))
-      .add_bool("fits", p.fits);
-}
-
-}  // namespace
 
 int layouts(int argc, char** argv) {
   const Args args("layouts", argc, argv, 2,
@@ -67,14 +50,14 @@ int layouts(int argc, char** argv) {
                        .add("p", r.p)
                        .add("d", r.d)
                        .add("micro_batches", r.replicated.micro_batches)
-                       .add_object("replicated", layout_plan_json(r.replicated))
-                       .add_object("zero1", layout_plan_json(r.zero1)));
+                       .add_object("replicated", write_fields<JsonFields>(layout_plan_fields(), &r.replicated).value)
+                       .add_object("zero1", write_fields<JsonFields>(layout_plan_fields(), &r.zero1).value));
   }
   print(JsonObject()
             .add_text("model", c.model.name)
             .add_text("gpu", c.cluster.gpu.name)
             .add("parameters", planner_parameters(c.model))
-            .add("capacity_bytes", c.cluster.gpu.hbm_bytes)
+            .add("capacity", c.cluster.gpu.hbm_bytes)
             .add_objects("layouts", rows));
   return 0;
 }

@@ -8,40 +8,24 @@
 //
 // Bad input of any kind — an unknown subcommand or flag, a missing value, a value that is not a number, or
 // an argument the core rejects — prints one line "dsml: error: <message>" on stderr and exits with code 2.
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <limits>
 #include <string>
-#include <vector>
 
 #include "args.h"
-#include "dsml/cost_model.h"
-#include "dsml/error.h"
-#include "dsml/fit.h"
-#include "dsml/scaling_laws.h"
-#include "dsml/scenarios.h"
-#include "dsml/simulator.h"
-#include "dsml/topology.h"
-#include "fault_tolerance_commands.h"
-#include "json_output.h"
-#include "network_flags.h"
 #include "design_command.h"
+#include "fault_tolerance_commands.h"
+#include "foundations_commands.h"
+#include "network_flags.h"  // dsml collective
 #include "pipeline_command.h"
-#include "plan_command.h"  // dsml plan (issue 27)
+#include "plan_command.h"
 #include "ps_command.h"
 #include "train_command.h"
 
 namespace {
 
-using dsml::cli::Args;
-using dsml::cli::JsonObject;
 using dsml::cli::UsageError;
-using dsml::cli::model_from;
-using dsml::cli::print;
-using dsml::cli::topology_flags;
-using dsml::cli::topology_from;
 
 constexpr int kUsageExitCode = 2;
 
@@ -56,109 +40,6 @@ Units: seconds, bytes, bytes per second. --ranks defaults to 2, --rounds and --l
 Errors: one line "dsml: error: ..." on stderr, exit code 2.
 )";
 
-int cost(int argc, char** argv) {
-  const Args args("cost", argc, argv, 2, {"alpha", "beta", "bandwidth", "gamma", "bytes"});
-  const dsml::CostModel model = model_from(args);
-  const double bytes = args.number("bytes");
-  const double time = dsml::message_time(model, bytes);  // validates bytes ≥ 0
-  // n/T(n) is undefined for an empty message: JSON null.
-  const double bandwidth =
-      bytes > 0.0 ? dsml::effective_bandwidth(model, bytes) : std::numeric_limits<double>::quiet_NaN();
-  print(JsonObject()
-            .add("message_time_s", time)
-            .add("crossover_bytes", dsml::crossover_size(model))
-            .add("effective_bandwidth_Bps", bandwidth));
-  return 0;
-}
-
-int amdahl(int argc, char** argv) {
-  const Args args("amdahl", argc, argv, 2, {"serial", "procs", "speedup"});
-  const double procs = args.number("procs");
-  if (args.has("speedup")) {
-    if (args.has("serial")) throw UsageError("give --serial (to get the speed-up) or --speedup (to get s), not both");
-    print(JsonObject().add("serial_fraction", dsml::amdahl_serial_fraction(args.number("speedup"), procs)));
-    return 0;
-  }
-  const double serial = args.number("serial");
-  print(JsonObject()
-            .add("speedup", dsml::amdahl_speedup(serial, procs))
-            .add("limit", dsml::amdahl_limit(serial)));  // ∞ (s = 0) prints as null
-  return 0;
-}
-
-int gustafson(int argc, char** argv) {
-  const Args args("gustafson", argc, argv, 2, {"serial", "procs"});
-  print(JsonObject().add("speedup", dsml::gustafson_speedup(args.number("serial"), args.number("procs"))));
-  return 0;
-}
-
-int fit(int argc, char** argv) {
-  const Args args("fit", argc, argv, 2, {"bytes", "seconds"});
-  const dsml::AlphaBetaFit result = dsml::fit_alpha_beta(args.numbers("bytes"), args.numbers("seconds"));
-  print(JsonObject()
-            .add("alpha_s", result.alpha)
-            .add("beta_s_per_byte", result.beta)
-            .add("bandwidth_Bps", result.beta > 0.0 ? 1.0 / result.beta : std::numeric_limits<double>::quiet_NaN())
-            .add("r_squared", result.r_squared)
-            .add("points", static_cast<double>(result.points)));
-  return 0;
-}
-
-// The event log (--trace) or one line of JSON; `links` adds the topology's link report.
-int report(const Args& args, const dsml::SimResult& result, bool links) {
-  if (args.has("trace")) {
-    std::fputs(dsml::format_trace(result).c_str(), stdout);
-    return 0;
-  }
-  JsonObject json;
-  json.add("makespan_s", result.makespan)
-      .add("messages", static_cast<double>(result.message_count))
-      .add("total_bytes", result.total_bytes)
-      .add("events", static_cast<double>(result.events))
-      .add("finish_time_s", result.finish_time);
-  if (links) {
-    json.add_text("topology", result.topology.kind()).add("links", static_cast<double>(result.topology.links()));
-    if (result.busiest_link < 0) {
-      json.add_null("busiest_link");
-    } else {
-      json.add_object("busiest_link", JsonObject()
-                                          .add_text("name", result.topology.link_name(result.busiest_link))
-                                          .add("busy_s", result.link_busy[result.busiest_link]));
-    }
-  }
-  print(json);
-  return 0;
-}
-
-int simulate(int argc, char** argv) {
-  std::vector<std::string> valued = {"scenario", "ranks", "bytes", "alpha",   "beta",
-                                     "bandwidth", "rounds", "laps", "compute", "topology"};
-  for (const std::string& flag : topology_flags("")) valued.push_back(flag);
-  const Args args("simulate", argc, argv, 2, valued, {"trace"});
-  if (!args.has("topology"))
-    for (const std::string& flag : topology_flags(""))
-      if (args.has(flag)) throw UsageError("--" + flag + " needs a --topology (see dsml --help)");
-
-  dsml::ScenarioOptions options;
-  options.ranks = args.whole_or("ranks", 2);
-  options.bytes = args.number("bytes");
-  options.rounds = args.whole_or("rounds", 1);
-  options.laps = args.whole_or("laps", 1);
-  options.compute_seconds = args.number_or("compute", 0.0);
-  const bool trace = args.has("trace");  // every message and span kept only for the event log
-  if (!args.has("topology")) {
-    // Week 1's network, with Week 1's output: unchanged.
-    const std::vector<dsml::Program> programs = dsml::make_scenario(args.text("scenario"), options);
-    dsml::Network network;
-    network.ranks = static_cast<int>(programs.size());
-    network.model = model_from(args);
-    return report(args, dsml::simulate(network, programs, dsml::SimOptions{trace, trace}), false);
-  }
-  const dsml::Topology topology = topology_from(args, options.ranks);
-  const std::vector<dsml::Program> programs = dsml::make_scenario(args.text("scenario"), options);
-  return report(args, dsml::simulate(topology, programs, dsml::SimOptions{trace, trace}), true);
-}
-
 // Every subcommand, once: its name, the function that runs it and its lines of `dsml --help`. The help text, the
 // dispatch and the unknown-subcommand error are all read from this table; a new command is one more row.
 struct Command {
@@ -168,23 +49,23 @@ struct Command {
 };
 
 const Command kCommands[] = {
-    {"cost", cost,
+    {"cost", dsml::cli::cost,
      R"(  dsml cost --alpha S (--beta S_PER_B | --bandwidth B_PER_S) --bytes N [--gamma S_PER_B]
       T(n) = alpha + beta*n, n* = alpha/beta, n/T(n)
       -> {"message_time_s", "crossover_bytes", "effective_bandwidth_Bps"}
 )"},
-    {"amdahl", amdahl,
+    {"amdahl", dsml::cli::amdahl,
      R"(  dsml amdahl --serial S --procs N         -> {"speedup", "limit"}      1/(s + (1-s)/N), 1/s
   dsml amdahl --speedup X --procs N        -> {"serial_fraction"}       the s that gives speed-up X
 )"},
-    {"gustafson", gustafson,
+    {"gustafson", dsml::cli::gustafson,
      R"(  dsml gustafson --serial S --procs N      -> {"speedup"}               N - s(N-1)
 )"},
-    {"fit", fit,
+    {"fit", dsml::cli::fit,
      R"(  dsml fit --bytes N1,N2,... --seconds T1,T2,...
       least-squares alpha and beta -> {"alpha_s", "beta_s_per_byte", "bandwidth_Bps", "r_squared", "points"}
 )"},
-    {"simulate", simulate,
+    {"simulate", dsml::cli::simulate,
      R"(  dsml simulate --scenario NAME --bytes N --alpha S (--beta S_PER_B | --bandwidth B_PER_S)
                 [--ranks P] [--rounds R] [--laps L] [--compute S] [--trace]
       NAME: ping-pong | token-ring | linear-broadcast | gather-to-root | compute-then-exchange
@@ -277,11 +158,12 @@ const Command kCommands[] = {
      R"(  dsml pipeline (--schedule gpipe|1f1b|interleaved|zb-h1 [--chunks V] [--timeline] | --compare [--chunks 2])
                 --devices P --micro-batches M [--forward 1] [--backward-input 1] [--backward-weight 1] [--p2p 0]
       a pipeline schedule generated and timed (a full backward takes backward-input + backward-weight; times per
-      chunk); interleaved needs M a multiple of P -> {"schedule", "devices", "chunks_per_device", "micro_batches",
-      "timing": {"makespan", "ideal", "bubble_fraction", "bubble_over_ideal", "idle"}, "peak_activations",
-      "messages", "timeline"?: [{"device", "kind", "micro_batch", "chunk", "start", "end"}]}; --compare: all four
-      at the same (P, M) with per-stage times, beside each paper's formula -> {"schedules": [{..., "formula_over_ideal",
-      "peak_stage_activations"}]}
+      chunk); interleaved needs M a multiple of P -> {"name", "devices", "chunks_per_device", "micro_batches",
+      "makespan", "ideal", "bubble_fraction", "bubble_over_ideal", "busy", "idle", "peak_activations", "messages",
+      "timeline"?: [{"device", "kind", "micro_batch", "chunk", "start", "end"}]}; --compare: all four at the same
+      (P, M) with per-stage times, beside each paper's formula -> {"devices", "micro_batches", "schedules": [{"name",
+      "chunks_per_device", ..., "formula_over_ideal", "peak_activations", "peak_stage_activations", "messages"}]}
+      (the JavaScript pipelineTimeline's and pipelineCompare's fields in snake_case)
 )"},
     {"micro-batches", dsml::cli::micro_batches,
      R"(  dsml micro-batches --stages P --compute T --overhead O --max M
@@ -295,8 +177,8 @@ const Command kCommands[] = {
       every (t, p, d) factorisation the planner accepts (t | heads, t <= G, p | layers, d*b | batch), each priced
       by the planner's plan_step (the model `dsml plan` prints; v = 1, nothing overlapped) with the optimizer
       state replicated and with ZeRO-1; --fits-only keeps the rows that fit with ZeRO-1; model and GPU names as
-      `dsml plan` takes them -> {"model", "gpu", "parameters", "capacity_bytes", "layouts": [{"t", "p", "d",
-      "micro_batches", "replicated": {"time_s", "memory_bytes", "fits"}, "zero1": {...}}]}
+      `dsml plan` takes them -> {"model", "gpu", "parameters", "capacity", "layouts": [{"t", "p", "d",
+      "micro_batches", "replicated": {"time", "memory", "fits"} (as `dsml plan` prints them), "zero1": {...}}]}
 )"},
     {"plan", dsml::cli::plan,
      R"(  dsml plan --model NAME [--layers L --hidden H --heads A --kv-heads K --ffn F --sequence S --vocabulary V
@@ -312,6 +194,9 @@ const Command kCommands[] = {
       per stage, MFU, memory per GPU; --search the fastest layouts that fit (or the reason none does);
       --published a row of Narayanan et al. 2021's Table 1 beside its prediction; --validate every published run
       the planner is checked against (Table 1, in sample; llm-foundry's H100 and A100 tables, out of sample)
+      -> {"model", "gpu", "plan": {"layout", "gpus", "micro_batches", …, "time", "stages", "memory", "capacity",
+          "fits", "tokens_per_s", "tflops_per_gpu", "mfu", "hfu"}} (--search: "layouts": [plans]): the JavaScript
+          planStep's fields in snake_case, one table for both (dsml/plan_fields.h)
 )"},
     {"compress", dsml::cli::compress,
      R"(  dsml compress --compressor none|top-k|random-k|int8|qsgd|sign|powersgd --workers P --layers L --width D

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "dsml/error.h"
+
 namespace dsml::cli {
 
 void print(const JsonObject& json) { std::printf("%s\n", json.str().c_str()); }
@@ -48,10 +50,16 @@ dsml::Topology topology_from(const Args& args, int& ranks) {
     throw UsageError("--topology hierarchical takes --intra-alpha/--intra-beta and --inter-alpha/--inter-beta, "
                      "not --alpha/--beta/--bandwidth");
 
-  const auto shape = [&](long long size, const char* how) {
-    if (args.has("ranks") && args.whole("ranks") != size)
-      throw UsageError("--ranks " + args.text("ranks") + " does not match " + how + " = " + std::to_string(size));
-    ranks = static_cast<int>(size);
+  // A torus or a cluster has its own rank count; a --ranks given beside it must be that count.
+  const auto shape = [&](const dsml::Topology& topology, const char* how) {
+    if (args.has("ranks")) {
+      try {
+        dsml::check_topology_ranks(topology, args.whole("ranks"));
+      } catch (const dsml::Error& e) {
+        throw UsageError("--ranks " + args.text("ranks") + " and " + how + ": " + e.what());
+      }
+    }
+    ranks = topology.ranks();
   };
   if (name == "hierarchical") {
     dsml::CostModel intra, inter;
@@ -61,14 +69,14 @@ dsml::Topology topology_from(const Args& args, int& ranks) {
     inter.beta = args.number("inter-beta");
     const int nodes = args.whole("nodes"), per_node = args.whole("per-node");
     dsml::Topology topology = dsml::Topology::hierarchical(nodes, per_node, intra, inter);
-    shape(static_cast<long long>(nodes) * per_node, "--nodes × --per-node");
+    shape(topology, "--nodes × --per-node");
     return topology;
   }
   const dsml::CostModel model = model_from(args);
   if (name == "torus2d") {
     const int rows = args.whole("rows"), cols = args.whole("cols");
     dsml::Topology topology = dsml::Topology::torus2d(rows, cols, model);
-    shape(static_cast<long long>(rows) * cols, "--rows × --cols");
+    shape(topology, "--rows × --cols");
     return topology;
   }
   ranks = args.whole_or("ranks", 2);

@@ -3,7 +3,8 @@
 // every published run the planner is checked against. One line of JSON, like every command.
 //
 //   $ dsml plan --model gpt3-175b --gpu a100-80gb --nodes 192 --t 8 --p 8 --global-batch 1536
-//   {"model": "gpt3-175b", ..., "time_s": {"compute": …, "bubble": …, …, "total": …}, "mfu": …, "fits": true}
+//   {"model": "gpt3-175b", ..., "time": {"compute": …, "bubble": …, …, "total": …}, "mfu": …, "fits": true}
+//   (the fields of core.planStep's object, in snake_case: dsml/plan_fields.h)
 //   $ dsml plan --model llama3-70b --gpu h100-sxm --nodes 64 --global-batch 512 --search
 //   $ dsml plan --published gpt-1t            (Table 1's row, its layout, the published TFLOP/s beside)
 //   $ dsml plan --validate                    (the three published tables, each row's error)
@@ -25,62 +26,16 @@
 
 #include "args.h"
 #include "dsml/error.h"
+#include "dsml/plan_fields.h"
 #include "dsml/planner.h"
 #include "dsml/planner_validation.h"
+#include "json_fields.h"
 #include "json_output.h"
 #include "network_flags.h"
 #include "plan_command.h"
 
 namespace dsml::cli {
 namespace {
-
-JsonObject memory_json(const PlanMemory& m) {
-  return JsonObject().add("params", m.params).add("grads", m.grads).add("optimizer", m.optimizer)
-      .add("activations", m.activations).add("total", m.total);
-}
-
-JsonObject plan_json(const StepPlan& p) {
-  const PlannerLayout& l = p.layout;
-  const StepSplit& t = p.time;
-  std::vector<double> stage_layers(l.stage_layers.begin(), l.stage_layers.end());
-  std::vector<JsonObject> stages;
-  for (const StagePlan& st : p.stages)
-    stages.push_back(JsonObject().add("layers", st.layers).add("seconds", st.seconds)
-                         .add_object("memory_bytes", memory_json(st.memory)));
-  return JsonObject()
-      .add_object("layout", JsonObject()
-                                .add("t", l.t).add("p", l.p).add("v", l.v).add("d", l.d)
-                                .add("micro_batch", l.micro_batch).add("global_batch", l.global_batch)
-                                .add("micro_batches", p.micro_batches).add("zero_stage", l.zero_stage)
-                                .add_bool("sequence_parallel", l.sequence_parallel)
-                                .add_text("recomputation", recomputation_name(l.recomputation))
-                                .add_bool("overlap_dp", l.overlap_dp)
-                                .add("c", l.c).add("e", l.e)
-                                .add_text("attention", attention_kernel_name(l.attention))
-                                .add_text("precision", precision_name(l.precision))
-                                .add("stage_layers", stage_layers))
-      .add("gpus", p.gpus)
-      .add("parameters", p.parameters)
-      .add("active_parameters", p.active_parameters)
-      .add("hardware_flops", p.hardware_flops)
-      .add("model_flops", p.model_flops)
-      .add_object("time_s", JsonObject()
-                                .add("compute", t.compute).add("bubble", t.bubble).add("tensor", t.tensor)
-                                .add("context", t.context).add("expert", t.expert)
-                                .add("pipeline", t.pipeline).add("data", t.data).add("optimizer", t.optimizer)
-                                .add("total", t.total)
-                                .add("matmul", t.matmul).add("attention", t.attention)
-                                .add("memory_bound", t.memory_bound))
-      .add_objects("stages", stages)
-      .add("slowest_stage", p.slowest_stage)
-      .add_object("memory_bytes", memory_json(p.memory))
-      .add("capacity_bytes", p.capacity)
-      .add_bool("fits", p.fits)
-      .add("tokens_per_s", p.tokens_per_s)
-      .add("tflops_per_gpu", p.tflops_per_gpu)
-      .add("mfu", p.mfu)
-      .add("hfu", p.hfu);
-}
 
 PlannerModel planner_model_from(const Args& args) {
   PlannerModel m = planner_model_preset(args.text("model"));
@@ -103,7 +58,7 @@ int published(const Args& args) {
     if (run.model != name) continue;
     const StepPlan plan = plan_published_run(run, gpu_preset("a100-80gb"));
     const double paper = narayanan_flops_per_iteration(planner_model_preset(run.model), run.global_batch);
-    print(plan_json(plan)
+    print(fields_json(plan)
               .add_text("model", run.model)
               .add_text("gpu", "a100-80gb")
               .add_object("published", JsonObject()
@@ -167,7 +122,7 @@ int plan(int argc, char** argv) {
     if (args.has("attention")) o.attention = parse_attention_kernel(args.text("attention"));
     if (args.has("precision")) o.precision = parse_precision(args.text("precision"));
     std::vector<JsonObject> rows;
-    for (const StepPlan& p : search_layouts(model, cluster, o)) rows.push_back(plan_json(p));
+    for (const StepPlan& p : search_layouts(model, cluster, o)) rows.push_back(fields_json(p));
     head.add_objects("layouts", rows);
     if (rows.empty()) head.add_text("reason", search_refusal(model, cluster, o));
     print(head);
@@ -191,7 +146,7 @@ int plan(int argc, char** argv) {
   if (args.has("stage-layers")) l.stage_layers = stage_layers_from(args);
   const StepPlan plan = plan_step(model, cluster, l);
   JsonObject out = head;
-  print(out.add_object("plan", plan_json(plan)));
+  print(out.add_object("plan", fields_json(plan)));
   return 0;
 }
 

@@ -30,9 +30,7 @@ Topology topology_for(const val& request, int ranks, const std::string& context)
   val topology = val::global("Object").call<val>("assign", val::object(), given);
   if (topology["ranks"].isUndefined()) topology.set("ranks", ranks);
   Topology t = to_topology(topology);
-  if (t.ranks() != ranks)
-    throw Error(context + ": the topology has " + std::to_string(t.ranks()) + " ranks but the run needs " +
-                std::to_string(ranks));
+  in_context(context, [&] { check_topology_ranks(t, ranks); });
   return t;
 }
 

@@ -39,13 +39,9 @@ val compress_gradient(const val& r) {
   require_object(r, ctx, "{compressor, values, ratio?, levels?, seed?, rows?, cols?, rank?}");
   const CompressorConfig c = to_compressor(r, ctx);
   const std::vector<double> values = to_doubles(r["values"], "compressGradient: values");
-  if (values.empty() || static_cast<double>(values.size()) > limits::kValues)
-    throw Error(ctx + ": values must hold 1 to 1e7 numbers");
   const auto n = static_cast<Eigen::Index>(values.size());
-  const auto rows = whole_field_or(r, "rows", 1, ctx, 1, n), cols = whole_field_or(r, "cols", n, ctx, 1, n);
-  if (rows * cols != n)
-    throw Error(ctx + ": rows·cols must equal the " + std::to_string(n) + " values, got " + std::to_string(rows) +
-                "·" + std::to_string(cols));
+  const auto rows = whole_field_or(r, "rows", 1, ctx, 1), cols = whole_field_or(r, "cols", n, ctx, 1);
+  in_context(ctx, [&] { check_tensor_shape(values.size(), rows, cols); });
   const auto seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx));
   // Row-major values as the (rows, cols) matrix, and back.
   using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;

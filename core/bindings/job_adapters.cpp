@@ -83,8 +83,7 @@ val to_val(const WallSplit& s) {
 val simulate_job(const val& r) {
   const std::string ctx = "simulateJob";
   const JobConfig c = to_job(r, ctx);
-  // What a tab runs in seconds: the straggler draws (P per step) and the teacher task's training.
-  if (static_cast<double>(c.workers) * c.steps > 4e6) throw Error(ctx + ": workers·steps must be <= 4e6");
+  in_context(ctx, [&] { limits::check_job_size(c.workers, c.steps); });
   if (c.train) check_run_size(c.task, c.workers * c.task_rows_per_worker, c.steps, ctx);
   const JobRun run = run_job(c);
   const JobTiming& t = run.timing;

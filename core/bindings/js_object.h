@@ -24,3 +24,37 @@ inline emscripten::val object_of(std::initializer_list<JsField> fields) {
 }
 
 }  // namespace dsml::bindings
+
+#include <string>
+#include <vector>
+
+#include "dsml/result_fields.h"
+
+namespace dsml::bindings {
+
+// A result written from its core field table (dsml/result_fields.h), under the table's names:
+//   return fields_to_val(plan);
+struct JsFields {
+  emscripten::val value = emscripten::val::object();
+  void number(const char* name, double x) { value.set(name, x); }
+  void flag(const char* name, bool x) { value.set(name, x); }
+  void text(const char* name, const std::string& x) { value.set(name, x); }
+  void numbers(const char* name, const std::vector<double>& xs) {
+    emscripten::val list = emscripten::val::array();
+    for (double x : xs) list.call<void>("push", x);
+    value.set(name, list);
+  }
+  void object(const char* name, const JsFields& x) { value.set(name, x.value); }
+  void objects(const char* name, const std::vector<JsFields>& xs) {
+    emscripten::val list = emscripten::val::array();
+    for (const JsFields& x : xs) list.call<void>("push", x.value);
+    value.set(name, list);
+  }
+};
+
+template <class T>
+emscripten::val fields_to_val(const T& result) {
+  return write_fields<JsFields>(result).value;
+}
+
+}  // namespace dsml::bindings

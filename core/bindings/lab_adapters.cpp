@@ -170,29 +170,26 @@ val teacher_batch(const val& request) {
 
 namespace {
 
-// w, and the optimizer's state after step t (update_shard: the update every ZeRO rank applies to its shard).
+// w, and the optimizer's state after step t (update_shard: the update every ZeRO rank applies to its shard); the
+// state's rules (empty or one value per element of w; in place, full length) are check_shard_state's.
 struct Updated {
   Buffer w;
   ShardMoments moments;
 };
 
-Updated updated(const val& options, double t, const val& w, const val& g, const val& m, const val& v,
+Updated updated(const val& options, double t, const val& w, const val& g, const val& m, const val& v, bool in_place,
                 const std::string& fn) {
   if (!is_object(options)) throw Error(fn + ": optimizer must be an object like {kind: \"adam\", lr: 0.01}");
   const OptimizerConfig c = to_optimizer_config(options, fn);
   const std::int64_t step = whole_value(t, fn + ": t", 1);
   Updated u{values_from(w, fn, "w"), {}};
-  const auto n = static_cast<Eigen::Index>(u.w.size());
+  const Buffer grads = values_from(g, static_cast<Eigen::Index>(u.w.size()), 1, fn, "g", "w.length");
+  const Values first = values_from(m, fn, "m"), second = values_from(v, fn, "v");
+  in_context(fn, [&] { check_shard_state(c.kind, u.w.size(), first.size(), second.size(), in_place); });
   const auto column = [](const Values& values) -> Eigen::MatrixXd {
     return Eigen::Map<const Eigen::MatrixXd>(values.data(), static_cast<Eigen::Index>(values.size()), 1);
   };
-  // Empty state = the zeros an optimizer starts from; otherwise one value per element of w.
-  const auto state = [&](const val& s, const char* name) {
-    return array_length(s, fn, name) == 0 ? Eigen::MatrixXd() : column(values_from(s, n, 1, fn, name, "w.length (or 0)"));
-  };
-  const Buffer grads = values_from(g, n, 1, fn, "g", "w.length");
-  u.moments = {uses_first_moment(c.kind) ? state(m, "m") : column(values_from(m, fn, "m")),
-               uses_second_moment(c.kind) ? state(v, "v") : column(values_from(v, fn, "v"))};
+  u.moments = {column(first), column(second)};
   in_context(fn, [&] { update_shard(c, step, u.w, grads, u.moments); });
   return u;
 }
@@ -202,7 +199,7 @@ Values values_of(const Eigen::MatrixXd& column) { return {column.data(), column.
 }  // namespace
 
 val optimizer_step(const val& options, double t, const val& w, const val& g, const val& m, const val& v) {
-  const Updated u = updated(options, t, w, g, m, v, "optimizerStep");
+  const Updated u = updated(options, t, w, g, m, v, false, "optimizerStep");
   val out = val::object();
   out.set("w", float64_array(u.w));
   // (n, 1) columns, so their storage is the row-major order; unused state (m for SGD, v for SGD and momentum)
@@ -214,18 +211,10 @@ val optimizer_step(const val& options, double t, const val& w, const val& g, con
 
 void optimizer_step_in_place(const val& options, double t, const val& w, const val& g, const val& m, const val& v) {
   const std::string fn = "optimizerStepInPlace";
-  const Updated u = updated(options, t, w, g, m, v, fn);
-  const std::size_t n = u.w.size();
-  // State the optimizer uses must already have w's length (zeros to start): it is written back, not replaced.
-  const auto used = [&](const val& s, const Eigen::MatrixXd& next, const char* name) {
-    if (array_length(s, fn, name) != n)
-      throw Error(fn + ": " + name + " has " + std::to_string(array_length(s, fn, name)) + " numbers, expected w.length = " +
-                  std::to_string(n) + " (in place, the state is updated, not created: start from zeros)");
-    write_values(s, values_of(next), fn, name, "w.length");
-  };
+  const Updated u = updated(options, t, w, g, m, v, true, fn);
   const OptimizerKind kind = to_optimizer_config(options, fn).kind;
-  if (uses_first_moment(kind)) used(m, u.moments.first, "m");
-  if (uses_second_moment(kind)) used(v, u.moments.second, "v");
+  if (uses_first_moment(kind)) write_values(m, values_of(u.moments.first), fn, "m", "w.length");
+  if (uses_second_moment(kind)) write_values(v, values_of(u.moments.second), fn, "v", "w.length");
   write_values(w, u.w, fn, "w", "w.length");
 }
 

@@ -6,6 +6,7 @@
 
 #include "dsml/chunk_pipeline_parallel.h"
 #include "dsml/chunk_schedule.h"
+#include "dsml/pipeline_fields.h"
 #include "dsml/run_limits.h"
 #include "fields.h"
 #include "js_arrays.h"
@@ -15,21 +16,11 @@
 namespace dsml::bindings {
 namespace {
 
-
 ChunkTimes read_times(const val& r, const std::string& ctx) {
   const ChunkTimes unit;  // the core's defaults for a time not given
   return {number_field_or(r, "forward", unit.forward, ctx),
           number_field_or(r, "backwardInput", unit.backward_input, ctx),
           number_field_or(r, "backwardWeight", unit.backward_weight, ctx), number_field_or(r, "p2p", unit.p2p, ctx)};
-}
-
-void set_timing(val& out, const ChunkTiming& t) {
-  out.set("makespan", t.makespan);
-  out.set("ideal", t.ideal);
-  out.set("bubbleFraction", t.bubble_fraction);
-  out.set("bubbleOverIdeal", t.bubble_over_ideal);
-  out.set("busy", to_js_array(t.busy));
-  out.set("idle", to_js_array(t.idle));
 }
 
 }  // namespace
@@ -41,20 +32,7 @@ val pipeline_timeline(const val& r) {
   const int P = static_cast<int>(whole_field(r, "devices", ctx, 1, limits::kTimelineDevices));
   const int m = static_cast<int>(whole_field(r, "microBatches", ctx, 1, limits::kMicroBatches));
   const int v = static_cast<int>(whole_field_or(r, "chunksPerDevice", 1, ctx, 1, limits::kChunksPerDevice));
-  const ScheduleTimeline run = schedule_timeline(name, P, m, v, read_times(r, ctx));
-  const ChunkTiming& timing = run.timing;
-  val out = object_of({{"name", run.schedule.name}, {"devices", P}, {"chunksPerDevice", v}, {"microBatches", m}});
-  set_timing(out, timing);
-  out.set("peakActivations", to_js_array(run.peak_activations));
-  out.set("messages", run.messages);
-  val spans = val::array();
-  for (const ChunkSpan& s : timing.spans) {
-    val span = object_of({{"device", s.device}, {"kind", std::string(kind_name(s.kind))}, {"microBatch", s.micro_batch},
-                          {"chunk", s.chunk}, {"start", s.start}, {"end", s.end}});
-    spans.call<void>("push", span);
-  }
-  out.set("timeline", spans);
-  return out;
+  return fields_to_val(schedule_timeline(name, P, m, v, read_times(r, ctx)));
 }
 
 val pipeline_compare(const val& r) {
@@ -62,19 +40,12 @@ val pipeline_compare(const val& r) {
   require_object(r, ctx, "{devices, microBatches, chunksPerDevice, forward?, backwardInput?, backwardWeight?, p2p?}");
   const int P = static_cast<int>(whole_field(r, "devices", ctx, 1, limits::kTimelineDevices));
   const int m = static_cast<int>(whole_field(r, "microBatches", ctx, 1, limits::kMicroBatches));
-  const int v = static_cast<int>(whole_field(r, "chunksPerDevice", ctx, 2, limits::kChunksPerDevice));
+  const int v = static_cast<int>(whole_field(r, "chunksPerDevice", ctx, 1, limits::kChunksPerDevice));
   const ChunkTimes t = read_times(r, ctx);
+  const std::vector<ScheduleComparison> rows = in_context(
+      ctx, [&] { return compare_pipeline_schedules(P, m, v, t.forward, t.backward_input, t.backward_weight, t.p2p); });
   val out = val::array();
-  for (const ScheduleComparison& row :
-       compare_pipeline_schedules(P, m, v, t.forward, t.backward_input, t.backward_weight, t.p2p)) {
-    val o = object_of({{"name", row.name}, {"chunksPerDevice", row.chunks_per_device}});
-    set_timing(o, row.timing);
-    o.set("formulaOverIdeal", row.formula_over_ideal);
-    o.set("peakActivations", to_js_array(row.peak_activations));
-    o.set("peakStageActivations", row.peak_stage_activations);
-    o.set("messages", row.messages);
-    out.call<void>("push", o);
-  }
+  for (const ScheduleComparison& row : rows) out.call<void>("push", fields_to_val(row));
   return out;
 }
 

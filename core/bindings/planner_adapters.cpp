@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dsml/error.h"
+#include "dsml/plan_fields.h"
 #include "dsml/planner.h"
 #include "dsml/planner_validation.h"
 #include "fields.h"
@@ -84,10 +85,7 @@ val attention_cost(const val& r) {
                                 parse_attention_kernel(text_field(r, "kernel", ctx)),
                                 whole_or(r, "microBatch", 1, ctx), whole_or(r, "t", 1, ctx), whole_or(r, "c", 1, ctx));
   });
-  return object_of({{"forwardSeconds", a.forward_seconds}, {"backwardSeconds", a.backward_seconds},
-                    {"forwardFlops", a.forward_flops}, {"backwardFlops", a.backward_flops},
-                    {"countedFlops", a.counted_flops}, {"hbmBytes", a.hbm_bytes},
-                    {"activationBytes", a.activation_bytes}});
+  return fields_to_val(a);
 }
 
 val planner_validation() {

@@ -6,13 +6,12 @@
 #include <vector>
 
 #include "dsml/error.h"
+#include "dsml/plan_fields.h"
 #include "fields.h"
+#include "js_object.h"
 
 namespace dsml::bindings {
 namespace {
-
-
-
 
 std::string name_or_custom(const val& o) { return o["name"].isString() ? o["name"].as<std::string>() : "custom"; }
 
@@ -211,80 +210,8 @@ PlannerLayout layout_from(const val& o, const std::string& ctx) {
   return l;
 }
 
-val memory_to(const PlanMemory& m) {
-  val memory = val::object();
-  memory.set("params", m.params);
-  memory.set("grads", m.grads);
-  memory.set("optimizer", m.optimizer);
-  memory.set("activations", m.activations);
-  memory.set("total", m.total);
-  return memory;
-}
+val memory_to(const PlanMemory& m) { return fields_to_val(m); }
 
-val plan_to(const StepPlan& p) {
-  const PlannerLayout& l = p.layout;
-  val layout = val::object();
-  layout.set("t", l.t);
-  layout.set("p", l.p);
-  layout.set("v", l.v);
-  layout.set("d", l.d);
-  layout.set("c", l.c);
-  layout.set("e", l.e);
-  layout.set("microBatch", l.micro_batch);
-  layout.set("globalBatch", l.global_batch);
-  layout.set("zeroStage", l.zero_stage);
-  layout.set("sequenceParallel", l.sequence_parallel);
-  layout.set("recomputation", std::string(recomputation_name(l.recomputation)));
-  layout.set("overlapDp", l.overlap_dp);
-  layout.set("attention", std::string(attention_kernel_name(l.attention)));
-  layout.set("precision", std::string(precision_name(l.precision)));
-  val stage_layers = val::array();
-  for (int n : l.stage_layers) stage_layers.call<void>("push", n);
-  layout.set("stageLayers", stage_layers);
-  val time = val::object();
-  time.set("compute", p.time.compute);
-  time.set("bubble", p.time.bubble);
-  time.set("tensor", p.time.tensor);
-  time.set("context", p.time.context);
-  time.set("expert", p.time.expert);
-  time.set("pipeline", p.time.pipeline);
-  time.set("data", p.time.data);
-  time.set("optimizer", p.time.optimizer);
-  time.set("total", p.time.total);
-  val parts = val::object();
-  parts.set("matmul", p.time.matmul);
-  parts.set("attention", p.time.attention);
-  parts.set("memoryBound", p.time.memory_bound);
-  time.set("computeParts", parts);
-  val stages = val::array();
-  for (const StagePlan& st : p.stages) {
-    val stage = val::object();
-    stage.set("layers", st.layers);
-    stage.set("seconds", st.seconds);
-    stage.set("memoryBytes", memory_to(st.memory));
-    stages.call<void>("push", stage);
-  }
-  val o = val::object();
-  o.set("layout", layout);
-  o.set("gpus", p.gpus);
-  o.set("microBatches", p.micro_batches);
-  o.set("parameters", p.parameters);
-  o.set("activeParameters", p.active_parameters);
-  o.set("hardwareFlops", p.hardware_flops);
-  o.set("modelFlops", p.model_flops);
-  o.set("time", time);
-  o.set("stages", stages);
-  o.set("slowestStage", p.slowest_stage);
-  o.set("memory", memory_to(p.memory));
-  o.set("capacity", p.capacity);
-  o.set("fits", p.fits);
-  o.set("tokensPerS", p.tokens_per_s);
-  o.set("tflopsPerGpu", p.tflops_per_gpu);
-  o.set("mfu", p.mfu);
-  o.set("hfu", p.hfu);
-  return o;
-}
-
-
+val plan_to(const StepPlan& p) { return fields_to_val(p); }
 
 }  // namespace dsml::bindings

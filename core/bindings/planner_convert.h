@@ -23,6 +23,7 @@ val gpu_to(const GpuSpec& g);
 ClusterSpec cluster_from(const val& o, const std::string& ctx);
 // d may be left out (the core derives it); attention, precision and stageLayers are optional.
 PlannerLayout layout_from(const val& o, const std::string& ctx);
+// A plan and its memory as their field tables write them (dsml/plan_fields.h).
 val memory_to(const PlanMemory& m);
 val plan_to(const StepPlan& p);
 // A whole-number field (required, or `fallback` when absent) of at least `minimum`.

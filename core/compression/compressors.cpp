@@ -7,6 +7,7 @@
 
 #include "dsml/compression.h"
 #include "dsml/error.h"
+#include "dsml/run_limits.h"
 #include "nn/gaussian.h"
 
 namespace dsml {
@@ -90,6 +91,13 @@ Eigen::VectorXd scaled_sign(const Eigen::VectorXd& v) {
   if (v.size() == 0) return v;
   const double scale = v.cwiseAbs().sum() / static_cast<double>(v.size());
   return v.unaryExpr([scale](double x) { return x < 0 ? -scale : scale; });
+}
+
+void check_tensor_shape(std::size_t values, std::int64_t rows, std::int64_t cols) {
+  if (values < 1 || static_cast<double>(values) > limits::kValues) throw Error("values must hold 1 to 1e7 numbers");
+  if (rows < 1 || cols < 1 || static_cast<double>(rows) * static_cast<double>(cols) != static_cast<double>(values))
+    throw Error("rows·cols must equal the " + std::to_string(values) + " values, got " + std::to_string(rows) + "·" +
+                std::to_string(cols));
 }
 
 Eigen::MatrixXd compress_tensor(const CompressorConfig& c, const Eigen::MatrixXd& m, std::uint64_t seed) {

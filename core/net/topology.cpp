@@ -84,6 +84,12 @@ void Topology::throw_bad_route(int src, int dst) const {
               std::to_string(ranks_ - 1));
 }
 
+void check_topology_ranks(const Topology& topology, int ranks) {
+  if (topology.ranks() != ranks)
+    throw Error("the topology has " + std::to_string(topology.ranks()) + " ranks but the run needs " +
+                std::to_string(ranks));
+}
+
 void net::route_into(const Family& family, int src, int dst, Route& out) { family.route(src, dst, out); }
 
 Route Topology::route(int src, int dst) const {

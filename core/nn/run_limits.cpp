@@ -1,4 +1,4 @@
-// run_limits.cpp — the one size check every training request passes (dsml/run_limits.h).
+// run_limits.cpp — the size checks every training request and simulated job pass (dsml/run_limits.h).
 #include "dsml/run_limits.h"
 
 #include <string>
@@ -13,6 +13,10 @@ void check_run_size(const MlpConfig& model, int batch, int steps) {
                 "ones)");
   if (steps > kSteps) throw Error("steps must be at most " + std::to_string(kSteps));
   if (static_cast<double>(batch) * model.width > kBatchValues) throw Error("batch·width must be at most 1e7");
+}
+
+void check_job_size(int workers, int steps) {
+  if (static_cast<double>(workers) * steps > kJobWorkerSteps) throw Error("workers·steps must be at most 4e6");
 }
 
 }  // namespace dsml::limits

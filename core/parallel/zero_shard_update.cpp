@@ -44,4 +44,17 @@ void update_shard(const OptimizerConfig& config, std::int64_t t, Buffer& params,
   std::copy(w.data(), w.data() + n, params.begin());
 }
 
+void check_shard_state(OptimizerKind kind, std::size_t params, std::size_t m_size, std::size_t v_size,
+                       bool in_place) {
+  const std::pair<const char*, std::size_t> moments[] = {{"m", uses_first_moment(kind) ? m_size : params},
+                                                          {"v", uses_second_moment(kind) ? v_size : params}};
+  for (const auto& [name, size] : moments) {
+    if (size == params || (size == 0 && !in_place)) continue;
+    throw Error(std::string(name) + " has " + std::to_string(size) + " numbers, expected " +
+                (in_place ? "one per parameter, " + std::to_string(params) +
+                                " (in place, the state is updated, not created: start from zeros)"
+                          : "0 (zeros: the start) or one per parameter, " + std::to_string(params)));
+  }
+}
+
 }  // namespace dsml

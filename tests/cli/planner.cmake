@@ -5,10 +5,11 @@
 # (unfused attention, as Megatron ran in 2021), beside the published 163 TFLOP/s per GPU.
 dsml_cli_test(cli_plan_published 0 ARGS plan --published gpt-1t
   STDOUT "\"attention\": \"unfused\".*\"hardware_flops\": 5\\.13905137752735.*\"published\": {\"tflops_per_gpu\": 163, \"paper_flops\": 5\\.13905137752735")
-# A layout by hand: 175B on 64 GPUs as t = 8, p = 8, d = 1, 512 micro-batches.
+# A layout by hand: 175B on 64 GPUs as t = 8, p = 8, d = 1, 512 micro-batches (the fields of core.planStep's
+# object in snake_case, dsml/plan_fields.h).
 dsml_cli_test(cli_plan_layout 0 ARGS plan --model gpt3-175b --gpu a100-80gb --nodes 8 --t 8 --p 8 --global-batch 512
   --recompute selective --sequence-parallel
-  STDOUT "\"d\": 1, \"micro_batch\": 1, \"global_batch\": 512, \"micro_batches\": 512, .*\"fits\": true, ")
+  STDOUT "\"d\": 1, \"c\": 1, \"e\": 1, \"micro_batch\": 1, \"global_batch\": 512, .*\"micro_batches\": 512, .*\"fits\": true, ")
 # The search: 175B on 512 GPUs, B = 1536; the fastest layout that fits comes first.
 dsml_cli_test(cli_plan_search 0 ARGS plan --model gpt3-175b --gpu a100-80gb --nodes 64 --global-batch 1536 --search
   --keep 2 STDOUT "^{\"model\": \"gpt3-175b\", \"gpu\": \"a100-80gb\", \"layouts\": \\[{\"layout\": {\"t\": 4, \"p\": 8, \"v\": 4, ")

@@ -184,3 +184,11 @@ TEST(Compression, BadInputIsNamed) {
   c.ratio = 0;
   EXPECT_EQ(error_of([&] { validate(c); }), "ratio (fraction of values kept) must be in (0, 1], got 0");
 }
+
+TEST(Compression, ATensorHandedOverHasOneToTenMillionValuesInItsShape) {
+  EXPECT_NO_THROW(check_tensor_shape(12, 3, 4));
+  EXPECT_NO_THROW(check_tensor_shape(10000000, 1, 10000000));
+  EXPECT_EQ(error_of([] { check_tensor_shape(0, 1, 0); }), "values must hold 1 to 1e7 numbers");
+  EXPECT_EQ(error_of([] { check_tensor_shape(10000001, 1, 10000001); }), "values must hold 1 to 1e7 numbers");
+  EXPECT_EQ(error_of([] { check_tensor_shape(12, 5, 2); }), "rows·cols must equal the 12 values, got 5·2");
+}

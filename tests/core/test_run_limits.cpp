@@ -17,4 +17,11 @@ TEST(RunLimits, ATrainingRunWithinTheLimitsPassesAndEachLimitIsNamed) {
             std::string::npos);
 }
 
+TEST(RunLimits, ASimulatedJobIsCappedAtFourMillionWorkerSteps) {
+  EXPECT_NO_THROW(dsml::limits::check_job_size(1024, 3906));  // 3,999,744 worker-steps
+  EXPECT_NO_THROW(dsml::limits::check_job_size(400, 10000));  // exactly 4e6
+  EXPECT_EQ(error_of([&] { dsml::limits::check_job_size(400, 10001); }), "workers·steps must be at most 4e6");
+  EXPECT_EQ(error_of([&] { dsml::limits::check_job_size(1024, 3907); }), "workers·steps must be at most 4e6");
+}
+
 }  // namespace

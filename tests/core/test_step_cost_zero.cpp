@@ -1,5 +1,5 @@
-// The step cost model's ZeRO-1/2 against bucketed DP (errata 1 and 2: the same buckets, the same bytes
-// and α terms — ZeRO §7.2.1), and the model at real sizes (nothing allocated per parameter).
+// The step cost model's ZeRO-1/2 against bucketed DP (the same buckets, the same bytes and α terms — ZeRO
+// §7.2.1), and the model at real sizes (nothing allocated per parameter).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -13,7 +13,7 @@ namespace {
 using dsml::StepCost;
 using dsml::StepCostConfig;
 
-// Erratum (§3.1–2): ZeRO-1 and ZeRO-2 are a reduce-scatter plus an all-gather per bucket of DP's buckets
+// ZeRO-1 and ZeRO-2 are a reduce-scatter plus an all-gather per bucket of DP's buckets
 // — on the ring exactly the α terms and bytes of bucketed DP's all-reduces (ZeRO §7.2.1), so all three cost the
 // same; and with Ψ in 3 buckets each pays 3 ring all-reduces' worth, not one unbucketed pass.
 TEST(StepCost, ZeroStages1And2CostExactlyWhatBucketedDataParallelCosts) {

@@ -178,4 +178,20 @@ TEST(Topology, RejectsBadArguments) {
   EXPECT_EQ(empty.kind(), "");
 }
 
+TEST(Topology, ARunMustHaveTheTopologysRankCount) {
+  const CostModel link = CostModel::from_bandwidth(1e-6, 1e9);
+  EXPECT_NO_THROW(dsml::check_topology_ranks(dsml::Topology::torus2d(3, 3, link), 9));
+  EXPECT_NO_THROW(dsml::check_topology_ranks(dsml::Topology::hierarchical(2, 4, link, link), 8));
+  const auto message = [&](const dsml::Topology& t, int ranks) {
+    try {
+      dsml::check_topology_ranks(t, ranks);
+    } catch (const dsml::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message(dsml::Topology::torus2d(3, 3, link), 8), "the topology has 9 ranks but the run needs 8");
+  EXPECT_EQ(message(dsml::Topology::hierarchical(2, 4, link, link), 16), "the topology has 8 ranks but the run needs 16");
+}
+
 }  // namespace

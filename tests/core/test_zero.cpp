@@ -234,4 +234,21 @@ TEST(Zero, RejectsBadArguments) {
   EXPECT_THROW(dsml::update_shard(optimizer("momentum"), 1, w, g, m), dsml::Error);
 }
 
+// The caller-held state of a shard update: empty or one value per parameter for each moment the kind uses, the
+// unused ones ignored, and in place only a full-length state (it is written back).
+TEST(Zero, ShardStateIsEmptyOrOneValuePerParameter) {
+  using dsml::OptimizerKind;
+  EXPECT_NO_THROW(dsml::check_shard_state(OptimizerKind::adam, 24, 0, 0, false));
+  EXPECT_NO_THROW(dsml::check_shard_state(OptimizerKind::adam, 24, 24, 24, true));
+  EXPECT_NO_THROW(dsml::check_shard_state(OptimizerKind::sgd, 24, 5, 7, true));       // neither moment used
+  EXPECT_NO_THROW(dsml::check_shard_state(OptimizerKind::momentum, 24, 24, 0, true));  // v unused
+  EXPECT_EQ(error_of([] { dsml::check_shard_state(OptimizerKind::adam, 3, 2, 0, false); }),
+            "m has 2 numbers, expected 0 (zeros: the start) or one per parameter, 3");
+  EXPECT_EQ(error_of([] { dsml::check_shard_state(OptimizerKind::adam, 3, 3, 1, false); }),
+            "v has 1 numbers, expected 0 (zeros: the start) or one per parameter, 3");
+  EXPECT_EQ(error_of([] { dsml::check_shard_state(OptimizerKind::adam, 24, 0, 24, true); }),
+            "m has 0 numbers, expected one per parameter, 24 (in place, the state is updated, not created: start from "
+            "zeros)");
+}
+
 }  // namespace

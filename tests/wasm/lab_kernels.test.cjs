@@ -160,7 +160,7 @@ test("blockOutBackwardInto, blockInBackwardInto and optimizerStepInPlace equal t
   assert.throws(() => core.blockInBackwardInto(dA, pre, x, wIn, rows, width, "gelu", dWIn, [0, 0]),
     /blockInBackwardInto: dX must be a Float64Array of rows · width = 12 numbers$/);
   assert.throws(() => core.optimizerStepInPlace(opt, 1, w, dWIn, new Float64Array(0), v),
-    /optimizerStepInPlace: m has 0 numbers, expected w.length = 24 \(in place, the state is updated/);
+    /optimizerStepInPlace: m has 0 numbers, expected one per parameter, 24 \(in place, the state is updated/);
 });
 
 // The lab trainer's step on one rank holding the whole model: forward block by block with the residual, the

@@ -52,7 +52,7 @@ test("bad requests become readable errors", async () => {
   assert.throws(() => core.pipelineTimeline({ schedule: "1f1b", devices: 0, microBatches: 8 }),
                 /pipelineTimeline: devices must be a whole number >= 1/);
   assert.throws(() => core.pipelineCompare({ devices: 4, microBatches: 8, chunksPerDevice: 1 }),
-                /pipelineCompare: chunksPerDevice must be a whole number >= 2/);
+                /pipelineCompare: the interleaved row needs v >= 2 chunks per device, got 1/);
   assert.equal(core.pipelineTimeline({ schedule: "gpipe", devices: 2, microBatches: 2 }).makespan, 9);
 });
 

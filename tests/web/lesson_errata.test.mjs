@@ -1,6 +1,5 @@
-// lesson_errata.test.mjs — statements of Weeks 3–6 and the lab that were read against the papers they
-// cite and against the course's own code. Each test pins one erratum so that the page cannot drift back to the wrong
-// statement: a form presented as what it is, one name per quantity, the paper's own numbers.
+// lesson_errata.test.mjs — statements of Weeks 3–6 and the lab held to the papers they cite and to the course's own
+// code: a form presented as what it is, one name per quantity, the paper's own numbers. Each test pins one statement.
 //   node --test tests/web/lesson_errata.test.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -18,7 +17,7 @@ const around = (text, anchor, span = 400) => {
   return text.slice(Math.max(0, i - span), i + span);
 };
 
-test("erratum 1: Zhang et al.'s rate is η/τ (η at τ = 0); the course's η/(τ + 1) is said to be its shifted form", () => {
+test("Zhang et al.'s rate is η/τ (η at τ = 0); the course's η/(τ + 1) is said to be its shifted form", () => {
   const page = prose("week4");
   const section = around(page, /Zhang et al\. \(2016\) divide/);
   assert.match(section, /\\eta_t = \\eta\/\\tau_t/, "the paper's form η/τ");
@@ -26,7 +25,7 @@ test("erratum 1: Zhang et al.'s rate is η/τ (η at τ = 0); the course's η/(�
   assert.match(around(page, /Staleness-aware async-SGD/, 200), /η\/τ \(η for a fresh gradient\); this course uses it shifted by one/);
 });
 
-test("erratum 4: SSP's closed form states its convention (the wait after the last clock counts) and the other reading", () => {
+test("SSP's closed form states its convention (the wait after the last clock counts) and the other reading", () => {
   const section = around(prose("week4"), /One convention is in that formula/, 900);
   assert.match(section, /server answers its last push/);
   assert.match(section, /\(I - s - 1\)\\,t_\{\\max\} \+ t_w/, "the other reading, by the page's own gate rule");
@@ -36,7 +35,7 @@ test("erratum 4: SSP's closed form states its convention (the wait after the las
   assert.match(prompt, /wait after the last clock counts/);
 });
 
-test("erratum 7: Goyal et al.'s batch and 5-epoch ramp, LAMB's 64k/32k and decay term, 25 MiB, no week 'in preparation'", () => {
+test("Goyal et al.'s batch and 5-epoch ramp, LAMB's 64k/32k and decay term, 25 MiB, no week 'in preparation'", () => {
   const page = prose("week3");
   const goyal = around(page, /Goyal et al\.'s batch/, 600);
   assert.match(goyal, /8192/);
@@ -53,7 +52,7 @@ test("erratum 7: Goyal et al.'s batch and 5-epoch ramp, LAMB's 64k/32k and decay
   }
 });
 
-test("erratum 2: Week 5 attributes t, then d, then p to Megatron-LM as the lab numbers ranks, and names its pricer's order", () => {
+test("Week 5 attributes t, then d, then p to Megatron-LM as the lab numbers ranks, and names its pricer's order", () => {
   const page = prose("week5"), lab = prose("lab");
   assert.doesNotMatch(page, /nests them: t innermost in a node, then p , then d/);
   const design = around(page, /Megatron-LM numbers the ranks/, 500);
@@ -62,7 +61,7 @@ test("erratum 2: Week 5 attributes t, then d, then p to Megatron-LM as the lab n
   assert.match(lab, /r = \(p\\cdot d_p \+ d\)\\cdot t_p \+ t/);
 });
 
-test("erratum 9: MoE bytes sent exclude the own share; t_b is defined once per meaning; Qi et al. is the 2024 paper", async () => {
+test("MoE bytes sent exclude the own share; t_b is defined once per meaning; Qi et al. is the 2024 paper", async () => {
   const page = prose("week5");
   const moe = around(page, /each rank's send buffer holds/, 500);
   assert.match(moe, /\(R-1\)\\,\(E\/R\)/);
@@ -72,7 +71,7 @@ test("erratum 9: MoE bytes sent exclude the own share; t_b is defined once per m
   assert.doesNotMatch(page, /Qi et al\. \(2023/);
 });
 
-test("errata 3, 6, 10, 11: Week 6 names its two 8-bit codes apart, says whose SignSGD and Daly term it is, one symbol per meaning, Llama 3's own numbers", async () => {
+test("Week 6 names its two 8-bit codes apart, says whose SignSGD and Daly term it is, one symbol per meaning, Llama 3's own numbers", async () => {
   const page = prose("week6");
   assert.match(page, /8-bit, symmetric/);
   const { quantizeInt8 } = await import("../../lessons/week6/exercises/quantize_int8.js");
@@ -91,7 +90,7 @@ test("errata 3, 6, 10, 11: Week 6 names its two 8-bit codes apart, says whose Si
   assert.doesNotMatch(lars, /λ = η·‖w‖/, "Week 3 writes the trust coefficient η_trust");
 });
 
-test("erratum 8: the lab says its first exercise writes one all-reduce of all tensors, as lab-dp-sync asks", async () => {
+test("the lab says its first exercise writes one all-reduce of all tensors, as lab-dp-sync asks", async () => {
   const lab = prose("lab");
   assert.doesNotMatch(lab, /write that all-reduce, bucketed/);
   assert.match(lab, /one all-reduce of all the tensors together/);
@@ -99,7 +98,7 @@ test("erratum 8: the lab says its first exercise writes one all-reduce of all te
   assert.match(dpSync.prompt, /<strong>one<\/strong> <code>dp\.allReduce<\/code> per step for all\s+tensors together/);
 });
 
-test("§6.4: Week 3 explains, where the Workers' DDP measurement is shown, why it differs from GPUs, with the model beside it", async () => {
+test("Week 3 explains, where the Workers' DDP measurement is shown, why it differs from GPUs, with the model beside it", async () => {
   const { measuredAgainstModel } = await import("../../lessons/week3/ddp_measured.js");
   const priced = { flat: { total: 0.0777 }, bucketed: { total: 0.0521 } };
   const flat = measuredAgainstModel({ best: "flat", workers: 4, cores: 2, priced });
@@ -114,7 +113,7 @@ test("§6.4: Week 3 explains, where the Workers' DDP measurement is shown, why i
   assert.match(around(page, /When the Workers disagree/, 600), /the same few cores backward needs/);
 });
 
-test("§6.5: Week 3 defines its terms where it uses them and says its numeric parameters are drawn per learner", async () => {
+test("Week 3 defines its terms where it uses them and says its numeric parameters are drawn per learner", async () => {
   const page = prose("week3");
   assert.match(page, /for an MLP of L blocks, each with its two weight matrices, 2L collectives/);
   const html = read("lessons/week3/index.html");
@@ -126,7 +125,7 @@ test("§6.5: Week 3 defines its terms where it uses them and says its numeric pa
   assert.match(prompt, /Week 1's γ — is ignored/);
 });
 
-test("erratum 5: the capstone's prose says error feedback is a visible setting with a per-compressor default", async () => {
+test("the capstone's prose says error feedback is a visible setting with a per-compressor default", async () => {
   const section = around(prose("week6"), /Error feedback is a setting of its own/, 600);
   const { EF_DEFAULT } = await import("../../lessons/week6/capstone_setup.js");
   for (const [c, name] of [["top-k", "top-k"], ["powersgd", "PowerSGD"], ["sign", "SignSGD"]]) {

@@ -7,29 +7,85 @@ import type { Topology } from "./collectives";
 import type { StepPlan } from "./planner";
 import type { ModelConfig, OptimizerConfig } from "./training";
 
+// The timed schedules, generated from their field tables (core/pipeline/pipeline_fields.cpp: each field's one name,
+// unit and meaning, which the wasm objects and `dsml pipeline` are written from). tests/core/test_result_fields.cpp
+// checks this block against the tables and prints it when they differ: change the table, then paste what it prints.
+// <pipeline_fields>
+/** One pipeline schedule generated, checked and timed (schedule_timeline). Times in the request's unit (seconds by
+ *  default). */
+export interface PipelineTimeline {
+  /** the schedule */
+  name: "gpipe" | "1f1b" | "interleaved" | "zb-h1";
+  /** P */
+  devices: number;
+  /** v */
+  chunksPerDevice: number;
+  /** m */
+  microBatches: number;
+  /** until the last device finishes [s] */
+  makespan: number;
+  /** one device's work without idling: v·m·(forward + backwardInput + backwardWeight) [s] */
+  ideal: number;
+  /** Σ idle / (P·makespan): the share of the step the devices wait */
+  bubbleFraction: number;
+  /** (makespan − ideal)/ideal: (P−1)/m for 1F1B, (P−1)/(v·m) interleaved, (P−1)/(3m) ZB-H1 with unit times */
+  bubbleOverIdeal: number;
+  /** per device, computing [s] */
+  busy: number[];
+  /** per device, makespan − busy [s] */
+  idle: number[];
+  /** per device, the most (micro-batch, chunk) activations held at once */
+  peakActivations: number[];
+  /** point-to-point messages per step */
+  messages: number;
+  /** every op, by device in execution order */
+  timeline: PipelineSpan[];
+}
 /** One compute op on the simulated timeline: F forward, BW a full backward, B its input-gradient half, W its
- *  weight-gradient half; chunk c is on device c mod P. Times in the request's unit (seconds by default). */
+ *  weight-gradient half; chunk c is on device c mod P. */
 export interface PipelineSpan {
+  /** the device that runs it */
   device: number;
+  /** the op */
   kind: "F" | "BW" | "B" | "W";
+  /** its micro-batch */
   microBatch: number;
+  /** its model chunk */
   chunk: number;
+  /** from the start of the step [s] */
   start: number;
+  /** from the start of the step [s] */
   end: number;
 }
-
-/** What a schedule's timeline measures. */
-export interface PipelineTimingResult {
+/** One of GPipe, 1F1B, interleaved and ZB-H1 at the same (P, m) with the same per-stage times, beside its paper's
+ *  bubble formula (compare_pipeline_schedules). */
+export interface PipelineComparison {
+  /** the schedule */
+  name: "gpipe" | "1f1b" | "interleaved" | "zb-h1";
+  /** v */
+  chunksPerDevice: number;
+  /** until the last device finishes [s] */
   makespan: number;
-  /** One device's work without idling: v·m·(forward + backwardInput + backwardWeight). */
+  /** one device's work without idling: v·m·(forward + backwardInput + backwardWeight) [s] */
   ideal: number;
-  /** Σ idle / (P·makespan): the share of the step the devices wait. */
+  /** Σ idle / (P·makespan): the share of the step the devices wait */
   bubbleFraction: number;
-  /** (makespan − ideal)/ideal: (P−1)/m for 1F1B, (P−1)/(v·m) interleaved, (P−1)/(3m) ZB-H1 with unit times. */
+  /** (makespan − ideal)/ideal: (P−1)/m for 1F1B, (P−1)/(v·m) interleaved, (P−1)/(3m) ZB-H1 with unit times */
   bubbleOverIdeal: number;
+  /** per device, computing [s] */
   busy: number[];
+  /** per device, makespan − busy [s] */
   idle: number[];
+  /** the bubble over ideal its paper gives */
+  formulaOverIdeal: number;
+  /** per device, in chunks (interleaved: each 1/v of a stage) */
+  peakActivations: number[];
+  /** max over devices of peak / v: in micro-batches of a whole stage */
+  peakStageActivations: number;
+  /** point-to-point messages per step */
+  messages: number;
 }
+// </pipeline_fields>
 
 /** Times per micro-batch: per chunk for pipelineTimeline, per stage for pipelineCompare. Default 1 each
  *  (p2p 0). A full backward takes backwardInput + backwardWeight. */
@@ -94,9 +150,7 @@ declare module "../dsml" {
      *  chunksPerDevice >= 1 and microBatches a multiple of devices; the others chunksPerDevice = 1.
      *  @throws on an unknown schedule, those rules, or bad times. */
     pipelineTimeline(request: PipelineTimes & { schedule: "gpipe" | "1f1b" | "interleaved" | "zb-h1";
-                     devices: number; microBatches: number; chunksPerDevice?: number }):
-        PipelineTimingResult & { name: string; devices: number; chunksPerDevice: number; microBatches: number;
-                                 peakActivations: number[]; messages: number; timeline: PipelineSpan[] };
+                     devices: number; microBatches: number; chunksPerDevice?: number }): PipelineTimeline;
     /** The schedule executed on the MLP (layers cut into devices·chunksPerDevice chunks, chunk c on device
      *  c mod P; ZB-H1 runs the backward as separate B and W kernels) for `steps` steps of the teacher task beside
      *  one device from the same start: losses, and the final parameters' distance (~1e-16).
@@ -111,8 +165,7 @@ declare module "../dsml" {
      *  per-stage times, measured beside each paper's bubble formula. peakStageActivations is in micro-batches of
      *  a whole stage. @throws as pipelineTimeline. */
     pipelineCompare(request: PipelineTimes & { devices: number; microBatches: number; chunksPerDevice: number }):
-        Array<PipelineTimingResult & { name: string; chunksPerDevice: number; formulaOverIdeal: number;
-                                       peakActivations: number[]; peakStageActivations: number; messages: number }>;
+        PipelineComparison[];
     /** Week 5: the MoE layer run across `ranks` expert-parallel ranks (all-to-all dispatch and combine) beside the
      *  single-device layer with one token group per rank, on one teacher-task batch: load per expert (kept and
      *  wanted), dropped assignments, and how far outputs and gradients are from the reference (~1e-16).

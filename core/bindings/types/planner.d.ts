@@ -42,16 +42,9 @@ export interface PublishedRun {
   percentOfPeak: number; aggregatePflops: number; checked: string;
 }
 export interface PlannerPresets { models: PlannerModel[]; gpus: PlannerGpu[]; table1: PublishedRun[] }
-export interface PlanMemory { params: number; grads: number; optimizer: number; activations: number; total: number }
-/** One attention core per layer, per GPU, per micro-batch (dsml/planner.h attention_cost). countedFlops is what MFU
- *  counts forward (4·b·(s/c)·s·h/t, no causal halving); forwardFlops what the kernel runs. */
-export interface AttentionCost {
-  forwardSeconds: number; backwardSeconds: number; forwardFlops: number; backwardFlops: number;
-  countedFlops: number; hbmBytes: number; activationBytes: number;
-}
 export interface ValidationRow {
   label: string; published: number; predicted: number; relativeError: number; fits: boolean; memoryBytes: number;
-  capacityBytes: number; mainTerm: string; layout: Required<PlannerLayout>;
+  capacityBytes: number; mainTerm: string; layout: PlanLayout;
 }
 /** A published table priced row by row; inSample: the fitted constant was fitted on it. */
 export interface ValidationTable {
@@ -60,22 +53,156 @@ export interface ValidationTable {
   fitting: number;
 }
 export interface PlannerConstant { name: string; value: number; unit: string; source: string; fittedOn: string }
+// The planner's results, generated from their field tables (core/planner/plan_fields.cpp: each field's one name,
+// unit and meaning, which the wasm object and `dsml plan` are written from). tests/core/test_result_fields.cpp checks
+// this block against the tables and prints it when they differ: change the table, then paste what it prints.
+// <plan_fields>
+/** One training step of a transformer on a GPU cluster, priced (plan_step). */
 export interface StepPlan {
-  layout: Required<PlannerLayout>; gpus: number; microBatches: number; parameters: number;
-  /** Ψ with top_k experts per MoE layer instead of all (= parameters for a dense model); MFU counts these. */
+  /** the layout as priced */
+  layout: PlanLayout;
+  /** N·G [GPUs] */
+  gpus: number;
+  /** m = B/(d·b) per step [micro-batches] */
+  microBatches: number;
+  /** Ψ [parameters] */
+  parameters: number;
+  /** Ψ with topK experts per MoE layer instead of all (= parameters for a dense model); MFU counts these
+   *  [parameters] */
   activeParameters: number;
-  /** Per step, all GPUs: every matmul run (recomputation counted), and PaLM's (6Ψ + 12·l·h·s) per token. */
-  hardwareFlops: number; modelFlops: number;
-  /** Seconds; total is the sum of the others; computeParts splits compute by kernel (their sum is compute). */
-  time: { compute: number; bubble: number; tensor: number; context: number; expert: number; pipeline: number;
-          data: number; optimizer: number; total: number;
-          computeParts: { matmul: number; attention: number; memoryBound: number } };
-  /** Per pipeline stage: its layers, one micro-batch's seconds on it, its memory; slowestStage paces the pipeline. */
-  stages: { layers: number; seconds: number; memoryBytes: PlanMemory }[]; slowestStage: number;
-  /** Bytes per GPU of the fullest stage; capacity is the GPU's HBM; fits: every stage fits. */
+  /** per step, all GPUs: every matmul run, recomputation counted [FLOP] */
+  hardwareFlops: number;
+  /** per step, PaLM's (6Ψ + 12·l·h·s) per token [FLOP] */
+  modelFlops: number;
+  /** the step's seconds, part by part [s] */
+  time: PlanTime;
+  /** per pipeline stage */
+  stages: PlanStage[];
+  /** the stage that paces the pipeline */
+  slowestStage: number;
+  /** the fullest stage's, per GPU: what decides whether it fits [bytes] */
   memory: PlanMemory;
-  capacity: number; fits: boolean; tokensPerS: number; tflopsPerGpu: number; mfu: number; hfu: number;
+  /** the GPU's HBM [bytes] */
+  capacity: number;
+  /** every stage fits in capacity */
+  fits: boolean;
+  /** training throughput [tokens/s] */
+  tokensPerS: number;
+  /** hardware FLOPs / (step · GPUs) / 1e12: Narayanan's achieved TFLOP/s [TFLOP/s] */
+  tflopsPerGpu: number;
+  /** model FLOP utilisation: model FLOPs/s over the GPUs' peak */
+  mfu: number;
+  /** hardware FLOP utilisation: hardware FLOPs/s over the GPUs' peak */
+  hfu: number;
 }
+/** The layout as priced: every default filled in, d derived (the GPUs left, N·G/(t·c·p)) and stageLayers the
+ *  counts used. */
+export interface PlanLayout {
+  /** tensor parallel [GPUs] */
+  t: number;
+  /** pipeline parallel [stages] */
+  p: number;
+  /** interleaved chunks per GPU [chunks] */
+  v: number;
+  /** data parallel [replicas] */
+  d: number;
+  /** context parallel: each sequence split over c GPUs [GPUs] */
+  c: number;
+  /** expert parallel: the experts split over e of the d replicas [GPUs] */
+  e: number;
+  /** b, one micro-batch [sequences] */
+  microBatch: number;
+  /** B, one step [sequences] */
+  globalBatch: number;
+  /** ZeRO stage 0–3 (3: FSDP's FULL_SHARD) */
+  zeroStage: number;
+  /** Megatron's sequence parallelism */
+  sequenceParallel: boolean;
+  /** activations recomputed in backward */
+  recomputation: "none" | "selective" | "full";
+  /** data-parallel reduction under backward (DDP's buckets; FSDP's prefetch) */
+  overlapDp: boolean;
+  /** the attention kernel */
+  attention: "flash-attention-2" | "flash-attention-1" | "flash-attention-triton" | "unfused";
+  /** the linear layers' matmuls */
+  precision: "bf16" | "fp8";
+  /** per pipeline stage [layers] */
+  stageLayers: number[];
+}
+/** Seconds per step; total is the sum of the others. */
+export interface PlanTime {
+  /** the m micro-batches' forward, backward and recomputation on the slowest stage [s] */
+  compute: number;
+  /** the pipeline's idle time [s] */
+  bubble: number;
+  /** the slowest stage's tensor-parallel collectives [s] */
+  tensor: number;
+  /** context parallelism's K/V ring [s] */
+  context: number;
+  /** expert parallelism's all-to-all [s] */
+  expert: number;
+  /** sends between stages: activations forward, gradients back [s] */
+  pipeline: number;
+  /** the data-parallel reduction the step waits for (not hidden under backward) [s] */
+  data: number;
+  /** the optimizer step [s] */
+  optimizer: number;
+  /** one step [s] */
+  total: number;
+  /** compute split by kernel [s] */
+  computeParts: ComputeParts;
+}
+/** The slowest stage's compute by kind of kernel: matmul + attention + memoryBound = compute. */
+export interface ComputeParts {
+  /** the matmuls [s] */
+  matmul: number;
+  /** the attention cores [s] */
+  attention: number;
+  /** norms, activations, residuals: HBM-bound [s] */
+  memoryBound: number;
+}
+/** One pipeline stage. */
+export interface PlanStage {
+  /** transformer layers on it (all its chunks) [layers] */
+  layers: number;
+  /** one micro-batch's forward and backward (and recomputation) on it, with its tensor, context and expert
+   *  collectives [s] */
+  seconds: number;
+  /** its model states and the activations of its micro-batches in flight [bytes] */
+  memory: PlanMemory;
+}
+/** Bytes per GPU. */
+export interface PlanMemory {
+  /** parameters [bytes] */
+  params: number;
+  /** gradients [bytes] */
+  grads: number;
+  /** optimizer state [bytes] */
+  optimizer: number;
+  /** activations kept for backward [bytes] */
+  activations: number;
+  /** their sum [bytes] */
+  total: number;
+}
+/** One attention core per layer, per GPU, per micro-batch (attention_cost). */
+export interface AttentionCost {
+  /** forward [s] */
+  forwardSeconds: number;
+  /** backward [s] */
+  backwardSeconds: number;
+  /** what the kernel runs forward (a fused kernel skips the causal mask's blocks) [FLOP] */
+  forwardFlops: number;
+  /** fused: 2.5× forward (QKᵀ recomputed, then dV, dP, dQ, dK); unfused: 2× [FLOP] */
+  backwardFlops: number;
+  /** what MFU counts forward: 4·b·(s/c)·s·h/t, no causal halving [FLOP] */
+  countedFlops: number;
+  /** forward traffic of the attention core [bytes] */
+  hbmBytes: number;
+  /** kept for backward beyond Q, K, V and the output (fused: the softmax statistics; unfused: the s×s scores, the
+   *  dropout mask and output) [bytes] */
+  activationBytes: number;
+}
+// </plan_fields>
 
 declare module "../dsml" {
   interface DsmlCore {

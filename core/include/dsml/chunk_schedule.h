@@ -141,7 +141,9 @@ struct ScheduleComparison {
   double peak_stage_activations = 0;  // max over devices of peak / v: in units of one stage's micro-batch
   int messages = 0;
 };
-// Throws dsml::Error on bad P, m, v or times (v ≥ 2 and m a multiple of P for the interleaved row).
+// Throws dsml::Error on bad P, m, v or times (v ≥ 2 and m a multiple of P for the interleaved row). The v ≥ 2 is
+// this comparison's own: its interleaved row at v = 1 would be 1F1B again, so it would compare nothing, while
+// schedule_timeline times any schedule at v ≥ 1 (the plain ones at v = 1).
 std::vector<ScheduleComparison> compare_pipeline_schedules(int devices, int micro_batches, int chunks_per_device,
                                                            double forward_s, double backward_input_s,
                                                            double backward_weight_s, double p2p_s = 0);

@@ -77,6 +77,9 @@ Eigen::VectorXd scaled_sign(const Eigen::VectorXd& v);  // (‖v‖₁/n)·sign(
 // rounding and PowerSGD's starting Q (one step, no warm start: compressed_aggregation keeps Q between steps).
 // The element-wise compressors see m in column-major order (random-k's indices, top-k's ties).
 Eigen::MatrixXd compress_tensor(const CompressorConfig& config, const Eigen::MatrixXd& m, std::uint64_t seed);
+// A tensor handed over as `values` flat numbers, to be compressed as a (rows, cols) matrix: 1 to limits::kValues
+// numbers (what a tab compresses at once), and rows·cols of them. Throws Error naming the count otherwise.
+void check_tensor_shape(std::size_t values, std::int64_t rows, std::int64_t cols);
 // min(n/s², √n/s): QSGD's bound on E‖Q(v) − v‖² / ‖v‖².
 double qsgd_variance_bound(Eigen::Index n, int levels);
 

@@ -26,8 +26,13 @@ constexpr double kModelWeights = 1e8;    // layers·width·hidden of a trained M
 constexpr double kBatchValues = 1e7;     // batch·width of one step's activations
 constexpr double kMoeWeights = 1e8;      // experts·layers·width·hidden of a trained MoE MLP
 constexpr double kValues = 1e7;          // numbers in one tensor handed over (a gradient to compress)
+constexpr double kJobWorkerSteps = 4e6;  // workers·steps of a simulated job (a straggler draw per worker and step)
 
 // Throws Error naming the limit a training run of `steps` steps on batches of `batch` rows of `model` is over.
 void check_run_size(const MlpConfig& model, int batch, int steps);
+
+// Throws Error if a simulated job of `workers` workers over `steps` steps is over kJobWorkerSteps: each step draws
+// every worker's straggler delay, so workers·steps is what the job costs to simulate.
+void check_job_size(int workers, int steps);
 
 }  // namespace dsml::limits

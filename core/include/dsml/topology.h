@@ -77,6 +77,10 @@ class Topology {
   int links_ = 0;
 };
 
+// A run of `ranks` ranks on `topology`: a torus or a two-level cluster fixes its own rank count (rows·cols,
+// nodes·per-node), which must be the one the run asks for. Throws dsml::Error naming both counts otherwise.
+void check_topology_ranks(const Topology& topology, int ranks);
+
 namespace net {
 // Appends the route (family.h); declared here so that Topology::route, called twice per simulated message,
 // can be inlined.

@@ -62,6 +62,13 @@ struct ShardMoments {
 void update_shard(const OptimizerConfig& config, std::int64_t t, Buffer& params, const Buffer& grads,
                   ShardMoments& moments);
 
+// The state a caller holds for update_shard as flat arrays (the lab's Float64Arrays) — `m`, the momentum buffer or
+// Adam's first moment, and `v`, Adam's second — of `m_size` and `v_size` values beside a shard of `params` values.
+// A moment the kind uses is empty (zeros: a run's start) or holds one value per parameter; one it does not use is
+// not read (it comes back as given). In place (the caller's arrays written back, not replaced) a used moment must
+// already hold one value per parameter: zeros to start. Throws Error naming m or v otherwise.
+void check_shard_state(OptimizerKind kind, std::size_t params, std::size_t m_size, std::size_t v_size, bool in_place);
+
 // LARS and LAMB on shards (zero_layerwise_update.cpp): rank d's unit u holds the flat model's values
 // [starts[d][u], starts[d][u] + params[d][u].size()); tensor k ends (exclusive) at tensor_ends[k] (flatten order).
 // Each rank sums the squares of its elements of w and of g (LAMB: of its direction u) per tensor, the 2·T sums are
