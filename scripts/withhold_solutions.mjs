@@ -37,8 +37,9 @@ export async function courseExercises(root) {
 
 /** The code exercises whose reference stays in the site, with why: { id: reason }. */
 export function solutionsKept(exercises, root) {
-  const programs = WEEKS.filter((w) => w.available).flatMap((w) => listJs(join(root, "lessons", w.slug, "programs")))
-    .map((f) => readFileSync(f, "utf8"));
+  // The rank programs: each page's own (lessons/<slug>/programs/) and those pages share (web/programs/).
+  const programs = [...WEEKS.filter((w) => w.available).map((w) => join(root, "lessons", w.slug, "programs")),
+    join(root, "web", "programs")].flatMap(listJs).map((f) => readFileSync(f, "utf8"));
   const kept = {};
   for (const { exercise: e } of exercises.filter(({ exercise }) => exercise.kind === "code")) {
     if (e.pageRunsReference) kept[e.id] = e.pageRunsReference;

@@ -27,7 +27,7 @@ const isExerciseModule = (file) => /^lessons\/[^/]+\/(exercises\.js$|exercises\/
 const courseTexts = [...textFiles(join(ROOT, "lessons")), ...textFiles(join(ROOT, "web"))]
   .map((f) => ({ file: relative(ROOT, f), text: readFileSync(f, "utf8") })).filter(({ file }) => !isExerciseModule(file));
 const code = EXERCISES.filter((e) => e.kind === "code");
-const programs = courseTexts.filter(({ file }) => /^lessons\/[^/]+\/programs\//.test(file));
+const programs = courseTexts.filter(({ file }) => /^(lessons\/[^/]+|web)\/programs\//.test(file));
 const runByPage = (e) => Boolean(e.pageRunsReference) || programs.some(({ text }) => text.includes(e.solution.trim()));
 
 test("no exercise's solutionText is in the site", () => {

@@ -23,6 +23,8 @@
 //   full recomputation                     only the layer's input is kept: 2·s·b·h (/t with sequence parallel)
 #pragma once
 
+#include <string>
+
 namespace dsml {
 
 // Bytes per parameter under mixed-precision Adam (ZeRO §3.1).
