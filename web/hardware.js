@@ -37,8 +37,10 @@ export const A100_SUSTAINED_FLOPS = 150e12;
 // GPUs one NVLink domain joins (both datasheets' HGX boards).
 export const NVLINK_DOMAIN = 8;
 
+// name: the link with which figure its bandwidth is, for sentences; label: the shorter words of a control's option,
+// which fit a 360 px screen.
 const link = (name, alphaSeconds, bytesPerSecond, figure) => Object.freeze({ name, alpha: alphaSeconds,
-  beta: 1 / bytesPerSecond, bandwidth: bytesPerSecond, figure });
+  beta: 1 / bytesPerSecond, bandwidth: bytesPerSecond, figure, label: name.replace(/ (sustained|datasheet)$/, "") });
 export const LINKS = Object.freeze({
   nvlink: link("NVLink (A100 node), 200 GB/s sustained", 3e-6, 200e9, "sustained"),
   nvlinkH100: link("NVLink 4 (H100 node), 450 GB/s datasheet", 3e-6, 450e9, "datasheet"),

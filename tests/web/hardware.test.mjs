@@ -31,6 +31,8 @@ test("the datasheet rows: A100 and H100 bf16 peaks, NVLink per direction, NIC pe
   assert.equal(LINKS.nvlinkH100.figure, "datasheet");
   assert.match(LINKS.nvlinkH100.name, /450 GB\/s datasheet/);
   for (const l of Object.values(LINKS)) assert.ok(["sustained", "datasheet"].includes(l.figure), l.name);
+  // A control's option shows the shorter label (it must fit a 360 px screen: tests/e2e/reading.test.mjs).
+  assert.equal(LINKS.nvlink.label, "NVLink (A100 node), 200 GB/s");
 });
 
 // The planner prices with the datasheet rows (its constants were fitted with them): its GPU presets, read from the

@@ -15,7 +15,7 @@ export const LINKS = { nvlink: COURSE_LINKS.nvlink, ib: COURSE_LINKS.infiniband,
 const SIZES = Array.from({ length: 19 }, (_, i) => 2e6 * 2 ** (i / 2)).filter((b) => b <= 4 * PSI(EXAMPLE.model));
 
 export function mountDdpPrice(figure, core) {
-  const link = select({ label: "Link", value: "nvlink", options: Object.entries(LINKS).map(([k, l]) => [k, l.name]), onChange: draw });
+  const link = select({ label: "Link", value: "nvlink", options: Object.entries(LINKS).map(([k, l]) => [k, l.label]), onChange: draw });
   const bucket = slider({ label: "Bucket size", min: 2e6, max: 1e9, log: true, value: 25 * 2 ** 20, snap: [25 * 2 ** 20, 4e8], format: formatBytes, onInput: draw });
   controlRow(figure, link, bucket);
   const out = readout(figure);

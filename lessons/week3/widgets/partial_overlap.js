@@ -12,7 +12,7 @@ import { maxOverlap, measuredOverlap, partialStep } from "../overlap_setup.js";
 const STEPS = 40;   // points on the T(o) line
 
 export function mountPartialOverlap(figure, core) {
-  const link = select({ label: "Link", value: "nvlink", options: Object.entries(LINKS).map(([k, l]) => [k, l.name]), onChange: draw });
+  const link = select({ label: "Link", value: "nvlink", options: Object.entries(LINKS).map(([k, l]) => [k, l.label]), onChange: draw });
   const bucket = slider({ label: "Bucket size", min: 2e6, max: 1e9, log: true, value: 25 * 2 ** 20, snap: [25 * 2 ** 20, 4e8], format: formatBytes, onInput: draw });
   const overlap = slider({ label: "Overlap fraction o", min: 0, max: 1, step: 0.01, value: 0.5, format: (v) => formatNumber(v, 2), onInput: draw });
   controlRow(figure, link, bucket, overlap);

@@ -23,7 +23,7 @@ export function priceFsdpStep(core, { gpus, tokens, link }) {
 }
 
 export function mountFsdpPrefetch(figure, core) {
-  const link = select({ label: "Link", value: "ib", options: Object.entries(LINKS).map(([k, l]) => [k, l.name]), onChange: draw });
+  const link = select({ label: "Link", value: "ib", options: Object.entries(LINKS).map(([k, l]) => [k, l.label]), onChange: draw });
   const gpus = select({ label: "GPUs N", value: "64", options: [8, 64, 512].map((n) => [String(n), String(n)]), onChange: draw });
   const tokens = slider({ label: "Tokens per GPU", min: 0, max: TOKENS.length - 1, step: 1, value: 6,   // 2048
     format: (i) => formatCount(TOKENS[i]), onInput: draw });

@@ -7,8 +7,8 @@ import { formatBytes, formatRatio, formatSeconds } from "../../../web/units.js";
 import { NETWORK, NVLINK, TP_EXAMPLE, tpCollectives } from "../scale_setup.js";
 import { LINKS as HARDWARE_LINKS } from "../../../web/hardware.js";
 
-// The links by the names web/hardware.js gives them (the sustained NVLink figure, the NIC's datasheet rate).
-const LINKS = { nvlink: [HARDWARE_LINKS.nvlink.name, NVLINK], ib: [HARDWARE_LINKS.infiniband.name, NETWORK] };
+// The links by the labels web/hardware.js gives them (the sustained NVLink figure, the NIC's datasheet rate).
+const LINKS = { nvlink: [HARDWARE_LINKS.nvlink.label, NVLINK], ib: [HARDWARE_LINKS.infiniband.label, NETWORK] };
 const TS = [2, 4, 8, 16, 32, 64];
 
 export function mountTpSplit(figure, core) {
