@@ -122,6 +122,18 @@ export function targetReport(core, settings) {
   return { settings: { ...settings }, points: sweep.points.map((p) => ({ ...p })), best: sweep.best };
 }
 
+// One P of that sweep: the page trains them one at a time, to show how far the sweep has come and to stop between two.
+export function targetPoint(core, settings, workers) {
+  return { ...core.jobTargetScaling(targetRequest(settings), [workers]).points[0] };
+}
+// The sweep's report from its points, one per P of TARGET_SWEEP: best is the soonest P that reached the target (the
+// core's target_scaling picks it so, from the same independent runs), -1 when none did.
+export function targetReportOf(settings, points) {
+  let best = -1;
+  points.forEach((p, i) => { if (p.reached && (best < 0 || p.wall < points[best].wall)) best = i; });
+  return { settings: { ...settings }, points, best };
+}
+
 // The wall time's parts, in the order the report shows them.
 export const SPLIT = [["compute", "compute"], ["communication", "communication"], ["stragglerWait", "straggler wait"],
   ["checkpoints", "checkpoint writes"], ["lostWork", "lost work"], ["restarts", "detection + restarts"]];

@@ -107,6 +107,25 @@ describe("week 6 capstone", () => {
     assert.deepEqual(problems, []);
   });
 
+  test("the sweep shows its progress, and Stop ends it between two jobs, the last finished sweep kept", async () => {
+    const before = await drawn(page);
+    const shown = await page.locator(`${widget} .report-target-table`).innerText();
+    await page.locator(`${widget} select`).nth(5).selectOption("ssp");
+    const row = page.locator(`${widget} .sweep-progress`);
+    await row.waitFor({ state: "visible", timeout: 120000 });
+    assert.equal(await row.locator("progress").getAttribute("max"), "4");
+    await row.getByRole("button", { name: "Stop the sweep" }).click();
+    await page.waitForFunction((w) => document.querySelector(w).dataset.state === "stopped", widget, { timeout: 120000 });
+    assert.match(await page.locator(`${widget} .widget-readout`).innerText(),
+      /The time-to-target sweep was stopped after [0-3] jobs? of 4 \([\d.]+ m?s\); the block below is for the last sweep that finished\./);
+    assert.ok(await row.isHidden(), "the progress row goes once the sweep ends");
+    assert.equal(await page.locator(`${widget} .report-target-table`).innerText(), shown, "the last finished sweep's table");
+    assert.equal(await page.locator(widget).getAttribute("data-settings"), before);
+    await page.locator(`${widget} select`).nth(5).selectOption("sync");
+    await page.waitForFunction((w) => document.querySelector(w).dataset.state === "done", widget, { timeout: 240000 });
+    assert.deepEqual(problems, []);
+  });
+
   test("a target no P reaches: the loss at the cap is drawn against the target, the summary says so, no error", async () => {
     const range = (i) => page.locator(`${widget} input[type=range]`).nth(i);   // steps … seed, target (7)
     const move = async (i, value) => { await range(i).fill(value); await range(i).dispatchEvent("input"); };

@@ -6,8 +6,8 @@
 import { button, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
 import { coreTasks } from "../../../web/lesson/core_tasks.js";
 import { formatBytes, formatCount, formatNumber, formatSeconds, plural } from "../../../web/units.js";
-import { COMPRESSORS, DEFAULTS, EF_DEFAULT, FORMAT, HARDWARE, SPLIT, TASKS, errorFeedbackOf, findings, formatDuration,
-  takesRatio, taskName } from "../capstone_setup.js";
+import { COMPRESSORS, DEFAULTS, EF_DEFAULT, FORMAT, HARDWARE, SPLIT, TARGET_SWEEP, TASKS, errorFeedbackOf, findings, formatDuration,
+  takesRatio, taskName, targetReportOf } from "../capstone_setup.js";
 import { targetBlock } from "./capstone_target.js";
 import { lineChart, stackedBar } from "./report_svg.js";
 
@@ -52,8 +52,14 @@ export function mountCapstone(figure) {
   print.classList.add("capstone-print");
   controlRow(figure, workers, steps, lr, compressor, feedback, ratio, every, mtbf, straggle, seed, task, rows, mode, target, bound);
   const status = readout(figure);
+  // The time-to-target sweep trains the job once per P of TARGET_SWEEP: how many are done, and a Stop between two.
+  const sweepDone = h("progress", { max: String(TARGET_SWEEP.length), value: "0", "aria-label": "Time-to-target jobs trained" });
+  let stopAsked = false, generation = 0;
+  const stopSweep = button("Stop the sweep", () => { stopAsked = true; stopSweep.disabled = true; }, { secondary: true });
+  const sweepRow = h("div", { class: "sweep-progress" }, sweepDone, stopSweep);
+  sweepRow.hidden = true;
   const sheet = h("section", { class: "job-report", "aria-label": "Scaling report" });
-  status.after(sheet, print);
+  status.after(sweepRow, sheet, print);
 
   const settings = () => ({
     workers: Number(workers.value), steps: Math.round(steps.value), lr: lr.value, compressor: compressor.value,
@@ -85,16 +91,38 @@ export function mountCapstone(figure) {
     status.textContent = `Done: ${s.workers} GPUs, ${formatDuration(r.wall)} of wall-clock time, ${r.failures} failures. Training to loss ${formatNumber(s.targetLoss)} on 1–8 GPUs…`;
     figure.dataset.state = "target";
     targetSlot.classList.add("is-stale");
-    let t;
     const sweepStart = performance.now();  // the sweep trains the job once per P: said when it is done
+    const points = [], mine = ++generation;
+    stopAsked = false;
+    stopSweep.disabled = false;
+    sweepDone.value = 0;
+    sweepRow.hidden = false;
     try {
-      t = await tasks.latest("run", "targetReport", s);
+      for (const P of TARGET_SWEEP) {
+        if (stopAsked || mine !== generation) break;
+        status.textContent = `Done: ${s.workers} GPUs, ${formatDuration(r.wall)} of wall-clock time, ${r.failures} failures. ` +
+          `Training to loss ${formatNumber(s.targetLoss)} on P = ${P}, job ${points.length + 1} of ${TARGET_SWEEP.length}…`;
+        const point = await tasks.latest("run", "targetPoint", s, P);
+        if (!point || mine !== generation) return;   // newer settings: their run goes on
+        points.push(point);
+        sweepDone.value = points.length;
+      }
     } catch (err) {
+      sweepRow.hidden = true;
       status.textContent = `The time-to-target sweep could not run: ${err.message}`;
       figure.dataset.state = "error";
       return;
     }
-    if (!t) return;
+    if (mine !== generation) return;
+    sweepRow.hidden = true;
+    if (points.length < TARGET_SWEEP.length) {
+      status.textContent = `Done: ${s.workers} GPUs, ${formatDuration(r.wall)} of wall-clock time, ${r.failures} failures. ` +
+        `The time-to-target sweep was stopped after ${plural(points.length, "job")} of ${TARGET_SWEEP.length} ` +
+        `(${formatSeconds((performance.now() - sweepStart) / 1000)}); the block below is for the last sweep that finished.`;
+      figure.dataset.state = "stopped";
+      return;
+    }
+    const t = targetReportOf(s, points);
     const block = targetBlock(t, r);
     targetSlot.replaceWith(block);
     targetSlot = block;
