@@ -128,6 +128,11 @@ test("the watchdog's words: running ranks with their loops, idle ranks with thei
   assert.equal(watchdogMessage({ running: [0], polling: [0], idle: [], blocked: [1], lines, what: "after 3000 ms" }),
     "Stopped by the watchdog after 3000 ms: rank 0 was still running (rank 0 at line 4) — polling with probe for a " +
     "message that nobody sends?; rank 1 was waiting.");
+  // Every unfinished rank is named: a running rank, an idle one and a waiting one in one run.
+  assert.equal(watchdogMessage({ running: [1], polling: [1], idle: [3], blocked: [0], lines: [{ rank: 1, line: 6 }, { rank: 3, line: 8 }],
+    what: "after 3000 ms" }),
+    "Stopped by the watchdog after 3000 ms: rank 1 was still running (rank 1 at line 6) — polling with probe for a " +
+    "message that nobody sends?; rank 3 was idle, waiting on an await that nothing resolves (rank 3 at line 8); rank 0 was waiting.");
   assert.equal(watchdogMessage({ running: [1], idle: [], blocked: [], lines: [], what: "after 5 ms" }),
     "Stopped by the watchdog after 5 ms: rank 1 was still running (an endless loop, or more work than the time allows?).");
 });

@@ -38,6 +38,10 @@ export function watchdogMessage({ running, idle = [], polling = [], blocked, lin
       ? "polling with probe for a message that nobody sends?"
       : "an endless loop, or more work than the time allows?";
     message += `${ranksWere(running, ["was", "were"])} still running${at}${at ? ` — ${why}` : ` (${why})`}`;
+    if (idle.length) {
+      message += `; ${ranksWere(idle, ["was", "were"])} idle, waiting on an await that nothing resolves` +
+        linesText(linesOf(lines, idle));
+    }
   } else if (idle.length) {
     const every = blocked.length === 0 && idle.length > 1;
     message += `${every ? "every rank is" : ranksWere(idle, ["is", "are"])} idle, waiting on an await that nothing ` +

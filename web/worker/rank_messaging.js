@@ -98,6 +98,9 @@ export class RankMessaging {
     return promise;
   }
 
+  // A probe() not yet answered: the rank is polling (its answer comes after one turn of the event loop).
+  get probing() { return this.#probes.length > 0; }
+
   probe(from, options) {
     this.live("probe");
     const { from: source, tag } = probeArgs(from, options, this.size);

@@ -254,10 +254,11 @@ self.onmessage = ({ data }) => {
   else if (data.type === "step") { if (run?.id === data.run) run.step?.control(data); }
   else if (data.type === "abandon") abandon(data);
   else if (data.type === "ping") {
-    // polling: it called probe() a moment ago — a loop of probes answers pings between two looks, but it runs.
+    // polling: a probe() waits for its answer, or it called one a moment ago — a loop of probes answers pings between
+    // two looks, but it runs.
     if (run?.id === data.run) {
       post({ type: "pong", run: data.run, line: run.at, timers: run.watch.timers.size,
-             polling: run.probedAt !== undefined && performance.now() - run.probedAt < POLLING_MS });
+             polling: run.messaging.probing || (run.probedAt !== undefined && performance.now() - run.probedAt < POLLING_MS) });
     }
   }
   else if (data.type === "rewire") rewire(data);
