@@ -99,3 +99,12 @@ test("a loop polling probe for a finished rank is named as running, not idle; it
   assert.doesNotMatch(summary, /the run takes|No rank waits/);
   assert.deepEqual(problems, []);
 });
+
+test("code that does not parse ran on no rank: the verdict says where, and no timeline of the Workers' start is drawn", async () => {
+  const { page, problems } = await openLesson(site.context, site.url, "week1");
+  const ex = await runCode(page, ID, "async function main(ctx) {\n  return ctx.rank +;\n}");
+  const verdict = await waitVerdict(page, ID, "fail", 30000);
+  assert.match(verdict, /syntax error at line 2/i);
+  assert.equal(await ex.locator(".timeline").count(), 0);
+  assert.deepEqual(problems, []);
+});

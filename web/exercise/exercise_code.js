@@ -115,7 +115,8 @@ export function mountCode(ctx) {
     const logs = make("div", { class: "rank-logs" });
     renderRankLogs(logs, result, { summarize: exercise.summarizeResult ?? null });
     output.replaceChildren(logs);
-    if (result.spans?.length) {
+    // (code that does not parse ran on no rank: what the Workers recorded is their start, not the learner's run)
+    if (result.spans?.length && !result.error?.syntax) {
       const timeline = make("div", { class: "timeline" });
       output.append(timeline);
       renderTimeline(timeline, result.spans, { ranks: testCase.ranks, title: "What each Worker did (measured)",
