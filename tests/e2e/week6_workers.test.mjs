@@ -116,7 +116,8 @@ describe("week 6: the seeded failure schedule and Stop", () => {
     const fig = page.locator(FAIL);
     await fig.scrollIntoViewIfNeeded();
     await fig.getByRole("button", { name: "Train on the Workers" }).click();
-    await page.waitForTimeout(1500);
+    // Stop while it trains or checks (Stop is enabled for both): either way the run ends as stopped.
+    await page.waitForFunction((sel) => /Training \d+ steps/.test(document.querySelector(`${sel} .widget-readout`).textContent), FAIL);
     await fig.getByRole("button", { name: "Stop" }).click();
     await waitIdle(page, FAIL, 30000);
     assert.equal(await fig.locator(".widget-readout").innerText(), "Stopped before it finished.");

@@ -78,7 +78,8 @@ export function mountFailureLive(figure, core, clusters) {
       status.textContent = "Trained. Checking the recovered parameters against uninterrupted runs…";
       status.textContent = await verify(P, outcome);
     } catch (err) {
-      status.textContent = `The run could not finish: ${err.message}`;
+      // Stop pressed during the check against uninterrupted runs ends it as it ends the training
+      status.textContent = stopper.signal.aborted ? "Stopped before it finished." : `The run could not finish: ${err.message}`;
     } finally {
       clearInterval(timer);
       sup = stopper = null;
