@@ -66,11 +66,11 @@ log "benchmarks once at a small size"
 # gemm_shapes run them, so they are built here. bench/smoke.mjs prints one line per bench; about 1 min of CPU in all.
 cmake --build "$BUILD/wasm" -j"$(nproc)" --target mlp_step_wasm gemm_shapes_wasm
 node "$ROOT/bench/smoke.mjs"
-log "page tests (Playwright on Chromium: one browser, a fresh context per file, two files per core)"
-# A page test waits much of its time on the page (Workers' simulated delays, frames, a load's round trips), so two
-# files per core keep the cores busier than one. The longest files start first, so that the files finish together
-# rather than one waiting on a long file started last: the order comes from the last run's timings, which the runner
-# writes to build/page_test_seconds.json.
-node "$ROOT/scripts/run_in_order.mjs" --concurrency "$((2 * $(nproc)))" --browser --timings "$BUILD/page_test_seconds.json" \
+log "page tests (Playwright on Chromium: one browser, a fresh context per file, a file per core)"
+# The page tests are CPU-bound: two files per core took as long as one (11 min 42 s for 281 tests against 11 min 9 s
+# for 265) and loaded each file twice as much. The longest files start first, so that the cores finish together rather
+# than one waiting on a long file started last: the order comes from the last run's timings, which the runner writes to
+# build/page_test_seconds.json.
+node "$ROOT/scripts/run_in_order.mjs" --concurrency "$(nproc)" --browser --timings "$BUILD/page_test_seconds.json" \
   "$ROOT"/tests/e2e/*.test.mjs
 log "every test passed"

@@ -147,10 +147,14 @@ describe("the planner page's attention and published-tables widgets", () => {
     await shoot(page, ATTENTION, "planner-attention-light.png");
     await shoot(page, CALIBRATION, "planner-calibration-light.png");
     await page.emulateMedia({ colorScheme: "dark" });
-    await page.waitForTimeout(300);
-    const dark = (await charts(page, ATTENTION))[0][0].colour;
     const want = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--chart-1").trim());
-    assert.notEqual(dark, light);
+    assert.notEqual(want, light, "the dark palette's first chart colour is another");
+    // The page re-themes its charts when it sees the change (web/ui/charts.js): wait for that, not for a time.
+    let dark = light;
+    for (let tries = 0; tries < 200 && dark !== want; tries++) {
+      dark = (await charts(page, ATTENTION))[0][0].colour;
+      if (dark !== want) await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+    }
     assert.equal(dark, want);
     await shoot(page, ATTENTION, "planner-attention-dark.png");
     await shoot(page, CALIBRATION, "planner-calibration-dark.png");

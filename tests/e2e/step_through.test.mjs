@@ -96,7 +96,7 @@ test("from a failed Check's message to the moment it names", async () => {
   const [, src, dst] = /for example rank (\d+) sent to rank (\d+)/.exec(verdict);
   const link = ex.getByRole("button", { name: `Step through this failing run to rank ${src}'s send to rank ${dst}` });
   await link.click();
-  await page.waitForFunction((id) => /about to send its message/.test(document.querySelector(`#ex-${id} .step-through [role=status]`)?.textContent), ID, { timeout: 30000 });
+  await page.waitForFunction((id) => /about to send its message/.test(document.querySelector(`#ex-${id} .step-through [role=status]`)?.textContent), ID, { timeout: 90000 });
   assert.match(await ex.locator(".step-through [role=status]").innerText(), new RegExp(`Rank ${src} is about to send its message 1 \\(to rank ${dst}\\)`));
   assert.match(await ex.locator(".cm-step-selected").innerText(), /ctx\.send\(/);
   assert.match(await ex.locator(".step-rank.selected h4").innerText(), new RegExp(`rank ${src}`));
