@@ -33,10 +33,9 @@ elif [ "${1:-}" = "--changed" ] && [ $# -eq 2 ]; then
     # The core's sources did not change: the wasm core built from them (CI restores it from its cache) still holds.
     [ -f "$BUILD/wasm/wasm-node/dsml.cjs" ] && [ -f "$BUILD/wasm/wasm/dsml.wasm" ] || build_wasm
     build_site
-    log "browser runtime, links and lesson modules in Node (node --test)"
-    node --test --test-concurrency="$(nproc)" "$ROOT"/tests/web/*.test.mjs
-    log "exercise checkers (node --test)"
-    node --test --test-concurrency="$(nproc)" "$ROOT"/tests/exercises/*.test.mjs
+    log "Node tests: the browser runtime, links and lesson modules, the exercise checkers"
+    node "$ROOT/scripts/run_in_order.mjs" --concurrency "$(nproc)" --timings "$BUILD/node_test_seconds.json" \
+      "$ROOT"/tests/web/*.test.mjs "$ROOT"/tests/exercises/*.test.mjs
     if [ ${#scope[@]} -gt 1 ]; then
       log "page tests of the changed pages: ${scope[*]:1}"
       pages=("${scope[@]:1}")
@@ -53,14 +52,11 @@ fi
 build_all
 log "core tests (GoogleTest via ctest)"
 ctest --test-dir "$BUILD/native" --output-on-failure -j"$(nproc)"
-log "wasm module tests (node --test)"
-node --test --test-concurrency="$(nproc)" "$ROOT"/tests/wasm/*.test.cjs
-log "browser runtime and lesson modules in Node (node --test)"
-node --test --test-concurrency="$(nproc)" "$ROOT"/tests/web/*.test.mjs
-log "exercise checkers (node --test)"
-node --test --test-concurrency="$(nproc)" "$ROOT"/tests/exercises/*.test.mjs
-log "grading a class: submissions, the grader and the no-solutions site (node --test)"
-node --test --test-concurrency="$(nproc)" "$ROOT"/tests/grading/*.test.mjs
+log "Node tests: the wasm module, the browser runtime and lesson modules, the exercise checkers, grading a class"
+# One run of the four folders, the longest file first (from the last run's timings): run folder by folder, each
+# folder's longest file ended its phase on one core while the other waited.
+node "$ROOT/scripts/run_in_order.mjs" --concurrency "$(nproc)" --timings "$BUILD/node_test_seconds.json" \
+  "$ROOT"/tests/wasm/*.test.cjs "$ROOT"/tests/web/*.test.mjs "$ROOT"/tests/exercises/*.test.mjs "$ROOT"/tests/grading/*.test.mjs
 log "benchmarks once at a small size"
 # The wasm bench programs are outside the default build (CMakeLists.txt: dsml_wasm_bench); bench/mlp_step.sh and
 # gemm_shapes run them, so they are built here. bench/smoke.mjs prints one line per bench; about 1 min of CPU in all.
