@@ -1,6 +1,8 @@
 // Every published lesson in real Chromium: it loads cleanly, one exercise of each
 // kind is answered through the page (the reference passes, a wrong answer fails), solved state survives a reload,
-// axe finds nothing serious in light or dark mode, and nothing of it trips the Content-Security-Policy: the core
+// Step on its first code exercise reaches a first pause in the page's Workers, its controls and links work for a
+// keyboard and a narrow screen (page_checks.mjs), axe finds nothing serious in light or dark mode, nothing scrolls
+// sideways at 360 px, and nothing of it trips the Content-Security-Policy: the core
 // compiled from wasm, the Workers, the learner's module loaded from a Blob URL inside a Worker (the code exercise
 // below), KaTeX's fonts and the inline styles of KaTeX, CodeMirror and Chart.js. (That the policy is enforced at
 // all: csp.test.mjs.)
@@ -8,11 +10,16 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { axeViolations, openSite } from "./harness.mjs";
 import { openLesson, waitVerdict } from "./pages.mjs";
+import { assertCrossReferences, assertSkipLinks, clippedSelects, firstPause } from "./page_checks.mjs";
 import { WEEKS } from "../../web/lesson/course.js";
+import { COURSE } from "../exercises/course.mjs";
 
 // Pages written and tested before they are published on the index (course.js: available false).
 const IN_PREPARATION = [];
 const LESSONS = WEEKS.filter((w) => w.available || IN_PREPARATION.includes(w.slug)).map((w) => w.slug);
+// Cross-references in exercises' prompts, per page (the others have none); the planner has no sections of exercises.
+const REFS_IN_EXERCISES = { week3: 1, week4: 2, week5: 1 };
+const WITHOUT_PRACTICE = ["planner"];
 
 let site;
 before(async () => { site = await openSite(); });
@@ -20,10 +27,10 @@ after(async () => { await site?.close(); });
 
 for (const slug of LESSONS) {
   // One visit per lesson (opening a page and mounting its widgets is most of a lesson's time): the checks run in
-  // order on the same page — load, exercises and the reload that keeps them solved, then axe in light and dark on the
-  // reloaded page, switching the colour scheme in place.
+  // order on the same page — load, exercises and the reload that keeps them solved, then Step, the controls and
+  // links, and axe in light and dark on the reloaded page, switching the colour scheme in place.
   describe(slug, () => {
-    let page, problems;
+    let page, problems, codeId;
     before(async () => { ({ page, problems } = await openLesson(site.context, site.url, slug, { watchCsp: true })); });
     after(async () => { await page?.close(); });
 
@@ -51,6 +58,7 @@ for (const slug of LESSONS) {
       const all = await page.evaluate(() => [...window.dsml.exercises].map(([id, c]) => ({ id, kind: c.exercise.kind })));
       assert.ok(all.length >= 4, `at least four exercises, found ${all.length}`);
       const ids = [...new Set(all.map((e) => e.kind))].map((kind) => all.find((e) => e.kind === kind).id);
+      codeId = all.find((e) => e.kind === "code")?.id;
       for (const id of ids) {
         // wrong first, then right, so the exercise ends solved
         await page.evaluate((i) => {
@@ -76,10 +84,33 @@ for (const slug of LESSONS) {
       await page.evaluate(() => window.dsml.mountAll());   // the whole page again, as openLesson leaves it, for axe
     });
 
+    // Step instruments the learner's module in the page's Workers (that stepping computes what Run computes, for
+    // every program of every exercise, is proved in Node: tests/exercises/step_equivalence.test.mjs).
+    const hasCode = COURSE.some(({ week, exercises }) => week.slug === slug && exercises.some((e) => e.kind === "code"));
+    if (hasCode) {
+      test("Step on the first code exercise's reference reaches a first pause in the page's Workers", async () => {
+        assert.equal(await firstPause(page, codeId), null);
+        assert.deepEqual(problems, []);
+      });
+    }
+
+    if (!WITHOUT_PRACTICE.includes(slug)) {
+      test("controls and keyboard: no select label is clipped at 1280 or 360 px; cross-references read their section's number; skip links to the exercises and back", async () => {
+        for (const width of [1280, 360]) assert.deepEqual(await clippedSelects(page, width), [], `${width} px`);
+        await assertCrossReferences(page, REFS_IN_EXERCISES[slug] ?? 0);
+        await assertSkipLinks(page);
+      });
+    }
+
     for (const scheme of ["light", "dark"]) {
-      test(`axe: no serious or critical violation (${scheme})`, async () => {
+      test(`axe: no serious or critical violation (${scheme})${scheme === "dark" ? "; nothing scrolls sideways at 360 px" : ""}`, async () => {
         await page.emulateMedia({ colorScheme: scheme });
         assert.deepEqual(await axeViolations(page), []);
+        if (scheme !== "dark") return;
+        await page.setViewportSize({ width: 360, height: 800 });
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        assert.ok(overflow <= 0, `scrolls sideways by ${overflow} px at 360 px`);
       });
     }
   });

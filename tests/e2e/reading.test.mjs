@@ -1,6 +1,7 @@
 // What the learner reads, in real Chromium: widgets start where the prose is, their sentences count and round
-// correctly, nothing is clipped, empty charts say what to do, every section links to its exercises, the editor's
-// focus ring is the page's, numeric feedback reads in plain units, and a "section 4" link is its section's number.
+// correctly, rank boxes hold their text, empty charts say what to do, the editor's focus ring is the page's, and
+// numeric feedback reads in plain units. (On every page: select labels fit, skip links lead to the exercises and a
+// "section 4" link is its section's number — lessons.test.mjs, on its visit of each page, with page_checks.mjs.)
 //   node --test --test-concurrency=1 tests/e2e/reading.test.mjs
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -89,6 +90,19 @@ describe("week 1", () => {
     await page.evaluate((v) => { const c = window.dsml.exercises.get("w1-crossover"); c.setAnswer(`${v / 1024} KiB`); c.submit(); }, nStar);
     assert.match(await waitVerdict(page, "w1-crossover", "pass"), /matches the core's/);
   });
+
+  test("the code editor's focus ring is the page's focus ring", async () => {
+    const button = page.locator("[data-widget=hello-cluster] button").first();
+    await button.focus();
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Tab");            // keyboard focus, so :focus-visible applies
+    const ring = await button.evaluate((b) => { const s = getComputedStyle(b); return [s.outlineStyle, s.outlineWidth, s.outlineColor]; });
+    const editor = page.locator("#ex-w1-token-ring .editor");
+    await editor.locator(".cm-content").focus();
+    const mark = await editor.evaluate((e) => { const s = getComputedStyle(e); return [s.outlineStyle, s.outlineWidth, s.outlineColor]; });
+    assert.deepEqual(mark, ring);
+    assert.equal(await editor.locator(".cm-editor").evaluate((e) => getComputedStyle(e).outlineStyle), "none");
+  });
 });
 
 describe("the lab", () => {
@@ -114,78 +128,4 @@ describe("the lab", () => {
   test("the empty loss chart of the training panel prompts for Train", async () => {
     assert.match(await page.locator("[data-widget=train] .chart-empty").innerText(), /Press “Train”/);
   });
-});
-
-for (const slug of ["week1", "week2", "week3", "week4", "week5", "week6", "lab"]) {
-  describe(`${slug}: controls and keyboard`, () => {
-    let page;
-    before(async () => { ({ page } = await openLesson(site.context, site.url, slug)); });
-    after(async () => { await page.close(); });
-
-    for (const width of [1280, 360]) {
-      test(`no select label is clipped at ${width} px`, async () => {
-        await page.setViewportSize({ width, height: 900 });
-        const clipped = await page.evaluate(() => {
-          const ctx = document.createElement("canvas").getContext("2d");
-          return [...document.querySelectorAll(".widget-controls select")].flatMap((sel) => {
-            const st = getComputedStyle(sel);
-            ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
-            const widest = Math.max(...[...sel.options].map((o) => ctx.measureText(o.text).width));
-            const room = sel.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) - 16;   // the arrow
-            return widest > room ? [`${sel.labels[0]?.textContent}: ${Math.round(widest)} px in ${Math.round(room)} px`] : [];
-          });
-        });
-        await page.setViewportSize({ width: 1280, height: 900 });
-        assert.deepEqual(clipped, []);
-      });
-    }
-
-    test("every cross-reference reads its section's number in the contents, in the prose and in the exercises", async () => {
-      const refs = await page.evaluate(() => {
-        const contents = [...document.querySelectorAll("nav.toc li a")].map((a) => a.getAttribute("href"));
-        return [...document.querySelectorAll("a[data-ref]")].map((a) => ({
-          href: a.getAttribute("href"), text: a.textContent, inExercise: Boolean(a.closest(".exercise")),
-          expected: `${a.dataset.ref || "section"}\u00a0${contents.indexOf(a.getAttribute("href")) + 1}` }));
-      });
-      for (const ref of refs) assert.equal(ref.text, ref.expected, ref.href);
-      const inExercises = { week3: 1, week4: 2, week5: 1 }[slug] ?? 0;   // prompts that cite a section
-      assert.equal(refs.filter((r) => r.inExercise).length, inExercises, "references in exercises' prompts");
-    });
-
-    test("every section with exercises has a skip link to them, and each exercise links back", async () => {
-      const sections = await page.locator("section[data-practise]").evaluateAll((all) => all.map((s) => s.id));
-      assert.ok(sections.length >= 4, `${sections.length} sections link to exercises`);
-      for (const id of sections) {
-        const skip = page.locator(`#${id} > a.section-skip`);
-        const href = await skip.getAttribute("href");
-        assert.match(href, /^#ex-/);
-        assert.equal(await page.locator(`${href} .exercise-section a[href="#${id}"]`).count(), 1, `${href} links back to #${id}`);
-        await skip.focus();
-        const box = await skip.boundingBox();
-        assert.ok(box && box.x >= 0 && box.width > 50, `the skip link of #${id} shows when focused`);
-      }
-      // Tabbing out of a section heading reaches its skip link first; following it lands on the exercise.
-      const first = sections[0];
-      await page.locator(`#${first} > a.section-skip`).focus();
-      await page.keyboard.press("Enter");
-      const target = await page.locator(`#${first} > a.section-skip`).getAttribute("href");
-      await page.waitForURL((url) => url.hash === target, { timeout: 5000 });   // the jump is applied after the key press
-      assert.equal(new URL(page.url()).hash, target);
-    });
-  });
-}
-
-test("the code editor's focus ring is the page's focus ring", async () => {
-  const { page } = await openLesson(site.context, site.url, "week1");
-  const button = page.locator("[data-widget=hello-cluster] button").first();
-  await button.focus();
-  await page.keyboard.press("Shift+Tab");
-  await page.keyboard.press("Tab");            // keyboard focus, so :focus-visible applies
-  const ring = await button.evaluate((b) => { const s = getComputedStyle(b); return [s.outlineStyle, s.outlineWidth, s.outlineColor]; });
-  const editor = page.locator("#ex-w1-token-ring .editor");
-  await editor.locator(".cm-content").focus();
-  const mark = await editor.evaluate((e) => { const s = getComputedStyle(e); return [s.outlineStyle, s.outlineWidth, s.outlineColor]; });
-  assert.deepEqual(mark, ring);
-  assert.equal(await editor.locator(".cm-editor").evaluate((e) => getComputedStyle(e).outlineStyle), "none");
-  await page.close();
 });

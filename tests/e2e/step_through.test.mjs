@@ -3,15 +3,14 @@
 // its send, marked in the editor; a rank's variables are shown; Step all puts the chunks in flight; the
 // scrubber goes back to before they were sent and forward again; after a failed Check, the link steps through
 // the failing run to the message the checker names. axe finds nothing serious, light and dark, with the panel
-// open, and at 360 px nothing scrolls sideways. On every page with code exercises, Step on the first one's reference
-// reaches its first pause in the page's Workers. (That every exercise's reference and wrong programs step to the same
-// result as Run — ranks that run only the course's part of the program, a trainer or a server, included — is proved
-// in Node with the same instrumentation: tests/exercises/step_equivalence.test.mjs.)
+// open, and at 360 px nothing scrolls sideways. (On every page with code exercises, Step on the first one's
+// reference reaches its first pause in the page's Workers: lessons.test.mjs. That every exercise's reference and
+// wrong programs step to the same result as Run — ranks that run only the course's part of the program, a trainer
+// or a server, included — is proved in Node with the same instrumentation: tests/exercises/step_equivalence.test.mjs.)
 import test, { after, before } from "node:test";
 import assert from "node:assert/strict";
 import { openSite, axeViolations } from "./harness.mjs";
 import { openLesson, waitVerdict } from "./pages.mjs";
-import { COURSE } from "../exercises/course.mjs";
 
 const ID = "w2-ring-allreduce";
 let site;
@@ -119,32 +118,4 @@ test("at 360 px the step-through fits: nothing scrolls sideways", async () => {
   assert.equal(overflow, false);
   assert.deepEqual(problems, []);
   await page.close();
-});
-
-test("Step reaches a first pause on the first code exercise of every page that has one", async () => {
-  const stuck = [];
-  for (const { week, exercises } of COURSE) {
-    const code = exercises.filter((e) => e.kind === "code").slice(0, 1);
-    if (!code.length) continue;
-    const { page, problems } = await openLesson(site.context, site.url, week.slug, { onDemand: true });
-    for (const e of code) {
-      const ex = await showCode(page, e.id, e.solution);
-      await ex.getByRole("button", { name: "Step", exact: true }).click();
-      // The first frame: every rank paused at its first statement, blocked, or done (code with no statement inside an
-      // async function has nowhere to pause, and runs to its end in one step).
-      const reached = await page.waitForFunction((id) => /^Pause \d+ of/.test(document.querySelector(`#ex-${id} .step-where`)?.textContent ?? ""),
-        e.id, { timeout: 30000 }).then(() => true, () => false);
-      const status = await ex.locator(".step-through [role=status]").innerText();
-      if (!reached) stuck.push(`${e.id}: ${status}`);
-      else if (!/nowhere to pause/.test(status)) {
-        const movable = await page.waitForFunction((id) => [...document.querySelectorAll(`#ex-${id} .step-controls button`)]
-          .some((b) => b.textContent.startsWith("Step all") && !b.disabled), e.id, { timeout: 15000 }).then(() => true, () => false);
-        if (!movable) stuck.push(`${e.id}: a first frame, but no rank to step (${status})`);
-      }
-      await ex.getByRole("button", { name: "Close" }).click();
-    }
-    assert.deepEqual(problems, [], week.slug);
-    await page.close();
-  }
-  assert.deepEqual(stuck, [], "each page's first code exercise reaches its first pause");
 });

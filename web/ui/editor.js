@@ -21,6 +21,17 @@ export async function materializeEditors() {
   for (const build of [...waiting]) build();
 }
 
+// CodeMirror's default colours, with the three that miss WCAG AA contrast (4.5:1) on the page's light background
+// (#fcfcfa) and its active line darkened: template strings and regexps #e40 (3.7:1), invalid #f00 (3.9:1), type
+// names #085 (4.4:1). Built once, when CodeMirror has loaded.
+const DARKER = { "#e40": "#b02c00", "#f00": "#b00", "#085": "#075" };
+let light = null;
+function lightHighlight() {
+  light ??= cm.HighlightStyle.define(cm.defaultHighlightStyle.specs.map((spec) =>
+    (spec.color in DARKER ? { ...spec, color: DARKER[spec.color] } : spec)));
+  return light;
+}
+
 // readOnly: the learner reads and steps through the code but cannot change it (the lab's rank program).
 export function createEditor(parent, { doc, label, onRun, onChange, readOnly = false }) {
   let view = null;
@@ -28,7 +39,8 @@ export function createEditor(parent, { doc, label, onRun, onChange, readOnly = f
   let theme = null;
   const themeFor = (name) => (name === "dark"
     // One Dark's gutter numbers (#7d8799 on #282c34) miss WCAG AA contrast; lighten them.
-    ? [cm.oneDark, cm.EditorView.theme({ ".cm-gutters": { color: "#aab2c0" } }, { dark: true })] : []);
+    ? [cm.oneDark, cm.EditorView.theme({ ".cm-gutters": { color: "#aab2c0" } }, { dark: true })]
+    : [cm.syntaxHighlighting(lightHighlight())]);
 
   // Until the view is built: the code as text, a stop in the tab order that builds the view when reached.
   const placeholder = document.createElement("div");

@@ -3,5 +3,6 @@ export { EditorView, keymap, Decoration, WidgetType } from "@codemirror/view";
 export { EditorState, Compartment, Prec, StateField, StateEffect } from "@codemirror/state";
 export { basicSetup } from "codemirror";
 export { javascript } from "@codemirror/lang-javascript";
+export { HighlightStyle, defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
 export { oneDark } from "@codemirror/theme-one-dark";
 export { indentWithTab } from "@codemirror/commands";
