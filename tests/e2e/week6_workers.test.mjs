@@ -18,52 +18,14 @@ async function waitIdle(page, fig, timeout = 120000) {
   await page.waitForFunction((sel) => !document.querySelector(`${sel} .widget-controls button`).disabled, fig, { timeout });
 }
 
+// One visit of Week 6: the failure-live widget's runs (a quiet run, a kill, Stop, a seeded schedule), then the elastic
+// and compression widgets'. Each test starts when the widget it drives is idle.
 describe("week 6: failures, elasticity and compression on the Workers", () => {
   let page, problems;
   before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week6")); });
   after(async () => { await page.close(); });
 
-  test("Kill a Worker: detected by heartbeat, rolled back, recovered; final θ equals uninterrupted runs", async () => {
-    const fig = page.locator(FAIL);
-    await fig.scrollIntoViewIfNeeded();
-    await fig.getByLabel("Rank to kill").selectOption("1");
-    await fig.getByRole("button", { name: "Train on the Workers" }).click();
-    // Kill once a checkpoint has been committed (the chart's summary counts them).
-    await page.waitForFunction((sel) => /[1-9]\d* checkpoints? committed/.test(
-      document.querySelector(`${sel} .chart-summary`)?.textContent ?? ""), FAIL, { timeout: 60000 });
-    await page.waitForTimeout(150);
-    await fig.getByRole("button", { name: "Kill a Worker" }).click();
-    await page.waitForFunction((sel) => document.querySelector(sel).dataset.equality, FAIL, { timeout: 120000 });
-    const eq = JSON.parse(await fig.evaluate((el) => el.dataset.equality));
-    console.log(`failure recovery: ${JSON.stringify(eq)}`);
-    // One kill, one restart — more only if a loaded machine starved a live Worker's heartbeat for a whole second,
-    // which the equality below must survive too.
-    assert.ok(eq.restarts >= 1, "the failure was detected and the run restarted");
-    assert.equal(eq.fromCheckpoint, 0, "recovered θ equals an uninterrupted run from the same checkpoint, bit for bit");
-    assert.equal(eq.fromStart, 0, "and an uninterrupted run from the start");
-    assert.ok(eq.oneDevice < 1e-12, `one device: ${eq.oneDevice}`);
-    const table = await fig.locator("table").innerText();
-    assert.match(table, /kill, step \d+\trank 1's Worker terminated; nobody is told/);
-    assert.match(table, /detected, step \d+\trank 1 silent [\d.]+ s \(timeout 1 s\): run failed, \d+ steps? to redo/);
-    assert.match(table, /start, step [1-9]\d*\trestart 1 from checkpoint [1-9]\d*; a fresh Worker is rank 1/);
-    const note = await fig.locator(".table-scroll > p").innerText();
-    const [, value, unit] = note.match(/detection delay ([\d.]+) (ms|s)/);
-    const delay = Number(value) / (unit === "ms" ? 1000 : 1);   // kill → detected on the page's clock
-    assert.ok(delay > 0.5 && delay < 5, `detected ${delay} s after the kill (timeout 1 s, beats every 100 ms)`);
-    const [, silence] = table.match(/silent ([\d.]+) s/);
-    assert.ok(Number(silence) >= 1, "never declared dead before the timeout");
-    assert.match(note, /lost work \d+ steps?/);
-    await waitIdle(page, FAIL);
-    assert.deepEqual(problems, []);
-  });
-});
-
-describe("week 6: the rank Kill kills is the rank the select shows; a run without a failure", () => {
-  let page, problems;
-  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week6")); });
-  after(async () => { await page.close(); });
-
-  test("the select shows rank 2 at mount and keeps a valid choice across P; no kill is no rollback; Kill kills the shown rank", async () => {
+  test("the select shows rank 2 at mount and keeps a valid choice across P; a run without a failure rolls nothing back", async () => {
     const fig = page.locator(FAIL);
     await fig.scrollIntoViewIfNeeded();
     const victim = fig.getByLabel("Rank to kill"), workers = fig.getByLabel("Workers P");
@@ -84,37 +46,53 @@ describe("week 6: the rank Kill kills is the rank the select shows; a run withou
     await waitIdle(page, FAIL);
     const quiet = JSON.parse(await fig.evaluate((el) => el.dataset.equality));
     console.log(`run without a kill: ${JSON.stringify(quiet)}`);
-    const readout = () => fig.locator(".widget-readout").innerText();
+    const readout = await fig.locator(".widget-readout").innerText();
     if (quiet.restarts === 0) {   // a loaded machine may starve a heartbeat into a restart; then the other wording is right
-      assert.match(await readout(), /^No Worker failed, so nothing was rolled back\. Final parameters: max \|Δθ\| = 0 against an uninterrupted run from the start, and /);
-      assert.doesNotMatch(await readout(), /no failure|checkpoint/);
+      assert.match(readout, /^No Worker failed, so nothing was rolled back\. Final parameters: max \|Δθ\| = 0 against an uninterrupted run from the start, and /);
+      assert.doesNotMatch(readout, /no failure|checkpoint/);
       assert.equal(quiet.fromStart, 0);
     }
     assert.deepEqual(await shown(), { value: "3", index: 3, text: "rank 3" }, "after the run");
+    assert.deepEqual(problems, []);
+  });
 
+  test("Kill the shown rank's Worker: detected by heartbeat, rolled back, recovered; final θ equals uninterrupted runs", async () => {
+    const fig = page.locator(FAIL);
     await fig.getByRole("button", { name: "Train on the Workers" }).click();
+    // Kill once a checkpoint has been committed (the chart's summary counts them).
     await page.waitForFunction((sel) => /[1-9]\d* checkpoints? committed/.test(
       document.querySelector(`${sel} .chart-summary`)?.textContent ?? ""), FAIL, { timeout: 60000 });
     await fig.getByRole("button", { name: "Kill a Worker" }).click();
-    assert.match(await readout(), /^Killed rank 3's Worker/);
+    assert.match(await fig.locator(".widget-readout").innerText(), /^Killed rank 3's Worker/);
     await page.waitForFunction((sel) => document.querySelector(sel).dataset.equality, FAIL, { timeout: 120000 });
     const eq = JSON.parse(await fig.evaluate((el) => el.dataset.equality));
+    console.log(`failure recovery: ${JSON.stringify(eq)}`);
     assert.deepEqual(eq.killed, [3]);
-    assert.match(await readout(), /^Final parameters after \d+ restarts? \(killed: rank 3\), the last from the checkpoint at step [1-9]\d*: max \|Δθ\| = 0 against an uninterrupted run from that checkpoint, 0 against an uninterrupted run from the start/);
-    assert.match(await fig.locator("table").innerText(), /kill, step \d+\trank 3's Worker terminated/);
+    // One kill, one restart — more only if a loaded machine starved a live Worker's heartbeat for a whole second,
+    // which the equality below must survive too.
+    assert.ok(eq.restarts >= 1, "the failure was detected and the run restarted");
+    assert.equal(eq.fromCheckpoint, 0, "recovered θ equals an uninterrupted run from the same checkpoint, bit for bit");
+    assert.equal(eq.fromStart, 0, "and an uninterrupted run from the start");
+    assert.ok(eq.oneDevice < 1e-12, `one device: ${eq.oneDevice}`);
+    assert.match(await fig.locator(".widget-readout").innerText(), /^Final parameters after \d+ restarts? \(killed: rank 3\), the last from the checkpoint at step [1-9]\d*: max \|Δθ\| = 0 against an uninterrupted run from that checkpoint, 0 against an uninterrupted run from the start/);
+    const table = await fig.locator("table").innerText();
+    assert.match(table, /kill, step \d+\trank 3's Worker terminated; nobody is told/);
+    assert.match(table, /detected, step \d+\trank 3 silent [\d.]+ s \(timeout 1 s\): run failed, \d+ steps? to redo/);
+    assert.match(table, /start, step [1-9]\d*\trestart 1 from checkpoint [1-9]\d*; a fresh Worker is rank 3/);
+    const note = await fig.locator(".table-scroll > p").innerText();
+    const [, value, unit] = note.match(/detection delay ([\d.]+) (ms|s)/);
+    const delay = Number(value) / (unit === "ms" ? 1000 : 1);   // kill → detected on the page's clock
+    assert.ok(delay > 0.5 && delay < 5, `detected ${delay} s after the kill (timeout 1 s, beats every 100 ms)`);
+    const [, silence] = table.match(/silent ([\d.]+) s/);
+    assert.ok(Number(silence) >= 1, "never declared dead before the timeout");
+    assert.match(note, /lost work \d+ steps?/);
     await waitIdle(page, FAIL);
     assert.deepEqual(problems, []);
   });
-});
-
-describe("week 6: the seeded failure schedule and Stop", () => {
-  let page, problems;
-  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week6")); });
-  after(async () => { await page.close(); });
 
   test("Stop ends a supervised run; a seeded schedule kills rank 2 at step 11 with no click, and the run recovers", async () => {
     const fig = page.locator(FAIL);
-    await fig.scrollIntoViewIfNeeded();
+    await fig.getByLabel("Rank to kill").selectOption("2");
     await fig.getByRole("button", { name: "Train on the Workers" }).click();
     // Stop while it trains or checks (Stop is enabled for both): either way the run ends as stopped.
     await page.waitForFunction((sel) => /Training \d+ steps/.test(document.querySelector(`${sel} .widget-readout`).textContent), FAIL);
@@ -132,14 +110,9 @@ describe("week 6: the seeded failure schedule and Stop", () => {
     const table = await fig.locator("table").innerText();
     assert.match(table, /kill, step 1[1-9]\trank 2's Worker terminated/);
     assert.match(table, /restart 1 from checkpoint 10; a fresh Worker is rank 2/);
+    await waitIdle(page, FAIL);
     assert.deepEqual(problems, []);
   });
-});
-
-describe("week 6: elastic resize and compression on the Workers", () => {
-  let page, problems;
-  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week6")); });
-  after(async () => { await page.close(); });
 
   const runAndWait = async (sel, name) => {
     const fig = page.locator(sel);
@@ -161,7 +134,7 @@ describe("week 6: elastic resize and compression on the Workers", () => {
     assert.deepEqual(problems, []);
   });
 
-  // It used to run and end "Rank 0 threw at line 144: Error: …", an intended refusal read as a crash.
+  // A schedule the ring cannot train is refused in words before any Worker starts, not reported as a rank's throw.
   test("three leaving (5 does not divide 24): refused before the run, in words, with the core's reason", async () => {
     const fig = page.locator("[data-widget=elastic-live]");
     await fig.getByLabel("Leaving").selectOption("1,4,6");
