@@ -1,11 +1,13 @@
-// Week 4's parameter server on real Workers in Chromium: two ASP runs of the same settings, each replayed exactly
-// from its own record, compared with each other and with the simulator; backup workers drop the slow worker's late
-// gradients; the settings are locked while a run is in flight.
+// Week 4's parameter server on real Workers in Chromium, on one visit: two ASP runs of the same settings, each
+// replayed exactly from its own record, compared with each other and with the simulator; backup workers drop the
+// slow worker's late gradients; the settings are locked while a run is in flight; the status belongs to the settings
+// shown. (ctx.probe on the Workers is the cluster contract's, tests/e2e/cluster.test.mjs; w4-probe-stop's Check is
+// judged for every draw in Node, tests/exercises/judging.test.mjs.)
 //   node --test --test-concurrency=1 tests/e2e/week4_workers.test.mjs
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openSite } from "./harness.mjs";
-import { openLesson, waitVerdict } from "./pages.mjs";
+import { openLesson } from "./pages.mjs";
 import { runAndRead } from "./widget_probes.mjs";
 
 let site;
@@ -50,7 +52,9 @@ describe("week 4: a parameter server on the Workers", () => {
 
   // One rule for every Workers widget (web/ui/controls.js lockSettings): the settings are locked while
   // a run is in flight, so what is shown always belongs to the settings shown.
-  test("while the Workers run the settings are locked; the run shown is of the settings shown", async () => {
+  test("while the Workers run the settings are locked; at 360 px the results table scrolls sideways and has a tab stop", async () => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.locator(FIG).scrollIntoViewIfNeeded();
     await page.locator(FIG).getByLabel("Regime").selectOption("asp");
     await page.locator(FIG).getByRole("button", { name: "Run on the Workers" }).click();
     const locked = await page.locator(`${FIG} .widget-controls select`).evaluateAll((els) => els.map((e) => e.disabled));
@@ -58,27 +62,15 @@ describe("week 4: a parameter server on the Workers", () => {
     await page.waitForFunction((sel) => !document.querySelector(`${sel} button`).disabled, FIG, { timeout: 120000 });
     assert.equal(await page.locator(`${FIG} .widget-controls select:disabled`).count(), 0, "unlocked after the run");
     assert.match(await page.locator(`${FIG} table caption`).innerText(), /^ASP \(no waiting\), 4 workers$/);
-    assert.deepEqual(problems, []);
-  });
-
-  test("at 360 px the results table a run builds scrolls sideways and has a tab stop (scroll_focus.js looks again)", async () => {
-    await page.setViewportSize({ width: 360, height: 800 });
-    await page.locator(FIG).scrollIntoViewIfNeeded();
-    await runOnce(page);
-    await page.waitForTimeout(600);   // scroll_focus.js measures in the next idle moment (within 250 ms)
-    const table = await page.locator(`${FIG} .table-scroll > table`).evaluate((t) => ({ scrolls: t.scrollWidth > t.clientWidth,
-      tabindex: t.getAttribute("tabindex") }));
-    assert.deepEqual(table, { scrolls: true, tabindex: "0" });
+    // scroll_focus.js gives a table that scrolls a tab stop in the next idle moment after the run builds it.
+    await page.waitForFunction((sel) => document.querySelector(`${sel} .table-scroll > table`)?.getAttribute("tabindex") === "0", FIG);
+    const scrolls = await page.locator(`${FIG} .table-scroll > table`).evaluate((t) => t.scrollWidth > t.clientWidth);
+    assert.equal(scrolls, true);
     await page.setViewportSize({ width: 1280, height: 900 });
     assert.deepEqual(problems, []);
   });
-});
 
-// After a BSP run, switching to ASP no longer leaves "Mean staleness: Workers 0, simulator 0"
-// beside a table whose simulator row has max τ 12; the regimes widget shows SSP's bound only under SSP.
-describe("week 4: text that belongs to the settings shown", () => {
   test("a BSP run, then ASP: the status speaks of ASP's simulator, not of the BSP run; SSP's slider only under SSP", async () => {
-    const { page, problems } = await openLesson(site.context, site.url, "week4");
     await page.locator(FIG).scrollIntoViewIfNeeded();
     await page.locator(FIG).getByLabel("Regime").selectOption("bsp");
     assert.match(await runOnce(page), /Mean staleness: Workers 0, simulator 0\./);
@@ -94,27 +86,6 @@ describe("week 4: text that belongs to the settings shown", () => {
       await regimes.locator("select").selectOption(value);
       assert.equal(await slider.isVisible(), shown, value);
     }
-    assert.deepEqual(problems, []);
-    await page.close();
-  });
-});
-
-// ctx.probe on the Workers: the page's Check of "Stop the data loader" runs every case of a Check (seeded delivery,
-// synchronous sends, hidden cases) on real Workers; the reference passes, a loader that probes for the wrong tag fails
-// with its mistake named.
-describe("week 4: ctx.probe on the Workers (w4-probe-stop)", () => {
-  let page, problems;
-  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week4")); });
-  after(async () => { await page.close(); });
-
-  test("the reference loader passes a whole Check on the Workers; probing for tag 0 fails, told why", async () => {
-    const id = "w4-probe-stop";
-    await page.locator(`#ex-${id}`).scrollIntoViewIfNeeded();
-    await page.evaluate((i) => { const c = window.dsml.exercises.get(i); c.setCode(c.exercise.wrong); return c.check(); }, id);
-    assert.match(await waitVerdict(page, id, "fail", 60000), /sent all \d+ batches of the epoch.*a probe with no tag looks for tag 0/s);
-    await page.evaluate((i) => { const c = window.dsml.exercises.get(i); c.setCode(c.exercise.solution); return c.check(); }, id);
-    assert.match(await waitVerdict(page, id, "pass", 60000), /The loader (stopped after \d+ batches|sent the whole epoch of \d+ batches)/);
-    assert.ok(await page.locator("#probe h2").isVisible(), "the section that teaches probe");
     assert.deepEqual(problems, []);
   });
 });
