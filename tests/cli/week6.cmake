@@ -6,6 +6,11 @@
 dsml_cli_test(cli_compress_topk 0 ARGS compress --compressor top-k --ratio 0.1 --workers 4 --layers 2 --width 8
   --hidden 32 --steps 2
   STDOUT "\"collectives\": \\[{\"collective\": \"all-gather\", \"bytes\": 3328}\\], \"payload_bytes\": 832, \"bytes_per_step\": 2496, \"uncompressed_bytes_per_step\": 6144")
+# The same step priced by the ring closed forms at α = 10 µs, 1 GB/s: the all-gather 3·α + 2496 B/β = 32.496 µs, the
+# fp32 ring all-reduce 6·α + 6144 B/β = 66.144 µs (compressionWire's commSeconds, uncompressedCommSeconds).
+dsml_cli_test(cli_compress_priced 0 ARGS compress --compressor top-k --ratio 0.1 --workers 4 --layers 2 --width 8
+  --hidden 32 --steps 2 --alpha 1e-5 --bandwidth 1e9
+  STDOUT "\"comm_seconds\": 3\\.2496e-05, \"uncompressed_comm_seconds\": 6\\.6144[0-9]*e-05}")
 # Random-k with a shared seed is linear: one all-reduce of 4·26·4 = 416 B, 2·(3/4)·416 = 624 B sent.
 dsml_cli_test(cli_compress_randomk 0 ARGS compress --compressor random-k --ratio 0.1 --workers 4 --layers 2 --width 8
   --hidden 32 --steps 2 --error-feedback
