@@ -7,12 +7,13 @@
 // synchronous ring or, with --staleness s, SSP through a sharded parameter server, and sweeps P (--sweep-workers):
 //   $ dsml capstone --workers 4 --steps 2000 --target-loss 0.1 --sweep-workers 1,2,4,8 --staleness 2 --no-failures
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "args.h"
+#include "dsml/job_fields.h"
 #include "dsml/simulated_job.h"
 #include "fault_tolerance_commands.h"
+#include "json_fields.h"
 #include "json_output.h"
 #include "network_flags.h"
 
@@ -68,67 +69,34 @@ int capstone(int argc, char** argv) {
     for (double p : args.numbers("sweep")) sweep.push_back(static_cast<int>(p));
   }
 
+  // simulateJob's fields (dsml/job_fields.h) but the loss curve, which loss_first and loss_last stand for; then
+  // jobScaling's points.
+  static const FieldTable summary = omit(job_run_fields(), {"losses"}, "JobRunResult");
   const JobRun run = run_job(c);
-  const JobTiming& t = run.timing;
   std::vector<JsonObject> points;
-  for (const JobScalingPoint& p : job_scaling(c, sweep))
-    points.push_back(JsonObject()
-                         .add("workers", p.workers)
-                         .add("step_s", p.step_compute + p.step_comm + p.straggler_wait)
-                         .add("expected_wall_s", p.expected_wall)
-                         .add("efficiency", p.efficiency)
-                         .add("failure_free_efficiency", p.failure_free_efficiency));
+  for (const JobScalingPoint& p : job_scaling(c, sweep)) points.push_back(fields_json(p));
   JsonObject json;
   json.add("workers", c.workers)
       .add("steps", c.steps)
       .add_text("compressor", compressor_name(c.compressor.kind))
       .add_bool("error_feedback", c.error_feedback)
-      .add("step_compute_s", t.step_compute)
-      .add("step_comm_s", t.step_comm)
-      .add("wall_s", t.wall)
-      .add_object("split_s", JsonObject()
-                                 .add("compute", t.split.compute)
-                                 .add("communication", t.split.communication)
-                                 .add("straggler_wait", t.split.straggler_wait)
-                                 .add("checkpoints", t.split.checkpoints)
-                                 .add("lost_work", t.split.lost_work)
-                                 .add("restarts", t.split.restarts))
-      .add("failures", t.failures)
-      .add("checkpoints", t.checkpoints)
-      .add("fleet_mtbf_s", t.fleet_mtbf)
-      .add("expected_wall_s", t.expected_wall)
-      .add("efficiency", t.efficiency)
-      .add("bytes_per_step", run.bytes_per_step)
-      .add("uncompressed_bytes_per_step", run.uncompressed_bytes_per_step)
-      .add("bytes_per_worker", run.bytes_per_worker)
+      .add_fields(fields_json(summary, run))
       .add("loss_first", run.losses.front())
       .add("loss_last", run.losses.back())
-      .add("optimal_interval_steps", run.optimal_steps)
-      .add("young_interval_steps", run.young_steps)
-      .add("daly_interval_steps", run.daly_steps)
       .add_objects("scaling", points);
-  if (args.has("target-loss")) {
-    const auto target = [](const TargetRun& r) {
-      JsonObject o;
-      o.add("workers", r.workers).add_bool("reached", r.reached);
-      const std::pair<const char*, double> numbers[] = {{"steps_to_target", r.steps}, {"updates", r.updates},
-          {"loss", r.loss}, {"work_s", r.work}, {"wall_to_target_s", r.wall}, {"max_staleness", r.max_staleness}};
-      for (const auto& [key, value] : numbers) o.add(key, value);
-      return o;
-    };
+  if (args.has("target-loss")) {  // jobToTarget's fields without the curve, and jobTargetScaling's
+    static const FieldTable point = omit(target_run_fields(), {"curveSteps", "curveLoss"}, "TargetRun");
     std::vector<int> ps = {1, 2, 4, 8};
     if (args.has("sweep-workers")) {
       ps.clear();
       for (double p : args.numbers("sweep-workers")) ps.push_back(static_cast<int>(p));
     }
     const TargetSweep s = target_scaling(c, ps);
-    std::vector<JsonObject> rows;
-    for (const TargetRun& r : s.points) rows.push_back(target(r));
     json.add("target_loss", c.target_loss)
         .add_text("mode", c.asynchronous ? "ssp" : "synchronous")
         .add("staleness", c.staleness)
-        .add_object("to_target", target(time_to_target(c)))
-        .add_objects("time_to_target", rows)
+        .add_object("to_target", fields_json(point, time_to_target(c)))
+        .add_object("time_to_target", fields_json(s))
         .add("best_workers", s.best < 0 ? 0 : s.points[s.best].workers);
   }
   print(json);

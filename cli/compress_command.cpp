@@ -7,7 +7,9 @@
 
 #include "args.h"
 #include "dsml/compressed_training.h"
+#include "dsml/compression_fields.h"
 #include "fault_tolerance_commands.h"
+#include "json_fields.h"
 #include "json_output.h"
 #include "network_flags.h"
 #include "train_command.h"
@@ -35,35 +37,26 @@ int compress(int argc, char** argv) {
   c.eval_batch = args.whole_or("eval-batch", c.eval_batch);
   const CompressedTrainingResult r = train_compressed(c);
 
-  std::vector<JsonObject> calls;
-  for (const CollectiveCall& call : r.collectives)
-    calls.push_back(JsonObject().add_text("collective", call.collective).add("bytes", call.bytes));
   JsonObject json;
   json.add_text("compressor", compressor_name(c.compressor.kind))
       .add_bool("error_feedback", c.error_feedback)
       .add("workers", c.workers)
       .add_bool("composes_with_all_reduce", composes_with_all_reduce(c.compressor.kind))
-      .add_objects("collectives", calls)
-      .add("payload_bytes", r.payload_bytes)
-      .add("bytes_per_step", r.bytes_per_step)
-      .add("uncompressed_bytes_per_step", r.uncompressed_bytes_per_step);
-  if (args.has("alpha") || args.has("beta") || args.has("bandwidth")) {  // the step's communication priced by the ring closed forms
-    const CompressionSeconds s = compression_seconds(c.compressor, c.model, c.workers, model_from(args));
-    json.add("comm_s", s.compressed_s).add("uncompressed_comm_s", s.uncompressed_s);
-  }
+      .add("initial_loss", r.losses.front())
+      .add("final_loss", r.losses.back())
+      .add_fields(fields_json(r));  // trainCompressed's fields (dsml/compression_fields.h)
+  // The step's communication priced by the ring closed forms.
+  if (args.has("alpha") || args.has("beta") || args.has("bandwidth"))
+    json.add_fields(fields_json(compression_seconds(c.compressor, c.model, c.workers, model_from(args))));
   if (args.has("topology")) {  // the same calls as ring schedules simulated on the network
     int ranks = c.workers;
     const Topology topology = topology_from(args, ranks);
     if (ranks != c.workers)
       throw UsageError("the topology has " + std::to_string(ranks) + " ranks but --workers is " +
                        std::to_string(c.workers));
-    json.add("simulated_comm_s", compressed_step_simulated(c.compressor, c.model, topology, args.number_or("gamma", 0.0)));
+    json.add("simulated_comm_seconds",
+             compressed_step_simulated(c.compressor, c.model, topology, args.number_or("gamma", 0.0)));
   }
-  json.add("initial_loss", r.losses.front())
-      .add("final_loss", r.losses.back())
-      .add("final_error_norm", r.final_error_norm)
-      .add("losses", r.losses)
-      .add("cumulative_bytes", r.cumulative_bytes);
   print(json);
   return 0;
 }

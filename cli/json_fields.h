@@ -20,13 +20,22 @@ struct JsonFields {
   void flag(const char* name, bool x) { value.add_bool(snake_case(name), x); }
   void text(const char* name, const std::string& x) { value.add_text(snake_case(name), x); }
   void numbers(const char* name, const std::vector<double>& xs) { value.add(snake_case(name), xs); }
+  void column(const char* name, const std::vector<double>& xs) { value.add(snake_case(name), xs); }
+  void texts(const char* name, const std::vector<std::string>& xs) { value.add_texts(snake_case(name), xs); }
   void object(const char* name, const JsonFields& x) { value.add_object(snake_case(name), x.value); }
+  void null(const char* name) { value.add_null(snake_case(name)); }
   void objects(const char* name, const std::vector<JsonFields>& xs);
 };
 
 template <class T>
 JsonObject fields_json(const T& result) {
   return write_fields<JsonFields>(result).value;
+}
+
+// The same through another view of its table (omit() or pick()).
+template <class T>
+JsonObject fields_json(const FieldTable& table, const T& result) {
+  return write_fields<JsonFields>(table, &result).value;
 }
 
 }  // namespace dsml::cli

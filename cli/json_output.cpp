@@ -36,22 +36,39 @@ JsonObject& JsonObject::add(const std::string& name, const std::vector<double>& 
   return *this;
 }
 
-JsonObject& JsonObject::add_text(const std::string& name, const std::string& text) {
-  key(name);
-  body_ += '"';
+namespace {
+
+// `text` as a JSON string, escaped.
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
   for (const char c : text) {  // UTF-8 bytes (like "→" in a link name) pass through unchanged
     if (c == '"' || c == '\\') {
-      body_ += '\\';
-      body_ += c;
+      out += '\\';
+      out += c;
     } else if (static_cast<unsigned char>(c) < 0x20) {
       char escaped[8];
       std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-      body_ += escaped;
+      out += escaped;
     } else {
-      body_ += c;
+      out += c;
     }
   }
-  body_ += '"';
+  return out + '"';
+}
+
+}  // namespace
+
+JsonObject& JsonObject::add_text(const std::string& name, const std::string& text) {
+  key(name);
+  body_ += quoted(text);
+  return *this;
+}
+
+JsonObject& JsonObject::add_texts(const std::string& name, const std::vector<std::string>& texts) {
+  key(name);
+  body_ += "[";
+  for (std::size_t i = 0; i < texts.size(); ++i) body_ += (i ? ", " : "") + quoted(texts[i]);
+  body_ += "]";
   return *this;
 }
 
@@ -78,6 +95,12 @@ JsonObject& JsonObject::add_bool(const std::string& name, bool value) {
 JsonObject& JsonObject::add_null(const std::string& name) {
   key(name);
   body_ += "null";
+  return *this;
+}
+
+JsonObject& JsonObject::add_fields(const JsonObject& other) {
+  if (!body_.empty() && !other.body_.empty()) body_ += ", ";
+  body_ += other.body_;
   return *this;
 }
 

@@ -16,10 +16,12 @@ class JsonObject {
   JsonObject& add(const std::string& key, double value);
   JsonObject& add(const std::string& key, const std::vector<double>& values);
   JsonObject& add_text(const std::string& key, const std::string& text);  // a JSON string, escaped
+  JsonObject& add_texts(const std::string& key, const std::vector<std::string>& texts);  // ["a", "b"]
   JsonObject& add_object(const std::string& key, const JsonObject& object);
   JsonObject& add_objects(const std::string& key, const std::vector<JsonObject>& objects);  // [{…}, {…}]
   JsonObject& add_bool(const std::string& key, bool value);
   JsonObject& add_null(const std::string& key);
+  JsonObject& add_fields(const JsonObject& other);  // other's fields, after these
   std::string str() const;  // {"key": 1, "list": [1, 2]}
 
  private:

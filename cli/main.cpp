@@ -135,11 +135,13 @@ const Command kCommands[] = {
       model (base * M_w * X): --speeds gives worker w the fixed M_w (always slow), --round-speeds the list every
       worker draws X from afresh each round (implies --speed per-round: slow now and then); --train trains the
       teacher task with the gradients as the run makes them stale
-      -> {"regime", "workers", "servers", "backup", "cancel_stragglers", "makespan_s", "round_mean_s", "round_max_s",
-          "updates", "dropped",
-          "staleness": {"mean", "max", "histogram"}, "stall_fraction", "busiest_link", "bytes_into_busiest_server",
-          "closed_form_round_compute_s", "closed_form_push_round",
-          "ssp_clock_limits"? (ssp only): {"barrier_s", "unbounded_s", "absorbable_s", "absorbable_fraction"},
+      -> {"regime", "workers", "servers", "backup", "cancel_stragglers", then simulateParamServer's fields in
+          snake_case but its per-event and per-round lists: "makespan", "dropped", "compute_seconds", "wait_seconds",
+          "stall_fraction", "messages", "bytes_into_busiest_server", "busiest_link": {"name", "busy"} | null;
+          "round_mean_s", "round_max_s", "update_count", "staleness": {"mean", "max", "histogram"},
+          "closed_form_round_compute_s", "closed_form_push_round" (psBandwidth's fields),
+          "ssp_clock_limits"? (ssp only; sspClockLimits' fields): {"barrier_seconds", "unbounded_seconds",
+          "absorbable_seconds", "absorbable_fraction"},
           "training"?: {"initial_loss", "final_loss", ...},
           "loss_at"?: {"time_s", "loss", "updates", "run_over"} (the model at simulated time S)}
       closed_form_round_compute_s is E[the P-th fastest of the W = P + backup workers' compute times] (P: the
@@ -204,10 +206,11 @@ const Command kCommands[] = {
                 [--lr LR] [--seed SEED] [--eval-batch E] [--alpha S (--beta S_PER_B | --bandwidth B_PER_S)]
                 [--topology ... as for simulate; its ranks = P]
       data-parallel SGD on the teacher task, each worker's gradient compressed before averaging
-      -> {"compressor", "error_feedback", "composes_with_all_reduce", "collectives": [{"collective", "bytes"}],
-          "payload_bytes", "bytes_per_step", "uncompressed_bytes_per_step", "comm_s"? (ring closed forms),
-          "simulated_comm_s"? (ring schedules on --topology), "initial_loss", "final_loss",
-          "final_error_norm", "losses": [...], "cumulative_bytes": [...]} (bytes one worker sends, ring algorithms)
+      -> {"compressor", "error_feedback", "workers", "composes_with_all_reduce", "initial_loss", "final_loss", then
+          trainCompressed's fields in snake_case: "collectives": [{"collective", "bytes"}], "payload_bytes",
+          "bytes_per_step", "uncompressed_bytes_per_step", "final_error_norm", "losses": [...],
+          "cumulative_bytes": [...]; "comm_seconds"?, "uncompressed_comm_seconds"? (ring closed forms),
+          "simulated_comm_seconds"? (ring schedules on --topology)} (bytes one worker sends, ring algorithms)
 )"},
     {"checkpoint", dsml::cli::checkpoint,
      R"(  dsml checkpoint --work S --checkpoint S (--mtbf S | --node-mtbf S [--nodes N]) [--restart S] [--interval S]
@@ -241,12 +244,16 @@ const Command kCommands[] = {
       stragglers, Poisson node failures rolled back to checkpoints, and a compressed gradient exchange; error
       feedback defaults per compressor (on for top-k, PowerSGD and SignSGD; off for random-k, int8, QSGD), as
       the page's
-      -> {"error_feedback", "wall_s", "split_s": {"compute", "communication", "straggler_wait", "checkpoints", "lost_work",
-          "restarts"}, "failures", "efficiency", "bytes_per_step", "loss_last", "optimal_interval_steps", …,
-          "scaling": [{"workers", "step_s", "expected_wall_s", "efficiency", "failure_free_efficiency"}],
-          with --target-loss: "mode" ("synchronous", or "ssp" with --staleness), "to_target": {"reached",
-          "steps_to_target", "updates", "loss", "work_s", "wall_to_target_s", "max_staleness"},
-          "time_to_target": [the same for each P of --sweep-workers (default 1,2,4,8)], "best_workers" (0: none)}
+      -> {"workers", "steps", "compressor", "error_feedback", then simulateJob's fields in snake_case but the loss
+          curve: "step_compute", "step_comm", "work", "wall", "split": {"compute", "communication",
+          "straggler_wait", "checkpoints", "lost_work", "restarts"}, "failures", …, "efficiency", "bytes_per_step",
+          …, "optimal_steps", "expected_wall_at_optimal"; "loss_first", "loss_last",
+          "scaling": [jobScaling's: {"workers", "step_compute", "step_comm", "straggler_wait", "expected_wall",
+          "efficiency", "failure_free_efficiency"}],
+          with --target-loss: "target_loss", "mode" ("synchronous", or "ssp" with --staleness), "staleness",
+          "to_target": jobToTarget's {"workers", "reached", "steps", "updates", "loss", "work", "wall",
+          "max_staleness"}, "time_to_target": jobTargetScaling's {"points": [the same for each P of --sweep-workers
+          (default 1,2,4,8)], "best"}, "best_workers" (0: none)}
 )"},
 };
 

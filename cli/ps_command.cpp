@@ -16,7 +16,9 @@
 #include "dsml/hogwild.h"
 #include "dsml/param_server.h"
 #include "dsml/ps_closed_forms.h"
+#include "dsml/ps_fields.h"
 #include "dsml/stale_training.h"
+#include "json_fields.h"
 #include "json_output.h"
 #include "network_flags.h"
 #include "train_command.h"
@@ -95,6 +97,12 @@ int ps(int argc, char** argv) {
   if (train) out = train_param_server(topology, c, t); else out.run = simulate_param_server(topology, c);
   const ParamServerResult& r = out.run;
 
+  // The run's fields as simulateParamServer gives them (dsml/ps_fields.h) but the per-event and per-round lists,
+  // which the summaries after them stand for.
+  static const FieldTable summary =
+      pick(param_server_run_fields(), {"makespan", "dropped", "computeSeconds", "waitSeconds", "stallFraction",
+                                       "messages", "bytesIntoBusiestServer", "busiestLink"},
+           "ParamServerRun");
   const auto& rounds = r.round_seconds;
   JsonObject json;
   json.add_text("regime", consistency_name(c.consistency))
@@ -102,45 +110,24 @@ int ps(int argc, char** argv) {
       .add("servers", c.servers)
       .add("backup", c.backup)
       .add_bool("cancel_stragglers", c.cancel_stragglers)
-      .add("makespan_s", r.makespan)
+      .add_fields(fields_json(summary, r))
       .add("round_mean_s", std::accumulate(rounds.begin(), rounds.end(), 0.0) / static_cast<double>(rounds.size()))
       .add("round_max_s", *std::max_element(rounds.begin(), rounds.end()))
-      .add("updates", static_cast<double>(r.updates.size()))
-      .add("dropped", r.dropped)
-      .add_object("staleness", staleness_json(r.updates))
-      .add("stall_fraction", r.stall_fraction)
-      .add("messages", r.messages)
-      .add("bytes_into_busiest_server", r.bytes_into_busiest_server);
-  if (r.busiest_link >= 0) {
-    json.add_object("busiest_link", JsonObject()
-                                        .add_text("name", r.topology.link_name(r.busiest_link))
-                                        .add("busy_s", r.link_busy[r.busiest_link]));
-  } else {
-    json.add_null("busiest_link");
-  }
+      .add("update_count", static_cast<double>(r.updates.size()))
+      .add_object("staleness", staleness_json(r.updates));
   // Closed forms beside the simulation: a round's compute (the P-th of N workers, null where no closed form
-  // describes the simulated round) and one round's push traffic.
+  // describes the simulated round) and one round's push traffic (psBandwidth's fields).
   if (const std::optional<double> round = closed_form_round_compute(c)) {
     json.add("closed_form_round_compute_s", *round);
   } else {
     json.add_null("closed_form_round_compute_s");
   }
-  const PsBandwidth bw = ps_bandwidth(net, c.workers, c.servers, c.parameters * c.bytes_per_parameter);
-  json.add_object("closed_form_push_round", JsonObject()
-                                                .add("server_bytes", bw.server_bytes)
-                                                .add("server_s", bw.server_seconds)
-                                                .add("worker_s", bw.worker_seconds)
-                                                .add_bool("servers_bottleneck", bw.servers_bottleneck));
-  // What SSP can absorb (compute only): seconds per clock at s = 0 (E[max]) and as s → ∞ (the slowest mean). Only
-  // for the regime it describes.
-  if (c.consistency == Consistency::ssp) {
-    const SspClockLimits limits = ssp_clock_limits(c.speed, c.workers);
-    json.add_object("ssp_clock_limits", JsonObject()
-                                            .add("barrier_s", limits.barrier_seconds)
-                                            .add("unbounded_s", limits.unbounded_seconds)
-                                            .add("absorbable_s", limits.absorbable_seconds)
-                                            .add("absorbable_fraction", limits.absorbable_fraction));
-  }
+  json.add_object("closed_form_push_round",
+                  fields_json(ps_bandwidth(net, c.workers, c.servers, c.parameters * c.bytes_per_parameter)));
+  // What SSP can absorb (compute only; sspClockLimits' fields): seconds per clock at s = 0 (E[max]) and as s → ∞
+  // (the slowest mean). Only for the regime it describes.
+  if (c.consistency == Consistency::ssp)
+    json.add_object("ssp_clock_limits", fields_json(ssp_clock_limits(c.speed, c.workers)));
   if (train) {
     const auto& curve = out.training.curve;
     json.add_object("training", JsonObject()
@@ -176,15 +163,9 @@ int hogwild(int argc, char** argv) {
   c.atomic = !args.has("no-atomic");
   c.seed = args.seed();
   const HogwildResult r = simulate_hogwild(c);
-  print(JsonObject()
-            .add("threads", c.threads)
-            .add("support", r.support)
-            .add("updates", r.updates)
-            .add("collision_rate", r.collision_rate)
-            .add("predicted_collision_rate", r.predicted_collision_rate)
-            .add("lost_writes", r.lost_writes)
-            .add("initial_loss", r.loss.front())
-            .add("final_loss", r.final_loss));
+  // hogwild's fields (dsml/ps_fields.h) but the loss curve, which initial_loss and final_loss stand for.
+  static const FieldTable summary = omit(hogwild_fields(), {"lossUpdates", "loss"}, "HogwildResult");
+  print(JsonObject().add("threads", c.threads).add_fields(fields_json(summary, r)).add("initial_loss", r.loss.front()));
   return 0;
 }
 

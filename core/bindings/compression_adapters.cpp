@@ -3,6 +3,7 @@
 
 #include "convert.h"
 #include "dsml/compressed_training.h"
+#include "dsml/compression_fields.h"
 #include "dsml/error.h"
 #include "dsml/run_limits.h"
 #include "fields.h"
@@ -20,19 +21,6 @@ CompressorConfig to_compressor(const val& r, const std::string& ctx) {
   validate(c);
   return c;
 }
-
-namespace {
-
-val to_val(const std::vector<CollectiveCall>& calls) {
-  val out = val::array();
-  for (const CollectiveCall& call : calls) {
-    val o = object_of({{"collective", call.collective}, {"bytes", call.bytes}});
-    out.call<void>("push", o);
-  }
-  return out;
-}
-
-}  // namespace
 
 val compress_gradient(const val& r) {
   const std::string ctx = "compressGradient";
@@ -56,16 +44,11 @@ val compression_wire(const val& r) {
   const CompressorConfig c = to_compressor(r, ctx);
   const MlpConfig model = to_mlp_config(object_field(r, "model", ctx), ctx);
   const int workers = static_cast<int>(whole_field(r, "workers", ctx, 1, limits::kSimulatedWorkers));
-  const CompressionWire wire = dsml::compression_wire(c, model, workers);
-  val out = object_of({{"collectives", to_val(wire.collectives)}, {"payloadBytes", wire.payload_bytes},
-                       {"bytesPerStep", wire.bytes_per_step},
-                       {"uncompressedBytesPerStep", wire.uncompressed_bytes_per_step},
-                       {"composesWithAllReduce", wire.composes_with_all_reduce}});
-  if (!r["network"].isUndefined()) {
-    const CompressionSeconds s =
-        compression_seconds(c, model, workers, to_cost_model(object_field(r, "network", ctx), ctx + ": network"));
-    out.set("commSeconds", s.compressed_s);
-    out.set("uncompressedCommSeconds", s.uncompressed_s);
+  val out = fields_to_val(dsml::compression_wire(c, model, workers));
+  if (!r["network"].isUndefined()) {  // the same calls priced: CompressionSeconds' fields beside the wire's
+    const val seconds = fields_to_val(
+        compression_seconds(c, model, workers, to_cost_model(object_field(r, "network", ctx), ctx + ": network")));
+    val::global("Object").call<void>("assign", out, seconds);
   }
   return out;
 }
@@ -84,11 +67,7 @@ val train_compressed(const val& r) {
   c.seed = static_cast<std::uint64_t>(whole_field_or(r, "seed", static_cast<std::int64_t>(c.seed), ctx));
   c.eval_batch = static_cast<int>(whole_field_or(r, "evalBatch", c.eval_batch, ctx, 1, limits::kRows));
   check_run_size(c.model, c.workers * c.batch_per_worker, c.steps, ctx);
-  const CompressedTrainingResult t = dsml::train_compressed(c);
-  return object_of({{"losses", to_float64_array(t.losses)}, {"cumulativeBytes", to_float64_array(t.cumulative_bytes)},
-                    {"bytesPerStep", t.bytes_per_step}, {"uncompressedBytesPerStep", t.uncompressed_bytes_per_step},
-                    {"payloadBytes", t.payload_bytes}, {"collectives", to_val(t.collectives)},
-                    {"finalErrorNorm", t.final_error_norm}});
+  return fields_to_val(dsml::train_compressed(c));
 }
 
 double qsgd_variance_bound(double n, double levels) {

@@ -1,14 +1,14 @@
 // job_adapters.cpp — see job_adapters.h. Convert, call the core, convert back.
 #include "job_adapters.h"
 
-#include <utility>
-
 #include "compression_adapters.h"
 #include "convert.h"
 #include "dsml/error.h"
+#include "dsml/job_fields.h"
 #include "dsml/simulated_job.h"
 #include "dsml/run_limits.h"
 #include "fields.h"
+#include "js_object.h"
 #include "training_convert.h"
 
 namespace dsml::bindings {
@@ -26,9 +26,7 @@ JobConfig to_job(const val& r, const std::string& ctx) {
   c.element_bytes = static_cast<int>(whole_field_or(r, "elementBytes", c.element_bytes, ctx, 1, 8));
   c.compressor = to_compressor(r, ctx);
   // Left out: the core's default for the compressor (job_error_feedback_default), as `dsml capstone`'s.
-  c.error_feedback = flag_field_or(r, "errorFeedback",
-                                   c.compressor.kind != CompressorKind::none &&
-                                       job_error_feedback_default(c.compressor.kind), ctx);
+  c.error_feedback = flag_field_or(r, "errorFeedback", job_error_feedback_default(c.compressor.kind), ctx);
   c.straggler_probability = number_field_or(r, "stragglerProbability", c.straggler_probability, ctx);
   c.slowdown = number_field_or(r, "slowdown", c.slowdown, ctx);
   c.failures = flag_field_or(r, "failures", c.failures, ctx);
@@ -51,31 +49,11 @@ JobConfig to_job(const val& r, const std::string& ctx) {
   return c;
 }
 
-val to_val(const TargetRun& t) {
-  val out = val::object();
-  const std::pair<const char*, double> numbers[] = {{"workers", t.workers}, {"steps", t.steps}, {"updates", t.updates},
-      {"loss", t.loss}, {"work", t.work}, {"wall", t.wall}, {"maxStaleness", t.max_staleness}};
-  for (const auto& [key, value] : numbers) out.set(key, value);
-  out.set("reached", t.reached);
-  return out;
-}
-
 std::vector<int> worker_counts(const val& workers, const std::string& ctx) {
   std::vector<int> ps;
   for (double p : to_doubles(workers, (ctx + ": workers").c_str()))
     ps.push_back(static_cast<int>(whole_value(p, ctx + ": every worker count", 1, limits::kTrainedWorkers)));
   return ps;
-}
-
-val to_val(const WallSplit& s) {
-  val out = val::object();
-  out.set("compute", s.compute);
-  out.set("communication", s.communication);
-  out.set("stragglerWait", s.straggler_wait);
-  out.set("checkpoints", s.checkpoints);
-  out.set("lostWork", s.lost_work);
-  out.set("restarts", s.restarts);
-  return out;
 }
 
 }  // namespace
@@ -85,48 +63,15 @@ val simulate_job(const val& r) {
   const JobConfig c = to_job(r, ctx);
   in_context(ctx, [&] { limits::check_job_size(c.workers, c.steps); });
   if (c.train) check_run_size(c.task, c.workers * c.task_rows_per_worker, c.steps, ctx);
-  const JobRun run = run_job(c);
-  const JobTiming& t = run.timing;
-  val out = val::object();
-  out.set("losses", to_float64_array(run.losses));
-  out.set("stepCompute", t.step_compute);
-  out.set("stepComm", t.step_comm);
-  out.set("work", t.work);
-  out.set("wall", t.wall);
-  out.set("split", to_val(t.split));
-  out.set("failures", t.failures);
-  out.set("checkpoints", t.checkpoints);
-  out.set("slowSteps", t.slow_steps);
-  out.set("interval", t.interval);
-  out.set("fleetMtbf", t.fleet_mtbf);
-  out.set("expectedWall", t.expected_wall);
-  out.set("efficiency", t.efficiency);
-  out.set("bytesPerStep", run.bytes_per_step);
-  out.set("uncompressedBytesPerStep", run.uncompressed_bytes_per_step);
-  out.set("bytesPerWorker", run.bytes_per_worker);
-  out.set("composesWithAllReduce", run.composes_with_all_reduce);
-  out.set("youngSteps", run.young_steps);
-  out.set("dalySteps", run.daly_steps);
-  out.set("optimalSteps", run.optimal_steps);
-  out.set("expectedWallAtOptimal", run.expected_wall_at_optimal);
-  return out;
+  return fields_to_val(run_job(c));
 }
 
 val job_scaling(const val& r, const val& workers) {
   const std::string ctx = "jobScaling";
   JobConfig c = to_job(r, ctx);
   val out = val::array();
-  for (const JobScalingPoint& p : dsml::job_scaling(c, worker_counts(workers, ctx))) {
-    val o = val::object();
-    o.set("workers", p.workers);
-    o.set("stepCompute", p.step_compute);
-    o.set("stepComm", p.step_comm);
-    o.set("stragglerWait", p.straggler_wait);
-    o.set("expectedWall", p.expected_wall);
-    o.set("efficiency", p.efficiency);
-    o.set("failureFreeEfficiency", p.failure_free_efficiency);
-    out.call<void>("push", o);
-  }
+  for (const JobScalingPoint& p : dsml::job_scaling(c, worker_counts(workers, ctx)))
+    out.call<void>("push", fields_to_val(p));
   return out;
 }
 
@@ -135,11 +80,7 @@ val job_to_target(const val& r) {
   const std::string ctx = "jobToTarget";
   const JobConfig c = to_job(r, ctx);
   check_run_size(c.task, c.workers * c.task_rows_per_worker, c.steps, ctx);
-  const TargetRun t = time_to_target(c);
-  val out = to_val(t);
-  out.set("curveSteps", to_float64_array(t.curve_steps));
-  out.set("curveLoss", to_float64_array(t.curve_loss));
-  return out;
+  return fields_to_val(time_to_target(c));
 }
 
 val job_target_scaling(const val& r, const val& workers) {
@@ -147,20 +88,14 @@ val job_target_scaling(const val& r, const val& workers) {
   const JobConfig c = to_job(r, ctx);
   const std::vector<int> ps = worker_counts(workers, ctx);
   for (int p : ps) check_run_size(c.task, p * c.task_rows_per_worker, c.steps, ctx);
-  const TargetSweep sweep = target_scaling(c, ps);
-  val points = val::array();
-  for (const TargetRun& t : sweep.points) points.call<void>("push", to_val(t));
-  val out = val::object();
-  out.set("points", points);
-  out.set("best", sweep.best);
-  return out;
+  return fields_to_val(target_scaling(c, ps));
 }
 
 val job_error_feedback_default(const val& r) {
   const std::string ctx = "jobErrorFeedbackDefault";
   require_object(r, ctx, "{compressor}");
   const CompressorKind kind = in_context(ctx, [&] { return parse_compressor(text_field(r, "compressor", ctx)); });
-  return val(kind != CompressorKind::none && dsml::job_error_feedback_default(kind));
+  return val(dsml::job_error_feedback_default(kind));
 }
 
 }  // namespace dsml::bindings

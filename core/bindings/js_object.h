@@ -44,7 +44,17 @@ struct JsFields {
     for (double x : xs) list.call<void>("push", x);
     value.set(name, list);
   }
+  // Float64Array's constructor copies the view, so the array owns its memory: one copy, not a call per value.
+  void column(const char* name, const std::vector<double>& xs) {
+    value.set(name, emscripten::val::global("Float64Array").new_(emscripten::typed_memory_view(xs.size(), xs.data())));
+  }
+  void texts(const char* name, const std::vector<std::string>& xs) {
+    emscripten::val list = emscripten::val::array();
+    for (const std::string& x : xs) list.call<void>("push", x);
+    value.set(name, list);
+  }
   void object(const char* name, const JsFields& x) { value.set(name, x.value); }
+  void null(const char* name) { value.set(name, emscripten::val::null()); }
   void objects(const char* name, const std::vector<JsFields>& xs) {
     emscripten::val list = emscripten::val::array();
     for (const JsFields& x : xs) list.call<void>("push", x.value);
@@ -55,6 +65,12 @@ struct JsFields {
 template <class T>
 emscripten::val fields_to_val(const T& result) {
   return write_fields<JsFields>(result).value;
+}
+
+// The same through another view of its table (omit() or pick()).
+template <class T>
+emscripten::val fields_to_val(const FieldTable& table, const T& result) {
+  return write_fields<JsFields>(table, &result).value;
 }
 
 }  // namespace dsml::bindings

@@ -38,8 +38,7 @@ val expert_parallel(const val& r) {
   const MoeConfig c = to_moe_config(r, ctx);
   const int ranks = static_cast<int>(whole_field(r, "ranks", ctx, 1, limits::kTrainedDevices));
   const int batch = static_cast<int>(whole_field(r, "batch", ctx, 1, 1 << 16));
-  if (static_cast<double>(batch) * c.width * c.hidden > limits::kModelWeights)
-    throw Error(ctx + ": batch·width·hidden must be <= 1e8 for a run in a tab");
+  in_context(ctx, [&] { limits::check_expert_parallel_size(batch, c.width, c.hidden); });
   const ExpertParallelCheck check =
       check_expert_parallel(c, ranks, batch, static_cast<std::uint64_t>(whole_field_or(r, "seed", 0, ctx)));
   const ExpertParallelStep& s = check.step;

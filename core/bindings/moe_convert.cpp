@@ -28,9 +28,7 @@ MoeMlpConfig to_moe_mlp_config(const val& request, const std::string& context, b
 
 MoeTrainingRequest to_moe_training(const val& request, const std::string& context, bool with_balance) {
   const MoeTrainingRequest r{to_moe_mlp_config(request, context, with_balance), to_training_request(request, context)};
-  const MlpConfig& mlp = r.config.mlp;
-  if (static_cast<double>(r.config.experts) * mlp.layers * mlp.width * mlp.hidden > limits::kMoeWeights)
-    throw Error(context + ": experts·layers·width·hidden must be <= 1e8 for a run in a tab");
+  in_context(context, [&] { limits::check_moe_size(r.config.experts, r.config.mlp); });
   return r;
 }
 

@@ -2,6 +2,7 @@
 #include "ps_adapters.h"
 
 #include "dsml/error.h"
+#include "dsml/ps_fields.h"
 #include "dsml/run_limits.h"
 #include "fields.h"
 #include "js_object.h"
@@ -23,7 +24,7 @@ int workers_arg(double x, const char* what) { return whole(x, what, 1, limits::k
 val speed_times(const val& speed, double workers, double iterations) {
   const int w = workers_arg(workers, "speedTimes: workers");
   const int n = whole(iterations, "speedTimes: iterations", 0, 1000000);
-  if (static_cast<double>(w) * n > 4e6) throw Error("speedTimes: workers·iterations must be <= 4e6");
+  in_context("speedTimes", [&] { limits::check_speed_draws(w, n); });
   val out = val::array();
   for (const auto& times : sample_iteration_times(to_speed_model(speed, "speedTimes"), w, n))
     out.call<void>("push", to_float64_array(times));
@@ -31,22 +32,26 @@ val speed_times(const val& speed, double workers, double iterations) {
 }
 
 val simulate_param_server(const val& request) {
-  const ParamServerConfig c = to_param_server_config(request, "simulateParamServer");
-  return to_val(dsml::simulate_param_server(to_ps_topology(request, c, "simulateParamServer"), c));
+  const std::string ctx = "simulateParamServer";
+  const ParamServerConfig c = to_param_server_config(request, ctx);
+  return run_to_val(dsml::simulate_param_server(to_ps_topology(request, c, ctx), c),
+                    flag_field_or(request, "spans", false, ctx));
 }
 
 val train_param_server(const val& request) {
   const std::string ctx = "trainParamServer";
   const StaleTrainingConfig t = to_stale_training_config(request, ctx);
   const ParamServerConfig c = to_param_server_config(request, ctx);  // the core sets its parameters to the model's
-  if (static_cast<double>(c.workers) * c.iterations * t.batch_per_worker *
-          static_cast<double>(parameter_count(t.model)) > 2e10)
-    throw Error(ctx + ": workers·iterations·batch·parameters must be <= 2e10 (what a tab trains in seconds)");
+  in_context(ctx, [&] {
+    limits::check_ps_training_size(c.workers, c.iterations, t.batch_per_worker,
+                                   static_cast<double>(parameter_count(t.model)));
+  });
   const ParamServerTraining out = dsml::train_param_server(to_ps_topology(request, c, ctx), c, t);
-  return object_of({{"run", to_val(out.run)}, {"training", to_val(out.training)}});
+  return object_of({{"run", run_to_val(out.run, flag_field_or(request, "spans", false, ctx))},
+                    {"training", fields_to_val(out.training)}});
 }
 
-val hogwild(const val& request) { return to_val(simulate_hogwild(to_hogwild_config(request))); }
+val hogwild(const val& request) { return fields_to_val(simulate_hogwild(to_hogwild_config(request))); }
 
 double harmonic_number(double n) { return dsml::harmonic_number(whole(n, "harmonicNumber: n", 0)); }
 
@@ -67,19 +72,19 @@ double expected_round_compute(const val& speed, double workers, double quota) {
 }
 
 val ssp_stall_fixed_speeds(const val& speed, double workers, double iterations, double staleness) {
-  return to_val(dsml::ssp_stall_fixed_speeds(to_speed_model(speed, "sspStallFixedSpeeds"),
+  return fields_to_val(dsml::ssp_stall_fixed_speeds(to_speed_model(speed, "sspStallFixedSpeeds"),
                                              workers_arg(workers, "sspStallFixedSpeeds: workers"),
                                              whole(iterations, "sspStallFixedSpeeds: iterations"),
                                              whole(staleness, "sspStallFixedSpeeds: staleness", 0)));
 }
 
 val ssp_clock_limits(const val& speed, double workers) {
-  return to_val(dsml::ssp_clock_limits(to_speed_model(speed, "sspClockLimits"),
+  return fields_to_val(dsml::ssp_clock_limits(to_speed_model(speed, "sspClockLimits"),
                                        workers_arg(workers, "sspClockLimits: workers")));
 }
 
 val ps_bandwidth(const val& network, double workers, double servers, double parameter_bytes) {
-  return to_val(dsml::ps_bandwidth(to_cost_model(network, "psBandwidth: network"),
+  return fields_to_val(dsml::ps_bandwidth(to_cost_model(network, "psBandwidth: network"),
                                    workers_arg(workers, "psBandwidth: workers"),
                                    workers_arg(servers, "psBandwidth: servers"), parameter_bytes));
 }

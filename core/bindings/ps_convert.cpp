@@ -3,6 +3,7 @@
 
 #include "convert.h"
 #include "dsml/error.h"
+#include "dsml/ps_fields.h"
 #include "dsml/run_limits.h"
 #include "fields.h"
 #include "js_object.h"
@@ -29,7 +30,8 @@ SpeedModel to_speed_model(const val& speed, const std::string& context) {
 }
 
 ParamServerConfig to_param_server_config(const val& r, const std::string& ctx) {
-  require_object(r, ctx, "{regime, workers, servers?, staleness?, backup?, iterations, parameters?, speed?, network}");
+  require_object(r, ctx,
+                 "{regime, workers, servers?, staleness?, backup?, iterations, parameters?, speed?, network, spans?}");
   ParamServerConfig c;
   c.consistency = parse_consistency(text_field(r, "regime", ctx));
   c.workers = static_cast<int>(whole_field(r, "workers", ctx, 1, limits::kSimulatedWorkers));
@@ -41,9 +43,7 @@ ParamServerConfig to_param_server_config(const val& r, const std::string& ctx) {
   c.parameters = number_field_or(r, "parameters", c.parameters, ctx);
   c.bytes_per_parameter = number_field_or(r, "bytesPerParameter", c.bytes_per_parameter, ctx);
   if (!r["speed"].isUndefined()) c.speed = to_speed_model(r["speed"], ctx);
-  if (static_cast<double>(c.workers) * c.servers * c.iterations > limits::kPsPushes)
-    throw Error(ctx + ": workers·servers·iterations must be <= 2e6 (pushes a tab simulates at once), got " +
-                format_number(static_cast<double>(c.workers) * c.servers * c.iterations));
+  in_context(ctx, [&] { limits::check_ps_size(c.workers, c.servers, c.iterations); });
   validate(c);
   return c;
 }
@@ -79,70 +79,9 @@ HogwildConfig to_hogwild_config(const val& r) {
   return c;
 }
 
-val to_val(const ParamServerResult& run) {
-  static const char* const kKinds[] = {"compute", "push", "wait"};
-  val spans = val::array();
-  for (const PsSpan& s : run.spans) {
-    val o = object_of({{"worker", s.worker}, {"kind", kKinds[static_cast<int>(s.kind)]}, {"start", s.start},
-                       {"end", s.end}, {"iteration", s.iteration}});
-    spans.call<void>("push", o);
-  }
-  std::vector<double> shard, worker, iteration, time, tau;
-  for (const PsUpdate& u : run.updates) {
-    shard.push_back(u.shard);
-    worker.push_back(u.worker);
-    iteration.push_back(u.iteration);
-    time.push_back(u.time);
-    tau.push_back(u.tau);
-  }
-  val updates = object_of({{"shard", to_float64_array(shard)}, {"worker", to_float64_array(worker)},
-                           {"iteration", to_float64_array(iteration)}, {"time", to_float64_array(time)},
-                           {"tau", to_float64_array(tau)}});
-  val names = val::array();
-  for (int l = 0; l < run.topology.links(); ++l) names.call<void>("push", run.topology.link_name(l));
-  return object_of({{"makespan", run.makespan}, {"spans", spans}, {"updates", updates}, {"dropped", run.dropped},
-                    {"roundEnd", to_float64_array(run.round_end)},
-                    {"roundSeconds", to_float64_array(run.round_seconds)},
-                    {"computeSeconds", to_float64_array(run.compute_seconds)},
-                    {"waitSeconds", to_float64_array(run.wait_seconds)}, {"stallFraction", run.stall_fraction},
-                    {"messages", run.messages}, {"bytesIntoBusiestServer", run.bytes_into_busiest_server},
-                    {"linkBusy", to_float64_array(run.link_busy)}, {"linkNames", names},
-                    {"busiestLink", busiest_link_to_val(run.topology, run.busiest_link, run.link_busy)}});
-}
-
-val to_val(const StaleTrainingResult& training) {
-  std::vector<double> time, updates, loss;
-  for (const LossPoint& p : training.curve) {
-    time.push_back(p.time);
-    updates.push_back(p.updates);
-    loss.push_back(p.loss);
-  }
-  return object_of({{"time", to_float64_array(time)}, {"updates", to_float64_array(updates)},
-                    {"loss", to_float64_array(loss)}, {"finalLoss", training.final_loss}});
-}
-
-val to_val(const HogwildResult& r) {
-  return object_of({{"support", r.support}, {"updates", r.updates}, {"collisionRate", r.collision_rate},
-                    {"predictedCollisionRate", r.predicted_collision_rate}, {"lostWrites", r.lost_writes},
-                    {"lossUpdates", to_float64_array(r.loss_updates)}, {"loss", to_float64_array(r.loss)},
-                    {"finalLoss", r.final_loss}});
-}
-
-val to_val(const SspStall& stall) {
-  return object_of({{"waitSeconds", to_float64_array(stall.wait_seconds)},
-                    {"finishSeconds", to_float64_array(stall.finish_seconds)},
-                    {"stallFraction", stall.stall_fraction}});
-}
-
-val to_val(const SspClockLimits& limits) {
-  return object_of({{"barrierSeconds", limits.barrier_seconds}, {"unboundedSeconds", limits.unbounded_seconds},
-                    {"absorbableSeconds", limits.absorbable_seconds},
-                    {"absorbableFraction", limits.absorbable_fraction}});
-}
-
-val to_val(const PsBandwidth& b) {
-  return object_of({{"serverBytes", b.server_bytes}, {"serverSeconds", b.server_seconds},
-                    {"workerSeconds", b.worker_seconds}, {"serversBottleneck", b.servers_bottleneck}});
+val run_to_val(const ParamServerResult& run, bool spans) {
+  static const FieldTable without_spans = omit(param_server_run_fields(), {"spans"}, "ParamServerRun");
+  return fields_to_val(spans ? param_server_run_fields() : without_spans, run);
 }
 
 }  // namespace dsml::bindings

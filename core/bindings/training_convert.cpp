@@ -43,8 +43,7 @@ RankGrid to_grid(const val& grid, const std::string& context) {
   g.dp = static_cast<int>(whole_field_or(grid, "dp", 1, ctx, 1));
   g.tp = static_cast<int>(whole_field_or(grid, "tp", 1, ctx, 1));
   g.pp = static_cast<int>(whole_field_or(grid, "pp", 1, ctx, 1));
-  if (static_cast<double>(g.dp) * g.tp * g.pp > limits::kGridRanks)
-    throw Error(ctx + ": dp·tp·pp must be at most " + std::to_string(limits::kGridRanks) + " ranks");
+  in_context(ctx, [&] { limits::check_grid_size(g); });
   return g;
 }
 

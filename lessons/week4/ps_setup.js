@@ -73,10 +73,11 @@ export function staleRun(core, { tau, lr = LR, aware = false, seed = 1 }) {
 export const staleCurves = (core, { lr = LR, aware = false } = {}) => TAUS.map((tau) => ({ tau, ...staleRun(core, { tau, lr, aware }) }));
 
 // ── 4. consistency regimes ─────────────────────────────────────────────────────────────────────────────────
-// The six workers of section #stragglers with fixed speeds (so SSP's waiting has a closed form), `clocks` clocks each.
+// The six workers of section #stragglers with fixed speeds (so SSP's waiting has a closed form), `clocks` clocks each,
+// with every worker's spans (the timelines drawn from them).
 export function regimeRun(core, { regime, staleness = 0, clocks = 8, base = 0.1, multipliers = STRAGGLER_SPEEDS }) {
   return { run: core.simulateParamServer({ regime, staleness, workers: multipliers.length, iterations: clocks,
-    network: ETHERNET, parameters: 512, speed: { distribution: "fixed", base, multipliers: [...multipliers] } }) };
+    network: ETHERNET, parameters: 512, speed: { distribution: "fixed", base, multipliers: [...multipliers] }, spans: true }) };
 }
 // The two readings of SSP's closed form for fixed speeds (#regimes's convention). The page's and the core's
 // (core.sspStallFixedSpeeds): a worker is finished when the server answers its last push, which the gate holds until

@@ -10,7 +10,7 @@ dsml_cli_test(cli_ps_per_round 0 ARGS ps --regime bsp --workers 6 --iterations 1
 # What SSP can absorb is printed for SSP runs only: the barrier's E[max] against the slowest mean.
 dsml_cli_test(cli_ps_per_round_ssp_limits 0 ARGS ps --regime ssp --staleness 2 --workers 6 --iterations 10
   --round-speeds 1,1,1,1,3,5 --parameters 8 --alpha 0 --beta 1e-30
-  STDOUT "\"ssp_clock_limits\": {\"barrier_s\": 4\\.15462105624142[0-9]*, \"unbounded_s\": 2, \"absorbable_s\": 2\\.15462105624142[0-9]*, \"absorbable_fraction\": 0\\.5186[0-9]*}")
+  STDOUT "\"ssp_clock_limits\": {\"barrier_seconds\": 4\\.15462105624142[0-9]*, \"unbounded_seconds\": 2, \"absorbable_seconds\": 2\\.15462105624142[0-9]*, \"absorbable_fraction\": 0\\.5186[0-9]*}")
 dsml_cli_test(cli_ps_bsp_no_ssp_limits 0 ARGS ps --regime bsp --workers 6 --iterations 10 --round-speeds 1,1,1,1,3,5
   --parameters 8 --alpha 0 --beta 1e-30 STDOUT "\"closed_form_push_round\"" STDOUT_LACKS "ssp_clock_limits")
 dsml_cli_test(cli_ps_backup_echoed 0 ARGS ps --regime backup --backup 2 --cancel-stragglers --workers 6 --iterations 5
@@ -19,7 +19,7 @@ dsml_cli_test(cli_ps_backup_echoed 0 ARGS ps --regime backup --backup 2 --cancel
 # finishes 40 clocks at 40·5 = 200 s — a permanently slow worker cannot be absorbed.
 dsml_cli_test(cli_ps_fixed_not_absorbed 0 ARGS ps --regime ssp --staleness 16 --workers 6 --iterations 40
   --speed fixed --speeds 1,1,1,1,3,5 --parameters 8 --alpha 0 --beta 1e-30
-  STDOUT "\"makespan_s\": 200, .*\"ssp_clock_limits\": {\"barrier_s\": 5, \"unbounded_s\": 5, \"absorbable_s\": 0, \"absorbable_fraction\": 0}")
+  STDOUT "\"makespan\": 200, .*\"ssp_clock_limits\": {\"barrier_seconds\": 5, \"unbounded_seconds\": 5, \"absorbable_seconds\": 0, \"absorbable_fraction\": 0}")
 dsml_cli_test(cli_ps_round_speeds_other_model ${error_exit} ARGS ps --regime bsp --workers 4 --iterations 3
   --speed exponential --round-speeds 1,3 --alpha 0 --beta 1e-9
   STDERR "^dsml: error: a list of per-round speeds is for the per-round model, but the model is exponential: choose per-round, or give fixed per-worker speeds as multipliers\n$")

@@ -6,6 +6,11 @@
 dsml_cli_test(cli_compress_topk 0 ARGS compress --compressor top-k --ratio 0.1 --workers 4 --layers 2 --width 8
   --hidden 32 --steps 2
   STDOUT "\"collectives\": \\[{\"collective\": \"all-gather\", \"bytes\": 3328}\\], \"payload_bytes\": 832, \"bytes_per_step\": 2496, \"uncompressed_bytes_per_step\": 6144")
+# The same step priced by the ring closed forms at α = 10 µs, 1 GB/s: the all-gather 3·α + 2496 B/β = 32.496 µs, the
+# fp32 ring all-reduce 6·α + 6144 B/β = 66.144 µs (compressionWire's commSeconds, uncompressedCommSeconds).
+dsml_cli_test(cli_compress_priced 0 ARGS compress --compressor top-k --ratio 0.1 --workers 4 --layers 2 --width 8
+  --hidden 32 --steps 2 --alpha 1e-5 --bandwidth 1e9
+  STDOUT "\"comm_seconds\": 3\\.2496e-05, \"uncompressed_comm_seconds\": 6\\.6144[0-9]*e-05}")
 # Random-k with a shared seed is linear: one all-reduce of 4·26·4 = 416 B, 2·(3/4)·416 = 624 B sent.
 dsml_cli_test(cli_compress_randomk 0 ARGS compress --compressor random-k --ratio 0.1 --workers 4 --layers 2 --width 8
   --hidden 32 --steps 2 --error-feedback
@@ -35,7 +40,7 @@ dsml_cli_test(cli_elastic_bad ${error_exit} ARGS elastic --workers 4 --changes 3
 # 0.7037 s a step (Ψ = 2·32·4096·16384); the ring all-reduce of 2Ψ bytes over 8: 14·10 µs + 2·(7/8)·2Ψ/25e9 =
 # 0.6014 s. 10 steps: 13.05 s, all of it compute and communication.
 dsml_cli_test(cli_capstone_quiet 0 ARGS capstone --workers 8 --steps 10 --no-failures --checkpoint 0 --sweep 1,8
-  STDOUT "\"step_compute_s\": 0\\.7036[0-9]*, \"step_comm_s\": 0\\.6014[0-9]*, \"wall_s\": 13\\.05")
+  STDOUT "\"step_compute\": 0\\.7036[0-9]*, \"step_comm\": 0\\.6014[0-9]*, \"work\": 13\\.05[0-9]*, \"wall\": 13\\.05")
 # Error feedback defaults per compressor, as the page's, and is printed: off for random-k (on, it diverges with 64
 # workers), on for top-k; a flag overrides it.
 dsml_cli_test(cli_capstone_feedback_default 0 ARGS capstone --workers 8 --steps 10 --no-failures --compressor random-k
@@ -54,7 +59,7 @@ dsml_cli_test(cli_capstone_never_finishes ${error_exit} ARGS capstone --workers 
 # The capstone trained to a target: synchronous, then SSP with s = 0 — the same steps (the same job, η/P per update).
 dsml_cli_test(cli_capstone_target 0 ARGS capstone --workers 2 --steps 300 --no-failures --target-loss 0.3
   --sweep-workers 1,2
-  STDOUT "\"target_loss\": 0\\.3, \"mode\": \"synchronous\", \"staleness\": 0, \"to_target\": {\"workers\": 2, \"reached\": true, \"steps_to_target\": [0-9]+, .*\"best_workers\": [12]}")
+  STDOUT "\"target_loss\": 0\\.3, \"mode\": \"synchronous\", \"staleness\": 0, \"to_target\": {\"workers\": 2, \"reached\": true, \"steps\": [0-9]+, .*\"time_to_target\": {\"points\": \\[{\"workers\": 1, .*\"best\": [01]}, \"best_workers\": [12]}")
 dsml_cli_test(cli_capstone_target_ssp_compressed ${error_exit} ARGS capstone --workers 2 --steps 100 --target-loss 0.3
   --staleness 1 --compressor top-k
   STDERR "^dsml: error: the asynchronous \\(SSP\\) job sends whole gradients to its parameter server: choose compressor none, got top-k\n$")

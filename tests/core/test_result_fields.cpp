@@ -12,10 +12,14 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "dsml/compression_fields.h"
+#include "dsml/job_fields.h"
 #include "dsml/pipeline_fields.h"
 #include "dsml/plan_fields.h"
+#include "dsml/ps_fields.h"
 
 namespace {
 
@@ -33,7 +37,12 @@ struct Flat {
   void numbers(const char* name, const std::vector<double>& xs) {
     for (std::size_t i = 0; i < xs.size(); ++i) lists[std::string(name) + "." + std::to_string(i)] = xs[i];
   }
+  void column(const char* name, const std::vector<double>& xs) { numbers(name, xs); }
+  void texts(const char* name, const std::vector<std::string>& xs) {
+    for (std::size_t i = 0; i < xs.size(); ++i) words[std::string(name) + "." + std::to_string(i)] = xs[i];
+  }
   void object(const char* name, const Flat& x) { take(name, x); }
+  void null(const char* name) { words[name] = "null"; }
   void objects(const char* name, const std::vector<Flat>& xs) {
     for (std::size_t i = 0; i < xs.size(); ++i) take(std::string(name) + "." + std::to_string(i), xs[i]);
   }
@@ -79,8 +88,13 @@ TEST(ResultFields, APlanWritesEachFieldUnderItsNameWithItsValue) {
 
 // Each table's names are unique camelCase words, each documented.
 TEST(ResultFields, EveryNameIsOneCamelCaseWordWithADoc) {
-  for (const FieldTable* table : {&dsml::step_plan_fields(), &dsml::attention_cost_fields(),
-                                  &dsml::schedule_timeline_fields(), &dsml::schedule_comparison_fields()}) {
+  for (const FieldTable* table :
+       {&dsml::step_plan_fields(), &dsml::attention_cost_fields(), &dsml::schedule_timeline_fields(),
+        &dsml::schedule_comparison_fields(), &dsml::param_server_run_fields(), &dsml::stale_training_curve_fields(),
+        &dsml::hogwild_fields(), &dsml::ssp_stall_fields(), &dsml::ssp_clock_limits_fields(),
+        &dsml::ps_bandwidth_fields(), &dsml::job_run_fields(), &dsml::job_scaling_point_fields(),
+        &dsml::target_run_fields(), &dsml::target_sweep_fields(), &dsml::compression_wire_fields(),
+        &dsml::compression_seconds_fields(), &dsml::compressed_training_fields()}) {
     std::vector<const FieldTable*> todo{table};
     while (!todo.empty()) {
       const FieldTable& t = *todo.back();
@@ -122,7 +136,10 @@ std::string ts_type(const Field& f) {
     case FieldKind::number: return "number";
     case FieldKind::flag: return "boolean";
     case FieldKind::numbers: return "number[]";
+    case FieldKind::column: return "Float64Array";
+    case FieldKind::texts: return "string[]";
     case FieldKind::object: return f.fields->type;
+    case FieldKind::maybe: return std::string(f.fields->type) + " | null";
     case FieldKind::objects: return std::string(f.fields->type) + "[]";
     case FieldKind::text: break;
   }
@@ -146,16 +163,18 @@ void declare(const FieldTable& table, std::set<std::string>& declared, std::stri
   for (const Field& f : table.fields) {
     const std::string unit = f.unit;
     out += doc_comment(std::string(f.doc) + (unit.empty() ? "" : " [" + unit + "]"), "  ");
-    out += "  " + std::string(f.name) + ": " + ts_type(f) + ";\n";
+    out += "  " + std::string(f.name) + (f.optional ? "?: " : ": ") + ts_type(f) + ";\n";
   }
   out += "}\n";
   for (const Field& f : table.fields)
     if (f.fields) declare(*f.fields, declared, out);
 }
 
-// The block `// <marker>` … `// </marker>` of core/bindings/types/<file> against the TypeScript `tables` give.
-void expect_declared(const std::string& file, const std::string& marker, std::vector<const FieldTable*> tables) {
-  std::set<std::string> declared;
+// The block `// <marker>` … `// </marker>` of core/bindings/types/<file> against the TypeScript `tables` give;
+// the types in `imported` are declared in another file (the block's file imports them).
+void expect_declared(const std::string& file, const std::string& marker, std::vector<const FieldTable*> tables,
+                     std::set<std::string> imported = {}) {
+  std::set<std::string> declared = std::move(imported);
   std::string want;
   for (const FieldTable* table : tables) declare(*table, declared, want);
   const std::string path = std::string(DSML_BINDING_TYPES_DIR) + "/" + file;
@@ -178,6 +197,25 @@ TEST(ResultFields, PlannerDtsDeclaresExactlyThePlannersTables) {
 TEST(ResultFields, ModelParallelDtsDeclaresExactlyThePipelinesTables) {
   expect_declared("model_parallel.d.ts", "pipeline_fields",
                   {&dsml::schedule_timeline_fields(), &dsml::schedule_comparison_fields()});
+}
+
+TEST(ResultFields, ParamServerDtsDeclaresExactlyTheParameterServersTables) {
+  expect_declared("param_server.d.ts", "ps_fields",
+                  {&dsml::param_server_run_fields(), &dsml::stale_training_curve_fields(), &dsml::hogwild_fields(),
+                   &dsml::ssp_stall_fields(), &dsml::ssp_clock_limits_fields(), &dsml::ps_bandwidth_fields()},
+                  {"LinkBusy"});
+}
+
+TEST(ResultFields, FaultToleranceDtsDeclaresExactlyTheJobsTables) {
+  expect_declared("fault_tolerance.d.ts", "job_fields",
+                  {&dsml::job_run_fields(), &dsml::job_scaling_point_fields(), &dsml::target_run_fields(),
+                   &dsml::target_sweep_fields()});
+}
+
+TEST(ResultFields, CompressionDtsDeclaresExactlyTheCompressionTables) {
+  expect_declared("compression.d.ts", "compression_fields",
+                  {&dsml::compression_wire_fields(), &dsml::compression_seconds_fields(),
+                   &dsml::compressed_training_fields()});
 }
 
 // A picked or omitted view keeps the table's order and refuses a name the table does not have.
@@ -210,4 +248,78 @@ TEST(ResultFields, ATimelineWritesItsSpans) {
   EXPECT_EQ(out.lists.at("peakActivations.0"), 2);
 }
 
+// A hand-made parameter-server run: its spans one object each, its updates as columns, its busiest link by name
+// (null when no link carried data), and the spans left out by the view that omits them.
+TEST(ResultFields, AParameterServerRunWritesSpansUpdatesAndItsBusiestLink) {
+  dsml::ParamServerResult run;
+  run.makespan = 2.5;
+  run.spans = {{1, dsml::PsSpan::Kind::kPush, 1.0, 1.5, 3}};
+  run.updates = {{0, 1, 3, 1.5, 0}, {1, 2, 4, 2.0, 2}};
+  run.round_seconds = {1.0, 1.5};
+  run.topology = dsml::Topology::fully_connected(2, dsml::CostModel{0, 1});
+  run.link_busy = {0.0, 0.75};
+  run.busiest_link = 1;
+  const Flat out = dsml::write_fields<Flat>(run);
+  EXPECT_EQ(out.values.at("makespan"), 2.5);
+  EXPECT_EQ(out.words.at("spans.0.kind"), "push");
+  EXPECT_EQ(out.values.at("spans.0.iteration"), 3);
+  EXPECT_EQ(out.lists.at("updates.worker.1"), 2);
+  EXPECT_EQ(out.lists.at("updates.tau.1"), 2);
+  EXPECT_EQ(out.lists.at("updates.time.0"), 1.5);
+  EXPECT_EQ(out.lists.at("roundSeconds.1"), 1.5);
+  EXPECT_EQ(out.words.at("linkNames.1"), run.topology.link_name(1));
+  EXPECT_EQ(out.words.at("busiestLink.name"), run.topology.link_name(1));
+  EXPECT_EQ(out.values.at("busiestLink.busy"), 0.75);
+  run.busiest_link = -1;
+  EXPECT_EQ(dsml::write_fields<Flat>(run).words.at("busiestLink"), "null");
+  const FieldTable quiet = dsml::omit(dsml::param_server_run_fields(), {"spans"}, "ParamServerRun");
+  const Flat without = dsml::write_fields<Flat>(quiet, &run);
+  EXPECT_EQ(without.words.count("spans.0.kind"), 0u);
+  EXPECT_EQ(without.values.at("makespan"), 2.5);
+}
+
+// A hand-made job: its clock read through `timing`, its wall split nested, its loss curve a column; a target sweep's
+// points without their curves.
+TEST(ResultFields, AJobWritesItsTimingSplitAndCurve) {
+  dsml::JobRun run;
+  run.timing.step_compute = 0.7;
+  run.timing.wall = 13;
+  run.timing.split.straggler_wait = 0.25;
+  run.timing.failures = 3;
+  run.losses = {2.0, 1.5};
+  run.optimal_steps = 40;
+  const Flat out = dsml::write_fields<Flat>(run);
+  EXPECT_EQ(out.values.at("stepCompute"), 0.7);
+  EXPECT_EQ(out.values.at("wall"), 13);
+  EXPECT_EQ(out.values.at("split.stragglerWait"), 0.25);
+  EXPECT_EQ(out.values.at("failures"), 3);
+  EXPECT_EQ(out.values.at("optimalSteps"), 40);
+  EXPECT_EQ(out.lists.at("losses.1"), 1.5);
+  dsml::TargetSweep sweep;
+  sweep.points.resize(2);
+  sweep.points[1].workers = 4;
+  sweep.points[1].reached = true;
+  sweep.points[1].curve_loss = {1.0};
+  sweep.best = 1;
+  const Flat swept = dsml::write_fields<Flat>(sweep);
+  EXPECT_EQ(swept.values.at("points.1.workers"), 4);
+  EXPECT_EQ(swept.values.at("points.1.reached"), 1);
+  EXPECT_EQ(swept.lists.count("points.1.curveLoss.0"), 0u);
+  EXPECT_EQ(swept.values.at("best"), 1);
+}
+
+// A compressed run's calls one object each, its curves as columns.
+TEST(ResultFields, ACompressedRunWritesItsCallsAndCurves) {
+  dsml::CompressedTrainingResult r;
+  r.collectives = {{"all-gather", 3328}};
+  r.payload_bytes = 832;
+  r.cumulative_bytes = {0, 2496};
+  const Flat out = dsml::write_fields<Flat>(r);
+  EXPECT_EQ(out.words.at("collectives.0.collective"), "all-gather");
+  EXPECT_EQ(out.values.at("collectives.0.bytes"), 3328);
+  EXPECT_EQ(out.values.at("payloadBytes"), 832);
+  EXPECT_EQ(out.lists.at("cumulativeBytes.1"), 2496);
+}
+
 }  // namespace
+

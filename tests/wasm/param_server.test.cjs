@@ -23,6 +23,26 @@ test("bsp waits for the slowest every round; backup workers do not", async () =>
   assert.equal(core.expectedRoundCompute(stragglers, 6, 4), 1);
 });
 
+// Each worker's spans come only when asked for (up to three a worker and round: most of a long run's conversion).
+// Under bsp with speeds [1,1,1,1,3,5] on a free network worker 0 computes 1 s, then waits 4 s for the slowest.
+test("a run's spans come when asked for: a compute span a worker and round, and the waits", async () => {
+  const core = await loadCore();
+  const request = { regime: "bsp", workers: 6, iterations: 3, parameters: 8, speed: stragglers, network: free };
+  const quiet = core.simulateParamServer(request);
+  assert.equal("spans" in quiet, false);
+  const run = core.simulateParamServer({ ...request, spans: true });
+  assert.equal(run.spans.filter((s) => s.kind === "compute").length, 6 * 3);
+  const [compute, wait] = run.spans.filter((s) => s.worker === 0);   // (its push takes no time on this network)
+  assert.deepEqual([compute.kind, compute.start, compute.end, wait.kind, wait.start], ["compute", 0, 1, "wait", 1]);
+  assert.ok(Math.abs(wait.end - 5) < 1e-9, `worker 0 waits until ${wait.end}`);
+  assert.deepEqual([...quiet.roundSeconds], [...run.roundSeconds]);
+  const trained = core.trainParamServer({ ...request, parameters: undefined, model: { layers: 1, width: 2, hidden: 2 },
+                                          spans: true });
+  assert.equal(trained.run.spans.filter((s) => s.kind === "compute").length, 6 * 3);
+  assert.equal("spans" in core.trainParamServer({ ...request, parameters: undefined,
+                                                  model: { layers: 1, width: 2, hidden: 2 } }).run, false);
+});
+
 test("ssp's simulated stall equals its fixed-speed closed form for every s", async () => {
   const core = await loadCore();
   for (const s of [0, 1, 2, 4, 8, 16]) {

@@ -80,49 +80,118 @@ export interface JobRequest extends CompressorOptions {
   /** SSP's bound s, whole number >= 0 (default 0: every clock waits for the slowest — the synchronous job). */
   staleness?: number;
 }
-/** One job trained to the target (core/include/dsml/simulated_job.h, time_to_target). */
-export interface TargetRun {
-  workers: number;
-  /** false: the step cap came first; steps, work and wall are then the cap's. */
-  reached: boolean;
-  /** Steps to the target (asynchronous: updates / P); gradients of taskRows rows applied by then. */
-  steps: number; updates: number;
-  /** The first held-out loss <= target, or the last at the cap. */
-  loss: number;
-  /** Failure-free seconds to the target, and the expected wall time with checkpoints and failures (Daly), s. */
-  work: number; wall: number;
-  /** The stalest update applied by then (asynchronous; 0 for synchronous). */
-  maxStaleness: number;
+// The results, as their field tables (core/include/dsml/job_fields.h) give them; tests/core/test_result_fields.cpp
+// checks this block against the tables.
+// <job_fields>
+/** The capstone job simulated end to end (run_job): its clock with stragglers, failures and checkpoints, the bytes
+ *  one worker sends, and the teacher task's loss. */
+export interface JobRunResult {
+  /** a step's compute, no straggler [s] */
+  stepCompute: number;
+  /** a step's communication [s] */
+  stepComm: number;
+  /** Σ step: the job without failures or checkpoints [s] */
+  work: number;
+  /** the wall time: split's sum [s] */
+  wall: number;
+  /** where the wall time went */
+  split: WallSplit;
+  /** every failure */
+  failures: number;
+  /** checkpoints written and kept */
+  checkpoints: number;
+  /** steps with at least one straggler */
+  slowSteps: number;
+  /** τ = Δ·work/steps, the checkpoint interval [s] */
+  interval: number;
+  /** the node MTBF over the workers [s] */
+  fleetMtbf: number;
+  /** Daly's expected wall time at (work, τ) [s] */
+  expectedWall: number;
+  /** steps·stepCompute / wall */
+  efficiency: number;
+  /** what one worker sends a step (ring algorithms) [bytes] */
+  bytesPerStep: number;
+  /** the same for the fp32 gradient's ring all-reduce [bytes] */
+  uncompressedBytesPerStep: number;
+  /** bytesPerStep · steps [bytes] */
+  bytesPerWorker: number;
+  /** whether the compressed messages sum (an all-reduce carries them) */
+  composesWithAllReduce: boolean;
+  /** Young's checkpoint interval, in steps of the mean step */
+  youngSteps: number;
+  /** Daly's, in steps */
+  dalySteps: number;
+  /** the interval minimising Daly's expected wall, in steps */
+  optimalSteps: number;
+  /** Daly's expected wall time at that interval [s] */
+  expectedWallAtOptimal: number;
+  /** the teacher task's held-out loss before step 1, then after every step (empty unless train) */
+  losses: Float64Array;
 }
-/** Seconds; compute + communication + stragglerWait + checkpoints + lostWork + restarts = wall. */
+/** Where the wall time went: compute + communication + stragglerWait + checkpoints + lostWork + restarts = wall. */
 export interface WallSplit {
-  compute: number; communication: number; stragglerWait: number; checkpoints: number; lostWork: number;
+  /** computing, no straggler [s] */
+  compute: number;
+  /** the gradients' collectives [s] */
+  communication: number;
+  /** waiting for the slowest worker [s] */
+  stragglerWait: number;
+  /** writing the checkpoints kept [s] */
+  checkpoints: number;
+  /** work redone after failures [s] */
+  lostWork: number;
+  /** detecting failures and restarting [s] */
   restarts: number;
 }
-export interface JobRunResult {
-  /** Held-out loss of the teacher task before step 1, then after every step (steps + 1 values; empty if !train). */
-  losses: Float64Array;
-  /** s per step: compute (no straggler) and communication. */
-  stepCompute: number; stepComm: number;
-  /** Failure-free time without checkpoints Σ step, and the wall time, s. */
-  work: number; wall: number;
-  split: WallSplit;
-  failures: number; checkpoints: number; slowSteps: number;
-  /** τ = Δ·work/steps, s; the fleet MTBF, s; Daly's expected wall time at (work, τ), s. */
-  interval: number; fleetMtbf: number; expectedWall: number;
-  /** steps·stepCompute / wall. */
-  efficiency: number;
-  /** One worker, bytes sent (ring algorithms, the priced model). */
-  bytesPerStep: number; uncompressedBytesPerStep: number; bytesPerWorker: number; composesWithAllReduce: boolean;
-  /** The closed forms' intervals in steps of the mean step; expected wall time at the optimal one, s. */
-  youngSteps: number; dalySteps: number; optimalSteps: number; expectedWallAtOptimal: number;
-}
+/** One P of the sweep over workers, in expectation (job_scaling). */
 export interface JobScalingPoint {
-  workers: number; stepCompute: number; stepComm: number;
-  /** E[slowest worker's compute] − stepCompute, s per step. */
+  /** P */
+  workers: number;
+  /** a step's compute, no straggler [s] */
+  stepCompute: number;
+  /** a step's communication [s] */
+  stepComm: number;
+  /** E[slowest worker's compute] − stepCompute, per step [s] */
   stragglerWait: number;
-  expectedWall: number; efficiency: number; failureFreeEfficiency: number;
+  /** Daly's model with failures on; work + checkpoints otherwise [s] */
+  expectedWall: number;
+  /** steps·stepCompute / expectedWall */
+  efficiency: number;
+  /** the same without failures */
+  failureFreeEfficiency: number;
 }
+/** One job trained to the loss target (time_to_target). */
+export interface TargetRun {
+  /** P */
+  workers: number;
+  /** false: the step cap came first; steps, work and wall are the cap's */
+  reached: boolean;
+  /** steps to the target (asynchronous: updates / P) */
+  steps: number;
+  /** gradients of taskRows rows applied by then */
+  updates: number;
+  /** the first held-out loss <= target, or the last at the cap */
+  loss: number;
+  /** failure-free time to the target [s] */
+  work: number;
+  /** expected wall time with checkpoints and failures (Daly) [s] */
+  wall: number;
+  /** the stalest update applied by then (asynchronous; 0 synchronous) */
+  maxStaleness: number;
+  /** jobToTarget only: the loss curve's steps */
+  curveSteps?: Float64Array;
+  /** jobToTarget only: the held-out loss at curveSteps */
+  curveLoss?: Float64Array;
+}
+/** time_to_target for each P (target_scaling). */
+export interface TargetSweep {
+  /** one per P, without the curves */
+  points: TargetRun[];
+  /** the index of the smallest wall among those that reached the target (−1: none did) */
+  best: number;
+}
+// </job_fields>
 
 declare module "../dsml" {
   interface DsmlCore {
@@ -158,10 +227,10 @@ declare module "../dsml" {
      *  synchronous ring or, asynchronous, SSP with bound `staleness` through P parameter-server shards (Week 4's engine,
      *  trainParamServer's replay), and prices the time on the job's hardware. curveSteps/curveLoss: the loss to there.
      *  @throws as simulateJob's checks, and on a compressor with asynchronous. */
-    jobToTarget(request: JobRequest): TargetRun & { curveSteps: Float64Array; curveLoss: Float64Array };
+    jobToTarget(request: JobRequest): Required<TargetRun>;
     /** jobToTarget for each P (1 to 16 entries, each 1 … 256), without curves; best: the index of the smallest wall
      *  among those that reached the target (−1: none did). @throws as jobToTarget. */
-    jobTargetScaling(request: JobRequest, workers: number[]): { points: TargetRun[]; best: number };
+    jobTargetScaling(request: JobRequest, workers: number[]): TargetSweep;
     /** Error feedback's default for a compressor on the capstone's job (dsml/simulated_job.h
      *  job_error_feedback_default): what simulateJob uses when a request leaves errorFeedback out. */
     jobErrorFeedbackDefault(request: { compressor: string }): boolean;

@@ -51,41 +51,11 @@ export interface ParamServerRequest {
   bytesPerParameter?: number;
   speed?: SpeedModel;
   network: { alpha: number; beta: number };
+  /** every worker's spans (three a worker and round: a long run's largest part); absent = left out (false) */
+  spans?: boolean;
 }
 
-export interface ParamServerRun {
-  /** s */
-  makespan: number;
-  /** What each worker did, sorted by (worker, start); wait = for the replies (barrier, SSP hold, network). */
-  spans: { worker: number; kind: "compute" | "push" | "wait"; start: number; end: number; iteration: number }[];
-  /** One entry per applied gradient per shard, in the order applied; tau = staleness (0 under bsp/backup). */
-  updates: { shard: Float64Array; worker: Float64Array; iteration: Float64Array; time: Float64Array;
-             tau: Float64Array };
-  /** backup: late gradients dropped (per shard) */
-  dropped: number;
-  /** When every shard finished round/clock r, and the differences (round times), s. */
-  roundEnd: Float64Array;
-  roundSeconds: Float64Array;
-  /** Per worker, s. */
-  computeSeconds: Float64Array;
-  waitSeconds: Float64Array;
-  /** Σ wait / Σ worker time */
-  stallFraction: number;
-  messages: number;
-  bytesIntoBusiestServer: number;
-  /** Per link, s, named by linkNames ("down 6" = shard 0's downlink when W = 6). */
-  linkBusy: Float64Array;
-  linkNames: string[];
-  busiestLink: LinkBusy | null;
-}
 
-export interface StaleTrainingCurve {
-  /** The servers' model on a held-out batch: first at the start, then after each shard update (1/K of an update). */
-  time: Float64Array;
-  updates: Float64Array;
-  loss: Float64Array;
-  finalLoss: number;
-}
 
 export interface HogwildRequest {
   threads: number;
@@ -104,18 +74,131 @@ export interface HogwildRequest {
   seed?: number;
 }
 
+
+// The results, as their field tables (core/include/dsml/ps_fields.h) give them; tests/core/test_result_fields.cpp
+// checks this block against the tables.
+// <ps_fields>
+/** A parameter server simulated under a consistency regime (simulate_param_server): workers 0 … W−1 and shards W
+ *  … W+K−1 on a switch. */
+export interface ParamServerRun {
+  /** until the last worker finished [s] */
+  makespan: number;
+  /** what each worker did, sorted by (worker, start); only when the request asks (spans: true) */
+  spans?: PsSpan[];
+  /** every applied gradient, as columns */
+  updates: PsUpdates;
+  /** backup: late gradients dropped (per shard) */
+  dropped: number;
+  /** per round or clock, when every shard finished it [s] */
+  roundEnd: Float64Array;
+  /** per round or clock, roundEnd's differences [s] */
+  roundSeconds: Float64Array;
+  /** per worker, computing [s] */
+  computeSeconds: Float64Array;
+  /** per worker, waiting for replies (barrier, SSP hold, network) [s] */
+  waitSeconds: Float64Array;
+  /** Σ wait / Σ worker time */
+  stallFraction: number;
+  /** messages sent: pushes and replies */
+  messages: number;
+  /** the pushes the most loaded shard received [bytes] */
+  bytesIntoBusiestServer: number;
+  /** per link, the time it carried data [s] */
+  linkBusy: Float64Array;
+  /** per link, its name ("down 6" = shard 0's downlink when W = 6) */
+  linkNames: string[];
+  /** the busiest link, null when no link was used */
+  busiestLink: LinkBusy | null;
+}
+/** What one worker did from start to end; wait = for the replies (barrier, SSP hold, network). */
+export interface PsSpan {
+  /** the worker */
+  worker: number;
+  /** computing a gradient, sending it, or waiting */
+  kind: "compute" | "push" | "wait";
+  /** from the start of the run [s] */
+  start: number;
+  /** from the start of the run [s] */
+  end: number;
+  /** its round (bsp, backup) or clock (asp, ssp) */
+  iteration: number;
+}
+/** One entry per applied gradient per shard, in the order applied. */
+export interface PsUpdates {
+  /** the shard that applied it */
+  shard: Float64Array;
+  /** the worker that computed it */
+  worker: Float64Array;
+  /** its round or clock */
+  iteration: Float64Array;
+  /** when the shard applied it [s] */
+  time: Float64Array;
+  /** its staleness: updates applied since its parameters were read (0 under bsp and backup) */
+  tau: Float64Array;
+}
+/** The servers' model on a held-out batch: first at the start, then after each shard update (1/K of an update). */
+export interface StaleTrainingCurve {
+  /** when [s] */
+  time: Float64Array;
+  /** updates applied by then */
+  updates: Float64Array;
+  /** the held-out loss */
+  loss: Float64Array;
+  /** the held-out loss at the end */
+  finalLoss: number;
+}
+/** Hogwild! on sparse least squares: lockstep waves of T threads (simulate_hogwild). */
 export interface HogwildResult {
   /** k = max(1, round(sparsity·features)) */
   support: number;
+  /** updates done: waves·T */
   updates: number;
+  /** colliding updates / updates, measured */
   collisionRate: number;
   /** 1 − q^(T−1), q = C(n−k, k)/C(n, k) */
   predictedCollisionRate: number;
+  /** atomic = false: writes overwritten by a later stale write */
   lostWrites: number;
+  /** updates done when each loss was measured */
   lossUpdates: Float64Array;
+  /** the loss at lossUpdates */
   loss: Float64Array;
+  /** the loss at the end */
   finalLoss: number;
 }
+/** SSP's waiting with fixed speeds and a free network: finish_w = max(I·t_w, (I−s)⁺·t_max)
+ *  (ssp_stall_fixed_speeds). */
+export interface SspStall {
+  /** per worker, waiting [s] */
+  waitSeconds: Float64Array;
+  /** per worker, when it finished [s] */
+  finishSeconds: Float64Array;
+  /** Σ wait / Σ finish */
+  stallFraction: number;
+}
+/** What SSP can absorb, compute only: the seconds per clock at s = 0 and as s → ∞ (ssp_clock_limits). */
+export interface SspClockLimits {
+  /** s = 0: E[max_w t], the barrier [s] */
+  barrierSeconds: number;
+  /** s → ∞: max_w E[t], each worker at its own mean pace [s] */
+  unboundedSeconds: number;
+  /** barrier − unbounded: all a bound s can remove per clock [s] */
+  absorbableSeconds: number;
+  /** absorbable / barrier */
+  absorbableFraction: number;
+}
+/** One round of pushes on a switch: W workers, K shards, S bytes of parameters (ps_bandwidth). */
+export interface PsBandwidth {
+  /** W·S/K into one shard [bytes] */
+  serverBytes: number;
+  /** W·(α + β·S/K) on that shard's downlink [s] */
+  serverSeconds: number;
+  /** K·α + β·S on a worker's uplink [s] */
+  workerSeconds: number;
+  /** serverSeconds > workerSeconds */
+  serversBottleneck: boolean;
+}
+// </ps_fields>
 
 declare module "../dsml" {
   interface DsmlCore {
@@ -147,16 +230,15 @@ declare module "../dsml" {
     /** SSP's waiting with fixed speeds and a free network: finish_w = max(I·t_w, (I−s)⁺·t_max).
      *  @throws unless the speed model is fixed. */
     sspStallFixedSpeeds(speed: SpeedModel, workers: number, iterations: number, staleness: number):
-        { waitSeconds: Float64Array; finishSeconds: Float64Array; stallFraction: number };
+        SspStall;
     /** What SSP can absorb, compute only: seconds per clock at s = 0 (E[max_w t], the barrier) and as s → ∞
      *  (max_w E[t]: each worker at its own mean pace); their difference is all a bound s can remove — 0 for fixed
      *  speeds (a permanently slow worker sets the pace). @throws as speedTimes. */
-    sspClockLimits(speed: SpeedModel, workers: number):
-        { barrierSeconds: number; unboundedSeconds: number; absorbableSeconds: number; absorbableFraction: number };
+    sspClockLimits(speed: SpeedModel, workers: number): SspClockLimits;
     /** One round of pushes on a switch: bytes into a shard W·S/K, its downlink W·(α + β·S/K) s, a worker's uplink
      *  K·α + β·S s. @throws on a bad network or sizes. */
     psBandwidth(network: { alpha: number; beta: number }, workers: number, servers: number, parameterBytes: number):
-        { serverBytes: number; serverSeconds: number; workerSeconds: number; serversBottleneck: boolean };
+        PsBandwidth;
     /** The fewest shards K with the servers no longer the bottleneck (K = W on a switch). @throws as psBandwidth. */
     psServersToBalance(network: { alpha: number; beta: number }, workers: number, parameterBytes: number): number;
     /** 1 − q^(T−1), q = C(n−k, k)/C(n, k). @throws unless 1 <= support <= features. */

@@ -20,7 +20,9 @@
 
 namespace dsml {
 
-enum class FieldKind { number, flag, text, numbers, object, objects };
+// numbers: a short list (JavaScript: an Array); column: a per-event or per-round series (JavaScript: a copied
+// Float64Array, one copy however long); texts: a list of names; maybe: an object or null.
+enum class FieldKind { number, flag, text, numbers, column, texts, object, maybe, objects };
 
 struct FieldTable;
 
@@ -30,13 +32,15 @@ struct Field {
   const char* doc;      // what it is, one sentence
   FieldKind kind;
   const char* choices;  // text: the names it takes, "a|b|c" ("" for any)
-  const FieldTable* fields;  // object, objects: each one's table
+  const FieldTable* fields;  // object, maybe, objects: each one's table
+  bool optional;             // present only when the caller asks for it (TypeScript: `name?:`)
   // How the value is read from the struct (the one matching `kind`; the others are null).
   double (*number)(const void*);
   bool (*flag)(const void*);
   std::string (*text)(const void*);
-  std::vector<double> (*numbers)(const void*);
-  const void* (*object)(const void*);
+  std::vector<double> (*numbers)(const void*);  // numbers, column
+  std::vector<std::string> (*texts)(const void*);
+  const void* (*object)(const void*);           // object; maybe (null: none)
   std::size_t (*count)(const void*);
   const void* (*item)(const void*, std::size_t);
 };
@@ -65,7 +69,13 @@ decltype(auto) read(const void* x) {
   return std::invoke(Get, *static_cast<const source_t<Get>*>(x));
 }
 inline Field row(const char* name, const char* unit, const char* doc, FieldKind kind) {
-  return Field{name, unit, doc, kind, "", nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+  Field f{};
+  f.name = name;
+  f.unit = unit;
+  f.doc = doc;
+  f.kind = kind;
+  f.choices = "";
+  return f;
 }
 }  // namespace field_detail
 
@@ -107,10 +117,36 @@ Field numbers(const char* name, const char* unit, const char* doc) {
 }
 
 template <auto Get>
+Field column(const char* name, const char* unit, const char* doc) {
+  Field f = numbers<Get>(name, unit, doc);
+  f.kind = FieldKind::column;
+  return f;
+}
+
+template <auto Get>
+Field texts(const char* name, const char* doc) {
+  Field f = field_detail::row(name, "", doc, FieldKind::texts);
+  f.texts = [](const void* x) {
+    const auto& values = field_detail::read<Get>(x);
+    return std::vector<std::string>(values.begin(), values.end());
+  };
+  return f;
+}
+
+template <auto Get>
 Field object(const char* name, const char* unit, const char* doc, const FieldTable& table) {
   Field f = field_detail::row(name, unit, doc, FieldKind::object);
   f.fields = &table;
   f.object = [](const void* x) -> const void* { return &field_detail::read<Get>(x); };
+  return f;
+}
+
+// Get gives a pointer, null when there is none (the busiest link of a run that used no link).
+template <auto Get>
+Field maybe(const char* name, const char* unit, const char* doc, const FieldTable& table) {
+  Field f = field_detail::row(name, unit, doc, FieldKind::maybe);
+  f.fields = &table;
+  f.object = [](const void* x) -> const void* { return field_detail::read<Get>(x); };
   return f;
 }
 
@@ -120,6 +156,13 @@ Field objects(const char* name, const char* unit, const char* doc, const FieldTa
   f.fields = &table;
   f.count = [](const void* x) { return field_detail::read<Get>(x).size(); };
   f.item = [](const void* x, std::size_t i) -> const void* { return &field_detail::read<Get>(x)[i]; };
+  return f;
+}
+
+// `f`, written only when the caller asks for it (a run's per-event spans): a front end leaves it out otherwise, with
+// omit().
+inline Field optional(Field f) {
+  f.optional = true;
   return f;
 }
 
@@ -133,7 +176,8 @@ FieldTable omit(const FieldTable& table, std::initializer_list<const char*> name
 
 // `value` (of the table's type) as a front end's object. Out is default-constructible with
 //   number(name, double), flag(name, bool), text(name, std::string), numbers(name, std::vector<double>),
-//   object(name, Out), objects(name, std::vector<Out>)
+//   column(name, std::vector<double>), texts(name, std::vector<std::string>), object(name, Out), null(name),
+//   objects(name, std::vector<Out>)
 // each adding one field under the table's name (a front end may respell it, as the CLI's snake_case does).
 template <class Out>
 Out write_fields(const FieldTable& table, const void* value) {
@@ -144,7 +188,14 @@ Out write_fields(const FieldTable& table, const void* value) {
       case FieldKind::flag: out.flag(f.name, f.flag(value)); break;
       case FieldKind::text: out.text(f.name, f.text(value)); break;
       case FieldKind::numbers: out.numbers(f.name, f.numbers(value)); break;
+      case FieldKind::column: out.column(f.name, f.numbers(value)); break;
+      case FieldKind::texts: out.texts(f.name, f.texts(value)); break;
       case FieldKind::object: out.object(f.name, write_fields<Out>(*f.fields, f.object(value))); break;
+      case FieldKind::maybe: {
+        const void* inner = f.object(value);
+        if (inner) out.object(f.name, write_fields<Out>(*f.fields, inner)); else out.null(f.name);
+        break;
+      }
       case FieldKind::objects: {
         std::vector<Out> items;
         for (std::size_t i = 0, n = f.count(value); i < n; ++i)

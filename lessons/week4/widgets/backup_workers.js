@@ -2,10 +2,11 @@
 // compute times are exponential (mean 1 s); the first P win. Mean round time against b, simulated over 400 rounds
 // (ps_setup.backupRound → core.simulateParamServer, backup regime, in a Worker) beside E[P-th of P + b] =
 // H_{P+b} − H_b (core.expectedOrderStatisticExponential).
-// Speed: one simulation of P + b workers takes 0.1–0.35 s, most of it the core handing back every span of the run
-// (about 3 per worker and round) as JS objects, which this widget does not read. So the sweep is drawn as it goes,
-// b = 0 first, one simulation per call, and each (P, late-worker rule) is simulated once per page: a slider moved
-// back is drawn at once.
+// Speed: the sweep at P = 8 (nine simulations of 400 rounds) takes about 40 ms in Node's wasm core, b = 16 of P = 16
+// about 10 ms (bench/week4_ps_runs.mjs): the core hands back the per-round times as columns and leaves the workers'
+// spans out, which this widget does not read. A slower machine still sees the sweep drawn as it goes, b = 0 first,
+// one simulation per call, and each (P, late-worker rule) is simulated once per page: a slider moved back is drawn
+// at once.
 import { createLineChart, describeChart } from "../../../web/ui/charts.js";
 import { chartBox, controlRow, readout, select, slider } from "../../../web/ui/controls.js";
 import { formatPercent, formatRatio, formatSeconds } from "../../../web/units.js";
