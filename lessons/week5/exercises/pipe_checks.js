@@ -1,5 +1,5 @@
 // pipe_checks.js — what Week 5's pipeline code exercises share. The learner writes ONE device's operation list
-// (web/programs/pipe_schedules.js); the whole pipeline then runs on the Workers, one device per rank, and is judged by
+// (web/programs/pipe_lists.js); the whole pipeline then runs on the Workers, one device per rank, and is judged by
 // what the run recorded, never by the program's own verdict: the parameters the devices end with, put together,
 // against core.trainSingle; the activations each device actually held at its peak; and the lists the devices ran,
 // replayed with unit times (programs/pipe_replay.js) against the core's own schedule (pipelineTimeline). Pure
