@@ -78,6 +78,19 @@ test("lab-1f1b: a schedule that never fills the pipeline is caught", async () =>
   assert.match(verdict.message, /never fills/);
 });
 
+test("lab-1f1b: the reference solution is the core's 1F1B (the lab's default schedule), op for op", () => {
+  const e = exercises.find((x) => x.id === "lab-1f1b");
+  const oneFOneB = new Function(`${e.solution}\nreturn oneFOneB;`)();
+  for (let P = 1; P <= 8; P++) {
+    for (let m = 1; m <= 12; m++) {
+      const core1f1b = coreLists(core, { schedule: "1f1b", devices: P, microBatches: m });
+      for (let s = 0; s < P; s++) {
+        assert.deepEqual(oneFOneB(s, P, m).map((o) => o.op + o.mb), core1f1b[s].map((o) => o.op + o.mb), `P = ${P}, m = ${m}, stage ${s}`);
+      }
+    }
+  }
+});
+
 // With t_f = t_b = 1, 1F1B (and GPipe) finish in (m + P − 1)·2 (Narayanan et al. 2021); worked by hand for
 // P = 2, m = 3 with the newest pending backward first: stage 0 runs F0 F1 B1 F2 B2 B0 and waits for stage 1's
 // B1 (ready at t = 5) and B2 (t = 9): it ends at t = 11, not 8.

@@ -12,7 +12,7 @@ import { lossesFromProgress, maxRelativeDifference } from "../../web/exercise/co
 import { coreLists } from "../../web/programs/pipe_lists.js";
 import { labLayout } from "../../lessons/lab/programs/lab_grid.js";
 import { coreComparison } from "../../lessons/lab/widgets/train_report.js";
-import { peakActivations, replaySchedules } from "../../lessons/week5/programs/pipe_replay.js";
+import { peakActivations, replaySchedules } from "../../web/programs/pipe_replay.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();

@@ -13,7 +13,7 @@ import { assembleParams, measuredBubble, pipeConfig, pipeInputs, pipeProgram } f
 import { coreLists } from "../../web/programs/pipe_lists.js";
 import { interleavedOps } from "../../lessons/week5/exercises/interleaved_schedule.js";
 import { zeroBubbleOps } from "../../lessons/week5/exercises/zero_bubble_schedule.js";
-import { peakActivations, replaySchedules } from "../../lessons/week5/programs/pipe_replay.js";
+import { peakActivations, replaySchedules } from "../../web/programs/pipe_replay.js";
 import { maxRelativeDifference } from "../../web/exercise/compare_training.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";
 

@@ -2,14 +2,14 @@
 // (web/programs/pipe_lists.js); the whole pipeline then runs on the Workers, one device per rank, and is judged by
 // what the run recorded, never by the program's own verdict: the parameters the devices end with, put together,
 // against core.trainSingle; the activations each device actually held at its peak; and the lists the devices ran,
-// replayed with unit times (programs/pipe_replay.js) against the core's own schedule (pipelineTimeline). Pure
+// replayed with unit times (web/programs/pipe_replay.js) against the core's own schedule (pipelineTimeline). Pure
 // functions, no DOM.
 import { esc, intBetween } from "../../../web/exercise/params.js";
 import { formatNumber, formatPercent, plural } from "../../../web/units.js";
 import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 import { assembleParams, pipeConfig, pipeInputs, pipeProgram } from "../programs/pipe_program.js";
-import { peakActivations, replaySchedules } from "../programs/pipe_replay.js";
+import { peakActivations, replaySchedules } from "../../../web/programs/pipe_replay.js";
 import { trainerExercise } from "../../../web/exercise/code_exercise.js";
 
 export { fail, pass };

@@ -1,10 +1,10 @@
 // pipe_program.js — Week 5's pipeline as the program every Worker runs, assembled from the source text of real
-// module functions (web/programs/pipe_lists, pipe_replay, pipe_device — each also a module the page and the tests import),
+// module functions (web/programs/pipe_lists and pipe_replay, pipe_device — each also a module the page and the tests import),
 // and what the page does with a run: the full model put back together from the devices' chunks (to compare with
 // core.trainSingle), and the bubble measured from the RunResult's spans. The devices run the core's schedule; an
 // exercise puts the learner's generator (interleavedOps, zeroBubbleOps) first, and the devices run its lists instead.
 import * as lists from "../../../web/programs/pipe_lists.js";
-import * as replay from "./pipe_replay.js";
+import * as replay from "../../../web/programs/pipe_replay.js";
 import * as device from "./pipe_device.js";
 import { EXAMPLE_PIPE, TRAIN } from "../pipeline_setup.js";
 

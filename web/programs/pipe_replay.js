@@ -2,8 +2,8 @@
 // F takes forward, a B with a W of its own takes backwardInput, a W backwardWeight, a B without one (the full
 // backward) backwardInput + backwardWeight; messages are free. F(mb, c) waits for F(mb, c − 1), B(mb, c) for
 // B(mb, c + 1) (the last chunk's B follows its own F). What pipelineTimeline computes for the core's schedules,
-// here for lists the core did not generate. Shipped into the Workers as source text, where it finds a deadlock before
-// a device waits forever. Pure, self-contained.
+// here for lists the core did not generate: a learner's, in Week 5's exercises and the lab's lab-1f1b. Shipped into
+// Week 5's Workers as source text, where it finds a deadlock before a device waits forever. Pure, self-contained.
 //   → { makespan, spans: the core's PipelineSpans and what each waited for, [{ device, kind, microBatch, chunk,
 //       start, end, after }], stuck: null | sentence }
 export function replaySchedules(lists, times = { forward: 1, backwardInput: 1, backwardWeight: 1 }) {
