@@ -24,7 +24,7 @@ export async function main(ctx) {
     const loss = await pipeStep(device, step, step === config.steps - 1 ? config.delayMs : null);
     if (Number.isFinite(loss)) ctx.progress({ step, loss });
   }
-  return { device: d, peakActivations: device.peak, schedule: device.ops.map((o) => `${o.op}${o.mb}.${o.chunk}`),
+  return { device: d, peakActivations: device.peak, ops: device.ops.map(({ op, mb, chunk }) => ({ op, mb, chunk })),
     opTimes: device.times, window: device.window ?? null, shards: device.chunks.flatMap((c) => c.tensors.map(({ index, w }) => ({ index, data: w }))) };
 }
 
