@@ -10,7 +10,7 @@ import exercises from "../../lessons/lab/exercises.js";
 import { mulberry32 } from "../../web/exercise/random.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";
 import { unitReplay } from "../../lessons/lab/exercises/one_f_one_b.js";
-import { gpipeOps as gpipeSchedule, oneFOneB } from "../../web/programs/pipe_schedules.js";
+import { coreLists } from "../../web/programs/pipe_lists.js";
 import { assertOwnWords } from "./own_words.mjs";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
@@ -78,15 +78,28 @@ test("lab-1f1b: a schedule that never fills the pipeline is caught", async () =>
   assert.match(verdict.message, /never fills/);
 });
 
+test("lab-1f1b: the reference solution is the core's 1F1B (the lab's default schedule), op for op", () => {
+  const e = exercises.find((x) => x.id === "lab-1f1b");
+  const oneFOneB = new Function(`${e.solution}\nreturn oneFOneB;`)();
+  for (let P = 1; P <= 8; P++) {
+    for (let m = 1; m <= 12; m++) {
+      const core1f1b = coreLists(core, { schedule: "1f1b", devices: P, microBatches: m });
+      for (let s = 0; s < P; s++) {
+        assert.deepEqual(oneFOneB(s, P, m).map((o) => o.op + o.mb), core1f1b[s].map((o) => o.op + o.mb), `P = ${P}, m = ${m}, stage ${s}`);
+      }
+    }
+  }
+});
+
 // With t_f = t_b = 1, 1F1B (and GPipe) finish in (m + P − 1)·2 (Narayanan et al. 2021); worked by hand for
 // P = 2, m = 3 with the newest pending backward first: stage 0 runs F0 F1 B1 F2 B2 B0 and waits for stage 1's
 // B1 (ready at t = 5) and B2 (t = 9): it ends at t = 11, not 8.
 test("lab-1f1b: the unit-time replay gives (m + P − 1)·(t_f + t_b) for 1F1B and GPipe, and 11 for newest-first", () => {
-  const ops = (f, P, m) => Array.from({ length: P }, (_, s) => f(s, P, m).map((o) => o.op + o.mb));
+  const ops = (schedule, P, m) => coreLists(core, { schedule, devices: P, microBatches: m }).map((l) => l.map((o) => o.op + o.mb));
   for (const P of [1, 2, 3, 4, 8]) {
     for (const m of [1, 2, 3, 5, 8, 12]) {
-      assert.equal(unitReplay(ops(oneFOneB, P, m)).makespan, 2 * (m + P - 1), `1F1B P = ${P}, m = ${m}`);
-      assert.equal(unitReplay(ops(gpipeSchedule, P, m)).makespan, 2 * (m + P - 1), `GPipe P = ${P}, m = ${m}`);
+      assert.equal(unitReplay(ops("1f1b", P, m)).makespan, 2 * (m + P - 1), `1F1B P = ${P}, m = ${m}`);
+      assert.equal(unitReplay(ops("gpipe", P, m)).makespan, 2 * (m + P - 1), `GPipe P = ${P}, m = ${m}`);
     }
   }
   const newestFirst = [["F0", "F1", "B1", "F2", "B2", "B0"], ["F0", "B0", "F1", "B1", "F2", "B2"]];

@@ -9,11 +9,10 @@ import {
   LAB_DEFAULTS, assembleParams, bytesByKind, labInputs, labProgram,
 } from "../../lessons/lab/programs/lab_program.js";
 import { lossesFromProgress, maxRelativeDifference } from "../../web/exercise/compare_training.js";
-import { oneFOneB } from "../../web/programs/pipe_schedules.js";
+import { coreLists } from "../../web/programs/pipe_lists.js";
 import { labLayout } from "../../lessons/lab/programs/lab_grid.js";
 import { coreComparison } from "../../lessons/lab/widgets/train_report.js";
-import { deviceOps } from "../../web/programs/pipe_schedules.js";
-import { peakActivations, replaySchedules } from "../../lessons/week5/programs/pipe_replay.js";
+import { peakActivations, replaySchedules } from "../../web/programs/pipe_replay.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
@@ -118,7 +117,8 @@ test("1F1B keeps at most P − s micro-batches in flight, GPipe all m", async ()
     assert.equal(run.status, "ok", run.error?.message);
     run.results.forEach((r) => assert.equal(r.peakInFlight, schedule === "gpipe" ? 8 : Math.min(8, 4 - r.coord.p)));
   }
-  assert.deepEqual(oneFOneB(0, 2, 3).map((o) => o.op + o.mb), ["F0", "F1", "B0", "F2", "B1", "B2"]);
+  assert.deepEqual(coreLists(core, { schedule: "1f1b", devices: 2, microBatches: 3 })[0].map((o) => o.op + o.mb),
+    ["F0", "F1", "B0", "F2", "B1", "B2"]);
 });
 
 test("a configuration that does not fit the grid is a readable error, on the page and in every rank", async () => {
@@ -171,8 +171,8 @@ for (const schedule of ["interleaved", "zb-h1"]) {
       const run = await trainsAsOneDevice(config);
 
       const ran = Array.from({ length: pp }, (_, p) => run.results.find((r) => r.coord.p === p && r.coord.d === 0 && r.coord.t === 0).ops);
-      const lists = ran.map((_, p) => deviceOps({ devices: pp, microBatches: m, schedule, chunksPerDevice: 2 }, p));
-      assert.deepEqual(ran, lists, "every stage ran Week 5's operation list");
+      const lists = coreLists(core, { devices: pp, microBatches: m, schedule, chunksPerDevice: 2 });
+      assert.deepEqual(ran, lists, "every stage ran the core's operation list");
       if (schedule === "zb-h1") assert.ok(ran.every((ops) => ops.filter((o) => o.op === "W").length === m), "a W per micro-batch");
       assert.equal(replaySchedules(ran).makespan, MAKESPAN[schedule](pp, m));
       const peaks = peakActivations(ran);

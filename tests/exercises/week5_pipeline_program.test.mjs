@@ -1,16 +1,19 @@
 // week5_pipeline_program.test.mjs — Week 5's pipeline program (lessons/week5/programs/) on the judge cluster with
 // the wasm core: GPipe, 1F1B, interleaved 1F1B and ZB-H1, each run as P Workers exchanging activations and
-// gradients, end at core.trainSingle's parameters to 1e-12; the JS generators are the core's schedules op for op
-// (pipelineTimeline), their unit-time replay has the core's makespan and peak activations; a bad list is a
-// readable error, a deadlocking one is found before any device waits; and with delays on the virtual clock the
-// bubble measured from the spans is the formula's.
+// gradients, end at core.trainSingle's parameters to 1e-12 running the core's schedules (pipelineTimeline), whose
+// unit-time replay (the one a learner's lists get) has the core's makespan and peak activations; the exercises'
+// reference generators are the core's schedules op for op over a grid of (P, m, v); a bad list is a readable error,
+// a deadlocking one is found before any device waits; and with delays on the virtual clock the bubble measured from
+// the spans is the formula's.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 
 import { assembleParams, measuredBubble, pipeConfig, pipeInputs, pipeProgram } from "../../lessons/week5/programs/pipe_program.js";
-import { deviceOps } from "../../web/programs/pipe_schedules.js";
-import { peakActivations, replaySchedules } from "../../lessons/week5/programs/pipe_replay.js";
+import { coreLists } from "../../web/programs/pipe_lists.js";
+import { interleavedOps } from "../../lessons/week5/exercises/interleaved_schedule.js";
+import { zeroBubbleOps } from "../../lessons/week5/exercises/zero_bubble_schedule.js";
+import { peakActivations, replaySchedules } from "../../web/programs/pipe_replay.js";
 import { maxRelativeDifference } from "../../web/exercise/compare_training.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";
 
@@ -18,8 +21,7 @@ const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
 const run = (config, program = pipeProgram()) =>
   runLocal(program, { ranks: config.devices, inputs: pipeInputs(config), timeoutMs: 60000, core });
 const reference = (c) => core.trainSingle({ model: c.model, optimizer: c.optimizer, batch: c.batch, steps: c.steps, seed: c.seed });
-const lists = (c) => Array.from({ length: c.devices }, (_, d) => deviceOps(c, d));
-const KIND = { F: "F", BW: "B", B: "B", W: "W" };
+const named = (lists) => lists.map((ops) => ops.map((o) => `${o.op}${o.mb}.${o.chunk}`));
 
 for (const [schedule, P, m, v, layers] of [["gpipe", 4, 8, 1, 8], ["1f1b", 4, 8, 1, 4], ["interleaved", 4, 8, 2, 8],
   ["zb-h1", 4, 8, 1, 8], ["interleaved", 2, 4, 3, 6], ["zb-h1", 3, 2, 1, 3], ["1f1b", 3, 6, 1, 6]]) {
@@ -30,18 +32,37 @@ for (const [schedule, P, m, v, layers] of [["gpipe", 4, 8, 1, 8], ["1f1b", 4, 8,
     assert.equal(result.status, "ok", result.error?.message);
     const gap = maxRelativeDifference(assembleParams(result.results, config), reference(config).params);
     assert.ok(gap < 1e-12, `parameters differ by ${gap}`);
-    // The same op lists as the core's schedule, and the replay's makespan and peaks are the core's.
+    // The devices ran the core's lists; replayed as a learner's would be, they take the core's makespan and peaks.
     const timeline = core.pipelineTimeline({ schedule, devices: P, microBatches: m, chunksPerDevice: v });
-    const ours = lists(config);
-    for (let d = 0; d < P; d++) {
-      assert.deepEqual(ours[d].map((o) => `${o.op}${o.mb}.${o.chunk}`),
-        timeline.timeline.filter((s) => s.device === d).map((s) => `${KIND[s.kind]}${s.microBatch}.${s.chunk}`), `device ${d}`);
-    }
-    assert.equal(replaySchedules(ours).makespan, timeline.makespan);
+    const ours = coreLists(core, config);
+    assert.deepEqual(result.results.map((r) => r.ops), ours);
+    const replay = replaySchedules(ours);
+    assert.equal(replay.makespan, timeline.makespan);
+    const byDevice = (a, b) => a.device - b.device || a.start - b.start;
+    assert.deepEqual(replay.spans.map(({ after, ...span }) => span).sort(byDevice), [...timeline.timeline].sort(byDevice));
     assert.deepEqual(peakActivations(ours), timeline.peakActivations);
     assert.deepEqual(result.results.map((r) => r.peakActivations), timeline.peakActivations);
   });
 }
+
+test("the exercises' reference generators are the core's interleaved 1F1B and ZB-H1, op for op", () => {
+  let compared = 0;
+  for (let P = 1; P <= 5; P++) {
+    for (let m = 1; m <= 12; m++) {
+      const zb = { schedule: "zb-h1", devices: P, microBatches: m };
+      assert.deepEqual(named(Array.from({ length: P }, (_, d) => zeroBubbleOps(d, P, m))), named(coreLists(core, zb)),
+        `zb-h1 P = ${P}, m = ${m}`);
+      compared++;
+      for (const v of m % P === 0 ? [2, 3, 4] : []) {
+        const il = { schedule: "interleaved", devices: P, microBatches: m, chunksPerDevice: v };
+        assert.deepEqual(named(Array.from({ length: P }, (_, d) => interleavedOps(d, P, m, v))), named(coreLists(core, il)),
+          `interleaved P = ${P}, m = ${m}, v = ${v}`);
+        compared++;
+      }
+    }
+  }
+  assert.equal(compared, 60 + 3 * 27);
+});
 
 test("a bad operation list is an error naming the device and the operation", async () => {
   const config = pipeConfig({ schedule: "zb-h1", devices: 2, microBatches: 2, batch: 4, steps: 1,

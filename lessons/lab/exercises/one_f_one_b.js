@@ -7,6 +7,7 @@
 // orders that respect the dependencies but not 1F1B's take longer, and the message says where the time goes.
 import { intBetween, pick } from "../../../web/exercise/params.js";
 import { fail, labCase, labExercise, trainingVerdict } from "./lab_checks.js";
+import { replaySchedules } from "../../../web/programs/pipe_replay.js";
 
 const starter = `// The operations of pipeline stage \`stage\` (0 … stages − 1) for one training step of \`microBatches\`
 // micro-batches, in order: {op: "F", mb} runs micro-batch mb forward through this stage's blocks (receiving its
@@ -128,27 +129,17 @@ function check(run, testCase, core) {
     `schedule takes (m + P − 1)·(t_f + t_b) = ${ideal} time units.` };
 }
 
-// Replays the stages' operations with t_f = t_b = 1, each stage in its own order: F(mb) on stage s waits for
-// F(mb) on s − 1, B(mb) for B(mb) on s + 1 (the last stage's B follows its own F). → { makespan, timeline }
-// with timeline[s] = [{ op, start, after }] (`after`: the operation it waited for, or null).
+// Replays the stages' operations ("F0", "B3": v = 1, stage s holds chunk s) with t_f = t_b = 1 on the course's
+// replay (web/programs/pipe_replay.js; a full backward is backwardInput + backwardWeight = 1 + 0): F(mb) on stage s
+// waits for F(mb) on s − 1, B(mb) for B(mb) on s + 1 (the last stage's B follows its own F). → { makespan, timeline }
+// with timeline[s] = [{ op, start, after }] (`after`: "1:B0", stage 1's B0, the operation it waited for, or null).
 export function unitReplay(stages) {
-  const P = stages.length, finished = new Map(), free = new Array(P).fill(0), next = new Array(P).fill(0);
-  const timeline = stages.map(() => []);
-  for (let moved = true; moved;) {
-    moved = false;
-    for (let s = 0; s < P; s++) {
-      for (; next[s] < stages[s].length; next[s]++, moved = true) {
-        const op = stages[s][next[s]], mb = op.slice(1);
-        const after = op[0] === "F" ? (s > 0 ? `${s - 1}:F${mb}` : null) : (s < P - 1 ? `${s + 1}:B${mb}` : null);
-        if (after && !finished.has(after)) break;
-        const start = Math.max(free[s], after ? finished.get(after) : 0);
-        free[s] = start + 1;
-        finished.set(`${s}:${op}`, start + 1);
-        timeline[s].push({ op, start, after });
-      }
-    }
-  }
-  return { makespan: next.every((n, s) => n === stages[s].length) ? Math.max(...free) : Infinity, timeline };
+  const lists = stages.map((ops, s) => ops.map((o) => ({ op: o[0], mb: Number(o.slice(1)), chunk: s })));
+  const { makespan, spans } = replaySchedules(lists, { forward: 1, backwardInput: 1, backwardWeight: 0 });
+  const waited = (after) => after && after.replace(/^([FB]\d+):(\d+)$/, "$2:$1");
+  const timeline = stages.map((_, s) => spans.filter((x) => x.device === s)
+    .map((x) => ({ op: `${x.kind === "F" ? "F" : "B"}${x.microBatch}`, start: x.start, after: waited(x.after) })));
+  return { makespan, timeline };
 }
 
 // Why a schedule is slower than 1F1B, in one sentence: forwards out of order, a newer backward taken before an

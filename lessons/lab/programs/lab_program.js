@@ -10,10 +10,10 @@ import * as strategies from "./lab_strategies.js";
 import * as train from "./lab_train.js";
 import * as shards from "./lab_shards.js";
 import * as moe from "./lab_moe.js";
-// Week 5's schedule generators (interleaved 1F1B, ZB-H1) and their checker, shipped as they are.
-import * as pipeSchedules from "../../../web/programs/pipe_schedules.js";
+// The pipeline's operation lists: the core's schedules, or a learner's oneFOneB checked (shared with Week 5).
+import * as pipeLists from "../../../web/programs/pipe_lists.js";
 
-const PARTS = { ...grid, ...ring, ...comm, ...strategies, ...shards, ...train, ...moe, ...pipeSchedules };
+const PARTS = { ...grid, ...ring, ...comm, ...strategies, ...shards, ...train, ...moe, ...pipeLists };
 delete PARTS.placeTpSlice;   // page-side only
 
 // The functions a learner may write instead of the reference (one per exercise).

@@ -32,7 +32,7 @@ export async function main(ctx) {
     load: new Map(),   // MoE block → {wanted, kept} per expert, this rank's tokens in the last step
     memory: { params: 0, grads: 0, optimizer: 0, activations: 0, gathered: 0 },
     peakInFlight: 0,
-    ops: stageOps(config, me.p),   // the pipeline operations this stage runs every step, {op, mb, chunk}: built and checked once
+    ops: stageOps(ctx.core, config, me.p),   // the pipeline operations this stage runs every step, {op, mb, chunk}: built and checked once
     schedule: [],   // the same as "F0", "B0", "W0" (interleaved: "F0.2", chunk 2)
   };
   for (let step = 0; step < config.steps; step++) {
@@ -109,12 +109,12 @@ export function labKernels(core, config, layout, activity) {
   };
 }
 
-// A stage's operations {op, mb, chunk}: Week 5's generators and their check (web/programs/pipe_schedules.js), the stage as the
-// device (chunk c on stage c mod pp; interleaved: 2 chunks per stage). 1F1B is the function the exercise lab-1f1b
-// replaces, so a learner's schedule is checked as the reference's is.
-export function stageOps(config, stage) {
+// A stage's operations {op, mb, chunk} (web/programs/pipe_lists.js), the stage as the device (chunk c on stage c mod
+// pp; interleaved: 2 chunks per stage): the core's schedule, or in the exercise lab-1f1b the learner's oneFOneB,
+// checked as a Week 5 list is.
+export function stageOps(core, config, stage) {
   const pipe = { devices: config.grid.pp, microBatches: config.microBatches, schedule: config.schedule, chunksPerDevice: 2 };
-  return checkOps(scheduleOps(pipe, stage), pipe, stage, "stage");
+  return scheduleLists(core, pipe, "stage").lists[stage];
 }
 
 // One training step of this rank; returns the mean loss over its rows (last stage) or NaN.

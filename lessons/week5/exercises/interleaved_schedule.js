@@ -4,7 +4,6 @@
 // than interleaved 1F1B does (the core's count), and the lists replayed with unit times finish at
 // (v·m + P − 1)·(t_f + t_bw) — the core's makespan, a bubble (P − 1)/(v·m) of the ideal (Narayanan et al. 2021).
 import { intBetween, pick } from "../../../web/exercise/params.js";
-import { sourceOf } from "../programs/pipe_program.js";
 import { coreSchedule, fail, overPeak, pipeCase, pipeExercise, trainingVerdict, unitMakespan } from "./pipe_checks.js";
 
 const starter = `// The operations of device \`device\` (0 … devices − 1) for one step of \`microBatches\` micro-batches (a multiple
@@ -20,7 +19,25 @@ function interleavedOps(device, devices, microBatches, chunksPerDevice) {
 }
 `;
 
-const solution = sourceOf("interleavedOps");
+// The reference solution: the function below is its text, and tests/exercises/week5_pipeline_program.test.mjs
+// proves its lists the core's (core/pipeline/interleaved_one_f_one_b.cpp) for v ≥ 2.
+// Interleaved 1F1B (Megatron-LM, Narayanan et al., SC 2021): 1F1B over the device's v·m "virtual micro-batches".
+// The k-th forward is micro-batch ⌊k / Pv⌋·P + k mod P through local chunk ⌊k / P⌋ mod v (groups of P micro-batches,
+// chunk by chunk); the k-th backward the same micro-batch through local chunk v − 1 − ⌊k / P⌋ mod v. Warm-up:
+// 2(P − d − 1) + (v − 1)·P forwards, enough for micro-batch 0 to reach the last chunk and come back.
+export function interleavedOps(device, devices, microBatches, chunksPerDevice) {
+  const P = devices, v = chunksPerDevice, total = v * microBatches, ops = [];
+  const mbOf = (k) => Math.floor(k / (P * v)) * P + (k % P);
+  const forward = (k) => ops.push({ op: "F", mb: mbOf(k), chunk: (Math.floor(k / P) % v) * P + device });
+  const backward = (k) => ops.push({ op: "B", mb: mbOf(k), chunk: (v - 1 - (Math.floor(k / P) % v)) * P + device });
+  const warmup = Math.min(2 * (P - device - 1) + (v - 1) * P, total);
+  for (let k = 0; k < warmup; k++) forward(k);
+  for (let k = 0; k < total - warmup; k++) { forward(warmup + k); backward(k); }
+  for (let k = total - warmup; k < total; k++) backward(k);
+  return ops;
+}
+
+const solution = interleavedOps.toString() + "\n";
 
 // A variant of the solution with one line changed.
 const variant = (from, to) => {

@@ -1,15 +1,15 @@
 // pipe_checks.js — what Week 5's pipeline code exercises share. The learner writes ONE device's operation list
-// (web/programs/pipe_schedules.js); the whole pipeline then runs on the Workers, one device per rank, and is judged by
+// (web/programs/pipe_lists.js); the whole pipeline then runs on the Workers, one device per rank, and is judged by
 // what the run recorded, never by the program's own verdict: the parameters the devices end with, put together,
 // against core.trainSingle; the activations each device actually held at its peak; and the lists the devices ran,
-// replayed with unit times (programs/pipe_replay.js) against the core's own schedule (pipelineTimeline). Pure
+// replayed with unit times (web/programs/pipe_replay.js) against the core's own schedule (pipelineTimeline). Pure
 // functions, no DOM.
 import { esc, intBetween } from "../../../web/exercise/params.js";
 import { formatNumber, formatPercent, plural } from "../../../web/units.js";
 import { fail, pass, unfinished } from "../../../web/exercise/run_checks.js";
 import { maxRelativeDifference } from "../../../web/exercise/compare_training.js";
 import { assembleParams, pipeConfig, pipeInputs, pipeProgram } from "../programs/pipe_program.js";
-import { peakActivations, replaySchedules } from "../programs/pipe_replay.js";
+import { peakActivations, replaySchedules } from "../../../web/programs/pipe_replay.js";
 import { trainerExercise } from "../../../web/exercise/code_exercise.js";
 
 export { fail, pass };
@@ -70,13 +70,8 @@ export function trainingVerdict(run, testCase, core) {
   return pass(`Parameters equal single-device training to ${formatNumber(gap, 2)} (relative) after ${plural(config.steps, "step")}.`);
 }
 
-// The lists the devices ran ("F3.4" = F of micro-batch 3 through chunk 4), as { op, mb, chunk } per device.
-export function listsOf(run) {
-  return [...run.results].sort((a, b) => a.device - b.device).map((r) => r.schedule.map((s) => {
-    const [, op, mb, chunk] = s.match(/^([FBW])(\d+)\.(\d+)$/);
-    return { op, mb: Number(mb), chunk: Number(chunk) };
-  }));
-}
+// The lists the devices ran, { op, mb, chunk } per device.
+export const listsOf = (run) => [...run.results].sort((a, b) => a.device - b.device).map((r) => r.ops);
 
 // The core's own schedule at the case's (P, m, v): its unit-time makespan and peaks per device.
 export function coreSchedule(core, config) {
@@ -99,7 +94,7 @@ export const unitMakespan = (run) => replaySchedules(listsOf(run)).makespan;
 
 // A device's pane: the operations it ran, in order, and the most activations it held.
 export function summarizeResult(value) {
-  if (!value || !Array.isArray(value.schedule)) return undefined;
-  return `device ${value.device} ran ${value.schedule.join(" ")} (F3.4: micro-batch 3 through chunk 4) and held at ` +
+  if (!value || !Array.isArray(value.ops)) return undefined;
+  return `device ${value.device} ran ${value.ops.map((o) => `${o.op}${o.mb}.${o.chunk}`).join(" ")} (F3.4: micro-batch 3 through chunk 4) and held at ` +
     `most ${value.peakActivations} chunk activations at once`;
 }

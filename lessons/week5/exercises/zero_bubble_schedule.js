@@ -5,7 +5,6 @@
 // min(P, m) micro-batches (1F1B's peak: ZB-H1 costs no memory), and the lists replayed with t_f = t_b = t_w = 1
 // finish at the core's ZB-H1 makespan, 3m + P − 1 for m ≥ P, against 1F1B's 3(m + P − 1).
 import { intBetween, pick } from "../../../web/exercise/params.js";
-import { sourceOf } from "../programs/pipe_program.js";
 import { coreSchedule, fail, listsOf, overPeak, pipeCase, pipeExercise, trainingVerdict, unitMakespan } from "./pipe_checks.js";
 
 const starter = `// The operations of device \`device\` (0 … devices − 1; device d holds chunk d) for one step of \`microBatches\`
@@ -21,7 +20,32 @@ function zeroBubbleOps(device, devices, microBatches) {
 }
 `;
 
-const solution = sourceOf("zeroBubbleOps");
+// The reference solution: the function below is its text, and tests/exercises/week5_pipeline_program.test.mjs
+// proves its lists the core's (core/pipeline/zero_bubble_h1.cpp).
+// ZB-H1 (Qi et al. 2024): 1F1B with the backward split. min(P − d, m) warm-up forwards; then for each micro-batch
+// B, and while forwards remain the next forward, preceded by the oldest W when the device already holds P
+// micro-batches (1F1B's peak, so memory does not grow); in the drain a W after each B, then the Ws still owed.
+// With t_f = t_b = t_w the step takes 3m + P − 1 against 1F1B's 3(m + P − 1): a third of the bubble.
+export function zeroBubbleOps(device, devices, microBatches) {
+  const P = devices, m = microBatches, ops = [];
+  let forwards = 0, weights = 0;
+  const forward = () => ops.push({ op: "F", mb: forwards++, chunk: device });
+  const weight = () => ops.push({ op: "W", mb: weights++, chunk: device });
+  while (forwards < Math.min(P - device, m)) forward();
+  for (let k = 0; k < m; k++) {
+    ops.push({ op: "B", mb: k, chunk: device });
+    if (forwards < m) {
+      if (forwards - weights === P) weight();
+      forward();
+    } else {
+      weight();
+    }
+  }
+  while (weights < m) weight();
+  return ops;
+}
+
+const solution = zeroBubbleOps.toString() + "\n";
 
 const wrongs = [
   { name: "each W right after its B (1F1B with the backward split)",

@@ -1,43 +1,30 @@
 // moe_program.js — Week 5's expert-parallel MoE layer forward as the program every Worker runs (dsml/moe.h,
 // dsml/expert_parallel.h): R ranks, rank r holding tokens [r·T, (r+1)·T) of the batch (its group) and experts
-// [r·E/R, (r+1)·E/R). The harness routes (softmax of x·W_rᵀ, top-k: the router is given), runs the experts on what
-// arrived, and calls the learner's `dispatch` and `combine` around them; messages are tagged "dispatch" or
+// [r·E/R, (r+1)·E/R). The harness routes with the core's router (core.moeRoute: the router is given), runs the experts on
+// what arrived, and calls the learner's `dispatch` and `combine` around them; messages are tagged "dispatch" or
 // "combine", so the trace shows what each all-to-all sent. The functions are real module functions; their text,
 // joined after the learner's, is the program. Weights and data are the core's: init_moe(seed + 1) is
 // mlpInit's W_in with F = E for the router (seed + 1) and mlpInit(seed + 2 + e) for expert e; x is the teacher
 // task's batch 0 — the same layer core.expertParallel runs.
 
-// Capacity per (rank, expert): C = ⌈c·k·T/E⌉ (the core's, with its guard against 2.0000000001).
-export function capacityOf(moe, tokens) {
-  return Math.ceil((moe.capacityFactor * moe.topK * tokens) / moe.experts - 1e-12);
-}
-
-// What rank r holds: its tokens x (T × D), the router's choices for them, and its experts' weights.
+// What rank r holds: its tokens x (T × D), the router's choices for them (core.moeRoute: softmax of x·W_rᵀ, top-k,
+// gates renormalised for top-2; its token group is the rank's T tokens), and its experts' weights. route is what the
+// learner is handed ({ expert, gate }, token-major); slots and capacity C = ⌈c·k·T/E⌉ are the core's answer to the
+// exercise (first choices before second choices, −1 dropped), for the reference only.
 export function moeRankData(core, config, rank) {
   const { moe, tokens: T, ranks: R, seed } = config, D = moe.width, E = moe.experts, k = moe.topK;
   const shape = { layers: 1, width: D, hidden: moe.hidden, activation: moe.activation, residual: false };
   const all = core.teacherBatch({ model: shape, seed, batch: R * T }).inputs;
   const x = all.slice(rank * T * D, (rank + 1) * T * D);
   const router = core.mlpInit({ ...shape, hidden: E, seed: seed + 1 })[0];           // (E × D)
-  const logits = core.blockOutForward(x, router, T, E);                               // (T × E) = x·W_rᵀ
-  const route = { expert: new Int32Array(T * k), gate: new Float64Array(T * k) };
-  for (let t = 0; t < T; t++) {
-    const row = logits.subarray(t * E, (t + 1) * E), top = Math.max(...row);
-    const z = Array.from(row, (v) => Math.exp(v - top)), sum = z.reduce((a, b) => a + b, 0);
-    const p = z.map((v) => v / sum);
-    const order = p.map((_, e) => e).sort((a, b) => p[b] - p[a] || a - b);        // ties to the lower index
-    const kept = k === 1 ? 1 : p[order[0]] + p[order[1]];                              // top-2: renormalised gates
-    for (let j = 0; j < k; j++) {
-      route.expert[t * k + j] = order[j];
-      route.gate[t * k + j] = k === 1 ? p[order[0]] : p[order[j]] / kept;
-    }
-  }
+  const routed = core.moeRoute(x, router, T, D, k, moe.capacityFactor);
+  const route = { expert: Int32Array.from(routed.expert), gate: routed.gate };
   const perRank = E / R;
   const experts = Array.from({ length: perRank }, (_, l) => {
     const [wIn, wOut] = core.mlpInit({ ...shape, seed: seed + 2 + rank * perRank + l });
     return { wIn, wOut };
   });
-  return { x, route, experts };
+  return { x, route, slots: Int32Array.from(routed.slot), capacity: routed.capacity, experts };
 }
 
 // Each local expert on the R·C rows that arrived (rank q's C slots at rows q·C …): act(0) = 0, so an empty slot's
@@ -58,9 +45,9 @@ export function runExperts(core, received, experts, layer, activation) {
 export async function main(ctx) {
   const config = ctx.input, { moe, tokens } = config;
   if (!ctx.core) throw new Error("this exercise needs the wasm core in every Worker (ctx.core is null)");
-  const { x, route, experts } = moeRankData(ctx.core, config, ctx.rank);
+  const { x, route, capacity, experts } = moeRankData(ctx.core, config, ctx.rank);
   const layer = { tokens, width: moe.width, experts: moe.experts, ranks: ctx.size, topK: moe.topK,
-                  capacity: capacityOf(moe, tokens), perRank: moe.experts / ctx.size };
+                  capacity, perRank: moe.experts / ctx.size };
   const { ranks: R, capacity: C, width: D, perRank } = layer;
   let phase = "dispatch";
   const ep = { rank: ctx.rank, size: R, send: (q, data) => ctx.send(q, data, { tag: phase }),
@@ -87,17 +74,16 @@ export async function main(ctx) {
 }
 
 export function moeProgram(learnerCode) {
-  return [learnerCode, capacityOf, moeRankData, runExperts, main].map(String).join("\n\n") + "\n";
+  return [learnerCode, moeRankData, runExperts, main].map(String).join("\n\n") + "\n";
 }
 
 export const moeInputs = (config) => Array.from({ length: config.ranks }, () => config);
 
-// The single-device layer with one token group per rank, computed one assignment at a time: per rank the slots
-// (first choices before second choices, each in token order, at most C per expert; −1 dropped), the output y, and
-// yUngated (the same without the gate — a diagnosis, not a reference). tests/exercises/week5_code.test.mjs proves
-// it equal to core.expertParallel (load, wanted, dropped, loss).
+// The single-device layer with one token group per rank: per rank the slots (the core's router), the output y, and
+// yUngated (the same without the gate — a diagnosis, not a reference), each expert applied one assignment at a time.
+// tests/exercises/week5_code.test.mjs proves it equal to core.expertParallel (load, wanted, dropped, loss).
 export function moeReference(core, config) {
-  const { moe, tokens: T, ranks: R } = config, D = moe.width, E = moe.experts, k = moe.topK, C = capacityOf(moe, T);
+  const { moe, tokens: T, ranks: R } = config, D = moe.width, E = moe.experts, k = moe.topK;
   const shape = { layers: 1, width: D, hidden: moe.hidden, activation: moe.activation, residual: false };
   const weights = Array.from({ length: E }, (_, e) => core.mlpInit({ ...shape, seed: config.seed + 2 + e }));
   const expertOf = (e, row) => {
@@ -105,26 +91,23 @@ export function moeReference(core, config) {
     return core.blockOutForward(act, weights[e][1], 1, D);
   };
   const load = new Array(E).fill(0), wanted = new Array(E).fill(0);
+  let capacity = 0;
   const ranks = Array.from({ length: R }, (_, r) => {
-    const { x, route } = moeRankData(core, config, r);
-    const slots = new Array(T * k).fill(-1), filled = new Array(E).fill(0);
-    for (let j = 0; j < k; j++) {
-      for (let t = 0; t < T; t++) {
-        const e = route.expert[t * k + j];
-        wanted[e] += 1;
-        if (filled[e] < C) { slots[t * k + j] = filled[e]++; load[e] += 1; }
-      }
-    }
+    const { x, route, slots, capacity: C } = moeRankData(core, config, r);
+    capacity = C;
     const y = Float64Array.from(x), yUngated = Float64Array.from(x);
     for (let t = 0; t < T; t++) {
       for (let j = 0; j < k; j++) {
+        const e = route.expert[t * k + j];
+        wanted[e] += 1;
         if (slots[t * k + j] < 0) continue;
-        const out = expertOf(route.expert[t * k + j], x.subarray(t * D, (t + 1) * D)), g = route.gate[t * k + j];
+        load[e] += 1;
+        const out = expertOf(e, x.subarray(t * D, (t + 1) * D)), g = route.gate[t * k + j];
         for (let i = 0; i < D; i++) { y[t * D + i] += g * out[i]; yUngated[t * D + i] += out[i]; }
       }
     }
-    return { x, route, slots, y, yUngated };
+    return { x, route, slots: Array.from(slots), y, yUngated };
   });
   const dropped = R * T * k - load.reduce((a, b) => a + b, 0);
-  return { capacity: C, ranks, load, wanted, dropped, bytesPerRank: (R - 1) * (E / R) * C * D * 8 };
+  return { capacity, ranks, load, wanted, dropped, bytesPerRank: (R - 1) * (E / R) * capacity * D * 8 };
 }

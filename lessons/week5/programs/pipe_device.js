@@ -1,5 +1,5 @@
 // pipe_device.js — one device of Week 5's pipeline on the Workers. Rank d holds chunks d, d + P, … of the MLP
-// (C = P·v chunks of L/C blocks each) and nothing else; each step it runs its operation list (web/programs/pipe_schedules.js):
+// (C = P·v chunks of L/C blocks each) and nothing else; each step it runs its operation list (web/programs/pipe_lists.js):
 //   F(mb, c)  receive the activation (rows × D) from the device of chunk c − 1 (chunk 0: the batch's rows),
 //             run the chunk's blocks forward keeping x, H and A per block, send the output to chunk c + 1's device
 //             (the last chunk: the loss, and dY = ∂loss/∂output / m)
@@ -16,15 +16,15 @@ export async function main(ctx) {
   const config = ctx.input, P = config.devices, d = ctx.rank;
   if (!ctx.core) throw new Error("the pipeline needs the wasm core in every Worker (ctx.core is null)");
   if (ctx.size !== P) throw new Error(`the pipeline has ${P} devices, the run ${ctx.size} ranks`);
-  const lists = Array.from({ length: P }, (_, r) => deviceOps(config, r));   // every device's, to find a deadlock
-  const { stuck } = replaySchedules(lists);
+  const { lists, learner } = scheduleLists(ctx.core, config);   // every device's: a learner's may deadlock
+  const stuck = learner ? replaySchedules(lists).stuck : null;
   if (stuck) throw new Error(stuck);
   const device = { ctx, config, ops: lists[d], chunks: deviceChunks(ctx.core, config, d), peak: 0, times: [] };
   for (let step = 0; step < config.steps; step++) {
     const loss = await pipeStep(device, step, step === config.steps - 1 ? config.delayMs : null);
     if (Number.isFinite(loss)) ctx.progress({ step, loss });
   }
-  return { device: d, peakActivations: device.peak, schedule: device.ops.map((o) => `${o.op}${o.mb}.${o.chunk}`),
+  return { device: d, peakActivations: device.peak, ops: device.ops.map(({ op, mb, chunk }) => ({ op, mb, chunk })),
     opTimes: device.times, window: device.window ?? null, shards: device.chunks.flatMap((c) => c.tensors.map(({ index, w }) => ({ index, data: w }))) };
 }
 
@@ -128,7 +128,8 @@ export async function pipeStep(device, step, delay) {
     }
     if (delay) {   // the op's time, before its result leaves (as a real kernel's would)
       await sleep(o.op === "B" && !splitW.has(key) ? delay.B + delay.W : delay[o.op]);
-      device.times.push({ op: o.op, mb: o.mb, chunk: o.chunk, start, end: ctx.now() });   // ms from the run's start
+      // The core's span (PipelineSpan: a B without its own W is the full backward BW), ms from the run's start.
+      device.times.push({ kind: o.op === "B" && !splitW.has(key) ? "BW" : o.op, microBatch: o.mb, chunk: o.chunk, start, end: ctx.now() });
     }
     if (out) ctx.send(out[0], out[1], { tag: out[2] });
   }

@@ -1,24 +1,24 @@
 // pipe_program.js — Week 5's pipeline as the program every Worker runs, assembled from the source text of real
-// module functions (web/programs/pipe_schedules, pipe_replay, pipe_device — each also a module the page and the tests import),
+// module functions (web/programs/pipe_lists and pipe_replay, pipe_device — each also a module the page and the tests import),
 // and what the page does with a run: the full model put back together from the devices' chunks (to compare with
-// core.trainSingle), and the bubble measured from the RunResult's spans. An exercise puts the learner's code
-// first and leaves out the reference function it defines (interleavedOps, zeroBubbleOps).
-import * as schedules from "../../../web/programs/pipe_schedules.js";
-import * as replay from "./pipe_replay.js";
+// core.trainSingle), and the bubble measured from the RunResult's spans. The devices run the core's schedule; an
+// exercise puts the learner's generator (interleavedOps, zeroBubbleOps) first, and the devices run its lists instead.
+import * as lists from "../../../web/programs/pipe_lists.js";
+import * as replay from "../../../web/programs/pipe_replay.js";
 import * as device from "./pipe_device.js";
 import { EXAMPLE_PIPE, TRAIN } from "../pipeline_setup.js";
 
-const PARTS = { ...schedules, ...replay, ...device };
+const PARTS = { ...lists, ...replay, ...device };
 
-// The functions a learner may write instead of the reference (one per exercise).
+// The generators a learner may write (one per exercise; web/programs/pipe_lists.js, learnerGenerator).
 export const REPLACEABLE = ["interleavedOps", "zeroBubbleOps"];
 
 export function pipeProgram({ learnerCode = "", replaces = [] } = {}) {
   for (const name of replaces) {
     if (!REPLACEABLE.includes(name)) throw new Error(`pipeProgram: ${name} is not a replaceable function`);
   }
-  const shipped = Object.entries(PARTS).filter(([name]) => !replaces.includes(name)).map(([, f]) => f.toString());
-  return [learnerCode, ...shipped].filter(Boolean).join("\n\n") + "\n";
+  // The learner's code first, so the line numbers of its errors are the editor's.
+  return [learnerCode, ...Object.values(PARTS).map(String)].filter(Boolean).join("\n\n") + "\n";
 }
 
 // A run's configuration: the Week 5 example (pipeline_setup.js: P = 4, m = 8, v = 2 for interleaved; the MLP with
@@ -51,7 +51,8 @@ export function assembleParams(results, config) {
 // end of the last op on any device (the op ends the devices recorded); per device the time its spans say it
 // computed inside the window (compute and send spans — the sleeps are compute), the rest idle.
 //   → { makespan (s), busy: [s], opBusy: [s, from the op stamps], idle: [s], idleFraction: [per device], bubbleFraction: Σ idle / (P·makespan),
-//       overIdeal: makespan / max busy − 1, timeline: [{ device, op, mb, chunk, start, end }] (s from the window) }
+//       overIdeal: makespan / max busy − 1, timeline: the core's PipelineSpans [{ device, kind, microBatch, chunk, start,
+//       end }] (s from the window) }
 export function measuredBubble(run) {
   const devices = [...run.results].sort((a, b) => a.device - b.device);
   const t0 = Math.min(...devices.map((r) => r.window.start)) / 1000;
@@ -61,12 +62,9 @@ export function measuredBubble(run) {
   const idle = busy.map((b) => Math.max(0, makespan - b));
   // The ops' own durations per device, as the devices stamped them: the drawn timeline, checked against the spans.
   const opBusy = devices.map((r) => r.opTimes.reduce((sum, t) => sum + (t.end - t.start) / 1000, 0));
-  const timeline = devices.flatMap((r) => r.opTimes.map((t) => ({ device: r.device, op: t.op, mb: t.mb, chunk: t.chunk,
-    start: t.start / 1000 - t0, end: t.end / 1000 - t0 })));
+  const timeline = devices.flatMap((r) => r.opTimes.map((t) => ({ device: r.device, kind: t.kind, microBatch: t.microBatch,
+    chunk: t.chunk, start: t.start / 1000 - t0, end: t.end / 1000 - t0 })));
   return { makespan, busy, opBusy, idle, idleFraction: idle.map((x) => x / makespan),
     bubbleFraction: idle.reduce((a, b) => a + b, 0) / (devices.length * makespan),
     overIdeal: makespan / Math.max(...busy) - 1, timeline };
 }
-
-// The source text of a shipped function (an exercise's reference solution is the function the page runs).
-export const sourceOf = (name) => PARTS[name].toString() + "\n";

@@ -14,7 +14,6 @@ import { renderPipeline } from "./pipeline_svg.js";
 import { finished, runGuard } from "../../../web/ui/worker_run.js";
 
 const pct = (x) => formatPercent(x, { decimals: 1 });
-const KIND = (op, split) => (op === "B" && !split ? "BW" : op);
 
 // The Workers' run of one schedule at the example's (P, m, v), the last step slowed to `unitMs` per stage op.
 export function workersConfig(schedule, unitMs) {
@@ -26,10 +25,8 @@ export function workersConfig(schedule, unitMs) {
 // A measured run as renderPipeline draws the core's: times in units of one forward, rounded to 0.1.
 function asTimeline(measured, config, unitMs) {
   const v = config.chunksPerDevice, u = (s) => Math.round((s * 1000 * v) / unitMs * 10) / 10;
-  const split = new Set(measured.timeline.filter((t) => t.op === "W").map((t) => `${t.device}:${t.mb}:${t.chunk}`));
   return { devices: config.devices, chunksPerDevice: v, makespan: u(measured.makespan),
-    timeline: measured.timeline.map((t) => ({ device: t.device, kind: KIND(t.op, split.has(`${t.device}:${t.mb}:${t.chunk}`)),
-      microBatch: t.mb, chunk: t.chunk, start: u(t.start), end: u(t.end) })) };
+    timeline: measured.timeline.map((t) => ({ ...t, start: u(t.start), end: u(t.end) })) };
 }
 
 export function mountPipelineWorkers(figure, core, clusters) {

@@ -1,10 +1,11 @@
-// pipe_replay.js — the devices' operation lists (web/programs/pipe_schedules.js) replayed on a clock with fixed times per chunk:
+// pipe_replay.js — a learner's operation lists (web/programs/pipe_lists.js) replayed on a clock with fixed times per chunk:
 // F takes forward, a B with a W of its own takes backwardInput, a W backwardWeight, a B without one (the full
 // backward) backwardInput + backwardWeight; messages are free. F(mb, c) waits for F(mb, c − 1), B(mb, c) for
 // B(mb, c + 1) (the last chunk's B follows its own F). What pipelineTimeline computes for the core's schedules,
-// here for any lists — a learner's too. Shipped into the Workers as source text, where it finds a deadlock before
-// a device waits forever. Pure, self-contained.
-//   → { makespan, spans: [{ device, op, mb, chunk, start, end, after }], stuck: null | sentence }
+// here for lists the core did not generate: a learner's, in Week 5's exercises and the lab's lab-1f1b. Shipped into
+// Week 5's Workers as source text, where it finds a deadlock before a device waits forever. Pure, self-contained.
+//   → { makespan, spans: the core's PipelineSpans and what each waited for, [{ device, kind, microBatch, chunk,
+//       start, end, after }], stuck: null | sentence }
 export function replaySchedules(lists, times = { forward: 1, backwardInput: 1, backwardWeight: 1 }) {
   const P = lists.length, C = Math.max(0, ...lists.flat().map((o) => o.chunk + 1));
   const split = lists.map((ops) => new Set(ops.filter((o) => o.op === "W").map((o) => `${o.mb}:${o.chunk}`)));
@@ -22,7 +23,8 @@ export function replaySchedules(lists, times = { forward: 1, backwardInput: 1, b
         const start = Math.max(free[d], after ? finished.get(after) : 0), end = start + length(d, o);
         free[d] = end;
         finished.set(`${o.op}${o.mb}:${o.chunk}`, end);
-        spans.push({ device: d, op: o.op, mb: o.mb, chunk: o.chunk, start, end, after });
+        const full = o.op === "B" && !split[d].has(`${o.mb}:${o.chunk}`);
+        spans.push({ device: d, kind: full ? "BW" : o.op, microBatch: o.mb, chunk: o.chunk, start, end, after });
       }
     }
   }
