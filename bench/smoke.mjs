@@ -45,6 +45,7 @@ const BENCHES = [
   { name: "scenario_throughput", files: ["scenario_throughput.cpp"], run: ["build/native/scenario_throughput", ONCE] },
   { name: "sim_throughput", files: ["sim_throughput.cpp"], run: ["build/native/sim_throughput", ONCE] },
   { name: "sim_throughput_wasm", files: ["sim_throughput_wasm.mjs"], run: ["node", "bench/sim_throughput_wasm.mjs"] },
+  { name: "week4_ps_runs", files: ["week4_ps_runs.mjs"], run: ["node", "bench/week4_ps_runs.mjs", "--runs", "1"] },
   { name: "wasm_first_call", files: ["wasm_first_call.cjs"], run: ["node", "bench/wasm_first_call.cjs", "--ranks", "64", "--calls", "2"] },
   { name: "collective_scale", files: ["collective_scale.sh"], needs: [command("/usr/bin/time", "GNU time: apt install time")],
     env: { RUNS: "1", RANKS: "256" }, run: ["bash", "bench/collective_scale.sh"] },
