@@ -53,10 +53,11 @@ export async function withholdSolutions(siteDir, root) {
   const kept = solutionsKept(exercises, root);
   const withheld = exercises.map(({ exercise }) => exercise).filter((e) => e.kind === "code" && !(e.id in kept));
   const starters = exercises.flatMap(({ exercise }) => (exercise.kind === "code" ? [exercise.starter] : []));
-  // A string is the reference's when it holds one of its lines, or when it is a piece of one that CI's wrong programs
+  // A string is the reference's when it holds one of its lines (within a longer line too: another exercise's wrong
+  // program may write the same loop on one line), or when it is a piece of one that CI's wrong programs
   // replace (solution.replace(piece, …)) and no starter has.
-  const lines = new Set(withheld.flatMap((e) => solutionLines(e, starters)));
-  const isSecret = (text, replaced) => text.split("\n").some((l) => lines.has(l.trim())) || (replaced && text.trim().length >= MIN_LINE
+  const lines = new Set(withheld.flatMap((e) => solutionLines(e, starters)).filter((l) => !starters.some((s) => s.includes(l))));
+  const isSecret = (text, replaced) => [...lines].some((l) => text.includes(l)) || (replaced && text.trim().length >= MIN_LINE
     && withheld.some((e) => e.solution.includes(text.trim())) && !starters.some((s) => s.includes(text.trim())));
   for (const week of WEEKS.filter((w) => w.available)) {
     for (const file of listJs(join(siteDir, "lessons", week.slug, "exercises"))) {

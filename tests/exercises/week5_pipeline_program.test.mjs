@@ -11,13 +11,17 @@ import { createRequire } from "node:module";
 
 import { assembleParams, measuredBubble, pipeConfig, pipeInputs, pipeProgram } from "../../lessons/week5/programs/pipe_program.js";
 import { coreLists } from "../../web/programs/pipe_lists.js";
-import { interleavedOps } from "../../lessons/week5/exercises/interleaved_schedule.js";
-import { zeroBubbleOps } from "../../lessons/week5/exercises/zero_bubble_schedule.js";
+import { interleavedSchedule as interleavedExercise } from "../../lessons/week5/exercises/interleaved_schedule.js";
+import { zeroBubbleSchedule as zeroBubbleExercise } from "../../lessons/week5/exercises/zero_bubble_schedule.js";
 import { peakActivations, replaySchedules } from "../../web/programs/pipe_replay.js";
 import { maxRelativeDifference } from "../../web/exercise/compare_training.js";
 import { runLocal } from "../../web/cluster/local_cluster.js";
 
 const core = await createRequire(import.meta.url)("../wasm/load_core.cjs")();
+// The exercises' reference solutions, compiled from their text as a learner's code is.
+const solved = (exercise, name) => new Function(`${exercise.solution}\nreturn ${name};`)();
+const interleavedOps = solved(interleavedExercise, "interleavedOps");
+const zeroBubbleOps = solved(zeroBubbleExercise, "zeroBubbleOps");
 const run = (config, program = pipeProgram()) =>
   runLocal(program, { ranks: config.devices, inputs: pipeInputs(config), timeoutMs: 60000, core });
 const reference = (c) => core.trainSingle({ model: c.model, optimizer: c.optimizer, batch: c.batch, steps: c.steps, seed: c.seed });
