@@ -73,7 +73,11 @@ describe("a choice ticked while the page starts", () => {
     const indices = correct ?? [0, 1, 4];
     for (const i of indices) await box(i).check();
     await page.waitForSelector("html[data-ready=true]", { timeout: 30000 });
-    await page.waitForTimeout(2000);   // what the page does in its first seconds happens under the learner's hand
+    // What the page does once ready happens under the learner's hand: until it has nothing left to fetch (its widgets'
+    // modules, their Workers' modules and the core), then a frame drawn. (Not window.dsml.widgetModules: with the
+    // reader down at this exercise the page's idle callback may not come while its widgets draw.)
+    await page.waitForLoadState("networkidle");
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     for (const i of indices) assert.equal(await box(i).isChecked(), true, `option ${i} is still ticked`);
     assert.deepEqual(await page.evaluate(() => window.dsml.exercises.get("w4-regime").exercise.options
       .flatMap((o, i) => (o.correct ? [i] : []))), indices, "the options ticked are the correct ones");

@@ -1,7 +1,11 @@
 // stopped_lines.test.mjs — on the Worker cluster in Chromium: a receive-first ring deadlocks, and
 // the verdict names the line every rank waits at (from the call site each rank's recv kept: rank_blocking.js) and
-// the editor marks that line as Step does (ui/step_lines.js). Node's judge-cluster side: tests/web/stopped_lines.test.mjs.
-import test, { after, before } from "node:test";
+// the editor marks that line as Step does (ui/step_lines.js); the watchdog pings the Workers and tells a spinning
+// rank (it cannot answer; its Worker is ended within seconds) from an idle one and from one polling probe. All in one
+// visit to Week 1, on one code exercise. The verdicts' words and lines for each case are Node's, on the judge cluster:
+// tests/web/stopped_lines.test.mjs (deadlocks, syntax errors), tests/web/watchdog_lines.test.mjs (loops, idle awaits,
+// polling), and the budget's bound tests/web/watchdog_budget.test.mjs.
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { openSite } from "./harness.mjs";
 import { openLesson, waitVerdict } from "./pages.mjs";
@@ -26,43 +30,15 @@ async function runCode(page, id, code) {
   return ex;
 }
 
-test("a deadlocked Run names each rank's line and marks it in the editor", async () => {
-  const { page, problems } = await openLesson(site.context, site.url, "week1");
-  const ex = await runCode(page, ID, RECV_FIRST);
-  const verdict = await waitVerdict(page, ID, "fail");
-  assert.match(verdict, /Deadlock: rank 0 waits for rank \d+, .*\(ranks 0, 1(, \d+)* and \d+ at line 3\)/);
-  await ex.locator(".cm-step-line").first().waitFor();
-  assert.equal(await ex.locator(".cm-step-line").count(), 1);
-  assert.match(await ex.locator(".cm-step-line").innerText(), /await ctx\.recv\(prev\)/);
-  // The next run clears the marks.
-  await page.evaluate((id) => window.dsml.exercises.get(id).setCode(window.dsml.exercises.get(id).exercise.solution), ID);
-  await ex.getByRole("button", { name: "Run", exact: true }).click();
-  await page.waitForFunction((id) => /Ran to completion/.test(document.querySelector(`#ex-${id} .verdict`)?.textContent), ID);
-  assert.equal(await ex.locator(".cm-step-line").count(), 0);
-  assert.deepEqual(problems, []);
-});
-
-// A rank in a synchronous endless loop cannot answer; its line comes from the line markers it passed (rank_worker.js
-// posts the line of the loop it spins in). The watchdog's budget is the reference's run time × a multiple with a floor
-// of a few seconds (web/exercise/watchdog_budget.js): w4-ssp-gate's fixed budget was 30 s.
-const SPIN = `function sspAfterPush(ssp, worker, clock, s, reply) {
-  let x = 0;
-  while (x >= 0) {
+// Rank 0 spins in a synchronous endless loop and cannot answer; its line comes from the line markers it passed
+// (rank_worker.js posts the line of the loop it spins in). The other ranks finish.
+const SPIN = `async function main(ctx) {
+  let x = ctx.rank;
+  while (ctx.rank === 0 && x >= 0) {
     x = (x + 1) % 1000;
   }
+  return x;
 }`;
-test("an endless loop is stopped within seconds; the verdict names the running rank's line and marks it", async () => {
-  const { page, problems } = await openLesson(site.context, site.url, "week4");
-  const id = "w4-ssp-gate";   // the learner writes the shard's function; rank 0 is the shard
-  const ex = await runCode(page, id, SPIN);
-  const verdict = await waitVerdict(page, id, "fail", 60000);
-  const budget = Number(/after (\d+) ms/.exec(verdict)?.[1]);
-  assert.ok(budget <= 15000, `stopped after ${budget} ms of running (the fixed budget was 30 s): ${verdict}`);
-  assert.match(verdict, /Stopped by the watchdog after \d+ ms: ranks? 0[\d, ]* (was|were) still running \(rank 0 at line 3\) — an endless loop/);
-  await ex.locator(".cm-step-line").first().waitFor();
-  assert.ok((await ex.locator(".cm-step-line").allInnerTexts()).some((t) => /while \(x >= 0\) \{/.test(t)), "the loop's line is marked");
-  assert.deepEqual(problems, []);
-});
 
 // An await nothing resolves: no rank runs, every rank answers the watchdog's ping — idle, not an endless loop.
 const NEVER = `async function main(ctx) {
@@ -70,16 +46,6 @@ const NEVER = `async function main(ctx) {
   await ready;
   return 0;
 }`;
-test("an await that never resolves is named as such, at its line, and marked", async () => {
-  const { page, problems } = await openLesson(site.context, site.url, "week1");
-  const ex = await runCode(page, ID, NEVER);
-  const verdict = await waitVerdict(page, ID, "fail", 30000);
-  assert.match(verdict, /Stopped by the watchdog after \d+ ms: every rank is idle, waiting on an await that nothing resolves \(ranks 0, 1(, \d+)* and \d+ at line 3\)\./);
-  assert.doesNotMatch(verdict, /endless loop|still running/);
-  await ex.locator(".cm-step-line").first().waitFor();
-  assert.match(await ex.locator(".cm-step-line").innerText(), /await ready;/);
-  assert.deepEqual(problems, []);
-});
 
 // A loop of probes answers the watchdog's ping between two looks, but it is not idle: it runs, looking for a message
 // from a rank that has finished. The timeline under the verdict says the run did not finish — not how long "it takes".
@@ -88,23 +54,64 @@ const POLL = `async function main(ctx) {
   while (!(await ctx.probe(1, { tag: 7 }))) {}
   return 1;
 }`;
-test("a loop polling probe for a finished rank is named as running, not idle; its timeline says the run was stopped", async () => {
-  const { page, problems } = await openLesson(site.context, site.url, "week1");
-  const ex = await runCode(page, ID, POLL);
-  const verdict = await waitVerdict(page, ID, "fail", 30000);
-  assert.match(verdict, /Stopped by the watchdog after \d+ ms: rank 0 was still running \(rank 0 at line 3\) — polling with probe for a message that nobody sends\?/);
-  assert.doesNotMatch(verdict, /idle/);
-  const summary = await ex.locator(".timeline-summary").textContent();
-  assert.match(summary, /the run did not finish \(the watchdog stopped it after [\d.]+ s\): this is what was recorded/);
-  assert.doesNotMatch(summary, /the run takes|No rank waits/);
-  assert.deepEqual(problems, []);
-});
 
-test("code that does not parse ran on no rank: the verdict says where, and no timeline of the Workers' start is drawn", async () => {
-  const { page, problems } = await openLesson(site.context, site.url, "week1");
-  const ex = await runCode(page, ID, "async function main(ctx) {\n  return ctx.rank +;\n}");
-  const verdict = await waitVerdict(page, ID, "fail", 30000);
-  assert.match(verdict, /syntax error at line 2/i);
-  assert.equal(await ex.locator(".timeline").count(), 0);
-  assert.deepEqual(problems, []);
+describe("stopped runs on the Workers, in Week 1's editor", () => {
+  let page, problems;
+  // (Its widgets are left to build on demand: none is needed here.)
+  before(async () => { ({ page, problems } = await openLesson(site.context, site.url, "week1", { onDemand: true })); });
+  after(async () => { await page?.close(); });
+
+  test("code that does not parse ran on no rank: the verdict says where, and no timeline of the Workers' start is drawn", async () => {
+    const ex = await runCode(page, ID, "async function main(ctx) {\n  return ctx.rank +;\n}");
+    const verdict = await waitVerdict(page, ID, "fail", 30000);
+    assert.match(verdict, /syntax error at line 2/i);
+    assert.equal(await ex.locator(".timeline").count(), 0);
+    assert.deepEqual(problems, []);
+  });
+
+  test("a deadlocked Run names each rank's line and marks it in the editor; the next run clears the marks", async () => {
+    const ex = await runCode(page, ID, RECV_FIRST);
+    const verdict = await waitVerdict(page, ID, "fail");
+    assert.match(verdict, /Deadlock: rank 0 waits for rank \d+, .*\(ranks 0, 1(, \d+)* and \d+ at line 3\)/);
+    await ex.locator(".cm-step-line").first().waitFor();
+    assert.equal(await ex.locator(".cm-step-line").count(), 1);
+    assert.match(await ex.locator(".cm-step-line").innerText(), /await ctx\.recv\(prev\)/);
+    await page.evaluate((id) => window.dsml.exercises.get(id).setCode(window.dsml.exercises.get(id).exercise.solution), ID);
+    await ex.getByRole("button", { name: "Run", exact: true }).click();
+    await page.waitForFunction((id) => /Ran to completion/.test(document.querySelector(`#ex-${id} .verdict`)?.textContent), ID);
+    assert.equal(await ex.locator(".cm-step-line").count(), 0);
+    assert.deepEqual(problems, []);
+  });
+
+  test("an await that never resolves is named as such, at its line, and marked", async () => {
+    const ex = await runCode(page, ID, NEVER);
+    const verdict = await waitVerdict(page, ID, "fail", 30000);
+    assert.match(verdict, /Stopped by the watchdog after \d+ ms: every rank is idle, waiting on an await that nothing resolves \(ranks 0, 1(, \d+)* and \d+ at line 3\)\./);
+    assert.doesNotMatch(verdict, /endless loop|still running/);
+    await ex.locator(".cm-step-line").first().waitFor();
+    assert.match(await ex.locator(".cm-step-line").innerText(), /await ready;/);
+    assert.deepEqual(problems, []);
+  });
+
+  test("a loop polling probe for a finished rank is named as running, not idle; its timeline says the run was stopped", async () => {
+    const ex = await runCode(page, ID, POLL);
+    const verdict = await waitVerdict(page, ID, "fail", 30000);
+    assert.match(verdict, /Stopped by the watchdog after \d+ ms: rank 0 was still running \(rank 0 at line 3\) — polling with probe for a message that nobody sends\?/);
+    assert.doesNotMatch(verdict, /idle/);
+    const summary = await ex.locator(".timeline-summary").textContent();
+    assert.match(summary, /the run did not finish \(the watchdog stopped it after [\d.]+ s\): this is what was recorded/);
+    assert.doesNotMatch(summary, /the run takes|No rank waits/);
+    assert.deepEqual(problems, []);
+  });
+
+  test("an endless loop is stopped within seconds; the verdict names the running rank's line and marks it", async () => {
+    const ex = await runCode(page, ID, SPIN);
+    const verdict = await waitVerdict(page, ID, "fail", 60000);
+    const budget = Number(/after (\d+) ms/.exec(verdict)?.[1]);
+    assert.ok(budget <= 15000, `stopped after ${budget} ms of running: ${verdict}`);
+    assert.match(verdict, /Stopped by the watchdog after \d+ ms: rank 0 was still running \(rank 0 at line 3\) — an endless loop/);
+    await ex.locator(".cm-step-line").first().waitFor();
+    assert.ok((await ex.locator(".cm-step-line").allInnerTexts()).some((t) => /while \(ctx\.rank === 0 && x >= 0\) \{/.test(t)), "the loop's line is marked");
+    assert.deepEqual(problems, []);
+  });
 });

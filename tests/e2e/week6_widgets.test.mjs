@@ -17,9 +17,11 @@ const WORKER_WIDGETS = ["ckpt-overhead", "ckpt-progress", "elastic", "compressio
 
 describe("week 6 widgets", () => {
   let page, problems;
+  // The widgets are built as the learner reaches them, each scrolled to: the capstone at the end of the page, whose
+  // first report trains its whole time-to-target sweep (week6_capstone.test.mjs), is not built until the 360 px test.
   before(async () => {
-    ({ page, problems } = await openLesson(site.context, site.url, "week6"));
-    await page.evaluate(() => window.dsml.mountAll());
+    ({ page, problems } = await openLesson(site.context, site.url, "week6", { onDemand: true }));
+    for (const w of ["fleet", ...WORKER_WIDGETS, "compression-wire"]) await page.locator(`[data-widget=${w}]`).scrollIntoViewIfNeeded();
   });
   after(async () => { await page.close(); });
 
@@ -48,8 +50,9 @@ describe("week 6 widgets", () => {
     await page.waitForFunction(() => /Refused by the core/.test(document.querySelector("[data-widget=elastic] .widget-readout").textContent));
     assert.match(await readout(page, "elastic"), /not divisible by 5 workers/);
     // A crash instead of a graceful leave (back to 4 workers, 2 crash during step 10, checkpoints every 4 steps): ZeRO-1
-    // rolls back to the checkpoint of step 8 and recomputes steps 8–9 (10 mod 4); every 3 steps: step 9 (10 mod 3);
-    // replicated state: only the step in flight.
+    // rolls back to the checkpoint of step 8 and recomputes steps 8–9 (10 mod 4). (The rollback for any checkpoint
+    // interval, and replicated DP state redoing only the step in flight, are the core's: tests/core/test_elastic_crash.cpp,
+    // ElasticCrash.ZeroOneRollsBackToTheCheckpointAndEqualsTheUninterruptedRun, ElasticCrash.DataParallelSurvivorsCarryOn.)
     const elastic = page.locator("[data-widget=elastic]");
     await elastic.locator("select").first().selectOption("4");
     await elastic.locator("input[type=range]").fill("2");
@@ -61,16 +64,6 @@ describe("week 6 widgets", () => {
     await ran(page, "elastic", drawn);
     assert.match(await readout(page, "elastic"), /During step 10, 2 of 4 workers crash: .*roll back to the checkpoint of step 8, read [\d.]+ kB from it and recompute 2 steps \(steps 8–9\) before redoing step 10/);
     assert.equal(await elastic.getAttribute("data-redone"), "2");
-    drawn = await runs(page, "elastic");
-    await elastic.locator("select").nth(4).selectOption("3");
-    await ran(page, "elastic", drawn);
-    assert.match(await readout(page, "elastic"), /checkpoint of step 9, .* recompute 1 step \(step 9\)/);
-    assert.equal(await elastic.getAttribute("data-redone"), "1");
-    drawn = await runs(page, "elastic");
-    await elastic.locator("select").nth(2).selectOption("dp");
-    await ran(page, "elastic", drawn);
-    assert.match(await readout(page, "elastic"), /only step 10, in flight, is redone \(0 steps recomputed\)/);
-    assert.equal(await elastic.getAttribute("data-redone"), "0");
     assert.match(await readout(page, "elastic"), /at most <?[\d.e-]+/);
     drawn = await runs(page, "compression-curves");
     await page.locator("[data-widget=compression-curves] select").selectOption("random-k-1");
@@ -91,8 +84,9 @@ describe("week 6 widgets", () => {
   });
 
   test("nothing overflows a 360 px screen", async () => {
+    await page.evaluate(() => window.dsml.mountAll());   // every widget, as printing builds them
     await page.setViewportSize({ width: 360, height: 800 });
-    await page.waitForTimeout(300);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));   // laid out and drawn
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth), false);
     await page.setViewportSize({ width: 1280, height: 900 });
   });
