@@ -79,8 +79,8 @@ export async function assembleSite(outDir, { wasmDir = join(ROOT, "build/wasm/wa
   writeRedirects(outDir, ["", ...WEEKS.map((w) => w.slug), ...GUIDES.map((g) => g.slug)]);
   writeFileSync(join(outDir, ".nojekyll"), "");
   if (!solutions) await withholdSolutions(outDir, ROOT);
-  const { version } = stampServiceWorker(outDir);
-  return { haveWasm, version };
+  const { version, files } = stampServiceWorker(outDir);
+  return { haveWasm, version, files };
 }
 
 // The site root and every page's URL from before lessons/ was a folder of the site (…/week3/, …/cluster/) lead to
