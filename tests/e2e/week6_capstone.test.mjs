@@ -195,7 +195,7 @@ describe("week 6 capstone", () => {
     await move(4, "0");              // node MTBF 6 h
     await move(3, await range(3).getAttribute("max"));   // one checkpoint, at the end of the 1000 steps
     // 256 GPUs: a fleet MTBF of 84 s against one segment of the whole run (~715 s of work) — retried ~e^8.5 times,
-    // each failure costing ~e^{300/84} restarts: ~3e5 expected failures. Refused at once (this job used to freeze the Worker).
+    // each failure costing ~e^{300/84} restarts: ~3e5 expected failures. Refused at once, before a Worker spends minutes on it.
     await page.locator(`${widget} select`).first().selectOption("256");
     await page.waitForFunction((w) => document.querySelector(w).dataset.state === "error", widget, { timeout: 60000 });
     assert.match(await page.locator(`${widget} .widget-readout`).innerText(),
