@@ -44,7 +44,7 @@ for (const slug of ["week6"]) {
     const answer = await page.evaluate((i) => String(window.dsml.exercises.get(i).expected()), numeric);
     await page.fill(`#ex-${numeric} input[type=text]`, answer);
     await page.click(`#ex-${numeric} button[type=submit]`);
-    await waitVerdict(page, numeric, "pass");
+    await waitVerdict(page, numeric, "pass", 60000);
     await page.locator(`#ex-${code.id}`).scrollIntoViewIfNeeded();
     await page.waitForFunction((i) => window.dsml.exercises.get(i).code !== undefined, code.id);
     await page.evaluate(([i, text]) => window.dsml.exercises.get(i).setCode(text), [code.id, code.wrongs[0].code]);

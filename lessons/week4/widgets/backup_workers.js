@@ -45,6 +45,7 @@ export function mountBackupWorkers(figure) {
           if (!row || mine !== generation) return;   // the controls moved: the newer draw takes over
           rows.push(row);
           plot(rows);
+          figure.dataset.sweepDrawn = `${rows.length} of ${P + 1}`;   // drawn as it goes: b = 0 … rows.length − 1
         }
       } catch (err) {
         if (mine === generation) out.textContent = `The simulation could not run: ${err.message}`;
